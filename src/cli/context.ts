@@ -1,0 +1,38 @@
+/**
+ * @module cli/context
+ * What every command receives: global options, output helpers and the exit-code convention.
+ */
+import type { Command } from 'commander';
+
+/** Global options shared by all commands. */
+export interface GlobalOptions {
+  /** `--home DIR`. */
+  home?: string;
+}
+
+/** Output sinks; tests pass in-memory ones through `runCli`. */
+export interface CliIO {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  /** True when stdout is a terminal (colours, progress bars). */
+  isTTY: boolean;
+  /** Stdin reader (whole input as a string). */
+  readStdin: () => Promise<string>;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** Passed to every command's `register`. */
+export interface CliContext {
+  io: CliIO;
+  /** Reads the global options (call inside an action). */
+  globals(): GlobalOptions;
+  /** Sets the process exit code (the highest wins). */
+  setExit(code: number): void;
+}
+
+/** A command module: `src/cli/commands/<verb>.ts` exports `register`. */
+export type RegisterCommand = (program: Command, ctx: CliContext) => void;
+
+/** Exit codes. */
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;

@@ -1,0 +1,187 @@
+/**
+ * @module core/errors
+ * The one error class of Loci and the closed catalogue of error codes.
+ *
+ * Every failure that reaches a user, an MCP client or a hook carries a `code` from {@link ERRORS}.
+ * Callers branch on `code`, never on message text. Each entry documents when it fires and which
+ * `details` fields it carries; its message says what went wrong, with which value, and how to fix it.
+ *
+ * Expected misses (a drawer id that does not exist, an empty search) are results, not errors:
+ * they only become `LociError`s at the edges (CLI, MCP) where a failure has to be reported.
+ */
+
+/** Who can fix the problem: the user (bad input), the system (disk, permissions), or a dependency. */
+export type ErrorCategory = 'user' | 'system' | 'dependency';
+
+interface ErrorSpec<D> {
+  readonly category: ErrorCategory;
+  readonly message: (details: D) => string;
+}
+
+function spec<D>(category: ErrorCategory, message: (details: D) => string): ErrorSpec<D> {
+  return { category, message };
+}
+
+/** The catalogue. Keep entries grouped by capability and documented. */
+export const ERRORS = {
+  // ── generic ────────────────────────────────────────────────────────────────
+  /** A function or command received a value it cannot use. details: name, value, expected. */
+  INVALID_ARGUMENT: spec<{ name: string; value: unknown; expected: string }>(
+    'user',
+    (d) => `invalid ${d.name}: ${JSON.stringify(d.value)} — expected ${d.expected}`,
+  ),
+  /** An unexpected internal failure (a bug). details: what. */
+  INTERNAL: spec<{ what: string }>(
+    'system',
+    (d) => `internal error: ${d.what} — please report it with the command you ran`,
+  ),
+  /** An operation was cancelled through an AbortSignal. details: operation. */
+  ABORTED: spec<{ operation: string }>('user', (d) => `${d.operation} was cancelled`),
+  /** An operation took longer than allowed. details: operation, ms. */
+  TIMEOUT: spec<{ operation: string; ms: number }>(
+    'dependency',
+    (d) => `${d.operation} timed out after ${d.ms} ms — retry, or raise the timeout`,
+  ),
+
+  // ── home and files ─────────────────────────────────────────────────────────
+  /** The Loci home cannot be created or written. details: path, reason. */
+  HOME_UNAVAILABLE: spec<{ path: string; reason: string }>(
+    'system',
+    (d) =>
+      `cannot use Loci home ${d.path}: ${d.reason} — fix its permissions, or choose another with --home DIR or LOCI_HOME`,
+  ),
+  /** A path given by the user does not exist. details: path. */
+  PATH_NOT_FOUND: spec<{ path: string }>(
+    'user',
+    (d) => `no such file or directory: ${d.path} — check the path`,
+  ),
+  /** The OS refused access to a path. details: path, operation. */
+  PERMISSION_DENIED: spec<{ path: string; operation: string }>(
+    'system',
+    (d) => `permission denied to ${d.operation} ${d.path} — fix its permissions (chmod/chown) or run as its owner`,
+  ),
+  /** A file could not be read for another reason. details: path, reason. */
+  FILE_UNREADABLE: spec<{ path: string; reason: string }>(
+    'system',
+    (d) => `cannot read ${d.path}: ${d.reason}`,
+  ),
+  /** A configuration file is not valid. details: path, reason. */
+  CONFIG_INVALID: spec<{ path: string; reason: string }>(
+    'user',
+    (d) => `invalid configuration in ${d.path}: ${d.reason} — fix the file or delete it to use defaults`,
+  ),
+
+  // ── database ───────────────────────────────────────────────────────────────
+  /** The palace database is damaged. details: path, reason. */
+  DB_CORRUPT: spec<{ path: string; reason: string }>(
+    'system',
+    (d) =>
+      `the palace database ${d.path} is damaged (${d.reason}) — move it aside and re-mine, or restore it from a backup; nothing was written`,
+  ),
+  /** The file at the database path is not a Loci database. details: path. */
+  DB_FOREIGN: spec<{ path: string }>(
+    'user',
+    (d) =>
+      `${d.path} is not a Loci palace database (another application's file) — point --home/LOCI_HOME at another folder; the file was not touched`,
+  ),
+  /** Another process held the database lock longer than the busy timeout. details: path, waitedMs. */
+  DB_LOCKED: spec<{ path: string; waitedMs: number }>(
+    'system',
+    (d) =>
+      `the palace database ${d.path} stayed locked by another process for ${d.waitedMs} ms — retry when the other Loci command has finished`,
+  ),
+  /** The database was written by a newer Loci. details: path, version, supported. */
+  DB_TOO_NEW: spec<{ path: string; version: number; supported: number }>(
+    'user',
+    (d) =>
+      `the palace database ${d.path} has schema version ${d.version}, this Loci supports up to ${d.supported} — upgrade Loci`,
+  ),
+
+  // ── drawers and search ─────────────────────────────────────────────────────
+  /** No drawer has this id. details: id. */
+  DRAWER_NOT_FOUND: spec<{ id: string }>(
+    'user',
+    (d) => `no drawer with id ${d.id} — ids are printed by \`loci search\` and \`loci list drawers\``,
+  ),
+  /** A search query has no searchable word. details: query. */
+  QUERY_EMPTY: spec<{ query: string }>(
+    'user',
+    (d) => `the query ${JSON.stringify(d.query)} has no searchable words — add a word or two`,
+  ),
+
+  // ── embedders and model providers ──────────────────────────────────────────
+  /** A local model directory lacks a file. details: dir, file, hint. */
+  MODEL_FILE_MISSING: spec<{ dir: string; file: string; hint: string }>(
+    'dependency',
+    (d) => `the model directory ${d.dir} has no ${d.file} — ${d.hint}`,
+  ),
+  /** An optional module is not installed. details: module, feature. */
+  MODULE_MISSING: spec<{ module: string; feature: string }>(
+    'dependency',
+    (d) =>
+      `${d.feature} needs the optional package ${d.module}, which is not installed — run \`ONNXRUNTIME_NODE_INSTALL=skip npm i ${d.module}\``,
+  ),
+  /** A remote provider answered with an error or could not be reached. details: provider, url, status, reason. */
+  PROVIDER_FAILED: spec<{ provider: string; url: string; status?: number; reason: string }>(
+    'dependency',
+    (d) =>
+      `${d.provider} at ${d.url} failed${d.status ? ` (HTTP ${d.status})` : ''}: ${d.reason} — check that the server runs and the key/model are right`,
+  ),
+  /** A provider needs an API key that is not set. details: provider, envVar. */
+  PROVIDER_KEY_MISSING: spec<{ provider: string; envVar: string }>(
+    'user',
+    (d) => `${d.provider} needs an API key — set ${d.envVar}`,
+  ),
+} as const;
+
+/** Every error code Loci can raise. */
+export type ErrorCode = keyof typeof ERRORS;
+
+/** The `details` object a given code carries. */
+export type ErrorDetails<C extends ErrorCode> = Parameters<(typeof ERRORS)[C]['message']>[0];
+
+/** The one error class of Loci. */
+export class LociError<C extends ErrorCode = ErrorCode> extends Error {
+  override readonly name = 'LociError';
+  readonly code: C;
+  readonly category: ErrorCategory;
+  readonly details: ErrorDetails<C>;
+
+  constructor(code: C, details: ErrorDetails<C>, options?: { cause?: unknown }) {
+    const entry = ERRORS[code] as ErrorSpec<ErrorDetails<C>>;
+    super(entry.message(details), options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.category = entry.category;
+    this.details = details;
+  }
+
+  /** A JSON-safe view for `--json` output and MCP error results. */
+  toJSON(): { code: C; category: ErrorCategory; message: string; details: ErrorDetails<C> } {
+    return { code: this.code, category: this.category, message: this.message, details: this.details };
+  }
+}
+
+/** Creates a {@link LociError} from the catalogue. */
+export function createError<C extends ErrorCode>(
+  code: C,
+  details: ErrorDetails<C>,
+  cause?: unknown,
+): LociError<C> {
+  return new LociError(code, details, cause === undefined ? undefined : { cause });
+}
+
+/** True when `e` is a {@link LociError} (optionally of the given code). */
+export function isLociError<C extends ErrorCode>(e: unknown, code?: C): e is LociError<C> {
+  return e instanceof LociError && (code === undefined || e.code === code);
+}
+
+/**
+ * Maps a Node.js file-system error to a catalogue error for `path`.
+ * Unknown errors become FILE_UNREADABLE with the system message.
+ */
+export function fsError(e: unknown, path: string, operation = 'read'): LociError {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return createError('PATH_NOT_FOUND', { path }, e);
+  if (code === 'EACCES' || code === 'EPERM') return createError('PERMISSION_DENIED', { path, operation }, e);
+  return createError('FILE_UNREADABLE', { path, reason: (e as Error)?.message ?? String(e) }, e);
+}

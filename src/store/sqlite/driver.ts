@@ -1,0 +1,101 @@
+/**
+ * @module store/sqlite/driver
+ * Opens the palace database: WAL, busy timeout, foreign-file and corruption checks, migrations.
+ * The only file that imports better-sqlite3 directly.
+ */
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { createError, isLociError, LociError } from '../../core/errors.js';
+import { latestVersion, MIGRATIONS } from './migrations.js';
+
+/** `PRAGMA application_id` of Loci databases ("LOCI"). */
+export const APPLICATION_ID = 0x4c4f4349;
+
+/** Options of {@link openDatabase}. */
+export interface OpenDatabaseOptions {
+  /** How long a writer waits for another process's lock, in ms. Default 15000. */
+  busyTimeoutMs?: number;
+  /** Open read-only (no migrations). Default false. */
+  readonly?: boolean;
+}
+
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+function checkHeader(path: string): void {
+  if (!existsSync(path) || statSync(path).size === 0) return;
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(16);
+    const n = readSync(fd, buf, 0, 16, 0);
+    if (n < 16 || buf.toString('latin1') !== SQLITE_MAGIC) {
+      throw createError('DB_CORRUPT', { path, reason: 'the file is not an SQLite database' });
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Maps a driver error to a catalogue error. */
+export function mapSqliteError(e: unknown, path: string, busyTimeoutMs = 0): unknown {
+  if (isLociError(e)) return e;
+  const code = (e as { code?: string } | undefined)?.code ?? '';
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_BUSY_')) {
+    return createError('DB_LOCKED', { path, waitedMs: busyTimeoutMs }, e);
+  }
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT_')) {
+    return createError('DB_CORRUPT', { path, reason: (e as Error).message }, e);
+  }
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM') {
+    return createError('HOME_UNAVAILABLE', { path, reason: (e as Error).message }, e);
+  }
+  return e;
+}
+
+function migrate(db: Database.Database, path: string): void {
+  const appId = db.pragma('application_id', { simple: true }) as number;
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (appId !== APPLICATION_ID) {
+    const tables = db.prepare("select count(*) n from sqlite_schema where type = 'table'").get() as { n: number };
+    if (appId !== 0 || tables.n > 0) throw createError('DB_FOREIGN', { path });
+  }
+  const latest = latestVersion();
+  if (version > latest) throw createError('DB_TOO_NEW', { path, version, supported: latest });
+  if (version === latest && appId === APPLICATION_ID) return;
+  // Re-check under the write lock: another process may have migrated meanwhile.
+  db.transaction(() => {
+    const v = db.pragma('user_version', { simple: true }) as number;
+    for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
+      if (m.version > v) m.up(db);
+    }
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.pragma(`user_version = ${latest}`);
+  }).immediate();
+}
+
+/**
+ * Opens (creating if needed) the palace database at `path`, in WAL mode with a busy timeout,
+ * and brings its schema up to date. Throws DB_CORRUPT, DB_FOREIGN, DB_TOO_NEW or DB_LOCKED.
+ */
+export function openDatabase(path: string, opts: OpenDatabaseOptions = {}): Database.Database {
+  const busy = opts.busyTimeoutMs ?? 15_000;
+  checkHeader(path);
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { readonly: opts.readonly ?? false, timeout: busy });
+    db.pragma(`busy_timeout = ${busy}`);
+    if (!opts.readonly) {
+      if ((db.pragma('journal_mode', { simple: true }) as string) !== 'wal') db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    db.pragma('cache_size = -32000');
+    db.pragma('temp_store = MEMORY');
+    if (!opts.readonly) migrate(db, path);
+    return db;
+  } catch (e) {
+    db?.close();
+    const mapped = mapSqliteError(e, path, busy);
+    if (mapped instanceof LociError) throw mapped;
+    throw e;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * @module store/sqlite/migrations
+ * Versioned schema migrations of the palace database. `PRAGMA user_version` holds the version;
+ * each migration runs once, in order, inside the opening transaction. Never edit a released
+ * migration: add a new one. Capabilities own their migrations (drawers: 1, knowledge graph: 2, …).
+ */
+import type Database from 'better-sqlite3';
+
+/** One schema step. */
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database.Database): void;
+}
+
+const DRAWERS_V1 = `
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE drawers (
+  rid          INTEGER PRIMARY KEY,
+  id           TEXT NOT NULL UNIQUE,
+  wing         TEXT NOT NULL,
+  room         TEXT NOT NULL,
+  hall         TEXT,
+  source       TEXT,
+  source_hash  TEXT,
+  source_mtime INTEGER,
+  chunk_index  INTEGER NOT NULL DEFAULT 0,
+  line_start   INTEGER,
+  line_end     INTEGER,
+  content_date TEXT,
+  filed_at     TEXT NOT NULL,
+  added_by     TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  metadata     TEXT NOT NULL DEFAULT '{}',
+  text         TEXT NOT NULL
+);
+CREATE INDEX drawers_wing_room    ON drawers (wing, room);
+CREATE INDEX drawers_source_chunk ON drawers (source, chunk_index);
+CREATE INDEX drawers_content_hash ON drawers (content_hash);
+CREATE INDEX drawers_content_date ON drawers (content_date);
+CREATE INDEX drawers_filed_at     ON drawers (filed_at);
+
+-- Contentless full-text index over the pre-tokenised search column (tokens joined by spaces).
+CREATE VIRTUAL TABLE drawers_fts USING fts5 (
+  body,
+  content = '',
+  contentless_delete = 1,
+  tokenize = 'unicode61 remove_diacritics 0'
+);
+
+CREATE TABLE sources (
+  source      TEXT PRIMARY KEY,
+  wing        TEXT NOT NULL,
+  kind        TEXT NOT NULL,
+  root        TEXT,
+  size        INTEGER NOT NULL,
+  mtime_ms    INTEGER NOT NULL,
+  hash        TEXT NOT NULL,
+  offset      INTEGER NOT NULL DEFAULT 0,
+  prefix_hash TEXT,
+  config      TEXT NOT NULL,
+  state       TEXT NOT NULL DEFAULT '{}',
+  mined_at    TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sources_root ON sources (root);
+CREATE INDEX sources_kind ON sources (kind);
+`;
+
+/** The ordered list of migrations. Capabilities append theirs here. */
+export const MIGRATIONS: Migration[] = [
+  { version: 1, name: 'drawers, full-text index, sources', up: (db) => db.exec(DRAWERS_V1) },
+];
+
+/** The newest schema version this build knows. */
+export function latestVersion(): number {
+  return MIGRATIONS.reduce((m, x) => Math.max(m, x.version), 0);
+}

@@ -1,0 +1,142 @@
+/**
+ * @module text/tokenize
+ * The one tokenizer of Loci, used for the full-text index, queries, and every in-memory scorer.
+ *
+ * Rules (documented in ARCHITECTURE.md, "Tokenisation"):
+ * - words are runs of letters, digits and combining marks; everything else separates;
+ * - lower-case, Latin diacritics folded (é → e, ß stays ß), NFKC for full-width forms;
+ * - identifiers in camelCase / PascalCase also give their parts (`openPalace` → openpalace, open, palace);
+ * - Han / Hiragana / Katakana runs go through Intl.Segmenter (dictionary words) **and** Han runs
+ *   also give every character bigram, because the segmenter misses words such as 模块;
+ * - optional Porter stemming of ASCII words longer than 3 letters (on by default).
+ * The output is idempotent: tokenising the joined tokens again gives the same tokens (property-tested).
+ */
+import { porterStem } from './porter.js';
+import { STOPWORDS } from './stopwords.js';
+
+/** Options of {@link tokenize}. */
+export interface TokenizeOptions {
+  /** Porter-stem ASCII words of 4+ letters. Default true. */
+  stem?: boolean;
+}
+
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/u;
+const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+/gu;
+const HAN = /\p{Script=Han}/u;
+const NON_ASCII = /[^\x00-\x7f]/;
+const CAMEL = /[a-z][A-Z]|[A-Z][A-Z][a-z]/;
+const CAMEL_PARTS = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g;
+const MARKS = /[\u0300-\u036f]/g;
+
+let segmenter: Intl.Segmenter | undefined;
+const STEM_CACHE = new Map<string, string>();
+
+function stemCached(w: string): string {
+  let s = STEM_CACHE.get(w);
+  if (s === undefined) {
+    s = porterStem(w);
+    if (STEM_CACHE.size > 200_000) STEM_CACHE.clear();
+    STEM_CACHE.set(w, s);
+  }
+  return s;
+}
+
+/** Lower-cases and folds Latin diacritics (`Café` → `cafe`). Idempotent. */
+export function foldWord(w: string): string {
+  if (!NON_ASCII.test(w)) return w.toLowerCase();
+  return w.normalize('NFKD').replace(MARKS, '').normalize('NFC').toLowerCase();
+}
+
+function pushCjk(run: string, out: string[]): void {
+  segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' });
+  for (const s of segmenter.segment(run)) if (s.isWordLike) out.push(s.segment);
+  // Character bigrams over each Han sub-run (kana words are segmented well enough).
+  let start = -1;
+  const chars = Array.from(run);
+  for (let i = 0; i <= chars.length; i++) {
+    const isHan = i < chars.length && HAN.test(chars[i]!);
+    if (isHan && start < 0) start = i;
+    if (!isHan && start >= 0) {
+      for (let j = start; j + 1 < i; j++) out.push(chars[j]! + chars[j + 1]!);
+      start = -1;
+    }
+  }
+}
+
+function pushWord(raw: string, out: string[], stem: boolean): void {
+  if (NON_ASCII.test(raw) && CJK.test(raw)) {
+    for (const m of raw.normalize('NFKC').matchAll(CJK_RUNS)) {
+      const part = m[0];
+      if (CJK.test(part)) pushCjk(part, out);
+      else for (const w of part.matchAll(WORD)) pushWord(w[0], out, stem);
+    }
+    return;
+  }
+  const w = foldWord(raw);
+  out.push(stem && w.length > 3 ? stemCached(w) : w);
+  if (w !== raw && CAMEL.test(raw)) pushCamelParts(raw, out, stem);
+}
+
+function pushCamelParts(raw: string, out: string[], stem: boolean): void {
+  const parts = raw.match(CAMEL_PARTS);
+  if (!parts || parts.length < 2) return;
+  for (const p of parts) {
+    if (p.length < 2 || (p.charCodeAt(0) >= 48 && p.charCodeAt(0) <= 57)) continue;
+    const lp = p.toLowerCase();
+    out.push(stem && lp.length > 3 ? stemCached(lp) : lp);
+  }
+}
+
+const ASCII_WORD = /[A-Za-z0-9]+/g;
+
+function tokenizeAscii(text: string, out: string[], stem: boolean): void {
+  ASCII_WORD.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = ASCII_WORD.exec(text)) !== null) {
+    const raw = m[0];
+    const w = raw.toLowerCase();
+    if (stem && w.length > 3) {
+      let s = STEM_CACHE.get(w);
+      if (s === undefined) s = stemCached(w);
+      out.push(s);
+    } else out.push(w);
+    if (w !== raw && CAMEL.test(raw)) pushCamelParts(raw, out, stem);
+  }
+}
+
+/** Splits `text` into index tokens (see the module rules). */
+export function tokenize(text: string, opts: TokenizeOptions = {}): string[] {
+  const stem = opts.stem ?? true;
+  const out: string[] = [];
+  if (!NON_ASCII.test(text)) tokenizeAscii(text, out, stem);
+  else for (const m of text.matchAll(WORD)) pushWord(m[0], out, stem);
+  return out;
+}
+
+/** The pre-tokenised search column stored in the full-text index: tokens joined by spaces. */
+export function searchColumn(text: string, opts?: TokenizeOptions): string {
+  return tokenize(text, opts).join(' ');
+}
+
+/**
+ * Query tokens: the tokenized query with stop-words and question words removed (when that would
+ * leave nothing, the stop-words are kept), de-duplicated, in first-seen order.
+ */
+export function queryTokens(query: string, opts?: TokenizeOptions): string[] {
+  const all: string[] = [];
+  const kept: string[] = [];
+  const stem = opts?.stem ?? true;
+  for (const m of query.matchAll(WORD)) {
+    const before = all.length;
+    pushWord(m[0], all, stem);
+    const isStop = STOPWORDS.has(foldWord(m[0]));
+    for (let i = before; i < all.length; i++) if (!isStop) kept.push(all[i]!);
+  }
+  return [...new Set(kept.length ? kept : all)];
+}
+
+/** True when `word` (any case) is an English stop-word or question word. */
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(foldWord(word));
+}
