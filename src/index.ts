@@ -19,12 +19,33 @@ export { tokenize, searchColumn, queryTokens } from './text/index.js';
 export type { MemoryStore, Drawer, DrawerInput, DrawerPatch, DrawerFilter, ListOptions, LexicalHit, SourceState, StoreStats, StoreCapabilities } from './store/ports.js';
 
 // ── palace (open, mine, search) ───────────────────────────────────────────────
+export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
+export { mineProject, defaultWing, findGitRoot, wingName, type MineProjectOptions, type MineProgress, type MineSummary } from './ingest/index.js';
+export { searchLexical, matchSpans, highlight, snippetLines, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';
+export { createMemoryStore, createSqliteStore, openDatabase } from './store/index.js';
+export { searchHybrid, HYBRID_DEFAULTS, parseTimeCues, type HybridParams, type VectorSearcher, type TimeCue } from './search/index.js';
+export { runLocomoBench, runLongMemEvalBench, loadLocomo, scoreRanking, meanMetrics, METRIC_KEYS, type LocomoBenchOptions, type LocomoReport, type LocomoScores, type LongMemEvalOptions, type LongMemEvalReport, type Metrics } from './bench/index.js';
 
 // ── conversations (issue 4) ───────────────────────────────────────────────────
 
 // ── memory files and recall (issue 5) ─────────────────────────────────────────
+export {
+  MEMORY_TYPES, MEMORY_LIMITS, INDEX_FILE, isMemoryType, isPrivacy, type MemoryType, type Privacy, type MemoryEntry, type Memory,
+  slugify, topicFileName, SLUG_PATTERN, parseTopicFile, renderNewTopicFile, applyTopicPatch, type TopicFile, type TopicPatch,
+  resolveClaudeMemoryDir, sanitizeProjectPath, lociProjectId, lociMemoryDir, lociUserMemoryDir, selectMemoryDir, normalizeRemoteUrl,
+  type ResolveOptions, type SelectOptions, type ClaudeMemoryLocation, type LociProject, type MemoryDirChoice,
+  listMemories, loadMemories, readMemoryFile, type ListMemoriesOptions,
+  rebuildIndex, loadMemoryIndex, truncateIndex, renderIndexLine, type IndexStats, type IndexLimits, type LoadedIndex,
+  defaultPrivacy, checkPrivacy, effectivePrivacy, exportMemories, type ExportOptions,
+  addMemory, editMemory, forgetMemory, findMemory, getMemory, parseMemoryType,
+  type AddMemoryInput, type EditMemoryInput, type WriteOptions as MemoryWriteOptions, type WriteResult as MemoryWriteResult,
+  memorySystemPrompt, type MemoryPromptOptions,
+  loadClaudeMdChain, managedClaudeMdPath, type ClaudeMdChain, type ClaudeMdPiece, type ClaudeMdSkip, type ClaudeMdKind, type ClaudeMdOptions,
+} from './memdir/index.js';
 
 // ── providers and embedders ───────────────────────────────────────────────────
+export { createLlmProvider, providerFromEnv, type LlmProvider, type ProviderConfig, type ChatMessage, type CompleteRequest, type CompleteResult } from './providers/index.js';
+export { createEmbedder, parseEmbedderSpec, embedderConfigFromEnv, type Embedder, type EmbedderConfig, type EmbedOptions } from './embed/index.js';
 
 // ── knowledge graph (issue 6) ─────────────────────────────────────────────────
 

@@ -109,6 +109,99 @@ export const ERRORS = {
     (d) => `the query ${JSON.stringify(d.query)} has no searchable words — add a word or two`,
   ),
 
+  // ── memory files ───────────────────────────────────────────────────────────
+  /** No memory file matches a name. details: name, dir, suggestions (close names, may be empty). */
+  MEMORY_NOT_FOUND: spec<{ name: string; dir: string; suggestions: string[] }>(
+    'user',
+    (d) =>
+      `no memory named ${JSON.stringify(d.name)} in ${d.dir}` +
+      (d.suggestions.length ? ` — did you mean ${d.suggestions.map((s) => JSON.stringify(s)).join(', ')}?` : ' — run `loci memory list` to see the names'),
+  ),
+  /** Several memory files match a name. details: name, files. */
+  MEMORY_AMBIGUOUS: spec<{ name: string; files: string[] }>(
+    'user',
+    (d) => `${JSON.stringify(d.name)} matches several memories (${d.files.join(', ')}) — name the file instead, e.g. ${JSON.stringify(d.files[0] ?? '')}`,
+  ),
+  /** A memory type is not one of user, feedback, project, reference. details: type. */
+  MEMORY_INVALID_TYPE: spec<{ type: string }>(
+    'user',
+    (d) => `unknown memory type ${JSON.stringify(d.type)} — use one of user, feedback, project, reference`,
+  ),
+  /** A memory name cannot be used (empty, or a line break in it). details: name, reason. */
+  MEMORY_INVALID_NAME: spec<{ name: string; reason: string }>(
+    'user',
+    (d) => `cannot use ${JSON.stringify(d.name)} as a memory name: ${d.reason} — give a short title such as "testing policy"`,
+  ),
+  /** A memory with this name or file already exists. details: name, file. */
+  MEMORY_EXISTS: spec<{ name: string; file: string }>(
+    'user',
+    (d) => `a memory named ${JSON.stringify(d.name)} already exists (${d.file}) — update it with \`loci memory edit\` instead of adding a duplicate`,
+  ),
+  /** A privacy value is invalid or not allowed for the type. details: type, privacy, reason. */
+  MEMORY_PRIVACY_INVALID: spec<{ type: string; privacy: string; reason: string }>(
+    'user',
+    (d) => `privacy ${JSON.stringify(d.privacy)} is not allowed for a ${d.type} memory: ${d.reason}`,
+  ),
+  /** An edit touches frontmatter fields of a file that has none (Loci never adds one). details: file, fields. */
+  MEMORY_NO_FRONTMATTER: spec<{ file: string; fields: string[] }>(
+    'user',
+    (d) =>
+      `${d.file} has no frontmatter, and Loci never adds one, so ${d.fields.join(', ')} cannot be set — edit only its body, or add a frontmatter block by hand`,
+  ),
+  /** A memory file's frontmatter is not valid YAML, so it cannot be rewritten safely. details: file, reason. */
+  MEMORY_FRONTMATTER_INVALID: spec<{ file: string; reason: string }>(
+    'user',
+    (d) => `the frontmatter of ${d.file} is not valid YAML (${d.reason}) — fix it by hand; the file was not changed`,
+  ),
+
+  // ── knowledge graph ────────────────────────────────────────────────────────
+  /** A graph date is not `YYYY-MM-DD` or ISO-8601 with a zone. details: name (which field), value. */
+  KG_INVALID_DATE: spec<{ name: string; value: string }>(
+    'user',
+    (d) =>
+      `invalid date for ${d.name}: ${JSON.stringify(d.value)} — use YYYY-MM-DD or an ISO-8601 date-time with a zone, e.g. 2026-01-15 or 2026-01-15T09:30:00Z`,
+  ),
+  /**
+   * A fact's window would end before it starts (`valid_to < valid_from`), from `add` or
+   * `invalidate`. details: subject, predicate, object, validFrom, validTo, reason.
+   */
+  KG_INVALID_WINDOW: spec<{ subject: string; predicate: string; object: string; validFrom: string | null; validTo: string | null; reason: string }>(
+    'user',
+    (d) =>
+      `cannot place ${d.subject} ${d.predicate} ${d.object} from ${d.validFrom ?? 'the beginning'} to ${d.validTo ?? 'now'}: ${d.reason} — pass an end date on or after the start (--to / --ended), or a start date (--from)`,
+  ),
+  /** An entity name or alias has no letters or digits, or is too long. details: value, reason. */
+  KG_INVALID_ENTITY: spec<{ value: string; reason: string }>(
+    'user',
+    (d) => `cannot use ${JSON.stringify(d.value)} as an entity name: ${d.reason} — give a name with letters or digits, at most 200 characters`,
+  ),
+  /** A predicate or literal object is empty or too long. details: name (predicate|object|type), value, reason. */
+  KG_INVALID_TERM: spec<{ name: string; value: string; reason: string }>(
+    'user',
+    (d) => `cannot use ${JSON.stringify(d.value)} as a ${d.name}: ${d.reason} — use a short phrase such as works_at`,
+  ),
+  /** An alias already names another entity. details: alias, entity (the one asked for), owner (its current entity id). */
+  KG_ALIAS_TAKEN: spec<{ alias: string; entity: string; owner: string }>(
+    'user',
+    (d) =>
+      `the alias ${JSON.stringify(d.alias)} already names the entity ${d.owner}, so it cannot also name ${d.entity} — pick a more specific alias, or remove it from ${d.owner} first`,
+  ),
+  /** A paging cursor was not produced by this listing. details: cursor. */
+  KG_INVALID_CURSOR: spec<{ cursor: string }>(
+    'user',
+    (d) => `invalid cursor ${JSON.stringify(d.cursor)} — pass the nextCursor of the previous page unchanged, or omit it to start over`,
+  ),
+  /** No entity has this name or alias (raised by front ends; the library returns undefined). details: name. */
+  KG_ENTITY_NOT_FOUND: spec<{ name: string }>(
+    'user',
+    (d) => `no entity named ${JSON.stringify(d.name)} — list them with \`loci kg entities\` (names and aliases are matched case-insensitively)`,
+  ),
+  /** A tunnel would link a room to itself. details: wing, room. */
+  KG_TUNNEL_SELF: spec<{ wing: string; room: string }>(
+    'user',
+    (d) => `a tunnel needs two different rooms, but both ends are ${d.wing}/${d.room} — pick another target room or drawer`,
+  ),
+
   // ── embedders and model providers ──────────────────────────────────────────
   /** A local model directory lacks a file. details: dir, file, hint. */
   MODEL_FILE_MISSING: spec<{ dir: string; file: string; hint: string }>(
@@ -131,6 +224,24 @@ export const ERRORS = {
   PROVIDER_KEY_MISSING: spec<{ provider: string; envVar: string }>(
     'user',
     (d) => `${d.provider} needs an API key — set ${d.envVar}`,
+  ),
+  /**
+   * A local model's `tokenizer.json` declares a component the built-in tokenizer does not implement
+   * (only BERT WordPiece tokenizers are supported). details: path, component (e.g. `model.type`), value.
+   */
+  TOKENIZER_UNSUPPORTED: spec<{ path: string; component: string; value: string }>(
+    'dependency',
+    (d) =>
+      `${d.path} declares ${d.component} = ${JSON.stringify(d.value)}, which Loci's tokenizer does not support — use a BERT WordPiece model such as sentence-transformers/all-MiniLM-L6-v2`,
+  ),
+  /**
+   * A local ONNX model cannot be loaded or run, or its inputs/outputs are not those of a sentence
+   * embedding model. details: path, reason.
+   */
+  MODEL_UNSUPPORTED: spec<{ path: string; reason: string }>(
+    'dependency',
+    (d) =>
+      `cannot use the model ${d.path}: ${d.reason} — use the ONNX export of a sentence-embedding model (inputs input_ids/attention_mask, output last_hidden_state)`,
   ),
 } as const;
 

@@ -94,11 +94,17 @@ export interface ListOptions {
   order?: 'filed' | 'date' | 'source';
 }
 
-/** One lexical (BM25) hit. Higher score is better. */
+/** One lexical (BM25) hit with the fields ranking needs (no text). Higher score is better. */
 export interface LexicalHit {
   id: string;
   /** BM25 score (positive, higher is better). */
   score: number;
+  wing: string;
+  room: string;
+  hall: string | null;
+  source: string | null;
+  chunkIndex: number;
+  contentDate: string | null;
 }
 
 /** Per-source bookkeeping used by incremental miners (never searchable). */

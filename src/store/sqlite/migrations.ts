@@ -5,6 +5,7 @@
  * migration: add a new one. Capabilities own their migrations (drawers: 1, knowledge graph: 2, …).
  */
 import type Database from 'better-sqlite3';
+import { KG_SCHEMA_V2 } from '../../kg/sqlite-schema.js';
 
 /** One schema step. */
 export interface Migration {
@@ -36,6 +37,7 @@ CREATE TABLE drawers (
   added_by     TEXT NOT NULL,
   content_hash TEXT NOT NULL,
   metadata     TEXT NOT NULL DEFAULT '{}',
+  index_extra  TEXT,
   text         TEXT NOT NULL
 );
 CREATE INDEX drawers_wing_room    ON drawers (wing, room);
@@ -73,6 +75,7 @@ CREATE INDEX sources_kind ON sources (kind);
 /** The ordered list of migrations. Capabilities append theirs here. */
 export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'drawers, full-text index, sources', up: (db) => db.exec(DRAWERS_V1) },
+  { version: 2, name: 'knowledge graph', up: (db) => db.exec(KG_SCHEMA_V2) },
 ];
 
 /** The newest schema version this build knows. */

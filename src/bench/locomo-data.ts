@@ -1,0 +1,123 @@
+/**
+ * @module bench/locomo-data
+ * Reads any file in LoCoMo format (`locomo10.json` and its subsets) and renders sessions the way
+ * the benchmark protocol's headline run does: one line per turn, `{speaker} said, "{text}"`.
+ */
+import { readFileSync } from 'node:fs';
+import { createError, fsError } from '../core/errors.js';
+
+/** One turn of a LoCoMo session. */
+export interface LocomoTurn {
+  speaker: string;
+  diaId: string;
+  text: string;
+  caption?: string;
+}
+
+/** One session: its number, date and turns. */
+export interface LocomoSession {
+  n: number;
+  /** The session's date as written in the file, e.g. "1:56 pm on 8 May, 2023". */
+  dateText: string;
+  /** ISO-8601 UTC parse of `dateText`, or null. */
+  date: string | null;
+  turns: LocomoTurn[];
+}
+
+/** One question with its gold sessions. */
+export interface LocomoQuestion {
+  question: string;
+  category: number;
+  /** Session numbers named by the evidence (protocol rule 3). */
+  gold: number[];
+}
+
+/** One conversation. */
+export interface LocomoConversation {
+  id: string;
+  sessions: LocomoSession[];
+  questions: LocomoQuestion[];
+  /** Questions dropped because their evidence names no session. */
+  dropped: number;
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/** Parses "1:56 pm on 8 May, 2023" to ISO-8601 UTC, or null. */
+export function parseLocomoDate(s: string): string | null {
+  const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/i.exec(s);
+  if (!m) return null;
+  const mo = MONTHS.indexOf(m[5]!.slice(0, 3).toLowerCase());
+  if (mo < 0) return null;
+  let h = +m[1]! % 12;
+  if (m[3]!.toLowerCase() === 'pm') h += 12;
+  return new Date(Date.UTC(+m[6]!, mo, +m[4]!, h, +m[2]!)).toISOString();
+}
+
+/** Gold session numbers of an evidence list: split on `[;,\s]+`, match `^D:?(\d+):(\d+)`. */
+export function goldSessions(evidence: readonly unknown[]): number[] {
+  const out = new Set<number>();
+  for (const e of evidence) {
+    for (const part of String(e).split(/[;,\s]+/)) {
+      const m = /^D:?(\d+):(\d+)/.exec(part);
+      if (m) out.add(Number(m[1]));
+    }
+  }
+  return [...out];
+}
+
+/** Loads a LoCoMo-format file. Throws PATH_NOT_FOUND or INVALID_ARGUMENT with the reason. */
+export function loadLocomo(path: string): LocomoConversation[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code) throw fsError(e, path);
+    throw createError('INVALID_ARGUMENT', { name: '--data', value: path, expected: `a JSON file (${(e as Error).message})` });
+  }
+  if (!Array.isArray(raw)) {
+    throw createError('INVALID_ARGUMENT', { name: '--data', value: path, expected: 'a JSON array of LoCoMo conversations' });
+  }
+  return raw.map((c: Record<string, any>, i) => {
+    const conv = c['conversation'] as Record<string, any> | undefined;
+    if (!conv || !Array.isArray(c['qa'])) {
+      throw createError('INVALID_ARGUMENT', { name: '--data', value: path, expected: `conversation ${i} to have "conversation" and "qa"` });
+    }
+    const sessions: LocomoSession[] = [];
+    for (let n = 1; Array.isArray(conv[`session_${n}`]); n++) {
+      const dateText = String(conv[`session_${n}_date_time`] ?? '');
+      sessions.push({
+        n,
+        dateText,
+        date: parseLocomoDate(dateText),
+        turns: (conv[`session_${n}`] as any[]).map((t) => ({
+          speaker: String(t.speaker),
+          diaId: String(t.dia_id),
+          text: String(t.text ?? ''),
+          ...(t.blip_caption ? { caption: String(t.blip_caption) } : {}),
+        })),
+      });
+    }
+    let dropped = 0;
+    const questions: LocomoQuestion[] = [];
+    for (const q of c['qa'] as any[]) {
+      const gold = goldSessions(q.evidence ?? []).filter((g) => g >= 1 && g <= sessions.length);
+      if (gold.length === 0) {
+        dropped++;
+        continue;
+      }
+      questions.push({ question: String(q.question), category: Number(q.category), gold });
+    }
+    return { id: String(c['sample_id'] ?? `conv-${i + 1}`), sessions, questions, dropped };
+  });
+}
+
+/** One turn as the protocol renders it. */
+export function renderTurn(t: LocomoTurn, captions: boolean): string {
+  return `${t.speaker} said, "${t.text}"` + (captions && t.caption ? ` [shared a photo: ${t.caption}]` : '');
+}
+
+/** The session document (turns only) used by the baseline and as the body of the mined file. */
+export function renderSession(s: LocomoSession, captions: boolean): string {
+  return s.turns.map((t) => renderTurn(t, captions)).join('\n');
+}

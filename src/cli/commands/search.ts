@@ -1,0 +1,118 @@
+/**
+ * @module cli/commands/search
+ * `loci search "<query>"`: hybrid search with filters, explanations and neighbours.
+ */
+import { createError, highlight, matchSpans, snippetLines, type SearchHit, type SearchOptions } from '../../index.js';
+import type { RegisterCommand } from '../context.js';
+import { colors, intOption, printJson } from '../format.js';
+import { withPalace } from '../open.js';
+
+interface SearchFlags {
+  wing?: string;
+  room?: string;
+  hall?: string;
+  since?: string;
+  until?: string;
+  limit?: string;
+  json?: boolean;
+  explain?: boolean;
+  context?: string;
+  lexical?: boolean;
+  full?: boolean;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+function checkDate(name: string, v: string | undefined): void {
+  if (v !== undefined && !DATE.test(v)) {
+    throw createError('INVALID_ARGUMENT', { name, value: v, expected: 'a date like 2026-01-15 or 2026-01-15T10:00:00Z' });
+  }
+}
+
+function hitJson(h: SearchHit) {
+  return {
+    id: h.id,
+    wing: h.wing,
+    room: h.room,
+    hall: h.hall,
+    source: h.source,
+    lines: h.lines,
+    score: Math.round(h.score * 10_000) / 10_000,
+    content_date: h.contentDate,
+    text: h.text,
+    ...(h.explain ? { explain: h.explain } : {}),
+    ...(h.context ? { context: h.context.map((d) => ({ id: d.id, source: d.source, chunk_index: d.chunkIndex, text: d.text })) } : {}),
+  };
+}
+
+export const register: RegisterCommand = (program, ctx) => {
+  program
+    .command('search')
+    .description('search everything mined, best first')
+    .argument('<query...>', 'what to look for (words, a question, Chinese or Japanese text…)')
+    .option('-w, --wing <wing>', 'only this wing')
+    .option('-r, --room <room>', 'only this room')
+    .option('--hall <hall>', 'only this hall (facts, events, discoveries, preferences, advice)')
+    .option('--since <date>', 'only content dated on or after this date')
+    .option('--until <date>', 'only content dated on or before this date')
+    .option('-n, --limit <k>', 'number of results (1-100, default 10)')
+    .option('--context <n>', 'also show ±n neighbouring drawers of each hit (0-10)')
+    .option('--explain', "show each signal's contribution per hit")
+    .option('--lexical', 'BM25 only (skip the other signals)')
+    .option('--full', 'print whole drawers instead of snippets')
+    .option('--json', 'print results as JSON')
+    .addHelpText('after', '\nExamples:\n  loci search "why did we switch to OAuth2"\n  loci search 认证 --wing myapp -n 5 --json\n')
+    .action(async (words: string[], o: SearchFlags) => {
+      const query = words.join(' ');
+      checkDate('--since', o.since);
+      checkDate('--until', o.until);
+      const opts: SearchOptions = {
+        limit: intOption('--limit', o.limit, 10, 1, 100),
+        context: intOption('--context', o.context, 0, 0, 10),
+        ...(o.wing ? { wing: o.wing } : {}),
+        ...(o.room ? { room: o.room } : {}),
+        ...(o.hall ? { hall: o.hall } : {}),
+        ...(o.since ? { since: o.since } : {}),
+        ...(o.until ? { until: o.until } : {}),
+        ...(o.explain ? { explain: true } : {}),
+        ...(o.lexical ? { mode: 'lexical' as const } : {}),
+      };
+      const res = await withPalace(ctx, (p) => p.search(query, opts));
+      if (res.tokens.length === 0) throw createError('QUERY_EMPTY', { query });
+      if (o.json) {
+        return printJson(ctx.io, {
+          query: res.query,
+          results: res.hits.map(hitJson),
+          signals: res.signals,
+          ...(res.fallback ? { fallback: res.fallback } : {}),
+          took_ms: Math.round(res.tookMs * 100) / 100,
+        });
+      }
+      const c = colors(ctx.io);
+      if (res.hits.length === 0) {
+        ctx.io.stdout(`no results for ${JSON.stringify(query)}${o.wing || o.room ? ' with these filters' : ''}\n`);
+        return;
+      }
+      if (res.fallback && o.explain) ctx.io.stdout(c.yellow(`note: ${res.fallback}\n`));
+      const tokens = new Set(res.tokens);
+      res.hits.forEach((h, i) => {
+        const where = h.source ? `${h.source}${h.lines ? `:${h.lines[0]}-${h.lines[1]}` : ''}` : '(no source)';
+        ctx.io.stdout(
+          `${c.bold(`${i + 1}.`)} ${c.cyan(`${h.wing}/${h.room}`)}  ${where}  ${c.dim(h.id)}  ${c.dim(`score ${h.score.toFixed(3)}`)}` +
+            `${h.contentDate ? c.dim(`  ${h.contentDate.slice(0, 10)}`) : ''}\n`,
+        );
+        const spans = matchSpans(h.text, tokens);
+        const snip = o.full ? { text: h.text, truncated: false } : snippetLines(h.text, spans, 8);
+        const shown = ctx.io.isTTY ? highlight(snip.text, matchSpans(snip.text, tokens), '\x1b[1;33m', '\x1b[0m') : snip.text;
+        ctx.io.stdout(shown.replace(/^/gm, '   ') + (snip.truncated ? c.dim('\n   …') : '') + '\n');
+        if (h.explain) {
+          const parts = Object.entries(h.explain.signals).map(
+            ([k, v]) => `${k} rank ${v.rank ?? '-'} score ${v.score?.toFixed(3) ?? '-'} +${v.contribution.toFixed(4)}`,
+          );
+          ctx.io.stdout(c.magenta(`   explain: ${parts.join(' | ')} = ${h.explain.fused.toFixed(4)}\n`));
+        }
+        for (const n of h.context ?? []) ctx.io.stdout(c.dim(`   ┆ [${n.chunkIndex}] ${n.text.split('\n')[0]!.slice(0, 120)}\n`));
+        ctx.io.stdout('\n');
+      });
+    });
+};

@@ -1,0 +1,260 @@
+/**
+ * @module ingest/convos/claude-scan
+ * Claude Code records → tree nodes, messages, titles and session facts. Shared by the full parser
+ * and the incremental reader so that both produce identical messages.
+ *
+ * Kept: user text (typed prompts, `[image]` placeholders), assistant text, tool calls and results
+ * (one line each, see tool-lines), compact summaries (`isCompactSummary`, or a user text starting
+ * with "This session is being continued from a previous conversation") as kind `summary`,
+ * `summary` records as kind `summary` (and as the title when no other title exists),
+ * `custom-title` / `ai-title` records as kind `title` (a repeated identical title is emitted once).
+ *
+ * Dropped (documented noise): `isMeta` user records (injected by the harness), `thinking` and
+ * `redacted_thinking` blocks (model scratch work, not said; often signed/encrypted), synthetic
+ * assistant records (`model: "<synthetic>"`, `isApiErrorMessage`), every `system` record
+ * (`turn_duration`, `local_command`, `api_error`, `compact_boundary`, …), `progress`,
+ * `file-history-snapshot`, `queue-operation`, `last-prompt`, plus the tags and lines listed in
+ * the noise module. Unknown record types are skipped with one counted warning per type; if they
+ * carry a uuid they still link the tree.
+ */
+import type { JsonlRecord } from './jsonl.js';
+import { stripNoise } from './noise.js';
+import type { ThreadNode } from './claude-thread.js';
+import { renderToolResult, renderToolUse, toolResultText, type ToolLineOptions } from './tool-lines.js';
+import type { ConvoMessage } from './types.js';
+import { isObj, normIso, str, type Json, type Warnings } from './util.js';
+
+/** Session facts gathered while scanning (first value wins, except `version` and `model`: last). */
+export interface ClaudeFacts {
+  sessionId: string | null;
+  cwd: string | null;
+  gitBranch: string | null;
+  version: string | null;
+  model: string | null;
+  agentId: string | null;
+  slug: string | null;
+  agentName: string | null;
+  customTitle: string | null;
+  aiTitle: string | null;
+  summaryTitle: string | null;
+  firstTimestamp: string | null;
+}
+
+/** Mutable scan state carried across calls (serialised by the incremental cursor). */
+export interface ScanState {
+  facts: ClaudeFacts;
+  /** Text of the last emitted title message. */
+  lastTitleText: string | null;
+  /** Summary texts already emitted. */
+  summariesSeen: Set<string>;
+}
+
+/** A scanned tree node with its record's messages and its thread group. */
+export interface ScannedNode {
+  node: ThreadNode;
+  msgs: ConvoMessage[];
+  /** `main`, or `agent-<id>` for sidechain (subagent) records. */
+  group: string;
+}
+
+/** A message that is not part of the tree (titles, summary records), placed by line. */
+export interface LooseItem {
+  line: number;
+  msg: ConvoMessage;
+}
+
+/** Fresh scan state. */
+export function newScanState(): ScanState {
+  return {
+    facts: {
+      sessionId: null, cwd: null, gitBranch: null, version: null, model: null, agentId: null,
+      slug: null, agentName: null, customTitle: null, aiTitle: null, summaryTitle: null, firstTimestamp: null,
+    },
+    lastTitleText: null,
+    summariesSeen: new Set(),
+  };
+}
+
+const SILENT = new Set(['file-history-snapshot', 'queue-operation', 'progress', 'system', 'last-prompt', 'agent-name']);
+const CONTINUED = 'This session is being continued from a previous conversation';
+
+/** The group key of a record (`main` or `agent-<id>`). `fileAgent` is the id from an `agent-<id>.jsonl` name. */
+export function groupOf(rec: Json, fileAgent: string | null): string {
+  if (rec.isSidechain !== true) return 'main';
+  return `agent-${str(rec.agentId) ?? fileAgent ?? 'sidechain'}`;
+}
+
+function push(out: ConvoMessage[], m: ConvoMessage): void {
+  const prev = out[out.length - 1];
+  if (prev && prev.kind === m.kind && prev.role === m.role) prev.text += `\n${m.text}`;
+  else out.push(m);
+}
+
+/** The messages of one user/assistant record (possibly none). */
+export function recordMessages(rec: Json, line: number, o: ToolLineOptions): ConvoMessage[] {
+  const msg = isObj(rec.message) ? rec.message : undefined;
+  const timestamp = normIso(rec.timestamp);
+  const uuid = str(rec.uuid);
+  const base = { timestamp, line, ...(uuid ? { uuid } : {}) };
+  const out: ConvoMessage[] = [];
+  const content: unknown = msg ? msg.content : rec.content;
+  if (rec.type === 'assistant') {
+    if (rec.isApiErrorMessage === true || msg?.model === '<synthetic>') return out;
+    const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+    for (const b of blocks) {
+      if (!isObj(b)) continue;
+      if (b.type === 'text' && typeof b.text === 'string') {
+        const t = b.text.trim();
+        if (t) push(out, { ...base, role: 'assistant', speaker: 'assistant', kind: 'message', text: t });
+      } else if (b.type === 'tool_use' || b.type === 'server_tool_use') {
+        const line1 = renderToolUse(str(b.name) ?? 'tool', b.input, o);
+        push(out, { ...base, role: 'assistant', speaker: 'assistant', kind: 'tool', text: line1 });
+      } else if (b.type === 'image') {
+        push(out, { ...base, role: 'assistant', speaker: 'assistant', kind: 'message', text: '[image]' });
+      } else if (typeof b.type === 'string' && b.type.endsWith('_tool_result')) {
+        const r = renderToolResult(toolResultText(b.content), false, o);
+        if (r) push(out, { ...base, role: 'tool', speaker: 'tool', kind: 'tool', text: r });
+      }
+      // thinking / redacted_thinking: skipped (see module comment)
+    }
+    return out;
+  }
+  // user
+  if (rec.isMeta === true) return out;
+  const summary = rec.isCompactSummary === true;
+  const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+  for (const b of blocks) {
+    if (!isObj(b)) continue;
+    if (b.type === 'text' && typeof b.text === 'string') {
+      if (summary || b.text.startsWith(CONTINUED)) {
+        const t = b.text.trim();
+        if (t) push(out, { ...base, role: 'system', speaker: 'summary', kind: 'summary', text: t });
+        continue;
+      }
+      const t = stripNoise(b.text);
+      if (t) push(out, { ...base, role: 'user', speaker: 'user', kind: 'message', text: t });
+    } else if (b.type === 'image') {
+      push(out, { ...base, role: 'user', speaker: 'user', kind: 'message', text: '[image]' });
+    } else if (b.type === 'document') {
+      push(out, { ...base, role: 'user', speaker: 'user', kind: 'message', text: '[document]' });
+    } else if (b.type === 'tool_result') {
+      const r = renderToolResult(toolResultText(b.content), b.is_error === true, o);
+      if (r) push(out, { ...base, role: 'tool', speaker: 'tool', kind: 'tool', text: r });
+    }
+  }
+  return out;
+}
+
+function toolIds(rec: Json): { tu?: string[]; tr?: string[]; id?: string } {
+  const msg = isObj(rec.message) ? rec.message : undefined;
+  const content = msg?.content;
+  const out: { tu?: string[]; tr?: string[]; id?: string } = {};
+  if (rec.type === 'assistant' && str(msg?.id)) out.id = str(msg?.id)!;
+  if (!Array.isArray(content)) return out;
+  const tu: string[] = [];
+  const tr: string[] = [];
+  let other = false;
+  for (const b of content) {
+    if (!isObj(b)) continue;
+    if (b.type === 'tool_use' && str(b.id)) tu.push(str(b.id)!);
+    else if (b.type === 'tool_result' && str(b.tool_use_id)) tr.push(str(b.tool_use_id)!);
+    else other = true;
+  }
+  if (tu.length) out.tu = tu;
+  if (tr.length && !other) out.tr = tr;
+  return out;
+}
+
+function title(text: string, line: number, rec: Json, st: ScanState, items: LooseItem[]): void {
+  const t = text.trim();
+  if (!t || t === st.lastTitleText) return;
+  st.lastTitleText = t;
+  items.push({ line, msg: { role: 'system', speaker: 'title', kind: 'title', text: t, timestamp: normIso(rec.timestamp), line } });
+}
+
+/**
+ * Scans records in line order: updates `st` (facts, titles), returns tree nodes with their
+ * messages and the loose title/summary items.
+ */
+export function scanRecords(
+  records: readonly JsonlRecord[],
+  st: ScanState,
+  o: Omit<ToolLineOptions, 'cwd'>,
+  fileAgent: string | null,
+  w: Warnings,
+): { nodes: ScannedNode[]; items: LooseItem[] } {
+  const f = st.facts;
+  const nodes: ScannedNode[] = [];
+  const items: LooseItem[] = [];
+  for (const { line, rec } of records) {
+    const type = str(rec.type) ?? '';
+    f.sessionId ??= str(rec.sessionId) ?? null;
+    f.cwd ??= str(rec.cwd) ?? null;
+    f.gitBranch ??= str(rec.gitBranch) ?? null;
+    f.slug ??= str(rec.slug) ?? null;
+    f.agentId ??= str(rec.agentId) ?? null;
+    if (str(rec.version)) f.version = str(rec.version)!;
+    if (type === 'custom-title' && str(rec.customTitle)) {
+      f.customTitle = str(rec.customTitle)!.trim();
+      title(f.customTitle, line, rec, st, items);
+      continue;
+    }
+    if (type === 'ai-title' && str(rec.aiTitle)) {
+      f.aiTitle = str(rec.aiTitle)!.trim();
+      title(f.aiTitle, line, rec, st, items);
+      continue;
+    }
+    if (type === 'agent-name') f.agentName = str(rec.agentName) ?? f.agentName;
+    if (type === 'summary') {
+      const s = str(rec.summary)?.trim();
+      if (s) {
+        f.summaryTitle = s;
+        if (!st.summariesSeen.has(s)) {
+          st.summariesSeen.add(s);
+          items.push({ line, msg: { role: 'system', speaker: 'summary', kind: 'summary', text: s, timestamp: normIso(rec.timestamp), line } });
+        }
+      }
+      continue;
+    }
+    const uuid = str(rec.uuid);
+    const isMsg = type === 'user' || type === 'assistant' || type === 'human';
+    if (!isMsg && !SILENT.has(type)) w.count(`unknown Claude Code record type ${JSON.stringify(type)} skipped`);
+    if (!uuid) continue;
+    if (isMsg) f.firstTimestamp ??= normIso(rec.timestamp);
+    const parent = str(rec.parentUuid) ?? str(rec.logicalParentUuid) ?? null;
+    let msgs: ConvoMessage[] = [];
+    if (isMsg) {
+      const r = type === 'human' ? { ...rec, type: 'user' } : rec;
+      msgs = recordMessages(r, line, { ...o, cwd: f.cwd });
+      if (type === 'assistant') {
+        const model = isObj(rec.message) ? str(rec.message.model) : undefined;
+        if (model && model !== '<synthetic>') f.model = model;
+      }
+    }
+    const ids = isMsg ? toolIds(rec) : {};
+    nodes.push({
+      node: { u: uuid, p: parent, l: line, m: isMsg ? 1 : 0, c: msgs.length > 0 ? 1 : 0, ...ids },
+      msgs,
+      group: groupOf(rec, fileAgent),
+    });
+  }
+  return { nodes, items };
+}
+
+/** Merges thread messages (already in line order) with loose items by line. */
+export function mergeByLine(thread: readonly ConvoMessage[], items: readonly LooseItem[]): ConvoMessage[] {
+  if (items.length === 0) return [...thread];
+  const out: ConvoMessage[] = [];
+  let j = 0;
+  for (const m of thread) {
+    while (j < items.length && items[j]!.line < (m.line ?? 0)) out.push(items[j++]!.msg);
+    out.push(m);
+  }
+  while (j < items.length) out.push(items[j++]!.msg);
+  return out;
+}
+
+/** The conversation title: custom title, else AI title, else the last summary record. */
+export function titleOf(f: ClaudeFacts): string | null {
+  return f.customTitle ?? f.aiTitle ?? f.summaryTitle ?? null;
+}

@@ -1,0 +1,123 @@
+/**
+ * @module ingest/convos/detect
+ * Format detection from a path and the first ~64 KiB of a file.
+ *
+ * JSONL (`.jsonl`, or text whose first two lines are JSON objects): the first complete records
+ * decide — `display` + numeric `timestamp` + `project`/`pastedContents` → claude-history; a
+ * Claude Code record type (`user`, `assistant`, `summary`, `system`, `progress`,
+ * `file-history-snapshot`, `custom-title`, …) with `uuid`/`sessionId`/`leafUuid`/`messageId` →
+ * claude-code; `session_meta`/`response_item`/`event_msg`/`turn_context` records (or a first
+ * `{id, timestamp, instructions}` line) → codex; `session_metadata` or `user`/`gemini`/`model`
+ * records → gemini. When the head holds no complete line (a huge first line), key names decide.
+ * JSON (`.json`, or text starting with `[`/`{`): `"mapping"` with `current_node`/`create_time` →
+ * chatgpt; `"chat_messages"` or `sender: human` or `messages` with `role` → claude-ai; Gemini keys
+ * (`"type": "gemini"`, `projectHash`, `[{"role": "model", "parts"`, `logs.json` with `messageId`)
+ * → gemini; a `YYYY-MM-DD.json` array of messages with `ts` → slack.
+ * Text (`.txt`, `.md`, `.markdown`, `.log`, `.text`, `.chat`, or no extension): the chat rule of
+ * chat-lines → chat-text. Anything else → null (a project file).
+ */
+import { basename, extname } from 'node:path';
+import { looksLikeChat } from './chat-lines.js';
+import type { ConvoFormat } from './types.js';
+import { isObj, str, tryJson, type Json } from './util.js';
+
+const CC_TYPES = new Set([
+  'user', 'assistant', 'summary', 'system', 'progress', 'file-history-snapshot', 'queue-operation',
+  'custom-title', 'ai-title', 'agent-name', 'last-prompt',
+]);
+const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+const TEXT_EXT = new Set(['.txt', '.md', '.markdown', '.log', '.text', '.chat', '']);
+
+function jsonlFormat(rec: Json, index: number): ConvoFormat | null {
+  const type = str(rec.type);
+  if (typeof rec.display === 'string' && typeof rec.timestamp === 'number' && ('project' in rec || 'pastedContents' in rec)) {
+    return 'claude-history';
+  }
+  if (type && CODEX_TYPES.has(type) && ('payload' in rec || type === 'session_meta')) return 'codex';
+  if (index === 0 && !type && str(rec.id) && 'instructions' in rec) return 'codex';
+  if (type === 'session_metadata' || isObj(rec.session_metadata)) return 'gemini';
+  if (type && CC_TYPES.has(type) && (str(rec.uuid) || str(rec.sessionId) || str(rec.leafUuid) || 'messageId' in rec || 'parentUuid' in rec)) {
+    return 'claude-code';
+  }
+  if ((type === 'gemini' || type === 'model' || type === 'user') && ('content' in rec || 'parts' in rec) && !('uuid' in rec)) return 'gemini';
+  if (!type && str(rec.record_type)) return 'codex';
+  return null;
+}
+
+function jsonlByKeys(head: string): ConvoFormat | null {
+  if (/"parentUuid"\s*:/.test(head) && /"sessionId"\s*:/.test(head)) return 'claude-code';
+  if (/"type"\s*:\s*"(?:session_meta|response_item|event_msg)"/.test(head)) return 'codex';
+  if (/"session_metadata"/.test(head)) return 'gemini';
+  if (/"display"\s*:/.test(head) && /"pastedContents"\s*:/.test(head)) return 'claude-history';
+  return null;
+}
+
+function jsonFormat(name: string, head: string): ConvoFormat | null {
+  if (/"mapping"\s*:/.test(head) && /"(?:current_node|create_time)"\s*:/.test(head)) return 'chatgpt';
+  if (/"type"\s*:\s*"gemini"/.test(head) || (/"projectHash"\s*:/.test(head) && /"messages"\s*:/.test(head))) return 'gemini';
+  if (/^\s*\[\s*\{\s*"role"\s*:\s*"(?:user|model)"/.test(head) && /"parts"\s*:/.test(head)) return 'gemini';
+  if (name === 'logs.json' && /"sessionId"\s*:/.test(head) && /"messageId"\s*:/.test(head)) return 'gemini';
+  if (/"chat_messages"\s*:/.test(head) || /"sender"\s*:\s*"human"/.test(head)) return 'claude-ai';
+  if (/^\s*\{\s*"messages"\s*:\s*\[/.test(head) && /"(?:role|sender)"\s*:\s*"(?:user|human|assistant)"/.test(head)) return 'claude-ai';
+  if (/^\d{4}-\d{2}-\d{2}\.json$/.test(name) && /^\s*\[/.test(head) && /"ts"\s*:\s*"\d+\.\d+"/.test(head)) return 'slack';
+  return null;
+}
+
+/**
+ * The conversation format of a file, from its path and the first ~64 KiB of its text, or null when
+ * it is not a conversation (a project file). See the module comment for the rules.
+ */
+export function detectFormat(path: string, head: string): ConvoFormat | null {
+  if (isConvoCompanion(path)) return null;
+  const name = basename(path).toLowerCase();
+  const ext = extname(name);
+  const h = head.charCodeAt(0) === 0xfeff ? head.slice(1) : head;
+  const t = h.trimStart();
+  const firstNl = t.indexOf('\n');
+  const jsonlLike = ext === '.jsonl' || (t.startsWith('{') && firstNl > 0 && t.slice(firstNl + 1).trimStart().startsWith('{'));
+  if (jsonlLike) {
+    const lines = t.split('\n');
+    if (!h.endsWith('\n')) lines.pop(); // the last line may be cut by the 64 KiB window
+    let seen = 0;
+    for (const l of lines) {
+      if (!l.trim()) continue;
+      const rec = tryJson(l);
+      if (!isObj(rec)) continue;
+      const f = jsonlFormat(rec, seen++);
+      if (f) return f;
+      if (seen >= 50) break;
+    }
+    const byKeys = jsonlByKeys(t.slice(0, 65536));
+    if (byKeys) return byKeys;
+    if (ext === '.jsonl') return null;
+  }
+  if (ext === '.json' || t.startsWith('[') || t.startsWith('{')) {
+    const f = jsonFormat(name, t);
+    if (f || ext === '.json') return f;
+  }
+  if (TEXT_EXT.has(ext)) {
+    const lines = t.split('\n');
+    if (!h.endsWith('\n') && lines.length > 1) lines.pop();
+    return looksLikeChat(lines).chat ? 'chat-text' : null;
+  }
+  return null;
+}
+
+/**
+ * True for files that belong to a conversation but are not one: Claude Code tool-result sidecars
+ * (`…/tool-results/…`, read through `resolveSidecar`), session-memory files and subagent
+ * `.meta.json` files. Miners skip them (they are neither conversations nor project files).
+ */
+export function isConvoCompanion(path: string): boolean {
+  const p = path.replace(/\\/g, '/');
+  return /\/tool-results\//.test(p) || /\/session-memory\//.test(p) || (/\/subagents\//.test(p) && p.endsWith('.meta.json'));
+}
+
+/**
+ * True when a folder listing is the root of a Slack export (`users.json` and `channels.json`
+ * present): its JSON files at the root are metadata, each sub-folder is a channel.
+ */
+export function isSlackExportRoot(names: readonly string[]): boolean {
+  const s = new Set(names.map((n) => n.toLowerCase()));
+  return s.has('users.json') && (s.has('channels.json') || s.has('groups.json') || s.has('dms.json'));
+}

@@ -1,0 +1,41 @@
+/**
+ * @module ingest/convos
+ * The pure conversation layer: format detection, tolerant parsers for every supported transcript
+ * format into one normalised model, exchange chunking, halls and rooms, and the incremental
+ * readers (byte-offset JSONL lines, Claude Code thread cursor, exchange cursor) that the
+ * conversation miner builds on. No I/O: callers read files and pass text or bytes.
+ */
+export {
+  CONVO_FORMATS,
+  type ConvoFormat,
+  type ConvoMessage,
+  type Conversation,
+  type ExchangeMode,
+  type ParseOptions,
+  type ParseResult,
+  type ExchangeChunk,
+  type ChunkOptions,
+} from './types.js';
+export { detectFormat, isConvoCompanion, isSlackExportRoot } from './detect.js';
+export { parseConversations, DETECT_HEAD_CHARS } from './parse.js';
+export { parseSlackChannel, slackUsersFromJson, type SlackDayFile } from './parse-slack.js';
+export {
+  chunkExchanges,
+  groupExchanges,
+  renderExchange,
+  renderMessages,
+  speakerLabel,
+  advanceExchanges,
+  newExchangeCursor,
+  type ExchangeCursor,
+  type ExchangeAdvance,
+} from './exchanges.js';
+export { splitText } from './split.js';
+export { classifyHall, hallScores, HALL_RULES, type Hall } from './hall.js';
+export { roomForConversation, roomForText, ROOM_VOCABULARY } from './room.js';
+export { readCompleteLines, type CompleteLines } from './jsonl.js';
+export { advanceClaudeCodeThread, type ClaudeCodeThreadState, type ClaudeAdvance } from './claude-incremental.js';
+export type { ClaudeFacts } from './claude-scan.js';
+export type { ThreadNode } from './claude-thread.js';
+export { NOISE_TAGS, NOISE_LINES, stripNoise } from './noise.js';
+export { NOT_SPEAKERS } from './chat-lines.js';

@@ -1,0 +1,122 @@
+/**
+ * @module ingest/convos/jsonl
+ * Line-oriented reading of JSONL transcripts: complete lines from a byte offset (for incremental
+ * mining of growing files) and tolerant per-line JSON parsing (malformed lines become warnings).
+ */
+import { isUtf8 } from 'node:buffer';
+import { createError } from '../../core/errors.js';
+import { isObj, type Json, type Warnings } from './util.js';
+
+/** Result of {@link readCompleteLines}. */
+export interface CompleteLines {
+  /** Complete lines (without `\n`, and without a trailing `\r`), in order. May include empty strings. */
+  lines: string[];
+  /** Byte offset just after the last complete line (= `fromOffset` when there is none). */
+  nextOffset: number;
+  /** Lines that were not valid UTF-8 (decoded with U+FFFD replacement characters). */
+  invalidUtf8Lines: number;
+}
+
+const NL = 0x0a;
+
+function decode(buf: Uint8Array, start: number, end: number): string {
+  return Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString('utf8');
+}
+
+/**
+ * Returns the complete lines (each ending in `\n`) of `buf` from byte `fromOffset`. An incomplete
+ * last line (a file still being written) is left out: `nextOffset` stops before it, so the next
+ * read starts there. Invalid UTF-8 is decoded with U+FFFD and counted per line.
+ *
+ * `fromOffset` must be an integer in 0…`buf.length` (else INVALID_ARGUMENT): a stored offset beyond
+ * the end of the file means the file was truncated or rewritten, which the caller must detect first
+ * (via the stored prefix hash) and answer with a full re-read.
+ */
+export function readCompleteLines(buf: Uint8Array, fromOffset: number): CompleteLines {
+  if (!Number.isInteger(fromOffset) || fromOffset < 0 || fromOffset > buf.length) {
+    throw createError('INVALID_ARGUMENT', {
+      name: 'fromOffset',
+      value: fromOffset,
+      expected: `an integer byte offset between 0 and ${buf.length}`,
+    });
+  }
+  const last = buf.lastIndexOf(NL);
+  if (last < fromOffset) return { lines: [], nextOffset: fromOffset, invalidUtf8Lines: 0 };
+  const end = last + 1;
+  const chunk = buf.subarray(fromOffset, end);
+  let invalid = 0;
+  let text: string;
+  if (isUtf8(chunk)) {
+    text = decode(buf, fromOffset, end);
+  } else {
+    // Slow path only for chunks holding invalid bytes: validate line by line to count them.
+    const parts: string[] = [];
+    let s = fromOffset;
+    while (s < end) {
+      const nl = buf.indexOf(NL, s);
+      const e = nl < 0 || nl >= end ? end : nl + 1;
+      if (!isUtf8(buf.subarray(s, e))) invalid++;
+      parts.push(decode(buf, s, e));
+      s = e;
+    }
+    text = parts.join('');
+  }
+  const lines = text.split('\n');
+  lines.pop(); // the empty string after the final '\n'
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.endsWith('\r')) lines[i] = l.slice(0, -1);
+  }
+  return { lines, nextOffset: end, invalidUtf8Lines: invalid };
+}
+
+/** One parsed JSONL record with its 1-based line number. */
+export interface JsonlRecord {
+  line: number;
+  rec: Json;
+}
+
+/**
+ * Splits text into lines (`\n`, tolerating `\r\n`). A last line without a newline is included:
+ * callers that read growing files pass only complete lines.
+ */
+export function splitLines(content: string): string[] {
+  const lines = content.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.endsWith('\r')) lines[i] = l.slice(0, -1);
+  }
+  return lines;
+}
+
+/**
+ * Parses each non-blank line as a JSON object. Lines that are not JSON objects are skipped with a
+ * warning naming the line (a truncated last line reads as "incomplete").
+ */
+export function parseJsonLines(lines: readonly string[], firstLine: number, warnings: Warnings): JsonlRecord[] {
+  const out: JsonlRecord[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    const line = firstLine + i;
+    if (raw.trim() === '') continue;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(raw);
+    } catch {
+      const last = i === lines.length - 1;
+      warnings.add(
+        last
+          ? `line ${line}: incomplete or malformed JSON (${raw.length} chars), skipped — a file still being written ends like this`
+          : `line ${line}: malformed JSON (${raw.length} chars), skipped`,
+      );
+      continue;
+    }
+    if (!isObj(rec)) {
+      warnings.add(`line ${line}: not a JSON object, skipped`);
+      continue;
+    }
+    out.push({ line, rec });
+  }
+  return out;
+}

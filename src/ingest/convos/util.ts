@@ -1,0 +1,160 @@
+/**
+ * @module ingest/convos/util
+ * Small shared helpers of the conversation parsers: timestamps, truncation, warnings, JSON access.
+ */
+import { createHash } from 'node:crypto';
+import { basename } from 'node:path';
+import type { ParseOptions } from './types.js';
+
+/** A JSON object. */
+export type Json = Record<string, unknown>;
+
+/** True for a plain JSON object (not an array, not null). */
+export function isObj(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `v` when it is a non-empty string, else undefined. */
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.length > 0 ? v : undefined;
+}
+
+/** `v` when it is a finite number, else undefined. */
+export function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+const MIN_MS = Date.UTC(1990, 0, 1);
+const MAX_MS = Date.UTC(2200, 0, 1);
+
+/** ISO-8601 UTC for epoch milliseconds, or null when out of a plausible range (1990–2200). */
+export function isoFromMs(ms: number | undefined): string | null {
+  if (ms === undefined || !Number.isFinite(ms) || ms < MIN_MS || ms > MAX_MS) return null;
+  return new Date(ms).toISOString();
+}
+
+/** ISO-8601 for epoch seconds (fractions allowed, e.g. ChatGPT `create_time`, Slack `ts`). */
+export function isoFromSeconds(s: number | string | undefined): string | null {
+  const n = typeof s === 'string' ? Number(s) : s;
+  if (n === undefined || !Number.isFinite(n)) return null;
+  return isoFromMs(Math.round(n * 1000));
+}
+
+/**
+ * Normalises a timestamp of unknown shape: ISO strings (re-emitted in UTC `Z` form), epoch numbers
+ * (seconds below 1e11, else milliseconds). Strings without a zone are read as UTC.
+ */
+export function normIso(v: unknown): string | null {
+  if (typeof v === 'number') return v < 1e11 ? isoFromSeconds(v) : isoFromMs(v);
+  if (typeof v !== 'string' || v.length < 8) return null;
+  if (/^\d+(\.\d+)?$/.test(v)) return normIso(Number(v));
+  const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(v);
+  const withZone = hasZone || !/T|\d \d/.test(v) ? v : `${v.replace(' ', 'T')}Z`;
+  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(withZone) ? `${withZone}T00:00:00Z` : withZone);
+  return Number.isNaN(ms) ? null : isoFromMs(ms);
+}
+
+/**
+ * Cuts `s` to at most `n` characters, never splitting a surrogate pair, appending `…` when cut.
+ * `n <= 0` gives ''.
+ */
+export function truncate(s: string, n: number): string {
+  if (n <= 0) return '';
+  if (s.length <= n) return s;
+  let end = n;
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return `${s.slice(0, end)}…`;
+}
+
+/** Collapses line breaks (with their surrounding blanks) into ` ⏎ ` so a rendering stays on one line. */
+export function oneLine(s: string): string {
+  return s.replace(/[ \t]*\r?\n[ \t\r\n]*/g, ' ⏎ ').trim();
+}
+
+/** First 16 hex chars of SHA-256 of `s` (ids derived from paths or content). */
+export function shortHash(s: string): string {
+  return createHash('sha256').update(s).digest('hex').slice(0, 16);
+}
+
+/** File name without directory and (last) extension. */
+export function stem(path: string): string {
+  return basename(path).replace(/\.[^.]+$/, '');
+}
+
+/** Collects warnings, listing the first `max` and counting the rest. */
+export class Warnings {
+  readonly list: string[] = [];
+  private dropped = 0;
+  private readonly counts = new Map<string, number>();
+  constructor(private readonly max = 50) {}
+  /** Adds one warning. */
+  add(msg: string): void {
+    if (this.list.length < this.max) this.list.push(msg);
+    else this.dropped++;
+  }
+  /** Counts an occurrence of a repeated condition, reported once by `finish` (e.g. an unknown type). */
+  count(key: string): void {
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+  /** The final list. */
+  finish(): string[] {
+    const out = [...this.list];
+    for (const [k, n] of this.counts) out.push(`${k} (${n}×)`);
+    if (this.dropped > 0) out.push(`… and ${this.dropped} more warnings`);
+    return out;
+  }
+}
+
+/** Resolved parse options with defaults applied. */
+export interface Resolved {
+  toolResultChars: number;
+  toolInputChars: number;
+  includeBranches: boolean;
+  firstLine: number;
+  resolveSidecar: ((name: string) => string | undefined) | undefined;
+  resolveSlackUser: ((id: string) => string | undefined) | undefined;
+  maxWarnings: number;
+}
+
+function clamp(v: number | undefined, def: number, lo: number, hi: number): number {
+  if (v === undefined || !Number.isFinite(v)) return def;
+  return Math.min(hi, Math.max(lo, Math.floor(v)));
+}
+
+/** Applies defaults (and clamps ranges) of {@link ParseOptions}. */
+export function resolveOptions(o: ParseOptions | undefined): Resolved {
+  return {
+    toolResultChars: clamp(o?.toolResultChars, 300, 0, 100_000),
+    toolInputChars: clamp(o?.toolInputChars, 200, 20, 100_000),
+    includeBranches: o?.includeBranches ?? true,
+    firstLine: clamp(o?.firstLine, 1, 1, Number.MAX_SAFE_INTEGER),
+    resolveSidecar: o?.resolveSidecar,
+    resolveSlackUser: o?.resolveSlackUser,
+    maxWarnings: clamp(o?.maxWarnings, 50, 0, 100_000),
+  };
+}
+
+/** Parses JSON, returning undefined instead of throwing. */
+export function tryJson(s: string): unknown {
+  try {
+    return JSON.parse(s) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The text of a string, or of an array of `{type:'text', text}` blocks / strings, joined by newlines. */
+export function textOf(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) {
+    const parts: string[] = [];
+    for (const b of v) {
+      if (typeof b === 'string') parts.push(b);
+      else if (isObj(b) && typeof b.text === 'string') parts.push(b.text);
+    }
+    return parts.join('\n');
+  }
+  if (isObj(v) && typeof v.text === 'string') return v.text;
+  return '';
+}

@@ -1,0 +1,138 @@
+/**
+ * @module ingest/project/code
+ * Structural segmentation of source code. Units start at declarations of the shallowest level
+ * (bracket depth, then indentation); comments, decorators and attributes directly above a
+ * declaration stay with it; closing lines (`}`, `end`, `else`, `)`) stay with the unit they close.
+ * A unit over maxChars that contains deeper structure (a class, an impl block, a long function) is
+ * opened and its members become units; only a leaf unit is cut by lines, with overlap.
+ */
+import type { ChunkOptions, Piece } from './chunk-types.js';
+import { scanCode } from './code-scan.js';
+import { cutLines } from './cut.js';
+import type { CodeProfile } from './language.js';
+import type { LineTable } from './lines.js';
+
+const BRACE_CLOSERS = ['else', 'catch', 'finally'];
+const CLOSE_CHARS = new Set([125, 41, 93]); // } ) ]
+const CONT_CHARS = new Set([46, 63, 58, 44]); // . ? : ,
+
+function startsWithWord(src: string, at: number, end: number, w: string): boolean {
+  if (!src.startsWith(w, at)) return false;
+  const k = at + w.length;
+  if (k >= end) return true;
+  const c = src.charCodeAt(k);
+  // symbols (`</`, `;;`) match as prefixes; words need a non-identifier character after them
+  if (!/^[a-z]/i.test(w)) return true;
+  return !((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95);
+}
+
+/** Segments source code into units (packable pieces) and solo pieces (cuts of oversize leaves). */
+export function segmentCode(lt: LineTable, p: CodeProfile, o: Required<ChunkOptions>): Piece[] {
+  const { src, n, start, end, first, indent, blank } = lt;
+  const { lvl, cont } = scanCode(lt, p);
+  const brace = p.mode === 'brace';
+  const closers = brace ? BRACE_CLOSERS : (p.closers ?? []);
+  const attach = p.attach ?? [];
+  const candCache = new Int8Array(n); // 0 unknown, 1 yes, 2 no
+
+  const key = (i: number): number => (brace ? lvl[i]! * 4096 + Math.min(indent[i]!, 4095) : indent[i]!);
+
+  /** A line that may start a unit: code at its start, not a closer or continuation. */
+  const cand = (i: number): boolean => {
+    const k = candCache[i]!;
+    if (k !== 0) return k === 1;
+    let ok = !blank[i] && cont[i] === 0;
+    if (ok) {
+      const f = first[i]!;
+      const c = src.charCodeAt(f);
+      if (brace && (CLOSE_CHARS.has(c) || CONT_CHARS.has(c) || src.startsWith('&&', f) || src.startsWith('||', f) || src.startsWith('=>', f))) ok = false;
+      else for (const w of closers) if (startsWithWord(src, f, end[i]!, w)) ok = false;
+    }
+    candCache[i] = ok ? 1 : 2;
+    return ok;
+  };
+
+  /** A comment, decorator or attribute line: it belongs to the declaration below it. */
+  const attacher = (i: number): boolean => {
+    if (blank[i]) return false;
+    if (cont[i] === 1) return true;
+    const f = first[i]!;
+    const c = src.charCodeAt(f);
+    const c2 = src.charCodeAt(f + 1);
+    if (c === 47 && (c2 === 47 || c2 === 42) && (p.slashSlash || p.slashStar)) return true;
+    if (c === 35 && p.hash && c2 !== 91) return true;
+    if (c === 45 && c2 === 45 && p.dashDash) return true;
+    if (c === 59 && p.semi) return true;
+    if (c === 60 && p.htmlComment && src.startsWith('<!--', f)) return true;
+    for (const a of attach) if (src.startsWith(a, f)) return true;
+    return false;
+  };
+
+  /** The level of an attacher line: that of the line where its block comment opened. */
+  const attachKey = (j: number): number => {
+    while (j > 0 && cont[j] === 1) j--;
+    return key(j);
+  };
+
+  const out: Piece[] = [];
+
+  const quality = (i: number): number => {
+    if (cont[i] !== 0) return 0;
+    if (blank[i - 1]) return 3;
+    if (!cand(i)) return 1;
+    let k = end[i - 1]! - 1;
+    while (k > start[i - 1]! && (src.charCodeAt(k) === 32 || src.charCodeAt(k) === 9)) k--;
+    const c = src.charCodeAt(k);
+    return c === 59 || c === 125 || c === 123 || c === 44 || c === 58 || c === 41 ? 2 : 1;
+  };
+
+  /** Emits a unit, opening it into deeper units when it is too large. */
+  const emit = (s: number, e: number, q: number, top: boolean): void => {
+    if (end[e]! - start[s]! <= o.maxChars) out.push({ s, e, q });
+    else segment(s, e, key(s), q, top);
+  };
+
+  /**
+   * Splits lines s..e at candidate lines of the shallowest level deeper than `parentKey`.
+   * `q` is the quality of the first unit; `top` marks the file's top level (blank-separated
+   * declarations there get quality 3, members 2, glued lines 1).
+   */
+  const segment = (s: number, e: number, parentKey: number, q: number, top: boolean): void => {
+    let level = Infinity;
+    for (let i = s; i <= e; i++) {
+      if (cand(i)) {
+        const k = key(i);
+        if (k > parentKey && k < level) level = k;
+      }
+    }
+    if (level === Infinity) {
+      cutLines(lt, s, e, quality, o, undefined, out);
+      return;
+    }
+    const starts: number[] = [s];
+    const qs: number[] = [q];
+    for (let i = s + 1; i <= e; i++) {
+      if (!cand(i) || key(i) !== level) continue;
+      if (!blank[i - 1] && attacher(i - 1) && attachKey(i - 1) <= level) continue; // glued to the comment/decorator above
+      starts.push(i);
+      qs.push(blank[i - 1] ? (top ? 3 : 2) : 1);
+    }
+    if (starts.length === 1) {
+      segment(s, e, level, q, false);
+      return;
+    }
+    for (let u = 0; u < starts.length; u++) {
+      const us = starts[u]!;
+      let ue = u + 1 < starts.length ? starts[u + 1]! - 1 : e;
+      while (ue > us && blank[ue]) ue--;
+      emit(us, ue, qs[u]!, false);
+    }
+  };
+
+  let s = 0;
+  while (s < n && blank[s]) s++;
+  let e = n - 1;
+  while (e > s && blank[e]) e--;
+  if (s < n) segment(s, e, -1, 2, true);
+  return out;
+}

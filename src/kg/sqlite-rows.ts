@@ -1,0 +1,169 @@
+/**
+ * @module kg/sqlite-rows
+ * The engine's row primitives ({@link GraphRows}) over prepared better-sqlite3 statements, plus the
+ * fact row mapping shared with the read queries of `sqlite-graph-store.ts`.
+ */
+import type Database from 'better-sqlite3';
+import type { EntityRow, FactRow, GraphRows } from './engine.js';
+import type { Entity, Fact } from './types.js';
+
+/** Columns selected for a fact with its names; `sources` is a JSON array. */
+export const FACT_COLUMNS = `f.rid, f.id, f.subject, s.name AS subject_name, f.predicate, f.object, f.object_is_literal,
+  CASE WHEN f.object_is_literal = 1 THEN f.object ELSE coalesce(o.name, f.object) END AS object_name,
+  f.valid_from, f.valid_to, f.recorded_at, f.confidence,
+  (SELECT json_group_array(drawer_id) FROM kg_fact_sources fs WHERE fs.fact_rid = f.rid) AS sources`;
+
+/** FROM clause matching {@link FACT_COLUMNS}. */
+export const FACT_FROM = `kg_facts f JOIN kg_entities s ON s.id = f.subject
+  LEFT JOIN kg_entities o ON f.object_is_literal = 0 AND o.id = f.object`;
+
+/** A fact row as selected with {@link FACT_COLUMNS}. */
+export interface SqlFact {
+  rid: number;
+  id: string;
+  subject: string;
+  subject_name: string;
+  predicate: string;
+  object: string;
+  object_is_literal: number;
+  object_name: string;
+  valid_from: string | null;
+  valid_to: string | null;
+  recorded_at: string;
+  confidence: number;
+  sources: string;
+}
+
+/** Maps a selected row to a {@link Fact}. */
+export function toFact(r: SqlFact): Fact {
+  return {
+    id: r.id,
+    subject: r.subject,
+    subjectName: r.subject_name,
+    predicate: r.predicate,
+    object: r.object,
+    objectName: r.object_name,
+    literal: r.object_is_literal === 1,
+    validFrom: r.valid_from,
+    validTo: r.valid_to,
+    recordedAt: r.recorded_at,
+    confidence: r.confidence,
+    sources: (JSON.parse(r.sources) as string[]).sort(),
+  };
+}
+
+interface SqlEntity {
+  id: string;
+  name: string;
+  type: string;
+  properties: string;
+  created_at: string;
+  updated_at: string;
+}
+
+interface SqlFactRow {
+  rid: number;
+  id: string;
+  subject: string;
+  predicate: string;
+  object: string;
+  object_is_literal: number;
+  valid_from: string | null;
+  valid_to: string | null;
+  recorded_at: string;
+  confidence: number;
+}
+
+function toEntityRow(r: SqlEntity): EntityRow {
+  return { id: r.id, name: r.name, type: r.type, properties: JSON.parse(r.properties) as Record<string, unknown>, createdAt: r.created_at, updatedAt: r.updated_at };
+}
+
+function toFactRow(r: SqlFactRow): FactRow {
+  return {
+    seq: r.rid,
+    id: r.id,
+    subject: r.subject,
+    predicate: r.predicate,
+    object: r.object,
+    literal: r.object_is_literal === 1,
+    validFrom: r.valid_from,
+    validTo: r.valid_to,
+    recordedAt: r.recorded_at,
+    confidence: r.confidence,
+  };
+}
+
+/** {@link GraphRows} over one open database (statements prepared once). */
+export class SqliteRows implements GraphRows {
+  private readonly s;
+
+  constructor(private readonly db: Database.Database) {
+    const p = (sql: string) => db.prepare(sql);
+    this.s = {
+      getEntity: p('SELECT * FROM kg_entities WHERE id = ?'),
+      aliasOwner: p('SELECT entity_id FROM kg_aliases WHERE alias_key = ?').pluck(),
+      aliasesOf: p('SELECT alias FROM kg_aliases WHERE entity_id = ? ORDER BY alias').pluck(),
+      insertEntity: p('INSERT INTO kg_entities (id, name, type, properties, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      updateEntity: p('UPDATE kg_entities SET type = ?, properties = ?, updated_at = ? WHERE id = ?'),
+      insertAlias: p('INSERT INTO kg_aliases (alias_key, entity_id, alias) VALUES (?, ?, ?)'),
+      entitySource: p('INSERT OR IGNORE INTO kg_entity_sources (entity_id, drawer_id) VALUES (?, ?)'),
+      factsOf: p('SELECT rid, id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence FROM kg_facts WHERE subject = ? AND predicate = ?'),
+      insertFact: p(
+        'INSERT INTO kg_facts (id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      setWindow: p('UPDATE kg_facts SET valid_from = ?, valid_to = ? WHERE rid = ?'),
+      setConfidence: p('UPDATE kg_facts SET confidence = ? WHERE rid = ?'),
+      factSource: p('INSERT OR IGNORE INTO kg_fact_sources (fact_rid, drawer_id) VALUES (?, ?)'),
+      fact: p(`SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE f.rid = ?`),
+    };
+  }
+
+  getEntity(id: string): EntityRow | undefined {
+    const r = this.s.getEntity.get(id) as SqlEntity | undefined;
+    return r ? toEntityRow(r) : undefined;
+  }
+  aliasOwner(aliasKey: string): string | undefined {
+    return this.s.aliasOwner.get(aliasKey) as string | undefined;
+  }
+  insertEntity(r: EntityRow): void {
+    this.s.insertEntity.run(r.id, r.name, r.type, JSON.stringify(r.properties), r.createdAt, r.updatedAt);
+  }
+  updateEntity(r: EntityRow): void {
+    this.s.updateEntity.run(r.type, JSON.stringify(r.properties), r.updatedAt, r.id);
+  }
+  insertAlias(aliasKey: string, entityId: string, alias: string): void {
+    this.s.insertAlias.run(aliasKey, entityId, alias);
+  }
+  addEntitySources(entityId: string, drawerIds: readonly string[]): void {
+    for (const d of drawerIds) this.s.entitySource.run(entityId, d);
+  }
+  factsOf(subject: string, predicate: string): FactRow[] {
+    return (this.s.factsOf.all(subject, predicate) as SqlFactRow[]).map(toFactRow);
+  }
+  insertFact(r: Omit<FactRow, 'seq'>): FactRow {
+    const info = this.s.insertFact.run(r.id, r.subject, r.predicate, r.object, r.literal ? 1 : 0, r.validFrom, r.validTo, r.recordedAt, r.confidence);
+    return { ...r, seq: Number(info.lastInsertRowid) };
+  }
+  setWindow(row: FactRow, validFrom: string | null, validTo: string | null): void {
+    this.s.setWindow.run(validFrom, validTo, row.seq);
+    row.validFrom = validFrom;
+    row.validTo = validTo;
+  }
+  setConfidence(row: FactRow, confidence: number): void {
+    this.s.setConfidence.run(confidence, row.seq);
+    row.confidence = confidence;
+  }
+  addFactSources(row: FactRow, drawerIds: readonly string[]): void {
+    for (const d of drawerIds) this.s.factSource.run(row.seq, d);
+  }
+  toFact(row: FactRow): Fact {
+    return toFact(this.s.fact.get(row.seq) as SqlFact);
+  }
+  toEntity(r: EntityRow): Entity {
+    return { ...r, aliases: this.s.aliasesOf.all(r.id) as string[] };
+  }
+  /** Runs `fn` in a savepoint (inside the batch transaction). */
+  savepoint<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * @module memdir
+ * Claude Code–compatible memory files: where they live, topic files, MEMORY.md, privacy, the
+ * memory prompt section and the CLAUDE.md chain. The only door of `src/memdir/`.
+ */
+export {
+  MEMORY_TYPES,
+  MEMORY_LIMITS,
+  INDEX_FILE,
+  isMemoryType,
+  isPrivacy,
+  type MemoryType,
+  type Privacy,
+  type MemoryEntry,
+  type Memory,
+} from './types.js';
+export { slugify, slugifyName, topicFileName, isReservedSlug, SLUG_PATTERN, MAX_SLUG_LENGTH, type SlugResult } from './slug.js';
+export { splitFrontmatter, joinFrontmatter, type SplitFile } from './frontmatter.js';
+export {
+  parseTopicFile,
+  renderNewTopicFile,
+  applyTopicPatch,
+  withWhyHow,
+  NOT_RECORDED,
+  type TopicFile,
+  type TopicFields,
+  type NewTopicInput,
+  type TopicPatch,
+} from './topic-file.js';
+export { normalizeRemoteUrl, findGit, type GitInfo } from './git.js';
+export {
+  resolveClaudeMemoryDir,
+  sanitizeProjectPath,
+  claudeProjectKey,
+  lociProjectId,
+  lociMemoryDir,
+  lociUserMemoryDir,
+  selectMemoryDir,
+  managedSettingsPath,
+  USER_PROJECT_ID,
+  MAX_SANITIZED_LENGTH,
+  type ResolveOptions,
+  type SelectOptions,
+  type ClaudeMemoryLocation,
+  type LociProject,
+  type MemoryDirChoice,
+} from './resolve.js';
+export { listMemories, loadMemories, readMemoryFile, scanTopicFiles, type ListMemoriesOptions, type TopicCandidate } from './scan.js';
+export {
+  rebuildIndex,
+  buildIndex,
+  loadMemoryIndex,
+  truncateIndex,
+  renderIndexLine,
+  type IndexStats,
+  type IndexLimits,
+  type LoadedIndex,
+  type BuildIndexOptions,
+} from './index-file.js';
+export { defaultPrivacy, checkPrivacy, effectivePrivacy, exportMemories, type ExportOptions } from './privacy.js';
+export {
+  addMemory,
+  editMemory,
+  forgetMemory,
+  findMemory,
+  getMemory,
+  parseMemoryType,
+  suggestNames,
+  type AddMemoryInput,
+  type EditMemoryInput,
+  type WriteOptions,
+  type WriteResult,
+} from './memories.js';
+export { memorySystemPrompt, type MemoryPromptOptions } from './prompt.js';
+export {
+  loadClaudeMdChain,
+  managedClaudeMdPath,
+  extractImports,
+  CLAUDE_MD_MAX_BYTES,
+  type ClaudeMdChain,
+  type ClaudeMdPiece,
+  type ClaudeMdSkip,
+  type ClaudeMdKind,
+  type ClaudeMdOptions,
+} from './claude-md.js';

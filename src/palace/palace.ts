@@ -1,0 +1,180 @@
+/**
+ * @module palace/palace
+ * The palace facade: one object that opens the store in a Loci home and offers mining, search,
+ * drawer access and status. The CLI, the MCP server and hooks all go through it.
+ */
+import type Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { createError } from '../core/errors.js';
+import { ensureHome, homePaths, resolveHome } from '../core/home.js';
+import { silentLogger, type Logger } from '../core/logger.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { mineProject, type MineProjectOptions, type MineSummary } from '../ingest/index.js';
+import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, MemoryStore } from '../store/ports.js';
+import { createSqliteStore, openDatabase } from '../store/index.js';
+import { searchHybrid, type SearchOptions, type SearchResult } from '../search/index.js';
+
+/** Options of {@link openPalace}. */
+export interface OpenPalaceOptions {
+  /** Palace folder. Default: `LOCI_HOME` or `~/.loci`. */
+  home?: string;
+  /** Use this store instead of the SQLite file in the home (e.g. `createMemoryStore()`). */
+  store?: MemoryStore;
+  /** Diagnostics sink. Default: silent. */
+  logger?: Logger;
+  /** Time source. Default: the system clock. */
+  clock?: Clock;
+  /** How long a write waits for another process, in ms. Default 15000. */
+  busyTimeoutMs?: number;
+}
+
+/** Options of `palace.mine`. */
+export interface MineOptions extends MineProjectOptions {
+  /**
+   * `projects` mines files as documents; `convos` mines conversation transcripts and chat
+   * logs; `auto` (default) decides per file from its content.
+   */
+  mode?: 'auto' | 'projects' | 'convos';
+}
+
+/** What `status` reports. */
+export interface PalaceStatus {
+  home: string;
+  database: string;
+  drawers: number;
+  sources: number;
+  wings: Record<string, number>;
+  rooms: Record<string, Record<string, number>>;
+  bytes: number;
+  schemaVersion: number;
+  index: { lexical: string; vectors: string };
+}
+
+/** An open palace. Call `close()` when done. */
+export interface Palace {
+  readonly home: string;
+  readonly store: MemoryStore;
+  /** Mines a project folder or file (incremental, idempotent). */
+  mine(path: string, opts?: MineOptions): Promise<MineSummary>;
+  /** Removes drawers whose source files no longer exist (under `path` when given). */
+  sync(path?: string): Promise<{ sourcesChecked: number; sourcesRemoved: number; drawersRemoved: number }>;
+  /** Searches the palace (see {@link SearchOptions}). */
+  search(query: string, opts?: SearchOptions): Promise<SearchResult>;
+  /** One drawer by id. */
+  get(id: string): Promise<Drawer | undefined>;
+  /** ±n drawers of the same source around `id`. */
+  neighbours(id: string, n: number): Promise<Drawer[]>;
+  /** Drawer counts per wing. */
+  listWings(): Promise<Record<string, number>>;
+  /** Drawer counts per room (in one wing or all). */
+  listRooms(wing?: string): Promise<Record<string, number>>;
+  /** A page of drawers. */
+  listDrawers(filter?: DrawerFilter, opts?: ListOptions): Promise<{ drawers: Drawer[]; total: number }>;
+  /** Stores one drawer (content-addressed: adding the same text twice is a no-op). */
+  addDrawer(input: DrawerInput): Promise<{ id: string; added: boolean }>;
+  /** Changes a drawer in place. */
+  updateDrawer(id: string, patch: DrawerPatch): Promise<Drawer | undefined>;
+  /** Deletes a drawer. Returns false when it did not exist. */
+  deleteDrawer(id: string): Promise<boolean>;
+  /** Drawers with exactly the same text. */
+  findDuplicates(text: string): Promise<Drawer[]>;
+  /** Counts, size and index health. */
+  status(): Promise<PalaceStatus>;
+  close(): Promise<void>;
+}
+
+/** Internal handles other capabilities attach to (vectors, graph). */
+export interface PalaceInternals {
+  db: Database.Database | null;
+  logger: Logger;
+  clock: Clock;
+}
+
+/** Opens (creating if needed) the palace in `opts.home`. */
+export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace & { internals: PalaceInternals }> {
+  const home = resolveHome(opts.home);
+  const logger = opts.logger ?? silentLogger;
+  const clock = opts.clock ?? systemClock;
+  let db: Database.Database | null = null;
+  let store = opts.store;
+  const paths = homePaths(home);
+  if (!store) {
+    ensureHome(home);
+    db = openDatabase(paths.db, { busyTimeoutMs: opts.busyTimeoutMs ?? 15_000 });
+    store = createSqliteStore(db, { path: paths.db, now: () => clock.now() });
+  }
+  await store.init();
+  const st = store;
+
+  const palace: Palace & { internals: PalaceInternals } = {
+    home,
+    store: st,
+    internals: { db, logger, clock },
+
+    mine: async (path, o = {}) => {
+      if (!existsSync(path)) throw createError('PATH_NOT_FOUND', { path });
+      const { mode, ...rest } = o;
+      if (mode === 'convos') {
+        throw createError('INVALID_ARGUMENT', { name: '--mode', value: mode, expected: 'projects (conversation mining is not wired yet)' });
+      }
+      return mineProject(st, path, { logger, ...rest });
+    },
+
+    async sync(path) {
+      const { resolve, sep } = await import('node:path');
+      const root = path ? resolve(path) : undefined;
+      const sources = (await st.listSources()).filter(
+        (s) => root === undefined || s.source === root || s.source.startsWith(root + sep),
+      );
+      let sourcesRemoved = 0;
+      let drawersRemoved = 0;
+      for (const s of sources) {
+        if (s.source.includes('://') || s.source.includes('#')) continue; // URIs and virtual sources
+        if (!existsSync(s.source)) {
+          drawersRemoved += await st.removeSource(s.source);
+          sourcesRemoved++;
+        }
+      }
+      return { sourcesChecked: sources.length, sourcesRemoved, drawersRemoved };
+    },
+
+    search: (query, o) => searchHybrid({ store: st, clock }, query, o),
+    get: (id) => st.get(id),
+    neighbours: (id, n) => st.neighbours(id, n),
+    listWings: () => st.countBy('wing'),
+    listRooms: (wing) => st.countBy('room', wing ? { wing } : undefined),
+    listDrawers: (filter, o) => st.list(filter, o),
+
+    async addDrawer(input) {
+      const r = await st.put([input]);
+      return { id: (r.added[0] ?? r.existing[0])!, added: r.added.length === 1 };
+    },
+    updateDrawer: (id, patch) => st.update(id, patch),
+    deleteDrawer: async (id) => (await st.delete([id])) === 1,
+    async findDuplicates(text) {
+      const { sha256 } = await import('../core/hash.js');
+      return st.findByContentHash(sha256(text));
+    },
+
+    async status() {
+      const s = await st.stats();
+      const wings = await st.countBy('wing');
+      const rooms: Record<string, Record<string, number>> = {};
+      for (const w of Object.keys(wings)) rooms[w] = await st.countBy('room', { wing: w });
+      return {
+        home,
+        database: s.location,
+        drawers: s.drawers,
+        sources: s.sources,
+        wings,
+        rooms,
+        bytes: s.bytes,
+        schemaVersion: s.schemaVersion,
+        index: { lexical: s.lexicalIndex, vectors: 'not configured (lexical search only)' },
+      };
+    },
+
+    close: () => st.close(),
+  };
+  return palace;
+}

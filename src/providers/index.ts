@@ -1,0 +1,31 @@
+/**
+ * @module providers
+ * The LLM provider port and its three protocols (Anthropic Messages, OpenAI-compatible chat
+ * completions, Ollama chat), plus the JSON-over-HTTP transport that the HTTP embedders share.
+ * This file is the only door into `src/providers/`.
+ */
+export type {
+  ChatMessage,
+  CompleteRequest,
+  CompleteResult,
+  LlmProvider,
+  ProviderConfig,
+  ProviderDeps,
+  ProviderName,
+} from './types.js';
+export { createLlmProvider, providerFromEnv, PROVIDER_DEFAULTS } from './create.js';
+export { ANTHROPIC_VERSION } from './anthropic.js';
+export { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, DEFAULT_TIMEOUT_MS, field } from './common.js';
+export {
+  postJson,
+  httpEffects,
+  endpoint,
+  errorReason,
+  retryAfterMs,
+  backoffMs,
+  isHttpStatus,
+  DEFAULT_RETRY,
+  type RetryPolicy,
+  type HttpEffects,
+  type JsonCall,
+} from './http.js';

@@ -1,0 +1,218 @@
+/**
+ * @module search/hybrid
+ * Hybrid retrieval: BM25 over the whole corpus, a vector signal when an embedder is configured,
+ * and structure signals — the source (session or file) the drawer belongs to, the time the query
+ * names, and rooms named in the query — fused by normalised weighted sum.
+ *
+ * Every weight is documented in {@link HYBRID_DEFAULTS} with the reason for its value; the
+ * measurements behind them are in BENCHMARKS.md (`loci bench locomo`).
+ */
+import { createError } from '../core/errors.js';
+import type { Clock } from '../core/clock.js';
+import type { DrawerFilter, LexicalHit, MemoryStore } from '../store/ports.js';
+import { queryTokens } from '../text/index.js';
+import { attachContext, filterOf, toHit } from './search.js';
+import { parseTimeCues, stripTimeCues, timeProximity } from './time-cues.js';
+import type { SearchHit, SearchOptions, SearchResult, SignalTrace } from './types.js';
+
+/** A nearest-neighbour searcher over drawer embeddings (see `src/embed`). */
+export interface VectorSearcher {
+  /** Identity of the embedder (shown by `--explain`). */
+  readonly id: string;
+  /** The `k` drawers most similar to `query`, best first; score is cosine similarity. */
+  knn(query: string, filter: DrawerFilter | undefined, k: number): Promise<{ id: string; score: number }[]>;
+}
+
+/** Fusion weights and limits. */
+export interface HybridParams {
+  /**
+   * Weight of the drawer's own BM25 score (normalised by the best candidate). Default 0.7.
+   * The drawer is the unit returned, so its own match dominates.
+   */
+  bm25: number;
+  /**
+   * Weight of the source signal: the sum of the BM25 scores of all candidate drawers from the
+   * same source (session or file), normalised. Default 0.3. A drawer whose neighbours also match
+   * sits in a document about the query; on LoCoMo this parent-document evidence lifted
+   * frac@10 by ~0.01 and helped multi-part questions most.
+   */
+  source: number;
+  /**
+   * Weight of the time signal: 1 when the drawer was said inside an interval the query names
+   * ("on 8 May, 2023", "in July 2022", "last week"), decaying with distance. Default 0.5.
+   * Only active when the query names a time. Strong because a named date is a precise filter
+   * that words cannot express; 0.3–1.0 measured alike.
+   */
+  time: number;
+  /** Decay of the time signal in days. Default 10. */
+  timeTauDays: number;
+  /**
+   * Weight of the vector signal (cosine, normalised). Default 0.3 — a second opinion that
+   * finds paraphrases BM25 misses, without overruling exact word matches.
+   */
+  vector: number;
+  /**
+   * Weight of the room signal: 1 when a query word names the drawer's room. Default 0.1
+   * (a tie-breaker: "auth tokens" prefers the auth room).
+   */
+  room: number;
+  /** BM25 candidates considered (and aggregated per source). Default 200, at least 10 × limit. */
+  candidates: number;
+}
+
+/** Default fusion parameters (see each field for the reason of its value). */
+export const HYBRID_DEFAULTS: Readonly<HybridParams> = {
+  bm25: 0.7,
+  source: 0.3,
+  time: 0.5,
+  timeTauDays: 10,
+  vector: 0.3,
+  room: 0.1,
+  candidates: 200,
+};
+
+/** What hybrid search needs. */
+export interface HybridDeps {
+  store: MemoryStore;
+  vectors?: VectorSearcher | undefined;
+  /** Why vectors are unavailable, when they are (reported as `fallback`). */
+  vectorsUnavailable?: string | undefined;
+  clock?: Clock;
+  params?: Partial<HybridParams>;
+}
+
+interface Cand {
+  id: string;
+  hit?: LexicalHit;
+  bm25: number;
+  bm25Rank: number | null;
+  vec: number;
+  vecRank: number | null;
+  source: number;
+  time: number;
+  room: number;
+  fused: number;
+}
+
+function check(name: string, v: number, min: number, max: number): void {
+  if (!Number.isInteger(v) || v < min || v > max) {
+    throw createError('INVALID_ARGUMENT', { name, value: v, expected: `an integer from ${min} to ${max}` });
+  }
+}
+
+/** Hybrid search (see the module comment). */
+export async function searchHybrid(deps: HybridDeps, query: string, opts: SearchOptions = {}): Promise<SearchResult> {
+  const t0 = performance.now();
+  const p = { ...HYBRID_DEFAULTS, ...deps.params };
+  const limit = opts.limit ?? 10;
+  check('limit', limit, 1, 100);
+  const context = opts.context ?? 0;
+  check('context', context, 0, 10);
+  const now = deps.clock?.now() ?? Date.now();
+  const cues = parseTimeCues(query, now);
+  let tokens = queryTokens(stripTimeCues(query, cues));
+  if (tokens.length === 0) tokens = queryTokens(query);
+  const filter = filterOf(opts);
+  const k = Math.max(p.candidates, limit * 10);
+
+  const [lex, vec] = await Promise.all([
+    tokens.length ? deps.store.searchLexical(tokens, filter, k) : Promise.resolve([]),
+    deps.vectors && opts.mode !== 'lexical' ? deps.vectors.knn(query, filter, Math.max(50, limit * 5)) : Promise.resolve([]),
+  ]);
+
+  const cands = new Map<string, Cand>();
+  const cand = (id: string): Cand => {
+    let c = cands.get(id);
+    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, fused: 0 }));
+    return c;
+  };
+  lex.forEach((h, i) => Object.assign(cand(h.id), { hit: h, bm25: h.score, bm25Rank: i + 1 }));
+  vec.forEach((h, i) => Object.assign(cand(h.id), { vec: Math.max(0, h.score), vecRank: i + 1 }));
+  if (opts.mode === 'lexical') {
+    return finish(deps, query, tokens, [...cands.values()].slice(0, limit).map((c) => ({ c, fused: c.bm25 })), ['bm25'], opts, context, t0, undefined);
+  }
+
+  // Vector-only candidates need their ranking fields.
+  const missing = [...cands.values()].filter((c) => !c.hit).map((c) => c.id);
+  if (missing.length) {
+    for (const d of await deps.store.getMany(missing)) {
+      const c = cands.get(d.id)!;
+      c.hit = { id: d.id, score: 0, wing: d.wing, room: d.room, hall: d.hall, source: d.source, chunkIndex: d.chunkIndex, contentDate: d.contentDate };
+    }
+  }
+  const live = [...cands.values()].filter((c) => c.hit);
+
+  // Source signal: summed BM25 of the candidates of each source.
+  const perSource = new Map<string, number>();
+  for (const c of live) {
+    const s = c.hit!.source;
+    if (s !== null) perSource.set(s, (perSource.get(s) ?? 0) + c.bm25);
+  }
+  const roomWords = new Set(tokens);
+  for (const c of live) {
+    const s = c.hit!.source;
+    c.source = s === null ? c.bm25 : perSource.get(s)!;
+    c.time = timeProximity(c.hit!.contentDate, cues, p.timeTauDays);
+    c.room = queryTokens(c.hit!.room).some((t) => roomWords.has(t)) ? 1 : 0;
+  }
+  const max = (f: (c: Cand) => number) => Math.max(1e-12, ...live.map(f));
+  const mb = max((c) => c.bm25);
+  const ms = max((c) => c.source);
+  const mv = max((c) => c.vec);
+  const useVec = vec.length > 0;
+  const useTime = cues.length > 0;
+  for (const c of live) {
+    c.fused =
+      p.bm25 * (c.bm25 / mb) +
+      p.source * (c.source / ms) +
+      (useVec ? p.vector * (c.vec / mv) : 0) +
+      (useTime ? p.time * c.time : 0) +
+      p.room * c.room;
+  }
+  // Ties: better BM25 rank, then earlier chunk.
+  live.sort((a, b) => b.fused - a.fused || (a.bm25Rank ?? 1e9) - (b.bm25Rank ?? 1e9));
+  const signals = ['bm25', 'source', ...(useVec ? ['vector'] : []), ...(useTime ? ['time'] : []), 'room'];
+  const fallback = !deps.vectors && deps.vectorsUnavailable ? deps.vectorsUnavailable : undefined;
+
+  const top = live.slice(0, limit).map((c) => {
+    const trace: Record<string, SignalTrace> = {
+      bm25: { rank: c.bm25Rank, score: c.bm25, contribution: p.bm25 * (c.bm25 / mb) },
+      source: { rank: null, score: c.source, contribution: p.source * (c.source / ms) },
+      room: { rank: null, score: c.room, contribution: p.room * c.room },
+    };
+    if (useVec) trace['vector'] = { rank: c.vecRank, score: c.vec, contribution: p.vector * (c.vec / mv) };
+    if (useTime) trace['time'] = { rank: null, score: c.time, contribution: p.time * c.time };
+    return { c, fused: c.fused, trace };
+  });
+  return finish(deps, query, tokens, top, signals, opts, context, t0, fallback);
+}
+
+async function finish(
+  deps: HybridDeps,
+  query: string,
+  tokens: string[],
+  top: { c: Cand; fused: number; trace?: Record<string, SignalTrace> }[],
+  signals: string[],
+  opts: SearchOptions,
+  context: number,
+  t0: number,
+  fallback: string | undefined,
+): Promise<SearchResult> {
+  const drawers = await deps.store.getMany(top.map((t) => t.c.id));
+  const byId = new Map(drawers.map((d) => [d.id, d]));
+  const hits: SearchHit[] = [];
+  for (const t of top) {
+    const d = byId.get(t.c.id);
+    if (!d) continue;
+    const h = toHit(d, t.fused);
+    if (opts.explain) {
+      h.explain = {
+        signals: t.trace ?? { bm25: { rank: t.c.bm25Rank, score: t.c.bm25, contribution: t.c.bm25 } },
+        fused: t.fused,
+      };
+    }
+    hits.push(h);
+  }
+  await attachContext(deps.store, hits, context);
+  return { query, tokens, hits, signals, ...(fallback ? { fallback } : {}), tookMs: performance.now() - t0 };
+}

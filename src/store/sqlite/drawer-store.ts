@@ -1,0 +1,494 @@
+/**
+ * @module store/sqlite/drawer-store
+ * The SQLite adapter of the drawer store: one table of verbatim drawers, a contentless FTS5 index
+ * over the pre-tokenised search column, and the source manifest, all in the palace file.
+ */
+import type Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
+import type {
+  Drawer,
+  DrawerFilter,
+  DrawerInput,
+  DrawerPatch,
+  LexicalHit,
+  ListOptions,
+  MemoryStore,
+  ReplaceResult,
+  SourceState,
+  StoreStats,
+} from '../ports.js';
+import { isEmptyFilter, materialize, matchExpression, sqlFilter } from '../shared.js';
+import { mapSqliteError } from './driver.js';
+import { searchColumn } from '../../text/index.js';
+
+interface DrawerRow {
+  rid: number;
+  id: string;
+  wing: string;
+  room: string;
+  hall: string | null;
+  source: string | null;
+  source_hash: string | null;
+  source_mtime: number | null;
+  chunk_index: number;
+  line_start: number | null;
+  line_end: number | null;
+  content_date: string | null;
+  filed_at: string;
+  added_by: string;
+  content_hash: string;
+  metadata: string;
+  index_extra: string | null;
+  text: string;
+}
+
+interface SourceRow {
+  source: string;
+  wing: string;
+  kind: string;
+  root: string | null;
+  size: number;
+  mtime_ms: number;
+  hash: string;
+  offset: number;
+  prefix_hash: string | null;
+  config: string;
+  state: string;
+  mined_at: string;
+}
+
+function toDrawer(r: DrawerRow): Drawer {
+  return {
+    id: r.id,
+    wing: r.wing,
+    room: r.room,
+    hall: r.hall,
+    source: r.source,
+    sourceHash: r.source_hash,
+    sourceMtime: r.source_mtime,
+    chunkIndex: r.chunk_index,
+    lineStart: r.line_start,
+    lineEnd: r.line_end,
+    contentDate: r.content_date,
+    filedAt: r.filed_at,
+    addedBy: r.added_by,
+    contentHash: r.content_hash,
+    metadata: JSON.parse(r.metadata) as Record<string, unknown>,
+    text: r.text,
+  };
+}
+
+function toSource(r: SourceRow): SourceState {
+  return {
+    source: r.source,
+    wing: r.wing,
+    kind: r.kind,
+    root: r.root,
+    size: r.size,
+    mtimeMs: r.mtime_ms,
+    hash: r.hash,
+    offset: r.offset,
+    prefixHash: r.prefix_hash,
+    config: r.config,
+    state: JSON.parse(r.state) as Record<string, unknown>,
+    minedAt: r.mined_at,
+  };
+}
+
+const HIT_COLS =
+  'd.id AS id, d.wing AS wing, d.room AS room, d.hall AS hall, d.source AS source, d.chunk_index AS chunkIndex, d.content_date AS contentDate';
+
+const ORDER_SQL: Record<NonNullable<ListOptions['order']>, string> = {
+  filed: 'd.filed_at DESC, d.rid DESC',
+  date: 'd.content_date DESC NULLS LAST, d.rid DESC',
+  source: 'd.source, d.chunk_index, d.rid',
+};
+
+/** Options of {@link createSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** Path of the database file (for messages and size). */
+  path: string;
+  /** Clock for `filedAt`. Default Date.now. */
+  now?: () => number;
+}
+
+/**
+ * Wraps an open palace database (see `openDatabase`) as a {@link MemoryStore}.
+ * All writes run in `BEGIN IMMEDIATE` transactions; failures map to catalogue errors.
+ */
+export function createSqliteStore(db: Database.Database, opts: SqliteStoreOptions): MemoryStore {
+  const now = opts.now ?? Date.now;
+  const path = opts.path;
+  const s = {
+    insert: db.prepare(`INSERT OR IGNORE INTO drawers
+      (id, wing, room, hall, source, source_hash, source_mtime, chunk_index, line_start, line_end,
+       content_date, filed_at, added_by, content_hash, metadata, index_extra, text)
+      VALUES (@id, @wing, @room, @hall, @source, @sourceHash, @sourceMtime, @chunkIndex, @lineStart, @lineEnd,
+       @contentDate, @filedAt, @addedBy, @contentHash, @metadata, @indexExtra, @text)`),
+    ftsInsert: db.prepare('INSERT INTO drawers_fts (rowid, body) VALUES (?, ?)'),
+    ftsDelete: db.prepare('DELETE FROM drawers_fts WHERE rowid = ?'),
+    byId: db.prepare('SELECT * FROM drawers WHERE id = ?'),
+    ridById: db.prepare('SELECT rid FROM drawers WHERE id = ?').pluck(),
+    deleteRid: db.prepare('DELETE FROM drawers WHERE rid = ?'),
+    bySource: db.prepare('SELECT * FROM drawers WHERE source = ? ORDER BY chunk_index, rid'),
+    ridsBySource: db.prepare('SELECT rid FROM drawers WHERE source = ?').pluck(),
+    byHash: db.prepare('SELECT * FROM drawers WHERE content_hash = ? ORDER BY rid'),
+    getSource: db.prepare('SELECT * FROM sources WHERE source = ?'),
+    putSource: db.prepare(`INSERT INTO sources (source, wing, kind, root, size, mtime_ms, hash, offset, prefix_hash, config, state, mined_at)
+      VALUES (@source, @wing, @kind, @root, @size, @mtimeMs, @hash, @offset, @prefixHash, @config, @state, @minedAt)
+      ON CONFLICT (source) DO UPDATE SET wing = excluded.wing, kind = excluded.kind, root = excluded.root,
+        size = excluded.size, mtime_ms = excluded.mtime_ms, hash = excluded.hash, offset = excluded.offset,
+        prefix_hash = excluded.prefix_hash, config = excluded.config, state = excluded.state, mined_at = excluded.mined_at`),
+    deleteSource: db.prepare('DELETE FROM sources WHERE source = ?'),
+    refresh: db.prepare(`UPDATE drawers SET wing = @wing, room = @room, hall = @hall, source_hash = @sourceHash,
+      source_mtime = @sourceMtime, chunk_index = @chunkIndex, line_start = @lineStart, line_end = @lineEnd,
+      content_date = @contentDate, metadata = @metadata WHERE rid = @rid`),
+  };
+
+  const wrap = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (e) {
+      throw mapSqliteError(e, path);
+    }
+  };
+  const tx = <T>(fn: () => T): T => wrap(() => db.transaction(fn).immediate());
+
+  function insertOne(input: DrawerInput, filedAt: string): { id: string; added: boolean } {
+    const m = materialize(input, filedAt);
+    const info = s.insert.run({ ...m, metadata: JSON.stringify(m.metadata), indexExtra: input.indexExtra ?? null });
+    if (info.changes === 0) return { id: m.id, added: false };
+    s.ftsInsert.run(info.lastInsertRowid, m.search);
+    return { id: m.id, added: true };
+  }
+
+  function deleteByRid(rid: number): void {
+    s.ftsDelete.run(rid);
+    s.deleteRid.run(rid);
+  }
+
+  function writeSource(st: SourceState): void {
+    s.putSource.run({ ...st, state: JSON.stringify(st.state) });
+  }
+
+  const store: MemoryStore = {
+    kind: 'sqlite',
+    supports: { vectors: false, multiProcess: true, persistent: true },
+
+    async init() {
+      // Schema is created by openDatabase's migrations.
+    },
+
+    async put(drawers) {
+      const filedAt = new Date(now()).toISOString();
+      return tx(() => {
+        const added: string[] = [];
+        const existing: string[] = [];
+        for (const d of drawers) {
+          const r = insertOne(d, filedAt);
+          (r.added ? added : existing).push(r.id);
+        }
+        return { added, existing };
+      });
+    },
+
+    async get(id) {
+      const r = wrap(() => s.byId.get(id) as DrawerRow | undefined);
+      return r ? toDrawer(r) : undefined;
+    },
+
+    async getMany(ids) {
+      if (ids.length === 0) return [];
+      const rows = wrap(() => {
+        const out = new Map<string, DrawerRow>();
+        for (let i = 0; i < ids.length; i += 500) {
+          const chunk = ids.slice(i, i + 500);
+          const q = db.prepare(`SELECT * FROM drawers WHERE id IN (${chunk.map(() => '?').join(',')})`);
+          for (const r of q.all(...chunk) as DrawerRow[]) out.set(r.id, r);
+        }
+        return out;
+      });
+      return ids.flatMap((id) => {
+        const r = rows.get(id);
+        return r ? [toDrawer(r)] : [];
+      });
+    },
+
+    async update(id, patch: DrawerPatch) {
+      return tx(() => {
+        const row = s.byId.get(id) as DrawerRow | undefined;
+        if (!row) return undefined;
+        const cur = toDrawer(row);
+        const input: DrawerInput = {
+          ...cur,
+          indexExtra: row.index_extra ?? undefined,
+          ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+          id: cur.id,
+        };
+        const m = materialize(input, cur.filedAt);
+        db.prepare(`UPDATE drawers SET wing = @wing, room = @room, hall = @hall, text = @text, content_hash = @contentHash,
+          metadata = @metadata, content_date = @contentDate, index_extra = @indexExtra WHERE rid = @rid`).run({
+          ...m,
+          metadata: JSON.stringify(m.metadata),
+          indexExtra: input.indexExtra ?? null,
+          rid: row.rid,
+        });
+        s.ftsDelete.run(row.rid);
+        s.ftsInsert.run(row.rid, m.search);
+        return toDrawer(s.byId.get(id) as DrawerRow);
+      });
+    },
+
+    async delete(ids) {
+      return tx(() => {
+        let n = 0;
+        for (const id of ids) {
+          const rid = s.ridById.get(id) as number | undefined;
+          if (rid === undefined) continue;
+          deleteByRid(rid);
+          n++;
+        }
+        return n;
+      });
+    },
+
+    async list(filter, opts = {}) {
+      const { sql, params } = sqlFilter(filter);
+      const limit = opts.limit ?? 20;
+      const offset = opts.offset ?? 0;
+      return wrap(() => {
+        const total = (db.prepare(`SELECT count(*) FROM drawers d WHERE ${sql}`).pluck().get(params) as number) ?? 0;
+        const rows = db
+          .prepare(`SELECT d.* FROM drawers d WHERE ${sql} ORDER BY ${ORDER_SQL[opts.order ?? 'filed']} LIMIT @limit OFFSET @offset`)
+          .all({ ...params, limit, offset }) as DrawerRow[];
+        return { drawers: rows.map(toDrawer), total };
+      });
+    },
+
+    async count(filter) {
+      const { sql, params } = sqlFilter(filter);
+      return wrap(() => db.prepare(`SELECT count(*) FROM drawers d WHERE ${sql}`).pluck().get(params) as number);
+    },
+
+    async countBy(field, filter) {
+      const { sql, params } = sqlFilter(filter);
+      const rows = wrap(
+        () =>
+          db
+            .prepare(`SELECT d.${field} AS k, count(*) AS n FROM drawers d WHERE ${sql} GROUP BY d.${field} ORDER BY n DESC, k`)
+            .all(params) as { k: string | null; n: number }[],
+      );
+      const out: Record<string, number> = {};
+      for (const r of rows) out[r.k ?? ''] = r.n;
+      return out;
+    },
+
+    async findByContentHash(hash) {
+      return wrap(() => (s.byHash.all(hash) as DrawerRow[]).map(toDrawer));
+    },
+
+    async neighbours(id, n) {
+      return wrap(() => {
+        const row = s.byId.get(id) as DrawerRow | undefined;
+        if (!row) return [];
+        if (row.source === null) return [toDrawer(row)];
+        const rows = db
+          .prepare('SELECT * FROM drawers WHERE source = ? AND chunk_index BETWEEN ? AND ? ORDER BY chunk_index, rid')
+          .all(row.source, row.chunk_index - n, row.chunk_index + n) as DrawerRow[];
+        return rows.map(toDrawer);
+      });
+    },
+
+    async searchLexical(tokens, filter, limit) {
+      if (tokens.length === 0 || limit <= 0) return [];
+      const q = matchExpression(tokens);
+      return wrap(() => {
+        if (isEmptyFilter(filter)) {
+          return db
+            .prepare(
+              `WITH top AS (SELECT rowid AS rid, rank FROM drawers_fts WHERE drawers_fts MATCH @q ORDER BY rank LIMIT @limit)
+               SELECT ${HIT_COLS}, -top.rank AS score FROM top JOIN drawers d ON d.rid = top.rid ORDER BY top.rank`,
+            )
+            .all({ q, limit }) as LexicalHit[];
+        }
+        const { sql, params } = sqlFilter(filter);
+        return db
+          .prepare(
+            `SELECT ${HIT_COLS}, -f.rank AS score FROM drawers_fts f JOIN drawers d ON d.rid = f.rowid
+             WHERE drawers_fts MATCH @q AND ${sql} ORDER BY f.rank LIMIT @limit`,
+          )
+          .all({ ...params, q, limit }) as LexicalHit[];
+      });
+    },
+
+    async replaceSource(state, drawers, opts) {
+      const filedAt = new Date(now()).toISOString();
+      return tx(() => {
+        if (opts?.skipIfHash !== undefined) {
+          const cur = s.getSource.get(state.source) as SourceRow | undefined;
+          if (cur && cur.hash === opts.skipIfHash && cur.config === state.config) return null;
+        }
+        const existing = new Map<string, DrawerRow>();
+        for (const r of s.bySource.all(state.source) as DrawerRow[]) existing.set(r.id, r);
+        let added = 0;
+        let updated = 0;
+        const ids: string[] = [];
+        const keep = new Set<string>();
+        for (const input of drawers) {
+          const m = materialize({ ...input, source: state.source }, filedAt);
+          ids.push(m.id);
+          keep.add(m.id);
+          const old = existing.get(m.id);
+          if (!old) {
+            const info = s.insert.run({ ...m, metadata: JSON.stringify(m.metadata), indexExtra: input.indexExtra ?? null });
+            if (info.changes > 0) {
+              s.ftsInsert.run(info.lastInsertRowid, m.search);
+              added++;
+            }
+            continue;
+          }
+          const meta = JSON.stringify(m.metadata);
+          if (
+            old.wing !== m.wing || old.room !== m.room || old.hall !== m.hall || old.chunk_index !== m.chunkIndex ||
+            old.line_start !== m.lineStart || old.line_end !== m.lineEnd || old.content_date !== m.contentDate ||
+            old.metadata !== meta || old.source_hash !== m.sourceHash || old.source_mtime !== m.sourceMtime
+          ) {
+            s.refresh.run({ ...m, metadata: meta, rid: old.rid });
+            if (old.wing !== m.wing || old.room !== m.room || old.hall !== m.hall || old.chunk_index !== m.chunkIndex ||
+              old.line_start !== m.lineStart || old.line_end !== m.lineEnd || old.content_date !== m.contentDate) updated++;
+          }
+        }
+        let removed = 0;
+        for (const [id, r] of existing) {
+          if (!keep.has(id)) {
+            deleteByRid(r.rid);
+            removed++;
+          }
+        }
+        writeSource(state);
+        return { added, updated, removed, ids } satisfies ReplaceResult;
+      });
+    },
+
+    async appendSource(state, drawers, fromOffset) {
+      const filedAt = new Date(now()).toISOString();
+      return tx(() => {
+        const cur = s.getSource.get(state.source) as SourceRow | undefined;
+        if ((cur?.offset ?? 0) !== fromOffset) return null;
+        let added = 0;
+        const ids: string[] = [];
+        for (const d of drawers) {
+          const r = insertOne({ ...d, source: state.source }, filedAt);
+          ids.push(r.id);
+          if (r.added) added++;
+        }
+        writeSource(state);
+        return { added, ids };
+      });
+    },
+
+    async getSource(source) {
+      const r = wrap(() => s.getSource.get(source) as SourceRow | undefined);
+      return r ? toSource(r) : undefined;
+    },
+
+    async listSources(o = {}) {
+      const where: string[] = [];
+      const params: Record<string, unknown> = {};
+      if (o.root !== undefined) {
+        where.push('root = @root');
+        params['root'] = o.root;
+      }
+      if (o.kind !== undefined) {
+        where.push('kind = @kind');
+        params['kind'] = o.kind;
+      }
+      const rows = wrap(
+        () =>
+          db
+            .prepare(`SELECT * FROM sources ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY source`)
+            .all(params) as SourceRow[],
+      );
+      return rows.map(toSource);
+    },
+
+    async touchSource(state) {
+      tx(() => writeSource(state));
+    },
+
+    async removeSource(source) {
+      return tx(() => {
+        const rids = s.ridsBySource.all(source) as number[];
+        for (const rid of rids) deleteByRid(rid);
+        s.deleteSource.run(source);
+        return rids.length;
+      });
+    },
+
+    async stats(): Promise<StoreStats> {
+      return wrap(() => {
+        const drawers = db.prepare('SELECT count(*) FROM drawers').pluck().get() as number;
+        const sources = db.prepare('SELECT count(*) FROM sources').pluck().get() as number;
+        const indexed = db.prepare('SELECT count(*) FROM drawers_fts_docsize').pluck().get() as number;
+        let bytes = 0;
+        for (const suffix of ['', '-wal']) {
+          try {
+            bytes += statSync(path + suffix).size;
+          } catch {
+            /* absent */
+          }
+        }
+        return {
+          drawers,
+          sources,
+          bytes,
+          schemaVersion: db.pragma('user_version', { simple: true }) as number,
+          lexicalIndex: indexed === drawers ? 'ok' : `out of sync: ${drawers} drawers, ${indexed} indexed — run \`loci reindex\``,
+          location: path,
+        };
+      });
+    },
+
+    async close() {
+      if (db.open) {
+        try {
+          db.pragma('optimize');
+        } catch {
+          /* read-only or busy: skip */
+        }
+        db.close();
+      }
+    },
+
+    async dangerouslyClearAll() {
+      tx(() => {
+        db.exec("DELETE FROM drawers; DELETE FROM sources; INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all');");
+      });
+    },
+  };
+  return store;
+}
+
+/** Rebuilds the full-text index from the drawers table (repairs an out-of-sync index). */
+export function rebuildLexicalIndex(db: Database.Database, path: string): number {
+  try {
+    return db.transaction(() => {
+      db.exec("INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all')");
+      const ins = db.prepare('INSERT INTO drawers_fts (rowid, body) VALUES (?, ?)');
+      let n = 0;
+      const rows = db.prepare('SELECT rid, text, index_extra FROM drawers').iterate() as IterableIterator<{
+        rid: number;
+        text: string;
+        index_extra: string | null;
+      }>;
+      for (const r of rows) {
+        ins.run(r.rid, searchColumn(r.index_extra ? `${r.text}\n${r.index_extra}` : r.text));
+        n++;
+      }
+      return n;
+    }).immediate();
+  } catch (e) {
+    throw mapSqliteError(e, path);
+  }
+}
+

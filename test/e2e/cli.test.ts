@@ -1,0 +1,196 @@
+/**
+ * @module test/e2e/cli
+ * The palace core through the real `loci` binary: init, mine, search (English, Chinese,
+ * Japanese), status, get, list, incremental re-mining, prune/sync, and clear errors.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { loci, tempDir, writeTree } from '../helpers/cli.js';
+
+const PROJECT: Record<string, string | Buffer> = {
+  'README.md': '# Demo project\n\nThis project stores **verbatim** memories for agents.\n\n## Install\n\nRun the installer and then mine a folder.\n',
+  'docs/auth.md': '# Authentication\n\nWe decided to migrate the authentication module to OAuth2 because the old session cookies leaked.\n',
+  'docs/zh.md': '# 认证\n\n我们决定把认证模块迁移到OAuth2。\n',
+  'docs/ja.md': '# 認証\n\n私たちは認証モジュールをOAuth2に移行することに決めました。\n',
+  'src/search/rank.ts': 'export function reciprocalRankFusion(lists: string[][], k = 60) {\n  return lists.length * k;\n}\n\nexport function bm25Weight(tf: number) {\n  return tf / (tf + 1.2);\n}\n',
+  'node_modules/pkg/index.js': 'module.exports = "should never be mined";\n',
+  '.gitignore': 'secret-notes.txt\nbuild/\n',
+  'secret-notes.txt': 'ignored by gitignore zebra\n',
+  'build/out.js': 'ignored build output zebra\n',
+  '.lociignore': 'private/\n',
+  'private/diary.md': 'ignored by lociignore zebra\n',
+  'image.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3]),
+};
+
+describe('loci CLI (palace core)', () => {
+  let work: { dir: string; cleanup: () => void };
+  let home: string;
+  let proj: string;
+  before(() => {
+    work = tempDir();
+    home = join(work.dir, 'home');
+    proj = join(work.dir, 'demo');
+    writeTree(proj, PROJECT);
+  });
+  after(() => work.cleanup());
+
+  test('--help and --version work', () => {
+    const h = loci(['--help'], { home });
+    assert.equal(h.code, 0);
+    for (const cmd of ['mine', 'search', 'status', 'get', 'list', 'init', 'sync']) assert.match(h.stdout, new RegExp(`\\b${cmd}\\b`));
+    assert.match(loci(['--version'], { home }).stdout, /\d+\.\d+\.\d+/);
+    assert.match(loci(['search', '--help'], { home }).stdout, /--wing/);
+  });
+
+  test('init is idempotent and status works on an empty home', () => {
+    const fresh = join(work.dir, 'fresh-home');
+    const s = loci(['status', '--json'], { home: fresh });
+    assert.equal(s.code, 0, s.stderr);
+    assert.deepEqual(JSON.parse(s.stdout).drawers, 0);
+    assert.equal(loci(['init'], { home: fresh }).code, 0);
+    const again = loci(['init', '--json'], { home: fresh });
+    assert.equal(again.code, 0);
+    assert.equal(JSON.parse(again.stdout).drawers, 0);
+  });
+
+  test('--home overrides LOCI_HOME', () => {
+    const other = join(work.dir, 'other-home');
+    const r = loci(['--home', other, 'status', '--json'], { home });
+    assert.equal(JSON.parse(r.stdout).home, other);
+  });
+
+  test('mine respects ignores, skips binaries and reports JSON', () => {
+    const r = loci(['mine', proj, '--json'], { home });
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout);
+    for (const k of ['files_scanned', 'files_skipped', 'drawers_added', 'drawers_updated', 'drawers_removed', 'seconds']) {
+      assert.equal(typeof s[k], 'number', k);
+    }
+    assert.ok(s.drawers_added >= 6, JSON.stringify(s));
+    assert.equal(s.drawers_removed, 0);
+    assert.equal(s.wing, 'demo');
+    const z = JSON.parse(loci(['search', 'zebra', '--json'], { home }).stdout);
+    assert.deepEqual(z.results, [], 'ignored files are never mined');
+    const nm = JSON.parse(loci(['search', 'should never be mined', '--json'], { home }).stdout);
+    assert.ok(nm.results.every((h: { source: string }) => !h.source.includes('node_modules')));
+  });
+
+  test('search finds English with ids, rooms, lines and scores', () => {
+    const r = loci(['search', 'why OAuth2 migration', '--json'], { home });
+    assert.equal(r.code, 0, r.stderr);
+    const { results } = JSON.parse(r.stdout);
+    assert.ok(results.length >= 1);
+    const top = results[0];
+    for (const k of ['id', 'wing', 'room', 'source', 'lines', 'score', 'text']) assert.ok(k in top, k);
+    assert.match(top.source, /auth\.md$/);
+    assert.equal(top.room, 'docs');
+    assert.deepEqual(top.lines, [1, 3]);
+    assert.match(top.text, /OAuth2/);
+    const human = loci(['search', 'OAuth2', 'migration'], { home });
+    assert.match(human.stdout, /auth\.md:1-3/);
+  });
+
+  test('search finds Chinese with a two-character query and Japanese', () => {
+    const zh = JSON.parse(loci(['search', '认证', '--json'], { home }).stdout);
+    assert.ok(zh.results.length >= 1);
+    assert.match(zh.results[0].text, /认证/);
+    const mod = JSON.parse(loci(['search', '模块', '--json'], { home }).stdout);
+    assert.match(mod.results[0].text, /模块/);
+    const ja = JSON.parse(loci(['search', '認証モジュール', '--json'], { home }).stdout);
+    assert.match(ja.results[0].text, /認証/);
+  });
+
+  test('filters and limits', () => {
+    const r = JSON.parse(loci(['search', 'OAuth2', '--room', 'docs', '-n', '1', '--json'], { home }).stdout);
+    assert.equal(r.results.length, 1);
+    assert.equal(r.results[0].room, 'docs');
+    const none = JSON.parse(loci(['search', 'OAuth2', '--wing', 'nope', '--json'], { home }).stdout);
+    assert.deepEqual(none.results, []);
+    const code = JSON.parse(loci(['search', 'reciprocal rank fusion', '--json'], { home }).stdout);
+    assert.equal(code.results[0].room, 'search');
+  });
+
+  test('status, get and list', () => {
+    const s = JSON.parse(loci(['status', '--json'], { home }).stdout);
+    assert.ok(s.drawers >= 6);
+    assert.equal(typeof s.wings.demo, 'number');
+    assert.equal(s.index.lexical, 'ok');
+    const hit = JSON.parse(loci(['search', 'OAuth2', '--json'], { home }).stdout).results[0];
+    const g = loci(['get', hit.id, '--json'], { home });
+    assert.equal(JSON.parse(g.stdout).drawer.text, hit.text);
+    assert.equal(loci(['get', hit.id], { home }).stdout.includes(hit.text.trim()), true);
+    const wings = JSON.parse(loci(['list', 'wings', '--json'], { home }).stdout);
+    assert.ok(wings.wings.demo >= 6);
+    const rooms = JSON.parse(loci(['list', 'rooms', '--wing', 'demo', '--json'], { home }).stdout);
+    assert.ok(rooms.rooms.docs >= 3);
+  });
+
+  test('re-mining an unchanged tree writes nothing; a changed file replaces its drawers', () => {
+    const before = readFileSync(join(home, 'palace.db')).length;
+    const again = JSON.parse(loci(['mine', proj, '--json'], { home }).stdout);
+    assert.equal(again.drawers_added, 0);
+    assert.equal(again.drawers_updated, 0);
+    assert.equal(again.drawers_removed, 0);
+    assert.ok(before > 0);
+    appendFileSync(join(proj, 'docs/auth.md'), '\n## Rollout\n\nThe rollout finished on a Tuesday with no incidents.\n');
+    const changed = JSON.parse(loci(['mine', proj, '--json'], { home }).stdout);
+    assert.ok(changed.drawers_added + changed.drawers_updated >= 1, JSON.stringify(changed));
+    const hits = JSON.parse(loci(['search', 'rollout incidents', '--json'], { home }).stdout).results;
+    assert.match(hits[0].text, /rollout/i);
+  });
+
+  test('deleted files: kept by default, removed by --prune and by sync', () => {
+    unlinkSync(join(proj, 'docs/ja.md'));
+    const kept = JSON.parse(loci(['mine', proj, '--json'], { home }).stdout);
+    assert.equal(kept.drawers_removed, 0);
+    const pruned = JSON.parse(loci(['mine', proj, '--prune', '--json'], { home }).stdout);
+    assert.ok(pruned.drawers_removed >= 1);
+    assert.deepEqual(JSON.parse(loci(['search', '認証', '--json'], { home }).stdout).results, []);
+    rmSync(join(proj, 'docs/zh.md'));
+    const sync = JSON.parse(loci(['sync', '--json'], { home }).stdout);
+    assert.equal(sync.sources_removed, 1);
+  });
+
+  test('errors are one clear line with a code and a non-zero exit', () => {
+    const missing = loci(['mine', join(work.dir, 'nope')], { home });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /^loci: no such file or directory: .*nope — check the path \[PATH_NOT_FOUND\]\n$/);
+    const empty = loci(['search', '!!!'], { home });
+    assert.equal(empty.code, 2);
+    assert.match(empty.stderr, /QUERY_EMPTY/);
+    const bad = loci(['search', 'x', '-n', 'zero'], { home });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /INVALID_ARGUMENT/);
+    const noDrawer = loci(['get', 'dnope'], { home });
+    assert.equal(noDrawer.code, 2);
+    assert.match(noDrawer.stderr, /DRAWER_NOT_FOUND/);
+    assert.equal(loci(['frobnicate'], { home }).code, 2);
+  });
+
+  test('a corrupt or foreign database file is refused and left untouched', () => {
+    const corrupt = join(work.dir, 'corrupt-home');
+    writeTree(corrupt, { 'palace.db': 'this is not a database at all, just text' });
+    const r = loci(['status'], { home: corrupt });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /DB_CORRUPT/);
+    assert.equal(readFileSync(join(corrupt, 'palace.db'), 'utf8'), 'this is not a database at all, just text');
+    const foreign = join(work.dir, 'foreign-home');
+    writeTree(foreign, {});
+    const mk = loci(['status'], { home: foreign });
+    assert.equal(mk.code, 0);
+    // Turn it into another application's database.
+    const db = join(foreign, 'palace.db');
+    rmSync(db);
+    for (const s of ['-wal', '-shm']) rmSync(db + s, { force: true });
+    writeFileSync(db, '');
+    const other = new Database(db);
+    other.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)');
+    other.close();
+    const f = loci(['search', 'x'], { home: foreign });
+    assert.equal(f.code, 2);
+    assert.match(f.stderr, /not a Loci palace database.*\[DB_FOREIGN\]/);
+  });
+});
