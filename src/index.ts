@@ -19,6 +19,7 @@ export { tokenize, searchColumn, queryTokens } from './text/index.js';
 export type { MemoryStore, Drawer, DrawerInput, DrawerPatch, DrawerFilter, ListOptions, LexicalHit, SourceState, StoreStats, StoreCapabilities } from './store/ports.js';
 
 // ── palace (open, mine, search) ───────────────────────────────────────────────
+export { DIARY_WING, type DiaryEntryInput } from './palace/index.js';
 export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
 export { mineProject, defaultWing, findGitRoot, wingName, type MineProjectOptions, type MineProgress, type MineSummary } from './ingest/index.js';
 export { searchLexical, matchSpans, highlight, snippetLines, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';

@@ -9,7 +9,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import MiniSearch from 'minisearch';
 import { openPalace, type Palace } from '../palace/index.js';
 import { completeRanking, meanMetrics, scoreRanking, type Metrics } from './metrics.js';
 import { loadLocomo, renderSession, type LocomoConversation } from './locomo-data.js';
@@ -87,6 +86,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
   const captions = opts.captions ?? false;
   const convs = loadLocomo(opts.data).filter((c) => !opts.only || opts.only.includes(c.id));
   const ingest = opts.ingest ?? defaultIngest;
+  const { default: MiniSearch } = await import('minisearch');
   const loci: Row[] = [];
   const base: Row[] = [];
   let dropped = 0;

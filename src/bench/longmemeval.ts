@@ -8,7 +8,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import MiniSearch from 'minisearch';
 import { createError, fsError } from '../core/errors.js';
 import { openPalace, type Palace } from '../palace/index.js';
 import { completeRanking, meanMetrics, scoreRanking, type Metrics } from './metrics.js';
@@ -80,6 +79,7 @@ export async function runLongMemEvalBench(opts: LongMemEvalOptions): Promise<Lon
   const t0 = performance.now();
   const items = loadLongMemEval(opts.data).slice(0, opts.limit ?? Infinity);
   const ingest = opts.ingest ?? (async (p: Palace, dir: string, wing: string) => void (await p.mine(dir, { mode: 'convos', wing })));
+  const { default: MiniSearch } = await import('minisearch');
   const rows: { type: string; m: Metrics }[] = [];
   const base: Metrics[] = [];
   let abstentions = 0;

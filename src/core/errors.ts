@@ -202,6 +202,22 @@ export const ERRORS = {
     (d) => `a tunnel needs two different rooms, but both ends are ${d.wing}/${d.room} — pick another target room or drawer`,
   ),
 
+  // ── mcp ────────────────────────────────────────────────────────────────────
+  /**
+   * `loci mcp --http` was asked to listen on a non-loopback host without a bearer token (anyone on
+   * the network could read and change the palace). details: host.
+   */
+  MCP_TOKEN_REQUIRED: spec<{ host: string }>(
+    'user',
+    (d) =>
+      `refusing to serve MCP over HTTP on ${d.host} without a token — set LOCI_TOKEN to a long random secret (clients send it as \`Authorization: Bearer <token>\`), or bind to 127.0.0.1`,
+  ),
+  /** The HTTP port of `loci mcp --http` is taken or not allowed. details: host, port, reason. */
+  MCP_LISTEN_FAILED: spec<{ host: string; port: number; reason: string }>(
+    'system',
+    (d) => `cannot listen on ${d.host}:${d.port}: ${d.reason} — pick another port with --port, or stop the process using it`,
+  ),
+
   // ── embedders and model providers ──────────────────────────────────────────
   /** A local model directory lacks a file. details: dir, file, hint. */
   MODEL_FILE_MISSING: spec<{ dir: string; file: string; hint: string }>(

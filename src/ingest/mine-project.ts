@@ -4,27 +4,27 @@
  * one atomic `replaceSource` per changed file. Incremental: a file whose size, mtime and settings
  * are unchanged is not even read; a touched file with the same content writes only its bookkeeping.
  */
-import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve, sep } from 'node:path';
-import { createError, fsError } from '../core/errors.js';
-import { sha256, stableId } from '../core/hash.js';
+import { createError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
 import type { Logger } from '../core/logger.js';
 import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
-import {
-  chunkDocument,
-  contentDateFor,
-  decodeText,
-  DEFAULT_CHUNK_OPTIONS,
-  languageFor,
-  looksBinary,
-  roomForPath,
-  walkProject,
-  type ChunkOptions,
-} from './project/index.js';
+import { DEFAULT_CHUNK_OPTIONS, walkProject, type ChunkOptions } from './project/index.js';
 import { defaultWing } from './project-identity.js';
+import { createPreparer } from './preparer.js';
+import type { PrepareContext, PrepareJob } from './prepare-file.js';
 
 /** Bump when chunking or drawer layout changes, so every file is re-mined once. */
 export const PROJECT_MINER_VERSION = 1;
+
+/**
+ * Files are written in batches of about this many drawers or bytes per transaction: one
+ * transaction per file halves write throughput, while a batch still commits every file whole
+ * (a crash loses at most the uncommitted batch, which the next run mines again).
+ */
+const BATCH_DRAWERS = 2000;
+const BATCH_BYTES = 4 << 20;
 
 /** Options of {@link mineProject}. */
 export interface MineProjectOptions {
@@ -46,6 +46,11 @@ export interface MineProjectOptions {
   addedBy?: string;
   /** Called after every file. */
   onProgress?: (p: MineProgress) => void;
+  /**
+   * Worker threads that read, chunk and tokenise while the main thread writes. Default: one
+   * per spare core (at most 3) when more than 8 MB must be mined, else 0 (inline).
+   */
+  workers?: number;
   /** Cancels between files (what was committed stays). */
   signal?: AbortSignal;
   logger?: Logger;
@@ -53,8 +58,13 @@ export interface MineProjectOptions {
 
 /** Progress of a mining run. */
 export interface MineProgress {
+  /** Files handled so far (mined, unchanged or skipped). */
   filesSeen: number;
+  /** Files found by the walk. */
+  filesTotal: number;
   bytesRead: number;
+  /** Bytes of the files that have to be read (changed or new). */
+  bytesTotal: number;
   current: string;
 }
 
@@ -84,16 +94,15 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
   const t0 = performance.now();
   const root = resolve(path);
   const wing = opts.wing ?? defaultWing(root);
-  const chunkOpts = { ...DEFAULT_CHUNK_OPTIONS, ...opts.chunk };
-  if (chunkOpts.targetChars < 100 || chunkOpts.maxChars < chunkOpts.targetChars || chunkOpts.overlapChars >= chunkOpts.maxChars / 2) {
+  const chunk = { ...DEFAULT_CHUNK_OPTIONS, ...opts.chunk };
+  if (chunk.targetChars < 100 || chunk.maxChars < chunk.targetChars || chunk.overlapChars >= chunk.maxChars / 2) {
     throw createError('INVALID_ARGUMENT', {
       name: 'chunk options',
-      value: chunkOpts,
+      value: chunk,
       expected: 'targetChars >= 100, maxChars >= targetChars, overlapChars < maxChars / 2',
     });
   }
-  const config = configFingerprint(opts, chunkOpts);
-  const addedBy = opts.addedBy ?? 'loci-mine';
+  const config = configFingerprint(opts, chunk);
   const summary: MineSummary = {
     path: root, wing, filesScanned: 0, filesSkipped: 0, filesUnchanged: 0, filesMined: 0,
     drawersAdded: 0, drawersUpdated: 0, drawersRemoved: 0, bytesRead: 0, seconds: 0, warnings: [],
@@ -105,66 +114,93 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
   }
   const seen = new Set<string>();
 
-  const walkOpts = {
+  // 1. Walk and sort out what is unchanged at the stat level (no read at all).
+  const jobs: PrepareJob[] = [];
+  let bytesTotal = 0;
+  for (const item of walkProject({
     root,
     ...(opts.maxFileBytes !== undefined ? { maxFileBytes: opts.maxFileBytes } : {}),
     ...(opts.respectGitignore !== undefined ? { respectGitignore: opts.respectGitignore } : {}),
     ...(opts.ignore ? { extraIgnores: opts.ignore } : {}),
-  };
-  for (const item of walkProject(walkOpts)) {
-    if (opts.signal?.aborted) throw createError('ABORTED', { operation: 'mining' });
+  })) {
     summary.filesScanned++;
+    seen.add(item.path);
     if (item.kind === 'skipped') {
       // Drawers of a file that is now unreadable, too large or binary are kept (never lose data).
-      seen.add(item.path);
       summary.filesSkipped++;
       if (item.reason === 'unreadable') summary.warnings.push(`${item.path}: unreadable (${item.detail ?? 'error'}) — check its permissions`);
-      // A file that became too large or binary keeps no stale drawers.
       continue;
     }
-    seen.add(item.path);
     const prev = known.get(item.path);
     if (prev && prev.size === item.size && prev.mtimeMs === item.mtimeMs && prev.config === config && prev.wing === wing) {
       summary.filesUnchanged++;
-      opts.onProgress?.({ filesSeen: summary.filesScanned, bytesRead: summary.bytesRead, current: item.rel });
       continue;
     }
-    let buf: Buffer;
-    try {
-      buf = readFileSync(item.path);
-    } catch (e) {
-      summary.filesSkipped++;
-      summary.warnings.push(`${fsError(e, item.path).message}`);
-      continue;
-    }
-    summary.bytesRead += buf.length;
-    if (looksBinary(buf)) {
-      summary.filesSkipped++;
-      continue;
-    }
-    const hash = sha256(buf);
-    const state: SourceState = {
-      source: item.path, wing, kind: 'project', root, size: item.size, mtimeMs: item.mtimeMs, hash,
-      offset: buf.length, prefixHash: null, config, state: { rel: item.rel }, minedAt: new Date().toISOString(),
-    };
-    if (prev && prev.hash === hash && prev.config === config && prev.wing === wing) {
-      await store.touchSource(state);
-      summary.filesUnchanged++;
-      continue;
-    }
-    const { text, invalidUtf8 } = decodeText(buf);
-    if (invalidUtf8) {
-      summary.warnings.push(`${item.path}: not valid UTF-8; stored with replacement characters — convert it to UTF-8 to keep it exactly`);
-    }
-    const drawers = toDrawers(text, item.rel, item.path, item.mtimeMs, hash, wing, opts.room, chunkOpts, addedBy);
-    const r = await store.replaceSource(state, drawers, { skipIfHash: hash });
-    summary.filesMined++;
-    if (r) {
+    const sameSettings = prev && prev.config === config && prev.wing === wing;
+    jobs.push({ path: item.path, rel: item.rel, size: item.size, mtimeMs: item.mtimeMs, prevHash: sameSettings ? prev.hash : null });
+    bytesTotal += item.size;
+  }
+
+  // 2. Prepare (inline or in workers) and write in batches.
+  const ctx: PrepareContext = { root, wing, room: opts.room, chunk, config, addedBy: opts.addedBy ?? 'loci-mine' };
+  const workers = opts.workers ?? (bytesTotal > 8e6 ? Math.min(3, Math.max(1, availableParallelism() - 1)) : 0);
+  const preparer = createPreparer(ctx, workers);
+  type Pending = { state: SourceState; drawers: DrawerInput[]; skipIfHash: string };
+  let batch: Pending[] = [];
+  let batchDrawers = 0;
+  let batchBytes = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const results = await store.replaceSources(batch);
+    for (const r of results) {
+      if (!r) continue;
       summary.drawersAdded += r.added;
       summary.drawersUpdated += r.updated;
       summary.drawersRemoved += r.removed;
     }
-    opts.onProgress?.({ filesSeen: summary.filesScanned, bytesRead: summary.bytesRead, current: item.rel });
+    batch = [];
+    batchDrawers = 0;
+    batchBytes = 0;
+  };
+  const progress = (current: string) =>
+    opts.onProgress?.({
+      filesSeen: summary.filesSkipped + summary.filesUnchanged + summary.filesMined,
+      filesTotal: summary.filesScanned,
+      bytesRead: summary.bytesRead,
+      bytesTotal,
+      current,
+    });
+  try {
+    const window: Promise<Awaited<ReturnType<typeof preparer.prepare>>>[] = [];
+    let next = 0;
+    while (next < jobs.length || window.length) {
+      while (next < jobs.length && window.length < 64) window.push(preparer.prepare(jobs[next++]!));
+      if (opts.signal?.aborted) throw createError('ABORTED', { operation: 'mining' });
+      const r = await window.shift()!;
+      if (r.kind === 'unreadable') {
+        summary.filesSkipped++;
+        summary.warnings.push(r.message);
+      } else if (r.kind === 'binary') {
+        summary.filesSkipped++;
+        summary.bytesRead += r.bytes;
+      } else if (r.kind === 'same') {
+        summary.bytesRead += r.bytes;
+        summary.filesUnchanged++;
+        await store.touchSource(r.state);
+      } else {
+        summary.bytesRead += r.bytes;
+        summary.filesMined++;
+        if (r.warning) summary.warnings.push(r.warning);
+        batch.push({ state: r.state, drawers: r.drawers, skipIfHash: r.state.hash });
+        batchDrawers += r.drawers.length;
+        batchBytes += r.bytes;
+        if (batchDrawers >= BATCH_DRAWERS || batchBytes >= BATCH_BYTES) await flush();
+      }
+      progress(r.path);
+    }
+    await flush();
+  } finally {
+    await preparer.close();
   }
 
   if (opts.prune) {
@@ -174,44 +210,4 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
   }
   summary.seconds = (performance.now() - t0) / 1000;
   return summary;
-}
-
-function toDrawers(
-  text: string,
-  rel: string,
-  path: string,
-  mtimeMs: number,
-  hash: string,
-  wing: string,
-  room: string | undefined,
-  chunkOpts: Required<ChunkOptions>,
-  addedBy: string,
-): DrawerInput[] {
-  const chunks = chunkDocument(rel, text, chunkOpts);
-  const language = languageFor(rel);
-  const date = contentDateFor(rel, text, mtimeMs);
-  const theRoom = room ?? roomForPath(rel);
-  const occurrences = new Map<string, number>();
-  return chunks.map((c) => {
-    const ch = sha256(c.text);
-    const n = occurrences.get(ch) ?? 0;
-    occurrences.set(ch, n + 1);
-    return {
-      id: stableId('d', path, ch, n),
-      wing,
-      room: theRoom,
-      hall: null,
-      source: path,
-      sourceHash: hash,
-      sourceMtime: mtimeMs,
-      chunkIndex: c.index,
-      lineStart: c.lineStart,
-      lineEnd: c.lineEnd,
-      contentDate: date,
-      addedBy,
-      metadata: { rel, kind: c.kind, ...(language ? { language } : {}), ...(c.heading ? { heading: c.heading } : {}) },
-      text: c.text,
-      indexExtra: c.heading ? `${rel} ${c.heading}` : rel,
-    };
-  });
 }

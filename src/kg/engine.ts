@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createError, isLociError } from '../core/errors.js';
 import {
   confidenceValue,
+  entityKey,
   entityType,
   literalValue,
   normalizeDate,
@@ -204,19 +205,26 @@ export function addFactRow(rows: GraphRows, f: FactInput, ctx: EngineContext): F
   return row;
 }
 
-/** Closes the open windows of (subject, predicate, object) at `ended`. */
-export function invalidateRows(rows: GraphRows, inv: InvalidationInput, now: string): FactRow[] {
+/** Closes the open windows of (subject, predicate, object) at `ended` (or records one, see recordIfMissing). */
+export function invalidateRows(rows: GraphRows, inv: InvalidationInput, ctx: EngineContext): FactRow[] {
+  const now = ctx.now;
   const predicate = predicateKey(inv.predicate);
   const ended = inv.ended === undefined ? now : normalizeDate(inv.ended, 'ended');
   const subjectId = resolveKey(rows, requireEntityKey(inv.subject));
-  if (!subjectId) return [];
-  const objKey = resolveKey(rows, requireEntityKey(inv.object)) ?? requireEntityKey(inv.object);
   const literal = inv.object.trim();
-  const open = rows
-    .factsOf(subjectId, predicate)
-    .filter((r) => r.validTo === null && (r.literal ? r.object === literal : r.object === objKey));
+  const key = entityKey(inv.object);
+  const objKey = key ? (resolveKey(rows, key) ?? key) : null;
+  const same = (r: FactRow) => (r.literal ? r.object === literal && inv.literal !== false : r.object === objKey && inv.literal !== true);
+  const all = subjectId ? rows.factsOf(subjectId, predicate).filter(same) : [];
+  if (all.length === 0 && inv.recordIfMissing) {
+    const input: FactInput = { subject: inv.subject, predicate, object: inv.object, literal: inv.literal === true, validFrom: null, validTo: ended };
+    if (inv.sources) input.sources = inv.sources;
+    if (inv.confidence !== undefined) input.confidence = inv.confidence;
+    return [addFactRow(rows, input, ctx)];
+  }
+  const open = all.filter((r) => r.validTo === null);
   for (const r of open) {
-    checkWindow(r.validFrom, ended, { subject: subjectId, predicate, object: r.object }, 'the end date is before the fact started');
+    checkWindow(r.validFrom, ended, { subject: r.subject, predicate, object: r.object }, 'the end date is before the fact started');
   }
   for (const r of open) rows.setWindow(r, r.validFrom, ended);
   return open;
@@ -247,7 +255,7 @@ export function applyBatch(rows: GraphRows, batch: GraphBatch, ctx: EngineContex
   });
   const closed: FactRow[] = [];
   (batch.invalidations ?? []).forEach((inv, i) => {
-    const got = guard('invalidation', i, () => invalidateRows(rows, inv, ctx.now));
+    const got = guard('invalidation', i, () => invalidateRows(rows, inv, ctx));
     if (got) closed.push(...got);
   });
   result.entities = entityRows.map((r) => rows.toEntity(rows.getEntity(r.id) ?? r));

@@ -46,3 +46,6 @@ export {
   type TunnelStore,
 } from './tunnels.js';
 export { createSqliteTunnelStore } from './sqlite-tunnel-store.js';
+export { extractFromDrawer, type ExtractionInput, type ExtractionResult, type ExtractOptions } from './extract/extract.js';
+export { resolveDate, findDates, type DateMention } from './extract/dates.js';
+export type { LlmExtractor, LlmExtractorOptions, CompleteFn, CreateLlmExtractor } from './extract/llm.js';

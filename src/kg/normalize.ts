@@ -7,6 +7,8 @@ import { createError } from '../core/errors.js';
 const MARKS = /[\u0300-\u036f]/g;
 const APOSTROPHES = /['’‘`´]/g;
 const SEPARATORS = /[^\p{L}\p{N}\p{M}./#+@]+/gu;
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_SEPARATORS = /[^A-Za-z0-9./#+@]+/g;
 const ABBREVIATION_DOTS = /\.+(?= |$)/g;
 const LEADING_AT = /^[@ ]+(?=[^/]*$)/;
 
@@ -26,8 +28,12 @@ export const MAX_LITERAL_LENGTH = 1000;
  * Returns `''` when nothing is left (callers reject it).
  */
 export function entityKey(name: string): string {
-  let s = name.normalize('NFKC').normalize('NFKD').replace(MARKS, '').normalize('NFC');
-  s = s.toLowerCase().toUpperCase().toLowerCase().replace(APOSTROPHES, '').replace(SEPARATORS, ' ');
+  let s: string;
+  if (ASCII_ONLY.test(name)) s = name.toLowerCase().replace(APOSTROPHES, '').replace(ASCII_SEPARATORS, ' ');
+  else {
+    s = name.normalize('NFKC').normalize('NFKD').replace(MARKS, '').normalize('NFC');
+    s = s.toLowerCase().toUpperCase().toLowerCase().replace(APOSTROPHES, '').replace(SEPARATORS, ' ');
+  }
   s = s.replace(ABBREVIATION_DOTS, '').trim().replace(LEADING_AT, '').trim();
   return s.replace(/ +/g, '_');
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDatabase } from '../store/sqlite/driver.js';
+import { openDatabase } from '../store/index.js';
 import { runGraphContract, runTunnelContract } from '../testing/graph-contract.js';
 import { createSqliteGraphStore, createSqliteTunnelStore } from './index.js';
 

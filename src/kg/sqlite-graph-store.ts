@@ -7,7 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { isoAt, systemClock, type Clock } from '../core/clock.js';
-import { mapSqliteError } from '../store/sqlite/driver.js';
+import { mapSqliteError } from '../store/index.js';
 import { applyBatch, resolveKey, type EngineContext } from './engine.js';
 import { functionalSet, sortLinks, type GraphStoreOptions } from './store-common.js';
 import { decodeCursor, encodeCursor, entityKey, normalizeDate, pageLimit, predicateKey } from './normalize.js';

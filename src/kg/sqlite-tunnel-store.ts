@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { isoAt, systemClock, type Clock } from '../core/clock.js';
-import { mapSqliteError } from '../store/sqlite/driver.js';
+import { mapSqliteError } from '../store/index.js';
 import { KG_SCHEMA_V2 } from './sqlite-schema.js';
 import { otherEnd, tunnelId, type RoomRef, type Tunnel, type TunnelInput, type TunnelStore } from './tunnels.js';
 

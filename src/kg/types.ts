@@ -104,6 +104,17 @@ export interface InvalidationInput {
   object: string;
   /** End, exclusive (`YYYY-MM-DD` or ISO-8601). Default: the clock's now. */
   ended?: string;
+  /**
+   * When the fact was never stored (no window at all), store it as a window with an unknown start
+   * ending at `ended`, so that "what did we use before?" has an answer. Default false.
+   */
+  recordIfMissing?: boolean;
+  /** With `recordIfMissing`: the object is a literal. Default false. */
+  literal?: boolean;
+  /** With `recordIfMissing`: sources and confidence of the recorded window. */
+  sources?: readonly string[];
+  /** With `recordIfMissing`: confidence in (0, 1]. Default 1. */
+  confidence?: number;
 }
 
 /** Several writes applied atomically, in this order: entities, facts, invalidations. */
@@ -142,7 +153,7 @@ export interface ApplyResult {
   entities: Entity[];
   /** The stored fact for each accepted fact input (a deduplicated one is the existing fact). */
   facts: Fact[];
-  /** Facts whose window was closed by an invalidation. */
+  /** Facts whose window was closed by an invalidation (or recorded closed, with `recordIfMissing`). */
   invalidated: Fact[];
   /** Items left out in lenient mode, with the error code. */
   skipped: { kind: 'entity' | 'fact' | 'invalidation'; index: number; code: string; message: string }[];

@@ -4,7 +4,10 @@
  * byte for byte. The YAML itself is parsed by the `yaml` package (`parseDocument`), so rewrites keep
  * key order, quoting, comments and unknown keys.
  */
-import { parseDocument, isMap, type Document } from 'yaml';
+import type { Document } from 'yaml';
+import { lazyRequire } from '../core/lazy.js';
+
+const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
 /** The pieces of a markdown file. `bom + open + yaml + close + body === text` always holds. */
 export interface SplitFile {
@@ -69,12 +72,12 @@ export interface ParsedYaml {
 
 /** Parses YAML frontmatter text tolerantly (duplicate keys allowed, last wins). */
 export function parseYaml(yamlText: string): ParsedYaml {
-  const doc = parseDocument(yamlText.replace(/\r\n/g, '\n'), { uniqueKeys: false, prettyErrors: false });
+  const doc = yaml().parseDocument(yamlText.replace(/\r\n/g, '\n'), { uniqueKeys: false, prettyErrors: false });
   const errors = doc.errors.map((e) => e.message);
   let data: Record<string, unknown> = {};
   if (errors.length === 0) {
     if (doc.contents === null) data = {};
-    else if (isMap(doc.contents)) {
+    else if (yaml().isMap(doc.contents)) {
       const js: unknown = doc.toJS({ maxAliasCount: 100 });
       data = js && typeof js === 'object' ? (js as Record<string, unknown>) : {};
     } else errors.push('frontmatter is not a mapping of keys to values');

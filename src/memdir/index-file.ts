@@ -193,7 +193,10 @@ export function rebuildIndex(dir: string, options: BuildIndexOptions = {}): Inde
   for (let attempt = 0; attempt < 3; attempt++) {
     const before = signature(dir);
     const existing = readIndex(dir);
-    const memories = listMemories(dir);
+    // Pinned memories are always indexed; the rest fill the scan cap, newest first.
+    const all = listMemories(dir, { limit: Infinity });
+    const pinned = all.filter((m) => m.pinned);
+    const memories = [...pinned, ...all.filter((m) => !m.pinned).slice(0, Math.max(0, MEMORY_LIMITS.scanFiles - pinned.length))];
     const { text, stats } = buildIndex(memories, existing, (rel) => !rel.split('/').includes('..') && existsSync(join(dir, rel)), options);
     const written = text !== (existing ?? '') && !(existing === undefined && text === '');
     if (written) writeFileAtomic(file, text);

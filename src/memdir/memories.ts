@@ -159,14 +159,21 @@ function distance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** Up to three names close to `query` (edit distance or substring), for MEMORY_NOT_FOUND. */
-export function suggestNames(query: string, names: readonly string[]): string[] {
+/**
+ * Up to three suggestions close to `query` (edit distance or substring), for MEMORY_NOT_FOUND.
+ * Each candidate is `[suggestion, ...aliases]`: it matches through any alias and is suggested once.
+ */
+export function suggestNames(query: string, candidates: readonly (readonly string[])[]): string[] {
   const q = slugify(query);
-  return [...new Set(names)]
-    .map((n) => {
-      const s = slugify(n);
-      const d = s.includes(q) || q.includes(s) ? 0.5 : distance(q, s);
-      return { n, d };
+  return candidates
+    .map((aliases) => {
+      const d = Math.min(
+        ...aliases.map((a) => {
+          const s = slugify(a);
+          return s.includes(q) || q.includes(s) ? 0.5 : distance(q, s);
+        }),
+      );
+      return { n: aliases[0]!, d };
     })
     .filter((x) => x.d <= Math.max(2, Math.floor(q.length / 3)))
     .sort((a, b) => a.d - b.d || a.n.localeCompare(b.n))
@@ -193,8 +200,8 @@ export function findMemory(dir: string, query: string): Memory {
     if (hits.length === 1) return hits[0]!;
     if (hits.length > 1) throw createError('MEMORY_AMBIGUOUS', { name: query, files: hits.map((m) => m.file) });
   }
-  const names = all.flatMap((m) => [m.name, m.file]);
-  throw createError('MEMORY_NOT_FOUND', { name: query, dir, suggestions: suggestNames(q, names) });
+  const candidates = all.map((m) => [m.name, m.file.split('/').pop()!.replace(/\.md$/i, '')]);
+  throw createError('MEMORY_NOT_FOUND', { name: query, dir, suggestions: [...new Set(suggestNames(q, candidates))] });
 }
 
 /** Like {@link findMemory} but returns undefined when nothing matches. */

@@ -82,7 +82,7 @@ test('long paths: an existing folder with the same 200-character prefix is found
   const root = tmp(t);
   const home = join(root, 'home');
   let deep = join(root, 'w');
-  while (sanitizeProjectPath(deep).length <= 230) deep = join(deep, 'a-rather-long-directory-name');
+  while (deep.length <= 230) deep = join(deep, 'a-rather-long-directory-name');
   mkdirSync(deep, { recursive: true });
   const prefix = deep.replace(/[^a-zA-Z0-9]/g, '-').slice(0, 200);
   const computed = resolveClaudeMemoryDir(opts(home, deep));

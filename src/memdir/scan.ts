@@ -7,7 +7,9 @@
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import ignore from 'ignore';
+import { lazyRequire } from '../core/lazy.js';
+
+const ignore = lazyRequire<typeof import('ignore')>('ignore');
 import { parseTopicFile } from './topic-file.js';
 import { effectivePrivacy } from './privacy-rules.js';
 import { INDEX_FILE, MEMORY_LIMITS, type Memory, type MemoryEntry, type MemoryType } from './types.js';
@@ -19,6 +21,8 @@ export interface TopicCandidate {
   path: string;
   mtimeMs: number;
   size: number;
+  /** Inode number (atomic writes always change it); 0 when unknown. */
+  ino: number;
 }
 
 /** Deepest directory level scanned below the memory directory. */
@@ -33,7 +37,7 @@ function loadIgnore(dir: string): ((rel: string) => boolean) | undefined {
   } catch {
     return undefined;
   }
-  const ig = ignore().add(text);
+  const ig = ignore()().add(text);
   return (rel) => ig.ignores(rel);
 }
 
@@ -64,7 +68,7 @@ export function scanTopicFiles(dir: string): TopicCandidate[] {
         walk(p, r, depth + 1);
       } else if (st.isFile() && /\.md$/i.test(name) && !(depth === 0 && name === INDEX_FILE)) {
         if (ignored?.(r)) continue;
-        out.push({ file: r, path: p, mtimeMs: st.mtimeMs, size: st.size });
+        out.push({ file: r, path: p, mtimeMs: st.mtimeMs, size: st.size, ino: st.ino });
       }
     }
   };
@@ -118,18 +122,36 @@ export function byNewest(a: { modified: string; file: string }, b: { modified: s
   return b.modified.localeCompare(a.modified) || a.file.localeCompare(b.file);
 }
 
+/**
+ * Parsed files by path, valid while inode, size and mtime are unchanged (every Loci write is a
+ * rename, which changes the inode). Keeps repeated scans of one directory cheap.
+ */
+const cache = new Map<string, { key: string; memory: Memory }>();
+const CACHE_MAX = 4096;
+
+function cached(c: TopicCandidate): Memory | undefined {
+  const key = `${c.ino}:${c.size}:${c.mtimeMs}:${c.file}`;
+  const hit = cache.get(c.path);
+  if (hit && hit.key === key) return hit.memory;
+  let text: string;
+  try {
+    text = readHead(c.path, c.size);
+  } catch {
+    return undefined;
+  }
+  const memory = toMemory(c, text);
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(c.path, { key, memory });
+  return memory;
+}
+
 /** Reads and parses every candidate; files that vanish or cannot be read are skipped. */
 export function loadMemories(dir: string, options: ListMemoriesOptions = {}): Memory[] {
   const limit = options.limit ?? MEMORY_LIMITS.scanFiles;
   const all: Memory[] = [];
   for (const c of scanTopicFiles(dir)) {
-    let text: string;
-    try {
-      text = readHead(c.path, c.size);
-    } catch {
-      continue;
-    }
-    const m = toMemory(c, text);
+    const m = cached(c);
+    if (!m) continue;
     if (options.type === undefined || m.type === options.type) all.push(m);
   }
   return all.sort(byNewest).slice(0, limit);
@@ -151,7 +173,7 @@ export function readMemoryFile(dir: string, file: string): Memory | undefined {
   try {
     const st = statSync(path);
     if (!st.isFile()) return undefined;
-    return toMemory({ file, path, mtimeMs: st.mtimeMs, size: st.size }, readFileSync(path, 'utf8'));
+    return toMemory({ file, path, mtimeMs: st.mtimeMs, size: st.size, ino: st.ino }, readFileSync(path, 'utf8'));
   } catch {
     return undefined;
   }

@@ -54,7 +54,8 @@ export function slugifyName(name: string): SlugResult {
   const nfc = name.normalize('NFC').trim();
   let ascii = '';
   let dropped = false;
-  for (const ch of nfc) {
+  if (/^[\x20-\x7e]*$/.test(nfc)) ascii = nfc;
+  else for (const ch of nfc) {
     const extra = EXTRA[ch];
     if (extra !== undefined) {
       ascii += extra;

@@ -9,7 +9,9 @@
  * unknown keys survive; a rewrite that changes nothing returns the original bytes. A file without
  * frontmatter never gains one.
  */
-import { Document, isMap } from 'yaml';
+import { lazyRequire } from '../core/lazy.js';
+
+const yaml = lazyRequire<typeof import('yaml')>('yaml');
 import { createError } from '../core/errors.js';
 import { extractLinks } from './markdown.js';
 import { joinFrontmatter, parseYaml, splitFrontmatter, stringifyYaml, type ParsedYaml, type SplitFile } from './frontmatter.js';
@@ -151,7 +153,7 @@ export function renderNewTopicFile(input: NewTopicInput): { fileName: string; sl
   const metadata: Record<string, unknown> = { type: input.type, privacy: input.privacy };
   if (input.pinned) metadata['pinned'] = true;
   if (hashed) metadata['title'] = oneLine(input.name);
-  const doc = new Document({ name: slug, description: oneLine(input.description), metadata, modified: input.modified });
+  const doc = new (yaml().Document)({ name: slug, description: oneLine(input.description), metadata, modified: input.modified });
   const body = withWhyHow(input.type, input.body.replace(/\r\n/g, '\n').trim(), input.why, input.how);
   const text = `---\n${stringifyYaml(doc, '\n')}---\n\n${body}\n`;
   return { fileName: `${input.type}_${slug}.md`, slug, text };
@@ -190,7 +192,7 @@ export function applyTopicPatch(text: string, file: string, patch: TopicPatch, n
   const doc = t.yaml?.doc;
   if (doc && fmFields.length) {
     const md = doc.get('metadata');
-    if (md !== undefined && md !== null && !isMap(md)) {
+    if (md !== undefined && md !== null && !yaml().isMap(md)) {
       throw createError('MEMORY_FRONTMATTER_INVALID', { file, reason: '`metadata` is not a mapping' });
     }
     if (md === null) doc.delete('metadata');
@@ -231,7 +233,7 @@ export function applyTopicPatch(text: string, file: string, patch: TopicPatch, n
       }
       next = next.replace(/(\*\*Why:\*\*[^\n]*)\n\n(\*\*How to apply:\*\*)/, '$1\n$2');
     }
-    if (patch.body !== undefined || (type === 'feedback' || type === 'project')) next = withWhyHow(type, next, patch.why, patch.how);
+    next = withWhyHow(type, next, patch.why, patch.how);
     if (next.replace(/\s+$/, '') !== oldBody.replace(/\s+$/, '')) {
       const lead = /^(?:\r?\n)*/.exec(t.split.body)![0];
       split.body = (lead + next + '\n').replace(/\r?\n/g, split.eol);

@@ -3,3 +3,4 @@
  * The palace facade used by every front end.
  */
 export { openPalace, type OpenPalaceOptions, type MineOptions, type Palace, type PalaceStatus, type PalaceInternals } from './palace.js';
+export { diaryWrite, diaryRead, agentRoom, DIARY_WING, type DiaryEntryInput } from './diary.js';

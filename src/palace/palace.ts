@@ -12,6 +12,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { mineProject, type MineProjectOptions, type MineSummary } from '../ingest/index.js';
 import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, MemoryStore } from '../store/ports.js';
 import { createSqliteStore, openDatabase } from '../store/index.js';
+import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
 import { searchHybrid, type SearchOptions, type SearchResult } from '../search/index.js';
 
 /** Options of {@link openPalace}. */
@@ -24,7 +25,7 @@ export interface OpenPalaceOptions {
   logger?: Logger;
   /** Time source. Default: the system clock. */
   clock?: Clock;
-  /** How long a write waits for another process, in ms. Default 15000. */
+  /** How long a write waits for another process, in ms. Default: `LOCI_BUSY_TIMEOUT_MS` or 15000. */
   busyTimeoutMs?: number;
 }
 
@@ -80,6 +81,10 @@ export interface Palace {
   findDuplicates(text: string): Promise<Drawer[]>;
   /** Counts, size and index health. */
   status(): Promise<PalaceStatus>;
+  /** Writes an agent diary entry (a drawer in the `diary` wing). */
+  diaryWrite(input: DiaryEntryInput): Promise<{ id: string; date: string }>;
+  /** An agent's diary entries, newest first. */
+  diaryRead(agent: string, opts?: { limit?: number; offset?: number; since?: string }): Promise<{ entries: Drawer[]; total: number }>;
   close(): Promise<void>;
 }
 
@@ -100,8 +105,10 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   const paths = homePaths(home);
   if (!store) {
     ensureHome(home);
-    db = openDatabase(paths.db, { busyTimeoutMs: opts.busyTimeoutMs ?? 15_000 });
-    store = createSqliteStore(db, { path: paths.db, now: () => clock.now() });
+    const envBusy = Number(process.env['LOCI_BUSY_TIMEOUT_MS']);
+    const busyTimeoutMs = opts.busyTimeoutMs ?? (envBusy > 0 ? envBusy : 15_000);
+    db = openDatabase(paths.db, { busyTimeoutMs });
+    store = createSqliteStore(db, { path: paths.db, now: () => clock.now(), busyTimeoutMs });
   }
   await store.init();
   const st = store;
@@ -173,6 +180,9 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
         index: { lexical: s.lexicalIndex, vectors: 'not configured (lexical search only)' },
       };
     },
+
+    diaryWrite: (input) => diaryWrite(st, clock, input),
+    diaryRead: (agent, o) => diaryRead(st, agent, o),
 
     close: () => st.close(),
   };

@@ -7,4 +7,4 @@ export { createMemoryStore } from './memory/memory-store.js';
 export { createSqliteStore, rebuildLexicalIndex, type SqliteStoreOptions } from './sqlite/drawer-store.js';
 export { openDatabase, mapSqliteError, APPLICATION_ID, type OpenDatabaseOptions } from './sqlite/driver.js';
 export { MIGRATIONS, latestVersion, type Migration } from './sqlite/migrations.js';
-export { defaultDrawerId, matchesFilter, untilBound } from './shared.js';
+export { defaultDrawerId, matchesFilter, untilBound, prepareDrawer } from './shared.js';

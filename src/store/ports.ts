@@ -42,6 +42,12 @@ export interface DrawerInput {
    * Optional; tokenised together with `text`.
    */
   indexExtra?: string;
+  /**
+   * Precomputed `contentHash` (SHA-256 of `text`) and search column
+   * (`searchColumn(text + '\n' + indexExtra)`), e.g. from a mining worker. Adapters trust it;
+   * use `prepareDrawer` from the store module to fill it.
+   */
+  prepared?: { contentHash: string; search: string };
 }
 
 /** A stored drawer. */
@@ -184,10 +190,17 @@ export interface MemoryStore {
   /**
    * Atomically makes `drawers` the content of `state.source`: drawers whose id is unchanged are
    * kept (metadata refreshed), new ones inserted, vanished ones deleted, and the source state
-   * written — all in one transaction. With `expectedHash`, does nothing and returns null when the
-   * stored state already has that hash (another process got there first).
+   * written — all in one transaction. With `skipIfHash`, does nothing and returns null when the
+   * stored state already has that hash and config (another process got there first).
    */
   replaceSource(state: SourceState, drawers: readonly DrawerInput[], opts?: { skipIfHash?: string }): Promise<ReplaceResult | null>;
+  /**
+   * Several `replaceSource` calls in **one** transaction (each source still all-or-nothing):
+   * the fast path of bulk mining. Results are in input order.
+   */
+  replaceSources(
+    items: readonly { state: SourceState; drawers: readonly DrawerInput[]; skipIfHash?: string }[],
+  ): Promise<(ReplaceResult | null)[]>;
   /**
    * Appends drawers to an append-only source and advances its state in one transaction, provided
    * the stored offset still equals `fromOffset` (else returns null: another process appended).

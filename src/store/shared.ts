@@ -36,7 +36,7 @@ export function materialize(input: DrawerInput, filedAt: string): Drawer & { sea
   if (typeof input.text !== 'string' || input.text.length === 0) {
     throw createError('INVALID_ARGUMENT', { name: 'text', value: input.text, expected: 'non-empty text' });
   }
-  const contentHash = sha256(input.text);
+  const contentHash = input.prepared?.contentHash ?? sha256(input.text);
   return {
     id: input.id ?? defaultDrawerId(input, contentHash),
     wing: input.wing,
@@ -54,7 +54,18 @@ export function materialize(input: DrawerInput, filedAt: string): Drawer & { sea
     contentHash,
     metadata: input.metadata ?? {},
     text: input.text,
-    search: searchColumn(input.indexExtra ? `${input.text}\n${input.indexExtra}` : input.text),
+    search: input.prepared?.search ?? searchColumn(input.indexExtra ? `${input.text}\n${input.indexExtra}` : input.text),
+  };
+}
+
+/** Fills `prepared` (content hash and search column) so that a store does no hashing or tokenising. */
+export function prepareDrawer<T extends DrawerInput>(input: T): T {
+  return {
+    ...input,
+    prepared: {
+      contentHash: sha256(input.text),
+      search: searchColumn(input.indexExtra ? `${input.text}\n${input.indexExtra}` : input.text),
+    },
   };
 }
 

@@ -160,6 +160,15 @@ export function runGraphContract(opts: GraphContractOptions): void {
       assert.deepEqual(await g.stats(), { entities: 2, facts: 1, openFacts: 0, predicates: { assigned_to: 1 } });
     });
 
+    it('recordIfMissing keeps "what did we use before?" answerable, once', async () => {
+      const inv = { subject: 'loci', predicate: 'uses', object: 'npm', ended: '2025-03-01', recordIfMissing: true, sources: ['d9'] };
+      const [rec] = (await g.apply({ facts: [{ subject: 'loci', predicate: 'uses', object: 'pnpm', validFrom: '2025-03-01' }], invalidations: [inv] }, { clock })).invalidated;
+      assert.deepEqual([rec && win(rec), rec?.sources], ['loci uses npm [-inf, 2025-03-01T00:00:00.000Z)', ['d9']]);
+      assert.deepEqual((await g.query('loci', { asOf: '2024-06-01' })).map((f) => f.object), ['npm']);
+      assert.deepEqual((await g.apply({ invalidations: [inv] }, { clock })).invalidated, [], 'a stored window is never recorded twice');
+      assert.equal((await g.stats()).facts, 2);
+    });
+
     it('query directions, predicate filter and unknown entities', async () => {
       await g.addFact({ subject: 'Maya', predicate: 'works_on', object: 'loci', validFrom: '2025-01-01' }, { clock });
       await g.addFact({ subject: 'Sam', predicate: 'works_on', object: 'loci', validFrom: '2025-02-01' }, { clock });

@@ -217,6 +217,31 @@ export function runStoreContract(opts: StoreContractOptions): void {
       assert.equal(await store.count({ source: '/p/a.md' }), 2);
     });
 
+    it('replaceSources writes several sources in one call, each with its own skip rule', async () => {
+      await store.replaceSource(src('/b/one', 'h1'), [d('first file', { id: 'b1', chunkIndex: 0 })]);
+      const r = await store.replaceSources([
+        { state: src('/b/one', 'h1'), drawers: [d('ignored', { id: 'bx', chunkIndex: 0 })], skipIfHash: 'h1' },
+        { state: src('/b/two', 'h2'), drawers: [d('second file', { id: 'b2', chunkIndex: 0 }), d('more', { id: 'b3', chunkIndex: 1 })] },
+      ]);
+      assert.equal(r[0], null);
+      assert.equal(r[1]?.added, 2);
+      assert.equal(await store.get('bx'), undefined);
+      assert.equal(await store.count({ source: '/b/*' }), 3);
+      await assert.rejects(store.replaceSources([
+        { state: src('/b/three', 'h3'), drawers: [d('fine', { id: 'b4', chunkIndex: 0 })] },
+        { state: src('/b/four', 'h4'), drawers: [d('', { id: 'b5', chunkIndex: 0 })] },
+      ]));
+      assert.equal(await store.get('b4'), undefined, 'a failing batch writes nothing');
+    });
+
+    it('prepared drawers are indexed from their precomputed search column', async () => {
+      const { prepareDrawer } = await import('../store/shared.js');
+      const p = prepareDrawer(d('The Quokka smiles', { indexExtra: 'notes/animals.md' }));
+      const { added } = await store.put([p]);
+      assert.equal((await store.searchLexical(['quokka'], undefined, 5))[0]?.id, added[0]);
+      assert.equal((await store.searchLexical(['anim'], undefined, 5))[0]?.id, added[0], 'extra words are indexed');
+    });
+
     it('appendSource appends only from the expected offset', async () => {
       const st = src('/c/s.jsonl', 'h', { kind: 'convo', offset: 100 });
       const a = await store.appendSource(st, [d('turn one', { id: 'c1', chunkIndex: 0 })], 0);

@@ -88,20 +88,38 @@ function pushCamelParts(raw: string, out: string[], stem: boolean): void {
   }
 }
 
-const ASCII_WORD = /[A-Za-z0-9]+/g;
-
-function tokenizeAscii(text: string, out: string[], stem: boolean): void {
-  ASCII_WORD.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = ASCII_WORD.exec(text)) !== null) {
-    const raw = m[0];
-    const w = raw.toLowerCase();
+/**
+ * Fast path: a hand-written scanner over runs of ASCII letters and digits; any run that touches a
+ * non-ASCII character goes through the general (Unicode) path, so the output is identical to
+ * the general path's for every input.
+ */
+function tokenizeFast(text: string, out: string[], stem: boolean): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    while (i < n && !(c >= 128 || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) c = text.charCodeAt(++i);
+    if (i >= n) break;
+    const start = i;
+    let upper = false;
+    let wide = false;
+    while (i < n && (c >= 128 || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) {
+      if (c >= 128) wide = true;
+      else if (c <= 90 && c >= 65) upper = true;
+      c = text.charCodeAt(++i);
+    }
+    const raw = text.slice(start, i);
+    if (wide) {
+      for (const m of raw.matchAll(WORD)) pushWord(m[0], out, stem);
+      continue;
+    }
+    const w = upper ? raw.toLowerCase() : raw;
     if (stem && w.length > 3) {
-      let s = STEM_CACHE.get(w);
-      if (s === undefined) s = stemCached(w);
-      out.push(s);
+      let st = STEM_CACHE.get(w);
+      if (st === undefined) st = stemCached(w);
+      out.push(st);
     } else out.push(w);
-    if (w !== raw && CAMEL.test(raw)) pushCamelParts(raw, out, stem);
+    if (upper && CAMEL.test(raw)) pushCamelParts(raw, out, stem);
   }
 }
 
@@ -109,8 +127,7 @@ function tokenizeAscii(text: string, out: string[], stem: boolean): void {
 export function tokenize(text: string, opts: TokenizeOptions = {}): string[] {
   const stem = opts.stem ?? true;
   const out: string[] = [];
-  if (!NON_ASCII.test(text)) tokenizeAscii(text, out, stem);
-  else for (const m of text.matchAll(WORD)) pushWord(m[0], out, stem);
+  tokenizeFast(text, out, stem);
   return out;
 }
 

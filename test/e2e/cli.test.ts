@@ -154,6 +154,23 @@ describe('loci CLI (palace core)', () => {
     assert.equal(sync.sources_removed, 1);
   });
 
+  test('diary: write from args and stdin, read newest first, searchable', () => {
+    const a = loci(['diary', 'write', '--agent', 'Claude', '--topic', 'deploy', 'Shipped', 'the', 'blue-green', 'switch', '--json'], { home });
+    assert.equal(a.code, 0, a.stderr);
+    assert.match(JSON.parse(a.stdout).id, /^d[0-9a-f]{16}$/);
+    const b = loci(['diary', 'write', '--agent', 'claude'], { home, input: 'Second entry: rollback drill went fine\n' });
+    assert.equal(b.code, 0, b.stderr);
+    const r = JSON.parse(loci(['diary', 'read', '--agent', 'claude', '--json'], { home }).stdout);
+    assert.equal(r.total, 2);
+    assert.equal(r.entries.length, 2);
+    assert.ok(r.entries.some((e: { topic: string }) => e.topic === 'deploy'));
+    const hit = JSON.parse(loci(['search', 'rollback drill', '--json'], { home }).stdout).results[0];
+    assert.equal(hit.wing, 'diary');
+    assert.equal(hit.room, 'claude');
+    const none = loci(['diary', 'read', '--agent', 'nobody'], { home });
+    assert.match(none.stdout, /no diary entries/);
+  });
+
   test('errors are one clear line with a code and a non-zero exit', () => {
     const missing = loci(['mine', join(work.dir, 'nope')], { home });
     assert.equal(missing.code, 2);
@@ -168,6 +185,31 @@ describe('loci CLI (palace core)', () => {
     assert.equal(noDrawer.code, 2);
     assert.match(noDrawer.stderr, /DRAWER_NOT_FOUND/);
     assert.equal(loci(['frobnicate'], { home }).code, 2);
+  });
+
+  test('a locked database gives DB_LOCKED after the busy timeout and loses nothing', () => {
+    const before = JSON.parse(loci(['status', '--json'], { home }).stdout).drawers;
+    const db = new Database(join(home, 'palace.db'));
+    db.exec('BEGIN EXCLUSIVE');
+    try {
+      const r = loci(['mine', proj, '--wing', 'other'], { home, env: { LOCI_BUSY_TIMEOUT_MS: '300' } });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /^loci: the palace database .* stayed locked by another process for 300 ms — retry when the other Loci command has finished \[DB_LOCKED\]\n$/);
+    } finally {
+      db.exec('ROLLBACK');
+      db.close();
+    }
+    assert.equal(JSON.parse(loci(['status', '--json'], { home }).stdout).drawers, before);
+  });
+
+  test('invalid UTF-8 is stored with a warning naming the file and the fix', () => {
+    const dir = join(work.dir, 'latin1');
+    writeTree(dir, { 'notes.txt': Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from(' au lait, gar'), Buffer.from([0xe7]), Buffer.from('on\n')]) });
+    const r = loci(['mine', dir], { home });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /notes\.txt: not valid UTF-8; stored with replacement characters — convert it to UTF-8/);
+    const hit = JSON.parse(loci(['search', 'lait', '--json'], { home }).stdout).results[0];
+    assert.match(hit.text, /lait/);
   });
 
   test('a corrupt or foreign database file is refused and left untouched', () => {

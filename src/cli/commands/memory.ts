@@ -67,7 +67,7 @@ function entryJson(m: MemoryEntry) {
 }
 
 function indexLine(s: IndexStats): string {
-  return `MEMORY.md: ${s.entries} entries, ${s.lines} lines, ${bytes(s.bytes)}` +
+  return `MEMORY.md: ${s.entries} ${s.entries === 1 ? 'entry' : 'entries'}, ${s.lines} lines, ${bytes(s.bytes)}` +
     (s.omitted ? `, ${s.omitted} left out to stay within 200 lines / 25 KB` : '') +
     (s.dropped ? `, ${s.dropped} dangling lines dropped` : '') + '\n';
 }

@@ -6,7 +6,7 @@ import type { MineSummary } from '../../index.js';
 import type { RegisterCommand } from '../context.js';
 import { bytes, colors, intOption, printJson } from '../format.js';
 import { withPalace } from '../open.js';
-import { progressLine } from '../progress.js';
+import { bar, progressLine } from '../progress.js';
 
 interface MineFlags {
   wing?: string;
@@ -68,7 +68,11 @@ export const register: RegisterCommand = (program, ctx) => {
           ...(Object.keys(chunk).length ? { chunk } : {}),
           ...(o.gitignore === false ? { respectGitignore: false } : {}),
           ...(o.ignore ? { ignore: o.ignore } : {}),
-          onProgress: (pr) => progress.update(`mining ${pr.filesSeen} files, ${bytes(pr.bytesRead)} read — ${pr.current}`),
+          onProgress: (pr) =>
+            progress.update(
+              `${bar(pr.bytesTotal ? pr.bytesRead / pr.bytesTotal : pr.filesSeen / Math.max(1, pr.filesTotal))} ` +
+                `${pr.filesSeen}/${pr.filesTotal} files, ${bytes(pr.bytesRead)} of ${bytes(pr.bytesTotal)} — ${pr.current}`,
+            ),
         }),
       ).finally(() => progress.done());
       if (o.json) return printJson(ctx.io, summaryJson(s));

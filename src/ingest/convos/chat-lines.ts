@@ -17,8 +17,9 @@
  * Detection (`looksLikeChat`, on the first 64 KiB): a chat when either
  * - ≥ 3 runs of `>` lines alternate with ≥ 2 runs of other text (quote style), or
  * - ≥ 2 distinct speakers, ≥ 2 speaker lines, and speaker lines are the majority of the content
- *   lines or of the paragraph-opening lines; with ≥ 4 speaker lines, at least two speakers must
- *   speak twice (a list of `Label: value` lines is not a dialogue).
+ *   lines or of the paragraph-opening lines — or, for role labels (`Human:`/`Assistant:`, `User:`/`AI:`)
+ *   with both roles present, at least a quarter of the paragraph-opening lines; with ≥ 4 speaker
+ *   lines, at least two speakers must speak twice (a list of `Label: value` lines is not a dialogue).
  * Lines inside code fences are ignored.
  */
 import { parseDatePrefix, parseTime, type DateTimeParts } from './chat-dates.js';
@@ -163,6 +164,7 @@ export function looksLikeChat(lines: readonly string[]): ChatVerdict {
   let prev: ChatLine['t'] | null = null;
   let fence = false;
   const speakers = new Map<string, number>();
+  const roles = { user: 0, assistant: 0 };
   for (const c of cls) {
     if (c.t === 'fence') fence = !fence;
     if (fence || c.t === 'fence') {
@@ -180,6 +182,7 @@ export function looksLikeChat(lines: readonly string[]): ChatVerdict {
       speakerLines++;
       if (starts) paraSpeaker++;
       speakers.set(c.speaker, (speakers.get(c.speaker) ?? 0) + 1);
+      if (c.speaker === 'user' || c.speaker === 'assistant') roles[c.speaker]++;
     }
     if (c.t === 'quote' && prev !== 'quote') quoteRuns++;
     if (c.t !== 'quote' && (prev === 'quote' || (prev === 'blank' && quoteRuns > 0))) textRuns++;
@@ -188,6 +191,8 @@ export function looksLikeChat(lines: readonly string[]): ChatVerdict {
   if (quoteRuns >= 3 && textRuns >= 2 && quoteRuns * 2 >= speakerLines) return { chat: true, style: 'quote' };
   const repeaters = [...speakers.values()].filter((n) => n >= 2).length;
   const majority = speakerLines * 2 > content || (paraStarts > 0 && paraSpeaker * 2 > paraStarts);
-  const chat = speakers.size >= 2 && speakerLines >= 2 && majority && (speakerLines < 4 || repeaters >= 2);
+  // Role labels (Human:/Assistant:, User:/AI:) are strong evidence: both roles and a quarter of the paragraphs suffice.
+  const roleChat = roles.user > 0 && roles.assistant > 0 && (roles.user + roles.assistant) * 4 >= paraStarts;
+  const chat = speakers.size >= 2 && speakerLines >= 2 && (majority || roleChat) && (speakerLines < 4 || repeaters >= 2);
   return { chat, style: 'labels' };
 }

@@ -79,18 +79,24 @@ export type ClaudeAdvance =
       warnings: string[];
     };
 
+/** The `full` answer (first read). */
+export type ClaudeFull = Extract<ClaudeAdvance, { status: 'full' }>;
+/** The `append` answer. */
+export type ClaudeAppend = Extract<ClaudeAdvance, { status: 'append' }>;
+/** The `reparse` answer. */
+export type ClaudeReparse = Extract<ClaudeAdvance, { status: 'reparse' }>;
+
 function buildTail(t: ResolvedThread): { tail: ThreadNode[]; anchor: string | null } {
   const pathNodes = t.nodes.filter((n) => t.path.has(n.u));
   const keep = pathNodes.slice(-TAIL_PATH);
   const first = keep[0]!;
   const reach = new Set(keep.map((n) => n.u));
   const extra: ThreadNode[] = [];
+  // Siblings and structural records are kept only below a kept node, so that every kept sibling
+  // still finds the tool call or API message that makes it part of the thread.
   for (const n of t.nodes) {
-    if (n.l <= first.l || reach.has(n.u)) continue;
-    if (t.included.has(n.u)) {
-      reach.add(n.u);
-      extra.push(n);
-    } else if (n.m === 0 && n.p !== null && reach.has(n.p)) {
+    if (n.l <= first.l || reach.has(n.u) || n.p === null || !reach.has(n.p)) continue;
+    if (t.included.has(n.u) || n.m === 0) {
       reach.add(n.u);
       extra.push(n);
     }
@@ -123,6 +129,9 @@ function snapshot(scan: ScanState, group: string, thread: ResolvedThread | undef
  * `opts` are the parse options (tool line lengths, sidecar hook); keep them equal across calls of
  * one file, or re-read it (they change the rendered text).
  */
+export function advanceClaudeCodeThread(state: null, lines: readonly string[], path: string, opts?: ParseOptions): ClaudeFull;
+export function advanceClaudeCodeThread(state: ClaudeCodeThreadState, lines: readonly string[], path: string, opts?: ParseOptions): ClaudeAppend | ClaudeReparse;
+export function advanceClaudeCodeThread(state: ClaudeCodeThreadState | null, lines: readonly string[], path: string, opts?: ParseOptions): ClaudeAdvance;
 export function advanceClaudeCodeThread(
   state: ClaudeCodeThreadState | null,
   lines: readonly string[],
@@ -141,7 +150,7 @@ export function advanceClaudeCodeThread(
   const records = parseJsonLines(lines, state.nextLine, w);
   const scan: ScanState = { facts: { ...state.facts }, lastTitleText: state.lastTitleText, summariesSeen: new Set(state.summariesSeen) };
   const { nodes: scanned, items } = scanRecords(records, scan, o, fileAgentId(path), w);
-  const reparse = (reason: string): ClaudeAdvance => ({ status: 'reparse', reason, warnings: w.finish() });
+  const reparse = (reason: string): ClaudeReparse => ({ status: 'reparse', reason, warnings: w.finish() });
 
   const byId = new Map<string, ThreadNode>(state.tail.map((n) => [n.u, n]));
   const fresh: ThreadNode[] = [];

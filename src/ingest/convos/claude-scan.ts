@@ -183,62 +183,73 @@ export function scanRecords(
   fileAgent: string | null,
   w: Warnings,
 ): { nodes: ScannedNode[]; items: LooseItem[] } {
+  const out = { nodes: [] as ScannedNode[], items: [] as LooseItem[] };
+  for (const { line, rec } of records) scanRecord(line, rec, st, o, fileAgent, w, out);
+  return out;
+}
+
+/** Scans one record into `out` (see {@link scanRecords}). */
+export function scanRecord(
+  line: number,
+  rec: Json,
+  st: ScanState,
+  o: Omit<ToolLineOptions, 'cwd'>,
+  fileAgent: string | null,
+  w: Warnings,
+  out: { nodes: ScannedNode[]; items: LooseItem[] },
+): void {
   const f = st.facts;
-  const nodes: ScannedNode[] = [];
-  const items: LooseItem[] = [];
-  for (const { line, rec } of records) {
-    const type = str(rec.type) ?? '';
-    f.sessionId ??= str(rec.sessionId) ?? null;
-    f.cwd ??= str(rec.cwd) ?? null;
-    f.gitBranch ??= str(rec.gitBranch) ?? null;
-    f.slug ??= str(rec.slug) ?? null;
-    f.agentId ??= str(rec.agentId) ?? null;
-    if (str(rec.version)) f.version = str(rec.version)!;
-    if (type === 'custom-title' && str(rec.customTitle)) {
-      f.customTitle = str(rec.customTitle)!.trim();
-      title(f.customTitle, line, rec, st, items);
-      continue;
-    }
-    if (type === 'ai-title' && str(rec.aiTitle)) {
-      f.aiTitle = str(rec.aiTitle)!.trim();
-      title(f.aiTitle, line, rec, st, items);
-      continue;
-    }
-    if (type === 'agent-name') f.agentName = str(rec.agentName) ?? f.agentName;
-    if (type === 'summary') {
-      const s = str(rec.summary)?.trim();
-      if (s) {
-        f.summaryTitle = s;
-        if (!st.summariesSeen.has(s)) {
-          st.summariesSeen.add(s);
-          items.push({ line, msg: { role: 'system', speaker: 'summary', kind: 'summary', text: s, timestamp: normIso(rec.timestamp), line } });
-        }
-      }
-      continue;
-    }
-    const uuid = str(rec.uuid);
-    const isMsg = type === 'user' || type === 'assistant' || type === 'human';
-    if (!isMsg && !SILENT.has(type)) w.count(`unknown Claude Code record type ${JSON.stringify(type)} skipped`);
-    if (!uuid) continue;
-    if (isMsg) f.firstTimestamp ??= normIso(rec.timestamp);
-    const parent = str(rec.parentUuid) ?? str(rec.logicalParentUuid) ?? null;
-    let msgs: ConvoMessage[] = [];
-    if (isMsg) {
-      const r = type === 'human' ? { ...rec, type: 'user' } : rec;
-      msgs = recordMessages(r, line, { ...o, cwd: f.cwd });
-      if (type === 'assistant') {
-        const model = isObj(rec.message) ? str(rec.message.model) : undefined;
-        if (model && model !== '<synthetic>') f.model = model;
-      }
-    }
-    const ids = isMsg ? toolIds(rec) : {};
-    nodes.push({
-      node: { u: uuid, p: parent, l: line, m: isMsg ? 1 : 0, c: msgs.length > 0 ? 1 : 0, ...ids },
-      msgs,
-      group: groupOf(rec, fileAgent),
-    });
+  const { nodes, items } = out;
+  const type = str(rec.type) ?? '';
+  f.sessionId ??= str(rec.sessionId) ?? null;
+  f.cwd ??= str(rec.cwd) ?? null;
+  f.gitBranch ??= str(rec.gitBranch) ?? null;
+  f.slug ??= str(rec.slug) ?? null;
+  f.agentId ??= str(rec.agentId) ?? null;
+  if (str(rec.version)) f.version = str(rec.version)!;
+  if (type === 'custom-title' && str(rec.customTitle)) {
+    f.customTitle = str(rec.customTitle)!.trim();
+    title(f.customTitle, line, rec, st, items);
+    return;
   }
-  return { nodes, items };
+  if (type === 'ai-title' && str(rec.aiTitle)) {
+    f.aiTitle = str(rec.aiTitle)!.trim();
+    title(f.aiTitle, line, rec, st, items);
+    return;
+  }
+  if (type === 'agent-name') f.agentName = str(rec.agentName) ?? f.agentName;
+  if (type === 'summary') {
+    const s = str(rec.summary)?.trim();
+    if (s) {
+      f.summaryTitle = s;
+      if (!st.summariesSeen.has(s)) {
+        st.summariesSeen.add(s);
+        items.push({ line, msg: { role: 'system', speaker: 'summary', kind: 'summary', text: s, timestamp: normIso(rec.timestamp), line } });
+      }
+    }
+    return;
+  }
+  const uuid = str(rec.uuid);
+  const isMsg = type === 'user' || type === 'assistant' || type === 'human';
+  if (!isMsg && !SILENT.has(type)) w.count(`unknown Claude Code record type ${JSON.stringify(type)} skipped`);
+  if (!uuid) return;
+  if (isMsg) f.firstTimestamp ??= normIso(rec.timestamp);
+  const parent = str(rec.parentUuid) ?? str(rec.logicalParentUuid) ?? null;
+  let msgs: ConvoMessage[] = [];
+  if (isMsg) {
+    const r = type === 'human' ? { ...rec, type: 'user' } : rec;
+    msgs = recordMessages(r, line, { ...o, cwd: f.cwd });
+    if (type === 'assistant') {
+      const model = isObj(rec.message) ? str(rec.message.model) : undefined;
+      if (model && model !== '<synthetic>') f.model = model;
+    }
+  }
+  const ids = isMsg ? toolIds(rec) : {};
+  nodes.push({
+    node: { u: uuid, p: parent, l: line, m: isMsg ? 1 : 0, c: msgs.length > 0 ? 1 : 0, ...ids },
+    msgs,
+    group: groupOf(rec, fileAgent),
+  });
 }
 
 /** Merges thread messages (already in line order) with loose items by line. */

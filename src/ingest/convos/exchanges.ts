@@ -34,6 +34,7 @@ export function renderMessages(messages: readonly ConvoMessage[]): string {
   const out: string[] = [];
   let current: string | null = null;
   for (const m of messages) {
+    if (m.text.trim() === '') continue;
     if (m.kind === 'tool') {
       out.push(m.text);
       continue;

@@ -96,6 +96,12 @@ export function splitLines(content: string): string[] {
  */
 export function parseJsonLines(lines: readonly string[], firstLine: number, warnings: Warnings): JsonlRecord[] {
   const out: JsonlRecord[] = [];
+  forEachJsonLine(lines, firstLine, warnings, (line, rec) => out.push({ line, rec }));
+  return out;
+}
+
+/** Like {@link parseJsonLines} but hands each record to `fn` instead of keeping them all (less memory). */
+export function forEachJsonLine(lines: readonly string[], firstLine: number, warnings: Warnings, fn: (line: number, rec: Json) => void): void {
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const line = firstLine + i;
@@ -116,7 +122,6 @@ export function parseJsonLines(lines: readonly string[], firstLine: number, warn
       warnings.add(`line ${line}: not a JSON object, skipped`);
       continue;
     }
-    out.push({ line, rec });
+    fn(line, rec);
   }
-  return out;
 }

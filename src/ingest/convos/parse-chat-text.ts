@@ -10,7 +10,8 @@
  *   the text after it up to the next `>` run is the assistant's reply;
  * - date headers set the date of the following messages and are not message text; a `[timestamp]`
  *   or `HH:MM` prefix sets the time (the prefix is removed from the text when it became the
- *   message's timestamp, kept when no date is known); separators (`---`) end a message;
+ *   message's timestamp, kept when no date is known; a full date-time prefix also sets the date for
+ *   later time-only prefixes); separators (`---`) end a message;
  * - a `#` heading before the first message is the title; text before the first speaker is kept as a
  *   `note` message (role system);
  * - role labels (`Human:`/`Assistant:`, `User:`/`AI:`, AI names) give agent logs (`user-turns`);
@@ -78,6 +79,7 @@ export function parseChatText(path: string, content: string, o: Resolved, w: War
       continue;
     }
     const ts = 'stamp' in c ? c.stamp : null;
+    if (ts?.full) date = { y: ts.full.y, mo: ts.full.mo, d: ts.full.d };
     const stampUsable = ts !== null && (ts.full !== undefined || date !== null);
     if (verdict.style === 'quote' && verdict.chat) {
       if (c.t === 'quote') {

@@ -14,8 +14,8 @@
  */
 import { basename } from 'node:path';
 import { abandonedBranches, activePath, withToolSiblings, type ThreadNode } from './claude-thread.js';
-import { mergeByLine, newScanState, scanRecords, titleOf, type ClaudeFacts, type LooseItem, type ScanState, type ScannedNode } from './claude-scan.js';
-import { parseJsonLines, splitLines } from './jsonl.js';
+import { mergeByLine, newScanState, scanRecord, titleOf, type ClaudeFacts, type LooseItem, type ScanState, type ScannedNode } from './claude-scan.js';
+import { forEachJsonLine, splitLines } from './jsonl.js';
 import type { Conversation, ConvoMessage } from './types.js';
 import { stem, type Resolved, type Warnings } from './util.js';
 
@@ -153,9 +153,11 @@ export interface ClaudeFullParse {
 
 /** Parses complete lines of a Claude Code transcript (see {@link parseClaudeCode}) with details. */
 export function parseClaudeCodeLines(path: string, lines: readonly string[], o: Resolved, w: Warnings): ClaudeFullParse {
-  const records = parseJsonLines(lines, o.firstLine, w);
   const st = newScanState();
-  const { nodes, items } = scanRecords(records, st, o, fileAgentId(path), w);
+  const scanned = { nodes: [] as ScannedNode[], items: [] as LooseItem[] };
+  const agent = fileAgentId(path);
+  forEachJsonLine(lines, o.firstLine, w, (line, rec) => scanRecord(line, rec, st, o, agent, w, scanned));
+  const { nodes, items } = scanned;
   const groups = new Map<string, ScannedNode[]>();
   for (const s of nodes) {
     let g = groups.get(s.group);

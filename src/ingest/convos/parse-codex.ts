@@ -11,9 +11,10 @@
  * Older shape: a first line `{ id, timestamp, instructions }` then bare response items, plus
  * `{ record_type: "state" }` lines.
  *
- * Said text comes from `event_msg` user/agent messages (what the user saw); when a file has none
- * (older logs), from `response_item` messages, minus injected context (`<environment_context>`,
- * `<user_instructions>` — see noise). Tool calls and their outputs always come from response items.
+ * Said text comes from `event_msg` user/agent messages (what the user saw) whenever the content holds
+ * any `event_msg` record (Codex writes them every turn, so a slice of appended lines decides the
+ * same way as the whole file); otherwise (older logs) from `response_item` messages, minus injected
+ * context (`<environment_context>`, `<user_instructions>` — see noise). Tool calls and their outputs always come from response items.
  * Reasoning is skipped; `compacted` summaries become kind `summary`. Unknown types are counted.
  * id = `session_meta.id`, else the uuid in the file name, else a hash of the path.
  */
@@ -85,10 +86,10 @@ export function parseCodex(path: string, content: string, o: Resolved, w: Warnin
       continue;
     }
     if (type === 'event_msg') {
+      hasEventText = true;
       const et = str(p.type);
       if (et === 'user_message' || et === 'agent_message') {
         const t = et === 'user_message' ? stripNoise(str(p.message) ?? '') : (str(p.message) ?? '').trim();
-        hasEventText = true;
         if (t) {
           const role = et === 'user_message' ? 'user' : 'assistant';
           items.push({ msg: { ...base, role, speaker: role, kind: 'message', text: t } });

@@ -96,7 +96,8 @@ export function parseSlackChannel(dir: string, files: readonly SlackDayFile[], o
   const rendered: { key: string; msg: ConvoMessage; ts: number }[] = [];
   for (const { m } of all) {
     const id = str(m.user);
-    if (id) names.set(id, speakerOf(m, o));
+    const name = id ? speakerOf(m, o) : undefined;
+    if (id && name && name !== id) names.set(id, name);
   }
   for (const { m, day } of all) {
     if (m.type !== undefined && m.type !== 'message') continue;

@@ -3,12 +3,14 @@
  * The room of a conversation drawer: its topic, from a small fixed vocabulary.
  *
  * Rule: count whole-word, case-insensitive keyword matches per room ({@link ROOM_VOCABULARY}; at
- * most 5 per keyword list) in the text; the room with the most matches wins, ties go to the room
+ * most 5 per room; matching on word tokens, see phrases, so `front-end` also matches "front end"
+ * and "auth" never matches "author") in the first 5,000 characters; the room with the most matches wins, ties go to the room
  * listed first; no match gives `general`. For a conversation (`roomForConversation`) the text is
  * its title, its first user message (first 2,000 characters) and the last folder of its `cwd`
  * with `-`/`_` read as spaces (so `acme-auth-service` counts for auth), so that every drawer of one
  * session shares one room. `roomForText` applies the same rule to any text (e.g. one chunk).
  */
+import { PhraseMatcher, wordTokens } from './phrases.js';
 import type { Conversation } from './types.js';
 
 /** Room → keywords (lower case; spaces match any whitespace). Order breaks ties. */
@@ -29,26 +31,21 @@ export const ROOM_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   dependencies: ['dependency', 'dependencies', 'npm', 'pnpm', 'yarn', 'pip', 'package', 'packages', 'upgrade', 'version bump', 'lockfile'],
 };
 
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
-const ROOM_RES: [string, RegExp][] = Object.entries(ROOM_VOCABULARY).map(([room, kws]) => [
-  room,
-  new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...kws].sort((a, b) => b.length - a.length).map(esc).join('|')})(?![\\p{L}\\p{N}])`, 'giu'),
-]);
+const ROOMS = Object.keys(ROOM_VOCABULARY);
+// keywords are split into words the way texts are (`front-end` → front end)
+const MATCHER = new PhraseMatcher(ROOMS.map((r) => ROOM_VOCABULARY[r]!.map((k) => k.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' '))));
 
 /** The room of any text (see the module comment). */
 export function roomForText(text: string): string {
-  const t = text.length > 5000 ? text.slice(0, 5000) : text;
+  const counts = MATCHER.count(wordTokens(text), ROOMS.length, 5);
   let best = 'general';
   let top = 0;
-  for (const [room, re] of ROOM_RES) {
-    re.lastIndex = 0;
-    let n = 0;
-    while (n < 5 && re.exec(t) !== null) n++;
+  counts.forEach((n, i) => {
     if (n > top) {
       top = n;
-      best = room;
+      best = ROOMS[i]!;
     }
-  }
+  });
   return best;
 }
 

@@ -52,22 +52,23 @@ export function splitText(text: string, maxChars: number, minChars = 0): string[
   const max = Math.max(2, Math.floor(maxChars));
   const t = text.trim();
   if (t.length <= max) return t ? [t] : [];
-  const parts: string[] = [];
+  // [start, end) ranges into `t`, so a merged tail keeps its original separator.
+  const ranges: [number, number][] = [];
   let pos = 0;
   while (pos < t.length) {
     if (t.length - pos <= max) {
-      parts.push(t.slice(pos).trim());
+      ranges.push([pos, t.length]);
       break;
     }
     const cut = cutPoint(t.slice(pos, pos + max));
-    const part = t.slice(pos, pos + cut).trim();
-    if (part) parts.push(part);
+    ranges.push([pos, pos + cut]);
     pos += cut;
     while (pos < t.length && /\s/.test(t[pos]!)) pos++;
   }
-  if (parts.length > 1 && parts[parts.length - 1]!.length < minChars) {
-    const tail = parts.pop()!;
-    parts[parts.length - 1] += `\n${tail}`;
+  if (ranges.length > 1 && t.slice(...ranges[ranges.length - 1]!).trim().length < minChars) {
+    const [, end] = ranges.pop()!;
+    ranges[ranges.length - 1]![1] = end;
   }
+  const parts = ranges.map(([a, b]) => t.slice(a, b).trim());
   return parts.filter((p) => p.length > 0);
 }

@@ -71,7 +71,7 @@ export function renderToolUse(name: string, input: unknown, o: ToolLineOptions):
       let where = rel(p, o.cwd);
       const off = typeof obj.offset === 'number' ? obj.offset : undefined;
       const lim = typeof obj.limit === 'number' ? obj.limit : undefined;
-      if (name === 'Read' && off !== undefined && lim !== undefined) where += `:${off}-${off + lim}`;
+      if (name === 'Read' && off !== undefined && lim !== undefined) where += `:${off}-${off + lim - 1}`;
       return `[${name} ${cap(where)}]`;
     }
   }
@@ -133,6 +133,9 @@ export function renderToolResult(text: string, isError: boolean, o: ToolLineOpti
     const full = o.resolveSidecar(name);
     if (full !== undefined) t = full;
   }
+  // Only the head is kept: clean a window a little larger than it (noise tags may sit in the head).
+  const window = o.toolResultChars * 2 + 1024;
+  if (t.length > window) t = t.slice(0, window);
   t = stripNoise(t);
   const body = t ? truncate(oneLine(t), o.toolResultChars) : '(no output)';
   return `→ ${isError ? '[error] ' : ''}${body}`;

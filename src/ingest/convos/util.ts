@@ -37,7 +37,7 @@ export function isoFromMs(ms: number | undefined): string | null {
 export function isoFromSeconds(s: number | string | undefined): string | null {
   const n = typeof s === 'string' ? Number(s) : s;
   if (n === undefined || !Number.isFinite(n)) return null;
-  return isoFromMs(Math.round(n * 1000));
+  return isoFromMs(Math.floor(n * 1000));
 }
 
 /**

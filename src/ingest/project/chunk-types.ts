@@ -16,7 +16,8 @@ export interface ChunkOptions {
   targetChars?: number;
   /**
    * A single block (one long function, one long section paragraph, one fenced code block) may reach
-   * this size before it is split. Default 2400; integer >= targetChars.
+   * this size before it is split. Default 2400; integer >= targetChars. A chunk exceeds it only when
+   * a piece smaller than minChars was merged into it, and then by less than minChars.
    */
   maxChars?: number;
   /**

@@ -28,7 +28,7 @@ interface Range {
  * piece does not fit, the chunk is closed before the strongest boundary among its pieces that keeps
  * it at least half of targetChars (latest on ties). Solo pieces stand alone.
  */
-export function pack(lt: LineTable, pieces: readonly Piece[], target: number): Range[] {
+function pack(lt: LineTable, pieces: readonly Piece[], target: number): Range[] {
   const { start, end } = lt;
   const out: Range[] = [];
   const size = (a: number, b: number): number => end[pieces[b]!.e]! - start[pieces[a]!.s]!;
@@ -66,21 +66,21 @@ export function pack(lt: LineTable, pieces: readonly Piece[], target: number): R
   return out;
 }
 
-/** Merges ranges smaller than minChars into the previous one (the first into the next); parts of a line never merge. */
-function mergeSmall(lt: LineTable, ranges: Range[], minChars: number): Range[] {
+/**
+ * Merges ranges smaller than minChars into the previous one (the first into the next), as long as
+ * the result stays within maxChars + minChars; parts of one line never merge with other ranges.
+ */
+function mergeSmall(lt: LineTable, ranges: Range[], o: Required<ChunkOptions>): Range[] {
   const { start, end } = lt;
   const size = (r: Range): number => end[r.e]! - start[r.s]!;
+  const limit = o.maxChars + o.minChars;
   const out: Range[] = [];
   for (const r of ranges) {
     const last = out[out.length - 1];
     if (last !== undefined && r.c0 === undefined && last.c0 === undefined) {
-      if (size(r) < minChars) {
+      const merged = end[Math.max(last.e, r.e)]! - start[last.s]!;
+      if (merged <= limit && (size(r) < o.minChars || (out.length === 1 && size(last) < o.minChars))) {
         last.e = Math.max(last.e, r.e);
-        continue;
-      }
-      if (out.length === 1 && size(last) < minChars) {
-        last.e = Math.max(last.e, r.e);
-        last.head ??= r.head;
         continue;
       }
     }
@@ -129,14 +129,10 @@ export function chunkDocument(rel: string, text: string, opts?: ChunkOptions): C
     const quality = markdownQuality(lt, md.fenced);
     for (const u of md.units) {
       if (lt.end[u.e]! - lt.start[u.s]! <= o.maxChars) pieces.push(u);
-      else {
-        const from = pieces.length;
-        cutLines(lt, u.s, u.e, quality, o, u.head, pieces);
-        if (u.sec) pieces[from]!.sec = true;
-      }
+      else cutLines(lt, u.s, u.e, quality, o, u.head, pieces);
     }
   }
-  const ranges = mergeSmall(lt, pack(lt, pieces, o.targetChars), o.minChars);
+  const ranges = mergeSmall(lt, pack(lt, pieces, o.targetChars), o);
   const chunks: Chunk[] = [];
   for (const r of ranges) {
     const c: Chunk = {

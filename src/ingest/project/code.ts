@@ -13,16 +13,13 @@ import type { CodeProfile } from './language.js';
 import type { LineTable } from './lines.js';
 
 const BRACE_CLOSERS = ['else', 'catch', 'finally'];
-const CLOSE_CHARS = new Set([125, 41, 93]); // } ) ]
-const CONT_CHARS = new Set([46, 63, 58, 44]); // . ? : ,
 
-function startsWithWord(src: string, at: number, end: number, w: string): boolean {
+/** True when `w` is at `at` and, if it is a word, not followed by an identifier character. */
+function startsWithWord(src: string, at: number, end: number, w: string, isWord: boolean): boolean {
   if (!src.startsWith(w, at)) return false;
   const k = at + w.length;
-  if (k >= end) return true;
+  if (!isWord || k >= end) return true;
   const c = src.charCodeAt(k);
-  // symbols (`</`, `;;`) match as prefixes; words need a non-identifier character after them
-  if (!/^[a-z]/i.test(w)) return true;
   return !((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95);
 }
 
@@ -31,26 +28,29 @@ export function segmentCode(lt: LineTable, p: CodeProfile, o: Required<ChunkOpti
   const { src, n, start, end, first, indent, blank } = lt;
   const { lvl, cont } = scanCode(lt, p);
   const brace = p.mode === 'brace';
-  const closers = brace ? BRACE_CLOSERS : (p.closers ?? []);
   const attach = p.attach ?? [];
-  const candCache = new Int8Array(n); // 0 unknown, 1 yes, 2 no
+  const closerList = (brace ? BRACE_CLOSERS : (p.closers ?? [])).map((w) => ({ w, word: /^[a-z]/i.test(w), c: w.charCodeAt(0) }));
+  const closerFirst = new Set(closerList.map((x) => x.c));
 
   const key = (i: number): number => (brace ? lvl[i]! * 4096 + Math.min(indent[i]!, 4095) : indent[i]!);
 
-  /** A line that may start a unit: code at its start, not a closer or continuation. */
-  const cand = (i: number): boolean => {
-    const k = candCache[i]!;
-    if (k !== 0) return k === 1;
-    let ok = !blank[i] && cont[i] === 0;
-    if (ok) {
-      const f = first[i]!;
-      const c = src.charCodeAt(f);
-      if (brace && (CLOSE_CHARS.has(c) || CONT_CHARS.has(c) || src.startsWith('&&', f) || src.startsWith('||', f) || src.startsWith('=>', f))) ok = false;
-      else for (const w of closers) if (startsWithWord(src, f, end[i]!, w)) ok = false;
+  // candidate lines: code at their start, not a closer (`}`, `end`, `else`…) or a continuation (`.x`, `&&`…)
+  const candArr = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (blank[i] || cont[i] !== 0) continue;
+    const f = first[i]!;
+    const c = src.charCodeAt(f);
+    let ok = true;
+    if (brace) {
+      if (c === 125 || c === 41 || c === 93 || c === 46 || c === 63 || c === 58 || c === 44) ok = false;
+      else if ((c === 38 || c === 124 || c === 61) && (src.charCodeAt(f + 1) === c || src.charCodeAt(f + 1) === 62)) ok = false; // && || =>
     }
-    candCache[i] = ok ? 1 : 2;
-    return ok;
-  };
+    if (ok && closerFirst.has(c)) {
+      for (const x of closerList) if (x.c === c && startsWithWord(src, f, end[i]!, x.w, x.word)) ok = false;
+    }
+    candArr[i] = ok ? 1 : 0;
+  }
+  const cand = (i: number): boolean => candArr[i] === 1;
 
   /** A comment, decorator or attribute line: it belongs to the declaration below it. */
   const attacher = (i: number): boolean => {
@@ -118,7 +118,9 @@ export function segmentCode(lt: LineTable, p: CodeProfile, o: Required<ChunkOpti
       qs.push(blank[i - 1] ? (top ? 3 : 2) : 1);
     }
     if (starts.length === 1) {
-      segment(s, e, level, q, false);
+      // one declaration at this level (a file that is one object, a function body…): look deeper
+      if (end[e]! - start[s]! <= o.maxChars) out.push({ s, e, q });
+      else segment(s, e, level, q, false);
       return;
     }
     for (let u = 0; u < starts.length; u++) {

@@ -55,12 +55,13 @@ export function cutLines(
     while (next <= e && blank[next]) next++;
     noOverlap = next;
     minCut = next + 1;
-    // overlap: the smallest j in (p, last] with lines j..last within overlapChars
+    // overlap: the smallest j in (p, last] with lines j..last within overlapChars, never starting
+    // where a cut is forbidden (inside a fence, a comment, a string)
     let j = last + 1;
     if (o.overlapChars > 0 && next <= e && end[next]! - start[next]! <= M) {
       for (let k = last; k > p; k--) {
         if (end[last]! - start[k]! > o.overlapChars) break;
-        if (!blank[k]) j = k;
+        if (!blank[k] && quality(k) > 0) j = k;
       }
     }
     p = j <= last ? j : next;
@@ -153,6 +154,6 @@ export function splitLongLine(lt: LineTable, i: number, o: Required<ChunkOptions
   }
   if (pos >= b) return;
   const prev = out[out.length - 1];
-  if (b - pos < o.minChars && out.length > first && prev !== undefined) prev.c1 = b;
+  if (b - pos < o.minChars && out.length > first && prev !== undefined && b - prev.c0! <= M + o.minChars) prev.c1 = b;
   else out.push({ s: i, e: i, q: 2, head, solo: true, c0: pos, c1: b });
 }

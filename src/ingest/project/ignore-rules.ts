@@ -4,14 +4,36 @@
  * adds what git does around it: a `.gitignore` in `a/` applies to paths relative to `a/`, deeper
  * files override shallower ones, `.git/info/exclude` has the lowest precedence, and ignore files
  * of the folders between the git root and a walked subfolder still apply.
+ *
+ * One subtlety: `ignore`'s public `test()` also reports a path as ignored when one of its parent
+ * folders matches. The walker never enters an ignored folder, so a folder it is inside was
+ * re-included by some level, and git then judges the file by its own path only (e.g. `c/*` in
+ * `.git/info/exclude` with `!a/` in `.gitignore`: `c/a/x.txt` is not ignored). Each level therefore
+ * tests the path alone through the pinned `ignore` version's rule list, falling back to `test()`
+ * should that internal ever change (the differential test against git would then show it).
  */
 import ignore from 'ignore';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Stats } from 'node:fs';
 
+/** Result of testing one path against one level's patterns. */
+interface Verdict {
+  ignored: boolean;
+  unignored: boolean;
+}
+
+/** Tests a path against the patterns alone, without looking at its parent folders. */
+type PathTest = (path: string) => Verdict;
+
+function ownPathTest(ig: ignore.Ignore): PathTest {
+  const rules = (ig as unknown as { _rules?: { test?: (path: string, mode: string) => Verdict } })._rules;
+  if (rules !== undefined && typeof rules.test === 'function') return (p) => rules.test!(p, 'regex');
+  return (p) => ig.test(p);
+}
+
 /** One level of rules: patterns of one folder, tested on paths relative to that folder. */
 export interface RuleLevel {
-  readonly ig: ignore.Ignore;
+  readonly test: PathTest;
   /** Root-relative folder of the rules, with a trailing '/' ('' for the walked root). */
   readonly base: string;
   /** Prepended to the path below `base` (used for folders above the walked root). */
@@ -25,7 +47,7 @@ export function addLevel(parent: RuleLevel | undefined, patterns: readonly strin
   const text = patterns.filter((p) => p.trim() !== '');
   if (text.length === 0) return parent;
   // one string: `add` splits a string on line breaks, but takes each array element as one pattern
-  return { ig: ignore().add(text.join('\n')), base, prefix, parent };
+  return { test: ownPathTest(ignore().add(text.join('\n'))), base, prefix, parent };
 }
 
 /**
@@ -33,7 +55,7 @@ export function addLevel(parent: RuleLevel | undefined, patterns: readonly strin
  * highest precedence, then `levels` from the deepest folder up: the first level whose patterns
  * decide (ignore or re-include with `!`) wins, like git's "last matching pattern" over all files.
  */
-export function isIgnored(rel: string, isDir: boolean, levels: RuleLevel | undefined, extra: ignore.Ignore | undefined): boolean {
+export function isIgnored(rel: string, isDir: boolean, levels: RuleLevel | undefined, extra: RuleLevel | undefined): boolean {
   const key = isDir ? `${rel}/` : rel;
   try {
     if (extra !== undefined) {
@@ -42,7 +64,7 @@ export function isIgnored(rel: string, isDir: boolean, levels: RuleLevel | undef
       if (r.unignored) return false;
     }
     for (let l = levels; l !== undefined; l = l.parent) {
-      const r = l.ig.test(l.prefix + key.slice(l.base.length));
+      const r = l.test(l.prefix + key.slice(l.base.length));
       if (r.ignored) return true;
       if (r.unignored) return false;
     }
@@ -77,7 +99,8 @@ function exists(fs: RuleFs, path: string): Stats | undefined {
 /**
  * Rules that apply to the walked `root` from outside it: the nearest enclosing git working tree's
  * `.git/info/exclude`, and `.gitignore` / `.lociignore` of every folder from the git root down to
- * the parent of `root`. Nothing when `root` is not inside a git working tree.
+ * the parent of `root`. Nothing when `root` is not inside a git working tree, or when one of those
+ * rules ignores `root` itself or a folder above it (the caller asked for that folder explicitly).
  * `.git/info/exclude` is read only when `.git` is a folder (not for linked worktrees); the user's
  * global `core.excludesFile` is never read (it is not part of the project).
  */
@@ -107,6 +130,12 @@ export function outerLevels(fs: RuleFs, root: string, gitignore: boolean): RuleL
     if (gitignore) texts.push(readOptional(fs, join(d, '.gitignore')) ?? '');
     texts.push(readOptional(fs, join(d, '.lociignore')) ?? '');
     levels = addLevel(levels, texts, '', prefixOf(d));
+  }
+  // The user chose this folder: when the outer rules ignore it (or a folder above it) — say, a
+  // dotfiles repository in $HOME with `*` in its .gitignore — they are dropped instead of hiding it.
+  for (let l = levels; l !== undefined; l = l.parent) {
+    const segs = l.prefix.split('/').filter((x) => x !== '');
+    for (let k = 1; k <= segs.length; k++) if (l.test(`${segs.slice(0, k).join('/')}/`).ignored) return undefined;
   }
   return levels;
 }

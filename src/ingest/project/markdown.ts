@@ -143,7 +143,7 @@ export function segmentMarkdown(lt: LineTable, rst: boolean): MarkdownSegments {
         continue;
       }
     }
-    if (c === 96 || (c === 126 && shallow)) {
+    if (!rst && (c === 96 || (c === 126 && shallow))) {
       const r = run(src, f, le, c);
       if (r.len >= 3 && (c === 126 || src.indexOf('`', f + r.len) < 0 || src.indexOf('`', f + r.len) >= le)) {
         if (cur === undefined || (prevBlank && !glue)) open(i, 2);

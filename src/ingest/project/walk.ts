@@ -7,7 +7,6 @@
 import * as nodeFs from 'node:fs';
 import type { Dirent, Stats } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import ignore from 'ignore';
 import { createError, fsError } from '../../core/errors.js';
 import { binaryPathReason } from './binary.js';
 import { addLevel, isIgnored, outerLevels, type RuleLevel } from './ignore-rules.js';
@@ -116,6 +115,9 @@ function specialKind(s: Stats): string {
   return 'not a regular file';
 }
 
+/** `dir/name` (no doubled slash when dir is the file-system root). */
+const childPath = (dir: string, name: string): string => (dir.endsWith('/') ? dir + name : `${dir}/${name}`);
+
 const errno = (e: unknown): string => (e as NodeJS.ErrnoException | undefined)?.code ?? String((e as Error)?.message ?? e);
 
 function rootError(e: unknown, path: string): Error {
@@ -164,7 +166,7 @@ export function walkProject(opts: WalkOptions): Generator<WalkItem> {
     gitignore: opts.respectGitignore ?? true,
     skip: new Set((opts.skipDirs ?? DEFAULT_SKIP_DIRS).filter((s) => !s.startsWith('*'))),
     skipSuffixes: (opts.skipDirs ?? DEFAULT_SKIP_DIRS).filter((s) => s.startsWith('*')).map((s) => s.slice(1)),
-    extra: opts.extraIgnores && opts.extraIgnores.length > 0 ? ignore().add(opts.extraIgnores.join('\n')) : undefined,
+    extra: addLevel(undefined, opts.extraIgnores ?? [], ''),
     onPrune: opts.onPrune,
   };
   if (!st.isDirectory()) return walkSingle(ctx, root, st);
@@ -183,7 +185,7 @@ interface Ctx {
   gitignore: boolean;
   skip: Set<string>;
   skipSuffixes: string[];
-  extra: ignore.Ignore | undefined;
+  extra: RuleLevel | undefined;
   onPrune: WalkOptions['onPrune'];
 }
 
@@ -219,7 +221,7 @@ function openFrame(ctx: Ctx, abs: string, rel: string, dirents: Dirent[], parent
     let type = typeOf(d);
     if (type === undefined) {
       try {
-        type = typeOf(ctx.fs.lstatSync(`${abs}/${name}`)) ?? 'special';
+        type = typeOf(ctx.fs.lstatSync(childPath(abs, name))) ?? 'special';
       } catch {
         type = 'file'; // reported as unreadable when its stat fails again
       }
@@ -234,7 +236,7 @@ function openFrame(ctx: Ctx, abs: string, rel: string, dirents: Dirent[], parent
   const texts: string[] = [];
   const read = (name: string): void => {
     try {
-      texts.push(ctx.fs.readFileSync(`${abs}/${name}`, 'utf8'));
+      texts.push(ctx.fs.readFileSync(childPath(abs, name), 'utf8'));
     } catch (e) {
       (unreadableRules ??= new Map()).set(name, errno(e));
     }
@@ -255,7 +257,7 @@ function* walkTree(ctx: Ctx, root: string, dirents: Dirent[], outer: RuleLevel |
     }
     const { name, type } = f.entries[f.i++]!;
     const rel = f.rel === '' ? name : `${f.rel}/${name}`;
-    const path = `${f.abs}/${name}`;
+    const path = childPath(f.abs, name);
     if (type === 'dir') {
       if (ctx.skip.has(name) || ctx.skipSuffixes.some((s) => name.endsWith(s))) {
         ctx.onPrune?.(rel, 'skip-dir');

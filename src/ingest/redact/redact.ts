@@ -2,8 +2,9 @@
  * @module ingest/redact/redact
  * Secret redaction before storage: every secret becomes `[REDACTED:<kind>]`.
  *
- * Kinds and rules (all patterns are anchored on a literal prefix that is looked for with
- * `String.includes` first, so text without any candidate costs a few memchr-speed scans):
+ * Kinds and rules (each pattern runs only when its literal prefix occurs — `String.includes`, gated
+ * by one check for `_` and one for `-` — and assignments are found by jumping between `=`/`:`
+ * characters, so text without any candidate costs a few memchr-speed scans):
  * | kind             | what                                                                       |
  * | ---------------- | -------------------------------------------------------------------------- |
  * | private-key      | PEM `-----BEGIN … PRIVATE KEY-----` blocks, whole (to END, or to the end of |
@@ -34,8 +35,9 @@
  * naming public/publishable are never secret. Values are left alone when they are placeholders or
  * references (`$VAR`, `${…}`, `<…>`, `{{…}}`, `process.env…`, `null`/`true`/`false`, `***`, `xxx`,
  * already redacted), pure numbers, or contain spaces. UPPER_CASE (env) keys redact any other value;
- * lower-case keys need a quoted value, or (after `:`) a bare value of 6+ characters holding a digit
- * — so prose such as "Password: reset it" and code such as `token = getToken()` stay intact.
+ * lower-case keys need a quoted value, or a bare value of 6+ characters holding a digit that is not a
+ * call or a dotted identifier — so prose such as "Password: reset it" and code such as
+ * `token = getToken()` or `password=form.password1` stay intact.
  */
 
 /** Result of {@link redactSecrets}. */
@@ -55,7 +57,9 @@ interface Hit {
 
 interface Pattern {
   kind: string;
-  /** Literal(s) that must occur for the regex to run. */
+  /** A character every match contains, checked once per text for the whole group. */
+  gate?: '_' | '-';
+  /** Literal(s) of which one must occur for the regex to run. */
   needles: readonly string[];
   re: RegExp;
   /** Capture group holding the secret (0 = whole match). */
@@ -68,20 +72,21 @@ const hasDigit = (s: string) => /\d/.test(s);
 const PATTERNS: readonly Pattern[] = [
   {
     kind: 'private-key',
+    gate: '-',
     needles: ['-----BEGIN'],
     re: /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?:[\s\S]*?-----END \1-----|(?:[A-Za-z0-9+/=\s:,-]|\\n)*)/g,
   },
-  { kind: 'anthropic', needles: ['sk-ant-'], re: /(?<![\w-])sk-ant-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'openai', needles: ['sk-'], re: /(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, check: hasDigit },
-  { kind: 'github', needles: ['ghp_', 'gho_', 'ghs_', 'ghu_', 'ghr_', 'github_pat_'], re: /(?<![\w])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g },
-  { kind: 'aws-access-key', needles: ['AKIA', 'ASIA', 'ABIA', 'ACCA'], re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g },
+  { kind: 'anthropic', gate: '-', needles: ['sk-ant-'], re: /(?<![\w-])sk-ant-[A-Za-z0-9_-]{20,}/g },
+  { kind: 'openai', gate: '-', needles: ['sk-'], re: /(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, check: hasDigit },
+  { kind: 'github', gate: '_', needles: ['ghp_', 'gho_', 'ghs_', 'ghu_', 'ghr_', 'github_pat_'], re: /(?<![\w])(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g },
+  { kind: 'aws-access-key', needles: ['IA', 'ACCA'], re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g },
   { kind: 'google', needles: ['AIza'], re: /(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])/g },
-  { kind: 'slack', needles: ['xox'], re: /(?<![\w-])xox[abprs]-[A-Za-z0-9-]{10,}/g },
+  { kind: 'slack', gate: '-', needles: ['xox'], re: /(?<![\w-])xox[abprs]-[A-Za-z0-9-]{10,}/g },
   { kind: 'slack', needles: ['hooks.slack.com/'], re: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]{20,}/g },
-  { kind: 'stripe', needles: ['_live_', '_test_'], re: /(?<![\w])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
-  { kind: 'gitlab', needles: ['glpat-'], re: /(?<![\w-])glpat-[A-Za-z0-9_-]{20,}/g },
-  { kind: 'npm', needles: ['npm_'], re: /(?<![\w])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g },
-  { kind: 'huggingface', needles: ['hf_'], re: /(?<![\w])hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9])/g, check: hasDigit },
+  { kind: 'stripe', gate: '_', needles: ['_live_', '_test_'], re: /(?<![\w])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
+  { kind: 'gitlab', gate: '-', needles: ['glpat-'], re: /(?<![\w-])glpat-[A-Za-z0-9_-]{20,}/g },
+  { kind: 'npm', gate: '_', needles: ['npm_'], re: /(?<![\w])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g },
+  { kind: 'huggingface', gate: '_', needles: ['hf_'], re: /(?<![\w])hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9])/g, check: hasDigit },
   { kind: 'jwt', needles: ['eyJ'], re: /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{10,}/g },
   {
     kind: 'bearer',
@@ -90,7 +95,7 @@ const PATTERNS: readonly Pattern[] = [
     group: 1,
     check: (s) => hasDigit(s) || /[=+/]/.test(s) || s.length >= 20,
   },
-  { kind: 'bearer', needles: ['Bearer', 'bearer'], re: /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/dg, group: 1, check: hasDigit },
+  { kind: 'bearer', needles: ['earer'], re: /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/dg, group: 1, check: hasDigit },
   {
     kind: 'url-password',
     needles: ['://'],
@@ -99,8 +104,13 @@ const PATTERNS: readonly Pattern[] = [
   },
 ];
 
-const KEYWORD = /pass(?:word|wd|phrase)?|pwd|secret|token|key|auth|credential|pat(?![a-z])/gi;
-const KEY_CHAR = /[A-Za-z0-9_.-]/;
+/** Quick test on a candidate key before the full rule. */
+const KEYWORD = /pass|pwd|secret|token|key|auth|credential|pat/i;
+
+function isKeyChar(c: number): boolean {
+  // A-Z a-z 0-9 _ . -
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
+}
 
 const SECRET_LAST = new Set(['password', 'passwd', 'pwd', 'pass', 'passphrase', 'secret', 'token', 'apikey', 'credentials', 'credential', 'pat', 'auth', 'authtoken', 'privatekey', 'secretkey', 'accesskey']);
 const KEY_QUALIFIERS = new Set(['api', 'access', 'private', 'secret', 'signing', 'encryption', 'master', 'client', 'app', 'service', 'account', 'license', 'auth', 'admin', 'deploy', 'storage', 'subscription', 'session']);
@@ -124,6 +134,7 @@ export function isSecretKey(key: string): boolean {
   return last === 'base' && w.includes('secret');
 }
 
+const DOTTED_IDENT = /^[A-Za-z_$][\w$]*(?:\.[\w$]+)+;?$/;
 const PLACEHOLDER = /^(?:\$|<|\{\{|%|process\.env|os\.environ|env\(|\[REDACTED|\*{3,}|x{3,}$|null$|none$|nil$|true$|false$|undefined$|""$|''$)/i;
 
 function assignmentKind(key: string): string {
@@ -133,52 +144,57 @@ function assignmentKind(key: string): string {
   return ['password', 'passwd', 'pwd', 'pass', 'passphrase'].includes(last) ? 'password' : 'secret';
 }
 
+/**
+ * Finds `key = value` / `key: value` assignments by jumping from one `=` or `:` to the next
+ * (indexOf, so text without them costs almost nothing) and reading the key backwards.
+ */
 function scanAssignments(text: string, hits: Hit[]): void {
-  KEYWORD.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = KEYWORD.exec(text)) !== null) {
-    let ke = m.index + m[0].length;
-    while (ke < text.length && KEY_CHAR.test(text[ke]!)) ke++;
-    let ks = m.index;
-    while (ks > 0 && KEY_CHAR.test(text[ks - 1]!)) ks--;
-    let j = ke;
-    const quotedKey = text[j] === '"' || text[j] === "'";
-    if (quotedKey) j++;
-    while (text[j] === ' ' || text[j] === '\t') j++;
+  let nextEq = text.indexOf('=');
+  let nextCo = text.indexOf(':');
+  let done = 0;
+  while (nextEq >= 0 || nextCo >= 0) {
+    let j: number;
+    if (nextCo < 0 || (nextEq >= 0 && nextEq < nextCo)) {
+      j = nextEq;
+      nextEq = text.indexOf('=', j + 1);
+    } else {
+      j = nextCo;
+      nextCo = text.indexOf(':', j + 1);
+    }
+    if (j < done) continue;
     const op = text[j];
-    if (op !== '=' && op !== ':') {
-      KEYWORD.lastIndex = Math.max(KEYWORD.lastIndex, ke);
-      continue;
-    }
     if (op === ':' && text[j + 1] === '/' && text[j + 2] === '/') continue;
-    if (op === '=' && text[j + 1] === '=') continue;
+    if (op === '=' && (text[j + 1] === '=' || (j > 0 && '=!<>'.includes(text[j - 1]!)))) continue;
+    let ke = j;
+    while (ke > 0 && (text[ke - 1] === ' ' || text[ke - 1] === '\t')) ke--;
+    if (ke > 0 && (text[ke - 1] === '"' || text[ke - 1] === "'")) ke--;
+    let ks = ke;
+    while (ks > 0 && ke - ks <= 80 && isKeyChar(text.charCodeAt(ks - 1))) ks--;
+    if (ks === ke || ke - ks > 80) continue;
     const key = text.slice(ks, ke);
-    if (!isSecretKey(key)) {
-      KEYWORD.lastIndex = Math.max(KEYWORD.lastIndex, ke);
-      continue;
-    }
-    j++;
-    while (text[j] === ' ' || text[j] === '\t') j++;
-    const q = text[j];
+    if (!KEYWORD.test(key) || !isSecretKey(key)) continue;
+    let v = j + 1;
+    while (text[v] === ' ' || text[v] === '\t') v++;
+    const q = text[v];
+    const quoted = q === '"' || q === "'" || q === '`';
     let vs: number;
     let ve: number;
-    if (q === '"' || q === "'" || q === '`') {
-      vs = j + 1;
+    if (quoted) {
+      vs = v + 1;
       ve = text.indexOf(q, vs);
       const nl = text.indexOf('\n', vs);
       if (ve < 0 || (nl >= 0 && nl < ve)) continue;
     } else {
-      vs = j;
+      vs = v;
       ve = vs;
       while (ve < text.length && !/[\s"'`,;&)}\]]/.test(text[ve]!)) ve++;
     }
     const value = text.slice(vs, ve);
-    KEYWORD.lastIndex = Math.max(ve, KEYWORD.lastIndex);
+    done = ve;
     if (!value || PLACEHOLDER.test(value) || /^\d{1,12}$/.test(value) || /\s/.test(value)) continue;
-    const upperKey = /^[A-Z0-9_]+$/.test(key.replace(/^export\s+/, ''));
-    const quoted = q === '"' || q === "'" || q === '`';
+    const upperKey = /^[A-Z0-9_]+$/.test(key);
     if (!upperKey && !quoted) {
-      if (op !== ':' || value.length < 6 || !/\d/.test(value) || /[()]/.test(value)) continue;
+      if (value.length < 6 || !/\d/.test(value) || /[()]/.test(value) || DOTTED_IDENT.test(value)) continue;
     }
     hits.push({ start: vs, end: ve, kind: assignmentKind(key) });
   }
@@ -190,7 +206,9 @@ function scanAssignments(text: string, hits: Hit[]): void {
  */
 export function redactSecrets(text: string): RedactResult {
   const hits: Hit[] = [];
+  const gates = { _: text.includes('_'), '-': text.includes('-') };
   for (const p of PATTERNS) {
+    if (p.gate && !gates[p.gate]) continue;
     if (!p.needles.some((n) => text.includes(n))) continue;
     p.re.lastIndex = 0;
     let m: RegExpExecArray | null;

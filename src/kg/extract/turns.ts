@@ -1,29 +1,31 @@
 /**
  * @module kg/extract/turns
- * Splits a drawer's text into speaker turns and sentences, the units the extraction rules see.
+ * Splits a drawer's text into speaker turns, the units in which "I" has one meaning.
  *
  * A line `Name: text` starts a turn of `Name` when the name is a declared speaker, or when the
  * drawer is a dialogue (two or more distinct non-stop-listed `Name:` prefixes). `Name said, "…"`
  * lines are turns too. `user:` / `assistant:` prefixes are roles (the user may be mapped to a
- * person). Fenced code blocks are dropped: they are not prose.
+ * person). Text before the first turn has no speaker. Fenced code blocks are dropped first:
+ * they are not prose.
  */
-import { entityKey } from '../normalize.js';
 import { ROLES, STOP_WORDS } from './vocabulary.js';
 
-/** One speaker turn. */
+/** One speaker turn: `text.slice(start, end)` of the scanned text. */
 export interface Turn {
   /** The person speaking ("I" resolves to them), or null when unknown. */
   speaker: string | null;
-  text: string;
+  start: number;
+  end: number;
 }
 
-const SPEAKER_LINE = /^[ \t]*(?:[>*_]+[ \t]*)?(?:\[[^\]\n]{1,40}\][ \t]*)?([\p{Lu}][\p{L}\p{M}'’.-]*(?: [\p{Lu}][\p{L}\p{M}'’.-]*){0,2}|user|assistant|human|ai|system)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(\S.*)$/u;
-const SAID_LINE = /^[ \t]*([\p{Lu}][\p{L}\p{M}'’-]*(?: [\p{Lu}][\p{L}\p{M}'’-]*)?) (?:said|says|wrote|writes|replied|asked)[,:]?[ \t]+["“]?(\S.*?)["”]?[ \t]*$/u;
+const SPEAKER_LINE = /^[ \t]*(?:[>*_]+[ \t]*)?(?:\[[^\]\n]{1,40}\][ \t]*)?([\p{Lu}][\p{L}\p{M}'’.-]*(?: [\p{Lu}][\p{L}\p{M}'’.-]*){0,2}|user|assistant|human|ai|system)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(?=\S)/u;
+const SAID_LINE = /^[ \t]*([\p{Lu}][\p{L}\p{M}'’-]*(?: [\p{Lu}][\p{L}\p{M}'’-]*)?) (?:said|says|wrote|writes|replied|asked)[,:]?[ \t]+["“]?(?=\S)/u;
+const SAID_HINT = / (?:said|says|wrote|writes|replied|asked)\b/;
 const FENCE = /^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm;
 
 /** Removes fenced code blocks (they are not prose). */
 export function stripCode(text: string): string {
-  return text.includes('```') || text.includes('~~~') ? text.replace(FENCE, '') : text;
+  return text.indexOf('```') >= 0 || text.indexOf('~~~') >= 0 ? text.replace(FENCE, '') : text;
 }
 
 interface Options {
@@ -33,64 +35,61 @@ interface Options {
   userName: string | null;
 }
 
-const firstWord = (name: string) => name.split(' ')[0]!.toLowerCase().replace(/[.'’]+$/, '');
-
-/** Splits text into turns (see the module rules). */
-export function splitTurns(text: string, opts: Options): Turn[] {
-  const declared = new Map(opts.speakers.map((s) => [entityKey(s), s] as const));
-  const lines = text.split('\n');
-  const prefixed: (RegExpExecArray | null)[] = lines.map((l) => (l.includes(':') || l.includes(' sa') || l.includes(' wr') ? SPEAKER_LINE.exec(l) ?? SAID_LINE.exec(l) : null));
-  const distinct = new Set<string>();
-  for (const m of prefixed) if (m && !ROLES.has(m[1]!.toLowerCase()) && !STOP_WORDS.has(firstWord(m[1]!))) distinct.add(entityKey(m[1]!));
-  const dialogue = distinct.size >= 2;
-  const speakerOf = (raw: string): string | null | undefined => {
-    const role = raw.toLowerCase();
-    if (ROLES.has(role)) return role === 'user' || role === 'human' ? opts.userName : null;
-    const known = declared.get(entityKey(raw));
-    if (known) return known;
-    if (dialogue && !STOP_WORDS.has(firstWord(raw))) return raw;
-    return undefined;
-  };
-  const turns: Turn[] = [];
-  let current: Turn | null = null;
-  let any = false;
-  for (let i = 0; i < lines.length; i++) {
-    const m = prefixed[i];
-    const who = m ? speakerOf(m[1]!) : undefined;
-    if (m && who !== undefined) {
-      any = true;
-      current = { speaker: who, text: m[2]! };
-      turns.push(current);
-    } else if (current) current.text += '\n' + lines[i];
-    else {
-      current = { speaker: null, text: lines[i]! };
-      turns.push(current);
-    }
-  }
-  if (!any && opts.speakers.length === 1) for (const t of turns) t.speaker = opts.speakers[0]!;
-  return turns;
+interface Prefixed {
+  line: number;
+  /** Offset where the turn's text starts (after the prefix). */
+  body: number;
+  name: string;
 }
 
-const ABBREVIATIONS = new Set(['dr', 'mr', 'mrs', 'ms', 'mx', 'prof', 'st', 'inc', 'ltd', 'co', 'corp', 'jr', 'sr', 'vs', 'etc', 'e.g', 'i.e', 'approx', 'no', 'fig', 'vol', 'ca']);
-const BOUNDARY = /[.!?]+["”')\]]*\s+|\n\s*/g;
+function firstWord(name: string): string {
+  const sp = name.indexOf(' ');
+  return (sp < 0 ? name : name.slice(0, sp)).toLowerCase().replace(/[.'’]+$/, '');
+}
 
-/** Splits prose into sentences at `.`/`!`/`?` + space and at line breaks, not after abbreviations. */
-export function splitSentences(text: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  BOUNDARY.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = BOUNDARY.exec(text)) !== null) {
-    if (m[0][0] === '.') {
-      let w = m.index;
-      while (w > start && /[\w.]/.test(text[w - 1]!)) w--;
-      if (ABBREVIATIONS.has(text.slice(w, m.index).toLowerCase())) continue;
-    }
-    const s = text.slice(start, m.index + (m[0][0] === '\n' ? 0 : m[0].trimEnd().length)).trim();
-    if (s) out.push(s);
-    start = m.index + m[0].length;
+function speakerOf(raw: string, declared: ReadonlyMap<string, string>, dialogue: boolean, userName: string | null): string | null | undefined {
+  const lower = raw.toLowerCase();
+  if (ROLES.has(lower)) return lower === 'user' || lower === 'human' ? userName : null;
+  const known = declared.get(lower);
+  if (known !== undefined) return known;
+  if (dialogue && !STOP_WORDS.has(firstWord(raw))) return raw;
+  return undefined;
+}
+
+/** Splits text into turns (see the module rules). Turns cover the text after their prefix to the next turn. */
+export function splitTurns(text: string, opts: Options): Turn[] {
+  const prefixed: Prefixed[] = [];
+  for (let ls = 0; ls < text.length; ) {
+    let le = text.indexOf('\n', ls);
+    if (le < 0) le = text.length;
+    const stop = Math.min(le, ls + 80);
+    let colon = ls;
+    while (colon < stop && text.charCodeAt(colon) !== 58) colon++;
+    const line = colon < stop || SAID_HINT.test(text.slice(ls, stop)) ? text.slice(ls, Math.min(le, ls + 120)) : null;
+    const m = line === null ? null : colon < stop ? SPEAKER_LINE.exec(line) : SAID_LINE.exec(line);
+    if (m) prefixed.push({ line: ls, body: ls + m[0].length, name: m[1]! });
+    ls = le + 1;
   }
-  const last = text.slice(start).trim();
-  if (last) out.push(last);
-  return out;
+  const declared = new Map<string, string>();
+  for (const s of opts.speakers) declared.set(s.toLowerCase(), s);
+  const names = new Set<string>();
+  for (const p of prefixed) names.add(p.name);
+  let distinct = 0;
+  for (const n of names) if (!ROLES.has(n.toLowerCase()) && !STOP_WORDS.has(firstWord(n))) distinct++;
+  const dialogue = distinct >= 2;
+  const turns: Turn[] = [];
+  let pos = 0;
+  let speaker: string | null = null;
+  let any = false;
+  for (const p of prefixed) {
+    const who = speakerOf(p.name, declared, dialogue, opts.userName);
+    if (who === undefined) continue;
+    if (p.line > pos || turns.length > 0) turns.push({ speaker, start: pos, end: Math.max(pos, p.line - 1) });
+    speaker = who;
+    pos = p.body;
+    any = true;
+  }
+  turns.push({ speaker, start: pos, end: text.length });
+  if (!any && opts.speakers.length === 1) for (const t of turns) t.speaker = opts.speakers[0]!;
+  return turns.filter((t) => t.end > t.start);
 }

@@ -73,6 +73,9 @@ october november december mon tue tues wed thu thur thurs fri sat sun jan feb ma
 note notes warning error errors todo fixme example examples step steps summary update edit re subject from to date fix
 hint tip tips usage output input result results status title description ps question answer q a pros cons edit
 caveat important info debug trace source sources context goal goals plan problem solution reason reasons
+recently finally actually honestly basically luckily unfortunately fortunately sadly hopefully anyway anyways besides meanwhile
+lately currently initially usually sometimes often always never ever definitely totally really seriously literally obviously
+apparently personally especially instead otherwise plus oops haha lol omg awesome amazing absolutely exactly indeed
 user assistant human ai system bot model tool agent
 let let's lets do does did done have has had be been being was were is are am will would can could should shall might
 must as at by in on of off with without about into onto over under up down out again once only own same such than too very

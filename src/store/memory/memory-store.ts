@@ -250,6 +250,14 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
       return { added, updated, removed, ids: items.map((x) => x.m.id) };
     },
 
+    async replaceSources(items) {
+      const filedAt = new Date(now()).toISOString();
+      for (const it of items) for (const d of it.drawers) materialize({ ...d, source: it.state.source }, filedAt);
+      const out = [];
+      for (const it of items) out.push(await store.replaceSource(it.state, it.drawers, it.skipIfHash !== undefined ? { skipIfHash: it.skipIfHash } : undefined));
+      return out;
+    },
+
     async appendSource(state, drawers, fromOffset) {
       if ((sources.get(state.source)?.offset ?? 0) !== fromOffset) return null;
       const filedAt = new Date(now()).toISOString();

@@ -17,7 +17,8 @@ import type {
   SourceState,
   StoreStats,
 } from '../ports.js';
-import { isEmptyFilter, materialize, matchExpression, sqlFilter } from '../shared.js';
+import { materialize, sqlFilter } from '../shared.js';
+import { createLexicalSearcher } from './lexical.js';
 import { mapSqliteError } from './driver.js';
 import { searchColumn } from '../../text/index.js';
 
@@ -95,9 +96,6 @@ function toSource(r: SourceRow): SourceState {
   };
 }
 
-const HIT_COLS =
-  'd.id AS id, d.wing AS wing, d.room AS room, d.hall AS hall, d.source AS source, d.chunk_index AS chunkIndex, d.content_date AS contentDate';
-
 const ORDER_SQL: Record<NonNullable<ListOptions['order']>, string> = {
   filed: 'd.filed_at DESC, d.rid DESC',
   date: 'd.content_date DESC NULLS LAST, d.rid DESC',
@@ -110,6 +108,8 @@ export interface SqliteStoreOptions {
   path: string;
   /** Clock for `filedAt`. Default Date.now. */
   now?: () => number;
+  /** The busy timeout the database was opened with (for DB_LOCKED messages). */
+  busyTimeoutMs?: number;
 }
 
 /**
@@ -145,11 +145,12 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       content_date = @contentDate, metadata = @metadata WHERE rid = @rid`),
   };
 
+  const lexical = createLexicalSearcher(db);
   const wrap = <T>(fn: () => T): T => {
     try {
       return fn();
     } catch (e) {
-      throw mapSqliteError(e, path);
+      throw mapSqliteError(e, path, opts.busyTimeoutMs ?? 0);
     }
   };
   const tx = <T>(fn: () => T): T => wrap(() => db.transaction(fn).immediate());
@@ -169,6 +170,52 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
 
   function writeSource(st: SourceState): void {
     s.putSource.run({ ...st, state: JSON.stringify(st.state) });
+  }
+
+  function replaceOne(state: SourceState, drawers: readonly DrawerInput[], skipIfHash: string | undefined, filedAt: string): ReplaceResult | null {
+    if (skipIfHash !== undefined) {
+      const cur = s.getSource.get(state.source) as SourceRow | undefined;
+      if (cur && cur.hash === skipIfHash && cur.config === state.config) return null;
+    }
+    const existing = new Map<string, DrawerRow>();
+    for (const r of s.bySource.all(state.source) as DrawerRow[]) existing.set(r.id, r);
+    let added = 0;
+    let updated = 0;
+    const ids: string[] = [];
+    const keep = new Set<string>();
+    for (const input of drawers) {
+      const m = materialize({ ...input, source: state.source }, filedAt);
+      ids.push(m.id);
+      keep.add(m.id);
+      const old = existing.get(m.id);
+      if (!old) {
+        const info = s.insert.run({ ...m, metadata: JSON.stringify(m.metadata), indexExtra: input.indexExtra ?? null });
+        if (info.changes > 0) {
+          s.ftsInsert.run(info.lastInsertRowid, m.search);
+          added++;
+        }
+        continue;
+      }
+      const meta = JSON.stringify(m.metadata);
+      if (
+        old.wing !== m.wing || old.room !== m.room || old.hall !== m.hall || old.chunk_index !== m.chunkIndex ||
+        old.line_start !== m.lineStart || old.line_end !== m.lineEnd || old.content_date !== m.contentDate ||
+        old.metadata !== meta || old.source_hash !== m.sourceHash || old.source_mtime !== m.sourceMtime
+      ) {
+        s.refresh.run({ ...m, metadata: meta, rid: old.rid });
+        if (old.wing !== m.wing || old.room !== m.room || old.hall !== m.hall || old.chunk_index !== m.chunkIndex ||
+          old.line_start !== m.lineStart || old.line_end !== m.lineEnd || old.content_date !== m.contentDate) updated++;
+      }
+    }
+    let removed = 0;
+    for (const [id, r] of existing) {
+      if (!keep.has(id)) {
+        deleteByRid(r.rid);
+        removed++;
+      }
+    }
+    writeSource(state);
+    return { added, updated, removed, ids } satisfies ReplaceResult;
   }
 
   const store: MemoryStore = {
@@ -301,73 +348,17 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
 
     async searchLexical(tokens, filter, limit) {
       if (tokens.length === 0 || limit <= 0) return [];
-      const q = matchExpression(tokens);
-      return wrap(() => {
-        if (isEmptyFilter(filter)) {
-          return db
-            .prepare(
-              `WITH top AS (SELECT rowid AS rid, rank FROM drawers_fts WHERE drawers_fts MATCH @q ORDER BY rank LIMIT @limit)
-               SELECT ${HIT_COLS}, -top.rank AS score FROM top JOIN drawers d ON d.rid = top.rid ORDER BY top.rank`,
-            )
-            .all({ q, limit }) as LexicalHit[];
-        }
-        const { sql, params } = sqlFilter(filter);
-        return db
-          .prepare(
-            `SELECT ${HIT_COLS}, -f.rank AS score FROM drawers_fts f JOIN drawers d ON d.rid = f.rowid
-             WHERE drawers_fts MATCH @q AND ${sql} ORDER BY f.rank LIMIT @limit`,
-          )
-          .all({ ...params, q, limit }) as LexicalHit[];
-      });
+      return wrap(() => lexical(tokens, filter, limit));
     },
 
     async replaceSource(state, drawers, opts) {
       const filedAt = new Date(now()).toISOString();
-      return tx(() => {
-        if (opts?.skipIfHash !== undefined) {
-          const cur = s.getSource.get(state.source) as SourceRow | undefined;
-          if (cur && cur.hash === opts.skipIfHash && cur.config === state.config) return null;
-        }
-        const existing = new Map<string, DrawerRow>();
-        for (const r of s.bySource.all(state.source) as DrawerRow[]) existing.set(r.id, r);
-        let added = 0;
-        let updated = 0;
-        const ids: string[] = [];
-        const keep = new Set<string>();
-        for (const input of drawers) {
-          const m = materialize({ ...input, source: state.source }, filedAt);
-          ids.push(m.id);
-          keep.add(m.id);
-          const old = existing.get(m.id);
-          if (!old) {
-            const info = s.insert.run({ ...m, metadata: JSON.stringify(m.metadata), indexExtra: input.indexExtra ?? null });
-            if (info.changes > 0) {
-              s.ftsInsert.run(info.lastInsertRowid, m.search);
-              added++;
-            }
-            continue;
-          }
-          const meta = JSON.stringify(m.metadata);
-          if (
-            old.wing !== m.wing || old.room !== m.room || old.hall !== m.hall || old.chunk_index !== m.chunkIndex ||
-            old.line_start !== m.lineStart || old.line_end !== m.lineEnd || old.content_date !== m.contentDate ||
-            old.metadata !== meta || old.source_hash !== m.sourceHash || old.source_mtime !== m.sourceMtime
-          ) {
-            s.refresh.run({ ...m, metadata: meta, rid: old.rid });
-            if (old.wing !== m.wing || old.room !== m.room || old.hall !== m.hall || old.chunk_index !== m.chunkIndex ||
-              old.line_start !== m.lineStart || old.line_end !== m.lineEnd || old.content_date !== m.contentDate) updated++;
-          }
-        }
-        let removed = 0;
-        for (const [id, r] of existing) {
-          if (!keep.has(id)) {
-            deleteByRid(r.rid);
-            removed++;
-          }
-        }
-        writeSource(state);
-        return { added, updated, removed, ids } satisfies ReplaceResult;
-      });
+      return tx(() => replaceOne(state, drawers, opts?.skipIfHash, filedAt));
+    },
+
+    async replaceSources(items) {
+      const filedAt = new Date(now()).toISOString();
+      return tx(() => items.map((it) => replaceOne(it.state, it.drawers, it.skipIfHash, filedAt)));
     },
 
     async appendSource(state, drawers, fromOffset) {

@@ -1,0 +1,202 @@
+/** @module ingest/convos/parse-claude-code.test */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chunkExchanges, parseConversations, type Conversation, type ParseOptions } from './index.js';
+
+const FIX = fileURLToPath(new URL('../../../test/fixtures/convos/claude-code/', import.meta.url));
+const S = '5f0c2e1a-8b7d-4c3e-9a21-3f6d0b9e4c10';
+const SESSION = join(FIX, 'projects/-home-dev-acme-api', `${S}.jsonl`);
+const sidecars = (file: string) => (name: string) => {
+  try {
+    return readFileSync(join(dirname(file), file.replace(/^.*\//, '').replace(/\.jsonl$/, ''), 'tool-results', name), 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+const parse = (file: string, opts: ParseOptions = {}) => parseConversations(file, readFileSync(file, 'utf8'), { resolveSidecar: sidecars(file), ...opts });
+const texts = (c: Conversation) => c.messages.map((m) => m.text);
+
+describe('Claude Code session', () => {
+  const { conversations, warnings } = parse(SESSION);
+  const main = conversations[0]!;
+
+  it('reads the session facts and the title', () => {
+    assert.deepEqual(warnings, []);
+    assert.equal(main.id, S);
+    assert.equal(main.format, 'claude-code');
+    assert.equal(main.source, SESSION);
+    assert.equal(main.file, SESSION);
+    assert.equal(main.cwd, '/home/dev/acme-api');
+    assert.equal(main.gitBranch, 'feat/rate-limit');
+    assert.equal(main.title, 'Login rate limiting'); // custom-title beats ai-title and summary
+    assert.equal(main.meta.sessionId, S);
+    assert.equal(main.meta.version, '2.1.98');
+    assert.equal(main.meta.model, 'claude-sonnet-4-5-20250929');
+    // the first record of the session (an injected isMeta caveat) marks its start
+    assert.equal(main.startedAt, '2025-06-12T09:30:07.000Z');
+    assert.equal(main.exchangeMode, 'user-turns');
+  });
+
+  it('keeps what was said, verbatim, with timestamps and uuids', () => {
+    const first = main.messages.find((m) => m.role === 'user')!;
+    assert.equal(first.text, 'The login endpoint gets hammered by bots. Add rate limiting to POST /auth/login — max 5 attempts per minute per IP.\nWe already run Redis for sessions.');
+    assert.equal(first.uuid, '0a1b2c3d-0000-4000-8000-000000000002');
+    assert.match(first.timestamp!, /^2025-06-12T09:30:\d\d\.000Z$/);
+    assert.equal(first.speaker, 'user');
+    assert.ok(texts(main).some((t) => t.startsWith('There is no limiter yet. Two options:\n\n1. `express-rate-limit`')));
+    for (const m of main.messages) if (m.kind === 'message') assert.ok(m.timestamp, `timestamp on ${m.text}`);
+  });
+
+  it('drops harness noise: isMeta, system-reminder, thinking, synthetic errors, system records', () => {
+    const all = texts(main).join('\n');
+    for (const gone of ['Caveat:', 'system-reminder', 'today is 2025-06-12', 'check the router first', 'API Error', 'turn_duration', 'Conversation compacted', 'malicious']) {
+      assert.ok(!all.includes(gone), `${gone} should be dropped`);
+    }
+  });
+
+  it('renders tool calls and results as short verbatim lines', () => {
+    const t = texts(main);
+    assert.ok(t.includes("[Grep] router.post\\('/auth/login' in src"));
+    assert.ok(t.includes('[Read src/routes/auth.ts]'));
+    assert.ok(t.includes('[Read package.json:1-40]'));
+    assert.ok(t.includes('[Edit src/routes/auth.ts]'));
+    assert.ok(t.includes('[Bash] npm install express-rate-limit rate-limit-redis'));
+    assert.ok(t.includes('[Task code-reviewer] Review limiter config'));
+    assert.ok(t.some((x) => x.startsWith('→ [error] <tool_use_error>String to replace not found')));
+    for (const m of main.messages.filter((x) => x.kind === 'tool')) {
+      assert.ok(!m.text.includes('\n'), 'tool lines are one line');
+      if (m.role === 'tool') assert.ok(m.text.length <= 2 + 8 + 301, m.text);
+    }
+  });
+
+  it('reads a tool-result sidecar through resolveSidecar, else keeps the preview', () => {
+    const withSide = main.messages.find((m) => m.text.includes('login limiter blocks the 6th attempt'));
+    assert.ok(withSide, 'sidecar text used');
+    assert.equal(withSide.role, 'tool');
+    const without = parseConversations(SESSION, readFileSync(SESSION, 'utf8')).conversations[0]!;
+    assert.ok(without.messages.some((m) => m.text.includes('Output too large (48.1KB)')));
+  });
+
+  it('keeps parallel tool results that hang off the thread (siblings are not branches)', () => {
+    assert.ok(texts(main).includes('→ added 2 packages, and audited 311 packages in 3s ⏎ found 0 vulnerabilities'));
+    const i = main.messages.findIndex((m) => m.text.startsWith('→ added 2 packages'));
+    const j = main.messages.findIndex((m) => m.text.startsWith('[Read package.json'));
+    assert.ok(j < i, 'line order kept');
+  });
+
+  it('follows the rewind: the active thread skips the abandoned turn, archived as ~branch-1', () => {
+    assert.ok(!texts(main).some((t) => t.includes('10 per minute')));
+    assert.ok(texts(main).includes('Keep 5 per minute, but exempt the health-check range 10.0.0.0/8.'));
+    assert.equal(main.meta.abandonedBranches, 1);
+    const branch = conversations.find((c) => c.id === `${S}~branch-1`)!;
+    assert.ok(branch);
+    assert.equal(branch.source, `${SESSION}#${S}~branch-1`);
+    assert.deepEqual(texts(branch), [
+      'Actually, make it 10 per minute and return a Retry-After header.',
+      'Changed the limit to 10 per minute; express-rate-limit sets Retry-After by itself when standardHeaders is on.',
+    ]);
+    assert.equal(branch.meta.branchOf, S);
+    assert.equal(branch.meta.forkedFrom, '0a1b2c3d-0000-4000-8000-000000000019');
+    assert.equal(conversations.length, 2);
+  });
+
+  it('crosses the compaction boundary (logicalParentUuid) and keeps the compact summary', () => {
+    const summary = main.messages.find((m) => m.kind === 'summary' && m.text.startsWith('This session is being continued'))!;
+    assert.ok(summary);
+    assert.equal(summary.role, 'system');
+    const before = main.messages.findIndex((m) => m.text.startsWith('Go with option 1'));
+    const after = main.messages.findIndex((m) => m.text.startsWith('Now document the limiter'));
+    assert.ok(before >= 0 && after > before);
+    assert.ok(texts(main)[after]!.endsWith('[image]'));
+  });
+
+  it('keeps summary records and titles as their own messages and chunks', () => {
+    const kinds = main.messages.filter((m) => m.kind === 'title' || m.kind === 'summary').map((m) => `${m.kind}:${m.text.slice(0, 20)}`);
+    assert.deepEqual(kinds, [
+      'summary:Rate limiting for th',
+      'title:Login rate limiting',
+      'summary:This session is bein',
+      'title:Add Redis-backed log',
+    ]);
+    const chunks = chunkExchanges(main);
+    assert.deepEqual(chunks.filter((c) => c.kind !== 'exchange').map((c) => c.kind), ['summary', 'title', 'summary', 'title']);
+    assert.ok(chunks.every((c) => c.exchangeId === `${S}:${c.exchangeIndex}`));
+  });
+
+  it('turns off branches with includeBranches: false but still counts them', () => {
+    const r = parse(SESSION, { includeBranches: false });
+    assert.equal(r.conversations.length, 1);
+    assert.equal(r.conversations[0]!.meta.abandonedBranches, 1);
+  });
+
+  it('honours toolResultChars and toolInputChars', () => {
+    const r = parse(SESSION, { toolResultChars: 0, toolInputChars: 20 }).conversations[0]!;
+    assert.ok(!r.messages.some((m) => m.role === 'tool'));
+    const bash = r.messages.find((m) => m.text.startsWith('[Bash] npm install'))!;
+    assert.equal(bash.text, '[Bash] npm install express-…');
+  });
+});
+
+describe('Claude Code subagents', () => {
+  it('reads a subagent file as its own conversation', () => {
+    const file = join(FIX, 'projects/-home-dev-acme-api', S, 'subagents/agent-a1b2c3d.jsonl');
+    const [c, ...rest] = parse(file).conversations;
+    assert.equal(rest.length, 0);
+    assert.equal(c!.id, `${S}/agent-a1b2c3d`);
+    assert.equal(c!.source, file);
+    assert.equal(c!.meta.isSidechain, true);
+    assert.equal(c!.meta.agentId, 'a1b2c3d');
+    assert.equal(c!.messages[0]!.text, 'Review the rate limiter configuration in src/routes/auth.ts for mistakes.');
+    assert.equal(c!.messages.length, 4);
+  });
+
+  it('reads an older agent-<id>.jsonl beside the sessions (agent id from the file name)', () => {
+    const file = join(FIX, 'projects/-home-dev-acme-api/agent-9e8d7c6b.jsonl');
+    const [c] = parse(file).conversations;
+    assert.equal(c!.id, '3c2b1a09-1111-4222-8333-444455556666/agent-9e8d7c6b');
+    assert.equal(c!.gitBranch, null);
+    assert.deepEqual(texts(c!).slice(-1), ['REDIS_URL is read in two places: src/redis.ts and src/config.ts.']);
+  });
+});
+
+describe('Claude Code tolerance', () => {
+  const file = join(FIX, 'projects/-home-dev-weird/9d8c7b6a-5555-4666-8777-888899990000.jsonl');
+
+  it('turns malformed lines, unknown types and a truncated last line into warnings', () => {
+    const { conversations, warnings } = parseConversations(file, readFileSync(file).toString('utf8'));
+    assert.equal(conversations.length, 1);
+    assert.deepEqual(texts(conversations[0]!).map((t) => t.slice(0, 20)), ['Why does the CSV imp', 'The file is Latin-1,', 'Thanks, that worked.']);
+    assert.ok(conversations[0]!.messages[0]!.text.includes('\uFFFD'), 'invalid UTF-8 decoded with U+FFFD');
+    assert.ok(warnings.some((w) => w.startsWith('line 2: malformed JSON')));
+    assert.ok(warnings.some((w) => w.startsWith('line 6: not a JSON object')));
+    assert.ok(warnings.some((w) => w.startsWith('line 8: incomplete')));
+    assert.ok(warnings.some((w) => w.includes('"hologram-frame"') && w.includes('(2×)')));
+  });
+
+  it('reads a line longer than 1 MB', () => {
+    const big = 'lorem ipsum dolor sit amet, '.repeat(40_000);
+    const lines = [
+      { type: 'user', uuid: 'a', parentUuid: null, sessionId: 'big', timestamp: '2025-01-01T00:00:00Z', message: { role: 'user', content: `Please summarise this log:\n${big}` } },
+      { type: 'assistant', uuid: 'b', parentUuid: 'a', sessionId: 'big', timestamp: '2025-01-01T00:00:05Z', message: { id: 'm', role: 'assistant', content: [{ type: 'text', text: 'It repeats one sentence.' }] } },
+    ].map((r) => JSON.stringify(r));
+    assert.ok(lines[0]!.length > 1_000_000);
+    const { conversations, warnings } = parseConversations('/p/big.jsonl', `${lines.join('\n')}\n`);
+    assert.deepEqual(warnings, []);
+    const c = conversations[0]!;
+    assert.equal(c.messages[0]!.text.length, `Please summarise this log:\n${big}`.trim().length);
+    const chunks = chunkExchanges(c);
+    assert.ok(chunks.length > 600 && chunks.every((x) => x.text.length <= 1600 && x.exchangeId === 'big:0'));
+  });
+
+  it('never throws on garbage', () => {
+    for (const junk of ['', '\n\n', 'null\n', '{"type":"user"}\n', '{"type":"assistant","uuid":"x","parentUuid":"x"}\n', '\u0000\u0001{{{\n']) {
+      assert.doesNotThrow(() => parseConversations('/p/s.jsonl', junk, { format: 'claude-code' }));
+    }
+    const cyc = '{"type":"user","uuid":"a","parentUuid":"b","message":{"content":"hi"}}\n{"type":"assistant","uuid":"b","parentUuid":"a","message":{"content":[{"type":"text","text":"yo"}]}}\n';
+    const r = parseConversations('/p/s.jsonl', cyc, { format: 'claude-code' });
+    assert.ok(r.warnings.some((w) => w.includes('cycle')));
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * @module ingest/prepare-file
+ * The pure, CPU-heavy half of project mining for one file: read, detect binary, hash, decode,
+ * chunk, and pre-tokenise every drawer. Runs inline or in a worker thread; the store writes
+ * happen elsewhere.
+ */
+import { readFileSync } from 'node:fs';
+import { fsError } from '../core/errors.js';
+import { sha256, stableId } from '../core/hash.js';
+import type { DrawerInput, SourceState } from '../store/ports.js';
+import { searchColumn } from '../text/index.js';
+import { chunkDocument, contentDateFor, decodeText, languageFor, looksBinary, roomForPath, type ChunkOptions } from './project/index.js';
+
+/** What the miner asks about one file. */
+export interface PrepareJob {
+  path: string;
+  rel: string;
+  size: number;
+  mtimeMs: number;
+  /** Hash of the content mined last time (to detect a touched but unchanged file). */
+  prevHash: string | null;
+}
+
+/** Settings shared by every job of one mining run. */
+export interface PrepareContext {
+  root: string;
+  wing: string;
+  room: string | undefined;
+  chunk: Required<ChunkOptions>;
+  config: string;
+  addedBy: string;
+}
+
+/** The outcome for one file. */
+export type Prepared =
+  | { kind: 'unreadable'; path: string; message: string }
+  | { kind: 'binary'; path: string; bytes: number }
+  | { kind: 'same'; path: string; bytes: number; state: SourceState }
+  | { kind: 'file'; path: string; bytes: number; state: SourceState; drawers: DrawerInput[]; warning?: string };
+
+/** Prepares one file (never throws: failures become `unreadable`). */
+export function prepareFile(job: PrepareJob, ctx: PrepareContext): Prepared {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(job.path);
+  } catch (e) {
+    return { kind: 'unreadable', path: job.path, message: fsError(e, job.path).message };
+  }
+  if (looksBinary(buf)) return { kind: 'binary', path: job.path, bytes: buf.length };
+  const hash = sha256(buf);
+  const state: SourceState = {
+    source: job.path,
+    wing: ctx.wing,
+    kind: 'project',
+    root: ctx.root,
+    size: job.size,
+    mtimeMs: job.mtimeMs,
+    hash,
+    offset: buf.length,
+    prefixHash: null,
+    config: ctx.config,
+    state: { rel: job.rel },
+    minedAt: new Date().toISOString(),
+  };
+  if (job.prevHash === hash) return { kind: 'same', path: job.path, bytes: buf.length, state };
+  const { text, invalidUtf8 } = decodeText(buf);
+  const drawers = toDrawers(text, job, hash, ctx);
+  return {
+    kind: 'file',
+    path: job.path,
+    bytes: buf.length,
+    state,
+    drawers,
+    ...(invalidUtf8
+      ? { warning: `${job.path}: not valid UTF-8; stored with replacement characters — convert it to UTF-8 to keep it exactly` }
+      : {}),
+  };
+}
+
+function toDrawers(text: string, job: PrepareJob, hash: string, ctx: PrepareContext): DrawerInput[] {
+  const chunks = chunkDocument(job.rel, text, ctx.chunk);
+  const language = languageFor(job.rel);
+  const date = contentDateFor(job.rel, text, job.mtimeMs);
+  const room = ctx.room ?? roomForPath(job.rel);
+  const occurrences = new Map<string, number>();
+  return chunks.map((c) => {
+    const ch = sha256(c.text);
+    const n = occurrences.get(ch) ?? 0;
+    occurrences.set(ch, n + 1);
+    const indexExtra = c.heading ? `${job.rel} ${c.heading}` : job.rel;
+    return {
+      // Content-addressed within the file: an unchanged chunk keeps its id when others change.
+      id: stableId('d', job.path, ch, n),
+      wing: ctx.wing,
+      room,
+      hall: null,
+      source: job.path,
+      sourceHash: hash,
+      sourceMtime: job.mtimeMs,
+      chunkIndex: c.index,
+      lineStart: c.lineStart,
+      lineEnd: c.lineEnd,
+      contentDate: date,
+      addedBy: ctx.addedBy,
+      metadata: { rel: job.rel, kind: c.kind, ...(language ? { language } : {}), ...(c.heading ? { heading: c.heading } : {}) },
+      text: c.text,
+      indexExtra,
+      prepared: { contentHash: ch, search: searchColumn(`${c.text}\n${indexExtra}`) },
+    };
+  });
+}

@@ -1,0 +1,182 @@
+/**
+ * @module kg/extract/extract
+ * Weights-free extraction of entities and temporal facts from one drawer: speaker turns,
+ * mentions and relation rules, with "I" resolved to the turn's speaker, "we" to the wing, and
+ * dates in the sentence resolved against the drawer's content date. The result is a
+ * {@link GraphBatch}: `graph.apply(extractFromDrawer(d), { lenient: true })`.
+ */
+import { entityKey, normalizeDate } from '../normalize.js';
+import type { EntityInput, FactInput, GraphBatch, InvalidationInput } from '../types.js';
+import { findDates, type DateMention } from './dates.js';
+import { repeatedNames, scanMentions, type Mention, type RunCounts, type VerbHit } from './mentions.js';
+import { classifyToken, nameType, trimStops } from './tokens.js';
+import { relationsAtHits, VERB_INDEX, type RawRelation } from './relations.js';
+import { splitTurns, stripCode, type Turn } from './turns.js';
+
+/** The drawer fields extraction reads (a subset of the store's `Drawer`). */
+export interface ExtractionInput {
+  id: string;
+  text: string;
+  /** When the content was said or written (ISO-8601); anchors relative dates. */
+  contentDate: string | null;
+  /** Declared speakers (e.g. the two people of a chat); `Name:` lines by them are turns. */
+  speakers?: string[];
+  wing: string;
+  room: string;
+  source?: string | null;
+  /** `speaker` (string) is read as a declared speaker. */
+  metadata?: Record<string, unknown>;
+}
+
+/** What extraction produced for one drawer; every item carries the drawer id as source. */
+export interface ExtractionResult extends GraphBatch {
+  entities: EntityInput[];
+  facts: FactInput[];
+  invalidations: InvalidationInput[];
+}
+
+/** Options of {@link extractFromDrawer}. */
+export interface ExtractOptions {
+  /** Names always recognised as persons in text (besides the speakers). Default []. */
+  knownPeople?: readonly string[];
+  /** Person the `user:` / `human:` role stands for; null leaves "I" in those turns unresolved. Default null. */
+  userName?: string | null;
+  /** Resolve "we" to the wing (as a project) in project-ish rules (uses, chose, works_on…). Default true. */
+  weIsWing?: boolean;
+  /** A capitalised multi-word name of unknown type is kept when seen this many times in the drawer (>= 1). Default 2. */
+  minRepeat?: number;
+}
+
+let lastDate: [string, string | null] = ['', null];
+function safeDate(value: string | null | undefined): string | null {
+  if (!value) return null;
+  if (lastDate[0] === value) return lastDate[1];
+  let v: string | null = null;
+  try {
+    v = normalizeDate(value, 'content_date');
+  } catch {
+    v = null;
+  }
+  lastDate = [value, v];
+  return v;
+}
+
+function resolveSubject(raw: string, r: RawRelation, turn: Turn, input: ExtractionInput, people: ReadonlyMap<string, string>, weIsWing: boolean): { name: string; type?: string } | null {
+  const words = raw.split(' ');
+  const last = words[words.length - 1]!;
+  if (last === 'I') return turn.speaker ? { name: turn.speaker, type: 'person' } : null;
+  if (last === 'We' || last === 'we') return r.weOk && weIsWing ? { name: input.wing, type: 'project' } : null;
+  if (raw.startsWith('@')) return { name: raw.slice(1), type: 'person' };
+  if (raw.startsWith('`')) {
+    const c = classifyToken(raw.slice(1, -1));
+    return c && r.subjectKind !== 'person' ? { name: c.name, type: c.type } : null;
+  }
+  const ws = trimStops(words.map((w) => w.replace(/['’]s$/, '')));
+  if (ws.length === 0 || ws.length > 4) return null;
+  const name = ws.join(' ');
+  const known = people.get(name.toLowerCase());
+  if (known) return { name: known, type: 'person' };
+  const typed = nameType(ws) ?? (r.subjectKind === 'person' ? 'person' : undefined);
+  return typed ? { name, type: typed } : { name };
+}
+
+/** Gives each date phrase of a sentence to the relation whose match is nearest to it. */
+function datesFor(rels: readonly RawRelation[], dates: readonly DateMention[]): Map<RawRelation, string> {
+  const out = new Map<RawRelation, string>();
+  for (const d of dates) {
+    const end = d.index + d.phrase.length;
+    let best: RawRelation | undefined;
+    let bestGap = Infinity;
+    for (const r of rels) {
+      const gap = end <= r.at ? r.at - end : d.index >= r.end ? d.index - r.end : 0;
+      if (gap < bestGap) [best, bestGap] = [r, gap];
+    }
+    for (const r of rels) if (best && r.at === best.at && r.end === best.end && !out.has(r)) out.set(r, d.date);
+  }
+  return out;
+}
+
+function addEntity(entities: Map<string, EntityInput>, keys: Map<string, string>, name: string, type: string, sources: string[]): void {
+  let k = keys.get(name);
+  if (k === undefined) keys.set(name, (k = name.length > 200 ? '' : entityKey(name)));
+  if (!k) return;
+  const had = entities.get(k);
+  if (!had) entities.set(k, { name, type, sources });
+  else if (had.type === 'unknown' && type !== 'unknown') had.type = type;
+}
+
+interface Context {
+  input: ExtractionInput;
+  people: ReadonlyMap<string, string>;
+  weIsWing: boolean;
+  anchor: string | null;
+  sources: string[];
+  facts: FactInput[];
+  invalidations: InvalidationInput[];
+}
+
+/** Turns the relations of one turn into facts and invalidations. */
+function emit(ctx: Context, turn: Turn, text: string, hits: VerbHit[]): void {
+  for (const { sentence, relations: rels } of relationsAtHits(text, hits)) {
+    const dated = datesFor(rels, findDates(sentence, ctx.input.contentDate));
+    for (const r of rels) {
+      const when = dated.get(r) ?? ctx.anchor;
+      const s = resolveSubject(r.subject, r, turn, ctx.input, ctx.people, ctx.weIsWing);
+      if (!s) continue;
+      const literal = 'literal' in r.object;
+      const object = 'literal' in r.object ? r.object.literal : r.object.name;
+      if (!literal && entityKey(object) === entityKey(s.name)) continue;
+      if (r.ends) {
+        if (when === null) continue;
+        const inv: InvalidationInput = { subject: s.name, predicate: r.predicate, object, ended: when };
+        if (r.record) Object.assign(inv, { recordIfMissing: true, literal, sources: ctx.sources, confidence: r.confidence });
+        ctx.invalidations.push(inv);
+        continue;
+      }
+      const f: FactInput = { subject: s.name, predicate: r.predicate, object, validFrom: when, confidence: r.confidence, sources: ctx.sources };
+      if (s.type) f.subjectType = s.type;
+      if (literal) f.literal = true;
+      else if ('type' in r.object && r.object.type !== 'unknown') f.objectType = r.object.type;
+      ctx.facts.push(f);
+    }
+  }
+}
+
+/**
+ * Extracts entities, facts and invalidations from one drawer by the documented rule set
+ * (ARCHITECTURE.md, "Extraction rules"). Pure and synchronous; never throws on text.
+ */
+export function extractFromDrawer(input: ExtractionInput, opts: ExtractOptions = {}): ExtractionResult {
+  const sources = [input.id];
+  const speakers = input.speakers ? [...input.speakers] : [];
+  const metaSpeaker = input.metadata?.['speaker'];
+  if (typeof metaSpeaker === 'string' && metaSpeaker.trim()) speakers.push(metaSpeaker.trim());
+  const people = new Map<string, string>();
+  for (const p of speakers) if (p.trim()) people.set(p.trim().toLowerCase(), p.trim());
+  if (opts.knownPeople) for (const p of opts.knownPeople) if (p.trim()) people.set(p.trim().toLowerCase(), p.trim());
+  const text = stripCode(input.text);
+  const turns = splitTurns(text, { speakers, userName: opts.userName ?? null });
+  const ctx: Context = { input, people, weIsWing: opts.weIsWing ?? true, anchor: safeDate(input.contentDate), sources, facts: [], invalidations: [] };
+
+  const entities = new Map<string, EntityInput>();
+  const keys = new Map<string, string>();
+  for (const t of turns) if (t.speaker) addEntity(entities, keys, t.speaker, 'person', sources);
+  const mentions: Mention[] = [];
+  const hits: VerbHit[] = [];
+  const runs: RunCounts = new Map();
+  scanMentions(text, { people, verbs: VERB_INDEX }, mentions, runs, hits);
+  for (const m of mentions) addEntity(entities, keys, m.name, m.type, sources);
+  for (const m of repeatedNames(runs, Math.max(1, opts.minRepeat ?? 2))) addEntity(entities, keys, m.name, m.type, sources);
+
+  let h = 0;
+  for (const turn of turns) {
+    while (h < hits.length && hits[h]!.index < turn.start) h++;
+    const own: VerbHit[] = [];
+    while (h < hits.length && hits[h]!.index < turn.end) {
+      own.push({ index: hits[h]!.index - turn.start, phrase: hits[h]!.phrase });
+      h++;
+    }
+    if (own.length) emit(ctx, turn, text.slice(turn.start, turn.end), own);
+  }
+  return { entities: [...entities.values()], facts: ctx.facts, invalidations: ctx.invalidations };
+}

@@ -1,0 +1,131 @@
+/**
+ * @module kg/extract/relations
+ * The relation engine: the verbs of the rule table are found by the word scanner (or
+ * {@link findVerbHits}); at each hit the engine takes the sentence around it, its subject
+ * (`before`) and its object (`after`). Cost grows with the number of verb hits, not with the
+ * number of rules. Questions and hedged clauses (if, should, maybe, not…) are skipped.
+ */
+import type { VerbHit } from './mentions.js';
+import type { RawRelation } from './objects.js';
+import { RULES, SUBJECT_BEFORE, type Rule } from './rules.js';
+
+export type { RawRelation } from './objects.js';
+
+/** The relations of one sentence. */
+export interface SentenceRelations {
+  sentence: string;
+  /** Offset of the sentence in the scanned text. */
+  start: number;
+  /** Spans (`at`, `end`) are relative to the sentence. */
+  relations: RawRelation[];
+}
+
+const BY_VERB = new Map<string, Rule[]>();
+for (const r of RULES) for (const v of r.verbs) BY_VERB.set(v, [...(BY_VERB.get(v) ?? []), r]);
+
+/** Verb phrases by their first word, longest first (for the word scanner). */
+export const VERB_INDEX: ReadonlyMap<string, readonly string[]> = (() => {
+  const m = new Map<string, string[]>();
+  for (const v of BY_VERB.keys()) {
+    const first = v.split(' ')[0]!;
+    m.set(first, [...(m.get(first) ?? []), v].sort((a, b) => b.length - a.length));
+  }
+  return m;
+})();
+
+const WORD = /[a-z]+/g;
+const WORD_CHAR = /[\w'’-]/;
+
+/** Verb hits of a text without the mention scanner (tests, single sentences). */
+export function findVerbHits(text: string): VerbHit[] {
+  const hits: VerbHit[] = [];
+  WORD.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = WORD.exec(text)) !== null) {
+    const i = m.index;
+    if (i > 0 && WORD_CHAR.test(text[i - 1]!)) continue;
+    const p = VERB_INDEX.get(m[0])?.find((v) => text.startsWith(v, i) && !WORD_CHAR.test(text[i + v.length] ?? ' '));
+    if (p) hits.push({ index: i, phrase: p });
+  }
+  return hits;
+}
+
+const HEDGE = /\b(?:if|whether|unless|should|could|would|might|maybe|perhaps|let's|wanna|want to|plan to|planning to|thinking about|considering|hope to|hoping to|going to|gonna|won't|didn't|don't|doesn't|never|not)\b/i;
+const ABBREVIATIONS = new Set(['dr', 'mr', 'mrs', 'ms', 'mx', 'prof', 'st', 'inc', 'ltd', 'co', 'corp', 'jr', 'sr', 'vs', 'etc', 'e.g', 'i.e', 'approx', 'no']);
+const MAX_SENTENCE = 400;
+const QUESTION = /\?\s*["”')]*$/;
+
+function isStop(text: string, i: number): boolean {
+  const c = text[i];
+  if (c !== '.' && c !== '!' && c !== '?') return false;
+  const n = text[i + 1];
+  if (n !== undefined && n !== ' ' && n !== '\n' && n !== '\t' && n !== '"' && n !== '”' && n !== ')') return false;
+  if (c !== '.') return true;
+  let w = i;
+  while (w > 0 && /[\w.]/.test(text[w - 1]!)) w--;
+  return !ABBREVIATIONS.has(text.slice(w, i).toLowerCase());
+}
+
+/** The sentence containing offset `i` of `text`, as [start, end): bounded by . ! ? + space, line breaks, 400 chars. */
+export function sentenceAround(text: string, i: number): [number, number] {
+  let s = i;
+  while (s > 0 && i - s < MAX_SENTENCE && text[s - 1] !== '\n' && !isStop(text, s - 1)) s--;
+  while (s < i && (text[s] === ' ' || text[s] === '\t')) s++;
+  let e = i;
+  while (e < text.length && e - i < MAX_SENTENCE && text[e] !== '\n' && !isStop(text, e)) e++;
+  if (e < text.length && text[e] !== '\n') e++;
+  return [s, e];
+}
+
+function hedged(prefix: string): boolean {
+  const cut = Math.max(prefix.lastIndexOf(','), prefix.lastIndexOf(';'), prefix.lastIndexOf(':'), prefix.lastIndexOf('—'));
+  return HEDGE.test(cut < 0 ? prefix : prefix.slice(cut + 1));
+}
+
+/** Runs the rules at the verb hits of `text`; returns the sentences that gave relations, in text order. */
+export function relationsAtHits(text: string, hits: readonly VerbHit[]): SentenceRelations[] {
+  const out: SentenceRelations[] = [];
+  const bySentence = new Map<number, SentenceRelations>();
+  let skipUntil = -1;
+  for (const hit of hits) {
+    if (hit.index < skipUntil) continue;
+    const [s, e] = sentenceAround(text, hit.index);
+    const sentence = text.slice(s, e);
+    if (QUESTION.test(sentence)) {
+      skipUntil = e;
+      continue;
+    }
+    const at = hit.index - s;
+    const prefix = sentence.slice(0, at);
+    if (hedged(prefix)) continue;
+    for (const rule of BY_VERB.get(hit.phrase) ?? []) {
+      const b = (rule.before ?? SUBJECT_BEFORE).exec(prefix.length > 120 ? prefix.slice(-120) : prefix);
+      if (!b) continue;
+      rule.after.lastIndex = at + hit.phrase.length;
+      const a = rule.after.exec(sentence);
+      if (!a) continue;
+      const made = rule.make(b, a, hit.phrase);
+      if (made.length === 0) continue;
+      let group = bySentence.get(s);
+      if (!group) {
+        group = { sentence, start: s, relations: [] };
+        bySentence.set(s, group);
+        out.push(group);
+      }
+      const from = at - b[0].length;
+      for (const r of made) group.relations.push({ ...r, at: from, end: at + hit.phrase.length + a[0].length });
+      break;
+    }
+  }
+  return out;
+}
+
+/** Runs every rule over `text` (see {@link relationsAtHits}). */
+export function relationsInText(text: string): SentenceRelations[] {
+  return relationsAtHits(text, findVerbHits(text));
+}
+
+/** The relations of one sentence. */
+export function relationsIn(sentence: string): RawRelation[] {
+  return relationsInText(sentence).flatMap((g) => g.relations);
+}

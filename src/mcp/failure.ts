@@ -1,0 +1,71 @@
+/**
+ * @module mcp/failure
+ * Turns anything a tool throws into an MCP error result: `isError: true`, a one-line text
+ * (`loci: <message> [CODE]`) and `structuredContent: { error: { code, message, details } }` with a
+ * code from the catalogue. Unknown errors become INTERNAL; their stack goes to the server's logger
+ * (stderr), never to the client.
+ */
+import type * as z from 'zod';
+import { createError, isLociError, type Logger, type LociError } from '../index.js';
+
+/** The structured error every failed call carries. */
+export interface ToolFailure {
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+}
+
+/** An MCP `CallToolResult` for a failure. */
+export interface ErrorResult {
+  [key: string]: unknown;
+  isError: true;
+  content: { type: 'text'; text: string }[];
+  structuredContent: { error: ToolFailure };
+}
+
+function jsonSafe(v: unknown): Record<string, unknown> {
+  try {
+    const r = JSON.parse(JSON.stringify(v ?? {})) as unknown;
+    return r && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : { value: r };
+  } catch {
+    return {};
+  }
+}
+
+/** The failure of a LociError. */
+export function failureOf(e: LociError): ToolFailure {
+  return { code: e.code, message: e.message, details: jsonSafe(e.details) };
+}
+
+/** Builds the error result of a failure. */
+export function errorResult(f: ToolFailure): ErrorResult {
+  return { isError: true, content: [{ type: 'text', text: `loci: ${f.message} [${f.code}]` }], structuredContent: { error: f } };
+}
+
+/** Maps a thrown value to an error result, logging unexpected ones with their stack. */
+export function resultOfThrown(e: unknown, tool: string, logger: Logger): ErrorResult {
+  if (isLociError(e)) return errorResult(failureOf(e));
+  logger.log('error', `tool ${tool} failed`, { error: (e as Error)?.stack ?? String(e) });
+  return errorResult(failureOf(createError('INTERNAL', { what: `${tool} failed unexpectedly (details are in the server log)` })));
+}
+
+/** INVALID_ARGUMENT for arguments that do not match a tool's input schema. */
+export function invalidArguments(error: z.ZodError, args: unknown, accepted: readonly string[]): ToolFailure {
+  const issue = error.issues[0];
+  if (!issue) return failureOf(createError('INVALID_ARGUMENT', { name: 'arguments', value: args, expected: 'an object' }));
+  if (issue.code === 'unrecognized_keys') {
+    const keys = (issue as { keys: string[] }).keys;
+    return failureOf(
+      createError('INVALID_ARGUMENT', {
+        name: keys.length > 1 ? 'argument names' : 'argument name',
+        value: keys.length > 1 ? keys : keys[0],
+        expected: accepted.length ? `one of ${accepted.join(', ')}` : 'no arguments',
+      }),
+    );
+  }
+  const path = issue.path.map(String);
+  let value: unknown = args;
+  for (const p of path) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[p] : undefined;
+  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more: ${error.issues.slice(1).map((i) => i.path.join('.') || 'arguments').join(', ')})` : '';
+  return failureOf(createError('INVALID_ARGUMENT', { name: path.join('.') || 'arguments', value: value ?? null, expected: `${issue.message}${more}` }));
+}

@@ -1,0 +1,160 @@
+/**
+ * @module mcp/tools/search
+ * Finding drawers: search (filters, explain, context), duplicate check, and a drawer's neighbours.
+ */
+import * as z from 'zod';
+import { createError, tokenize, type SearchOptions } from '../../index.js';
+import { READ, defineTool, type AnyTool } from '../tool.js';
+import { DrawerSummary, DrawerText, drawerPlace, headerOf, plural, toSummary, toText } from '../shapes.js';
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'a date YYYY-MM-DD or an ISO-8601 date-time');
+
+const Signal = z.object({ rank: z.number().int().nullable(), score: z.number().nullable(), contribution: z.number() });
+
+const Hit = z.object({
+  ...drawerPlace,
+  score: z.number(),
+  text: z.string().describe('the verbatim drawer text'),
+  explain: z.object({ fused: z.number(), signals: z.record(z.string(), Signal) }).optional().describe('present with explain: how each signal ranked the hit'),
+  context: z.array(DrawerText).optional().describe('present with context > 0: neighbouring drawers of the same source, in order'),
+});
+
+const search = defineTool({
+  name: 'loci_search',
+  title: 'Search memory',
+  description:
+    'Searches everything stored in the palace (mined files, conversations, notes, diaries) and returns the best verbatim drawers with their ids, wing/room, source file and lines. ' +
+    'Ask in natural words ("why did we switch to OAuth2", "auth bug last week"); time words like "last week" or "in March" bias toward that period. ' +
+    'Narrow with wing / room / hall (see loci_get_taxonomy) and since / until (content dates). Set context to see the surrounding chunks of each hit, explain to see why it ranked. ' +
+    'Read a whole drawer with loci_get_drawer.',
+  input: {
+    query: z.string().trim().min(1).max(2000).describe('what to look for, in natural language or keywords'),
+    wing: z.string().min(1).optional().describe('only this wing (project / person / agent)'),
+    room: z.string().min(1).optional().describe('only this room (topic)'),
+    hall: z.string().min(1).optional().describe('only this kind of content, e.g. facts, events, decisions, diary'),
+    since: isoDate.optional().describe('content dated on or after this date'),
+    until: isoDate.optional().describe('content dated on or before this date (a bare date includes the whole day)'),
+    limit: z.number().int().min(1).max(100).default(10).describe('hits to return, 1–100 (default 10)'),
+    explain: z.boolean().default(false).describe('attach each signal\'s rank and contribution'),
+    context: z.number().int().min(0).max(10).default(0).describe('add ±N neighbouring drawers of the same source to each hit (0–10)'),
+    mode: z.enum(['hybrid', 'lexical']).default('hybrid').describe('hybrid fuses every available signal; lexical is BM25 only'),
+  },
+  output: {
+    query: z.string(),
+    signals: z.array(z.string()).describe('signals used, e.g. ["bm25"]'),
+    fallback: z.string().nullable().describe('set when a signal was unavailable and search fell back'),
+    took_ms: z.number(),
+    hits: z.array(Hit),
+  },
+  annotations: READ,
+  async run(ctx, a) {
+    const opts: SearchOptions = { limit: a.limit, explain: a.explain, context: a.context, mode: a.mode };
+    if (a.wing) opts.wing = a.wing;
+    if (a.room) opts.room = a.room;
+    if (a.hall) opts.hall = a.hall;
+    if (a.since) opts.since = a.since;
+    if (a.until) opts.until = a.until;
+    const r = await ctx.palace.search(a.query, opts);
+    const hits = r.hits.map((h) => ({
+      id: h.id,
+      wing: h.wing,
+      room: h.room,
+      hall: h.hall,
+      source: h.source,
+      line_start: h.lines?.[0] ?? null,
+      line_end: h.lines?.[1] ?? null,
+      content_date: h.contentDate,
+      filed_at: h.filedAt,
+      score: h.score,
+      text: h.text,
+      ...(h.explain ? { explain: { fused: h.explain.fused, signals: h.explain.signals } } : {}),
+      ...(h.context ? { context: h.context.map(toText) } : {}),
+    }));
+    const lines = [`${plural(hits.length, 'hit')} for ${JSON.stringify(r.query)} (${r.signals.join('+') || 'none'}${r.fallback ? `; ${r.fallback}` : ''})`];
+    hits.forEach((h, i) => {
+      lines.push(`\n[${i + 1}] ${headerOf(h)} · score ${h.score.toFixed(3)}`);
+      if (h.explain) lines.push(`why: ${Object.entries(h.explain.signals).map(([k, s]) => `${k} #${s.rank ?? '-'} +${s.contribution.toFixed(3)}`).join(', ')}`);
+      const at = h.line_start;
+      const before = at === null ? [] : (h.context ?? []).filter((c) => c.line_start !== null && c.line_start < at);
+      const after = (h.context ?? []).filter((c) => !before.includes(c));
+      for (const c of before) lines.push(`  (before, ${c.id}) ${c.text}`);
+      lines.push(h.text);
+      for (const c of after) lines.push(`  (after, ${c.id}) ${c.text}`);
+    });
+    if (!hits.length) lines.push('nothing found: try other words, drop filters, or check loci_status');
+    return { data: { query: r.query, signals: r.signals, fallback: r.fallback ?? null, took_ms: Math.round(r.tookMs * 100) / 100, hits }, text: lines.join('\n') };
+  },
+});
+
+/** Jaccard similarity of two token sets. */
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let inter = 0;
+  for (const t of a) if (b.has(t)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+const checkDuplicate = defineTool({
+  name: 'loci_check_duplicate',
+  title: 'Check for duplicates',
+  description:
+    'Before filing new text with loci_add_drawer, checks whether the palace already holds it: exact copies (same text) and near-copies (word-set similarity at or above `threshold` among the closest search hits). Returns the ids of what matched.',
+  input: {
+    content: z.string().min(1).max(100_000).describe('the text you are about to store'),
+    threshold: z.number().min(0).max(1).default(0.9).describe('similarity (0–1) at which a drawer counts as a near-copy; default 0.9'),
+    wing: z.string().min(1).optional().describe('only look in this wing'),
+  },
+  output: {
+    is_duplicate: z.boolean(),
+    exact: z.array(DrawerSummary),
+    similar: z.array(DrawerSummary.extend({ similarity: z.number() })),
+  },
+  annotations: READ,
+  async run(ctx, a) {
+    const exact = (await ctx.palace.findDuplicates(a.content)).filter((d) => !a.wing || d.wing === a.wing);
+    const seen = new Set(exact.map((d) => d.id));
+    const mine = new Set(tokenize(a.content));
+    const similar: (z.output<typeof DrawerSummary> & { similarity: number })[] = [];
+    if (mine.size > 0) {
+      const r = await ctx.palace.search(a.content.slice(0, 1000), { limit: 5, mode: 'lexical', ...(a.wing ? { wing: a.wing } : {}) });
+      for (const h of r.hits) {
+        if (seen.has(h.id)) continue;
+        const similarity = Math.round(jaccard(mine, new Set(tokenize(h.text))) * 1000) / 1000;
+        if (similarity < a.threshold) continue;
+        const d = await ctx.palace.get(h.id);
+        if (d) similar.push({ ...toSummary(d), similarity });
+      }
+    }
+    const data = { is_duplicate: exact.length + similar.length > 0, exact: exact.map(toSummary), similar };
+    const text = data.is_duplicate
+      ? [
+          ...data.exact.map((d) => `exact copy: ${headerOf(d)}`),
+          ...data.similar.map((d) => `near copy (${d.similarity}): ${headerOf(d)}`),
+        ].join('\n')
+      : 'no duplicate: safe to store';
+    return { data, text };
+  },
+});
+
+const neighbours = defineTool({
+  name: 'loci_drawer_neighbours',
+  title: 'Drawer neighbours',
+  description: 'The drawers just before and after a drawer in the same source (the surrounding part of a file or conversation), in order, the drawer itself included. Use it to read more around a search hit.',
+  input: {
+    drawer_id: z.string().min(1).describe('a drawer id from a search or listing'),
+    n: z.number().int().min(1).max(10).default(2).describe('drawers on each side, 1–10 (default 2)'),
+  },
+  output: { drawer_id: z.string(), drawers: z.array(DrawerText) },
+  annotations: READ,
+  async run(ctx, a) {
+    if (!(await ctx.palace.get(a.drawer_id))) throw createError('DRAWER_NOT_FOUND', { id: a.drawer_id });
+    const drawers = (await ctx.palace.neighbours(a.drawer_id, a.n)).map(toText);
+    const text = drawers.map((d) => `${d.id === a.drawer_id ? '>> ' : ''}${headerOf(d)}\n${d.text}`).join('\n\n');
+    return { data: { drawer_id: a.drawer_id, drawers }, text };
+  },
+});
+
+/** Search tools. */
+export const searchTools: AnyTool[] = [search, checkDuplicate, neighbours];

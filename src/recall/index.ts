@@ -1,0 +1,44 @@
+/**
+ * @module recall
+ * Recall: bringing the right memory files (and palace drawers) to an agent at the right moment,
+ * with or without an LLM, within budgets, escaped inside one `<system-reminder>`. The only door of
+ * `src/recall/`; see ARCHITECTURE.md beside it.
+ */
+export {
+  RECALL_LIMITS,
+  type RecallBudgets,
+  type RecallSelector,
+  type Selection,
+  type SelectMemoriesOptions,
+  type RecalledMemory,
+  type RecallResult,
+  type RecallOptions,
+  type RecallSessionState,
+} from './types.js';
+export { selectRelevantMemories } from './select.js';
+export { selectorSystemPrompt, selectorUserMessage, formatManifest, parseSelectionAnswer, resolveNames } from './select-llm.js';
+export { searchMemoryFiles, RELATIVE_THRESHOLD, type SearchSelection } from './select-search.js';
+export { buildRecall, resolveBudgets } from './build.js';
+export { buildPromptContext, type PromptContextOptions, type PromptContext, type RecalledDrawer, type PalaceSearcher } from './prompt-context.js';
+export { startRecallPrefetch, prefetchGate, type PrefetchOptions, type RecallPrefetch } from './prefetch.js';
+export {
+  loadRecallSession,
+  recordSurfaced,
+  pruneRecallSessions,
+  sessionPath,
+  sessionsDir,
+  sessionBytesLeft,
+  type SessionOptions,
+  type SurfacedRecord,
+} from './session.js';
+export {
+  escapeReminderContent,
+  escapeAttr,
+  wrapSystemReminder,
+  normalizeControls,
+  hasTagStart,
+  REMINDER_OPEN,
+  REMINDER_CLOSE,
+  SAFE_LT,
+} from './escape.js';
+export { freshnessWarning, ageDays, cutAtLine } from './render.js';

@@ -1,0 +1,151 @@
+/**
+ * @module recall/prompt-context
+ * {@link buildPromptContext}: what the `user-prompt-submit` hook injects as `additionalContext` —
+ * the recalled memory files and the top palace drawers for the prompt, in one `<system-reminder>`,
+ * never over `maxChars` (Claude Code caps hook output at 10,000 characters) and within the recall
+ * byte budgets. Memories come first (curated); drawers fill the rest. No LLM unless one is passed:
+ * hooks run on a tight time budget.
+ */
+import { systemClock } from '../core/clock.js';
+import { isAbsolute, relative, sep } from 'node:path';
+import type { SearchHit, SearchOptions, SearchResult } from '../search/index.js';
+import { emptyRecall, minimumInjectionBytes, packMemories, resolveBudgets } from './build.js';
+import { escapeReminderContent, utf8Bytes } from './escape.js';
+import { ageDays, attrs, escapedContent, Packer, preamble, type BlockDraft } from './render.js';
+import { selectRelevantMemories } from './select.js';
+import { RELATIVE_THRESHOLD } from './select-search.js';
+import { sessionBytesLeft } from './session.js';
+import { RECALL_LIMITS, type RecallOptions, type RecallResult } from './types.js';
+
+/** The part of a palace recall needs (`openPalace()` returns one). */
+export interface PalaceSearcher {
+  search(query: string, opts?: SearchOptions): Promise<SearchResult>;
+}
+
+/** Options of {@link buildPromptContext}. */
+export interface PromptContextOptions extends Omit<RecallOptions, 'dir'> {
+  /** The user's prompt. */
+  query: string;
+  /** The memory directory (see `selectMemoryDir`). */
+  memoryDir: string;
+  /** The palace whose drawers are searched. Default: none (memories only). */
+  palace?: PalaceSearcher | undefined;
+  /** Most characters of the whole text. Default 10,000 (Claude Code's hook output cap); 200 … 1,000,000. */
+  maxChars?: number | undefined;
+  /** Palace drawers searched. Default 5; 0 … 20. */
+  drawers?: number | undefined;
+  /** Most characters of one drawer's content before it is trimmed. Default 1,500; 100 … 100,000. */
+  drawerChars?: number | undefined;
+}
+
+/** One palace drawer as injected. */
+export interface RecalledDrawer {
+  id: string;
+  wing: string;
+  room: string;
+  /** Where the text came from (file path, transcript), or null. */
+  source: string | null;
+  /** ISO date (content date, else filing date). */
+  date: string;
+  age_days: number;
+  /** Fused search score. */
+  score: number;
+  /** UTF-8 bytes of its block. */
+  bytes: number;
+  truncated: boolean;
+}
+
+/** What {@link buildPromptContext} returns: a recall result plus drawers and the character count. */
+export interface PromptContext extends RecallResult {
+  drawers: RecalledDrawer[];
+  /** Characters of `text` (≤ `maxChars`). */
+  chars: number;
+}
+
+/** Share of the budget memories may take when drawers are also found. */
+const MEMORY_SHARE = 0.6;
+
+function inside(dir: string, path: string | null): boolean {
+  if (!path || !isAbsolute(path)) return false;
+  const rel = relative(dir, path);
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
+}
+
+function drawerDraft(h: SearchHit, date: string, days: number, capBytes: number, capChars: number): BlockDraft {
+  const lines = h.lines ? `${h.lines[0]}-${h.lines[1]}` : undefined;
+  return {
+    head: `<drawer${attrs({ id: h.id, source: h.source, lines, wing: h.wing, room: h.room, date: date.slice(0, 10), age_days: days })}>\n`,
+    content: escapedContent(h.text) || '(empty)',
+    tail: '\n</drawer>',
+    capBytes,
+    capContentChars: capChars,
+    note: escapeReminderContent(`[… trimmed; the full text is drawer ${h.id}${h.source ? ` from ${h.source}` : ''}]`),
+  };
+}
+
+async function searchDrawers(o: PromptContextOptions, limit: number): Promise<SearchHit[]> {
+  if (!o.palace || limit === 0 || o.query.trim() === '') return [];
+  try {
+    const res = await o.palace.search(o.query, { limit });
+    const best = res.hits[0]?.score ?? 0;
+    return res.hits.filter((h) => h.score >= best * RELATIVE_THRESHOLD && !o.session?.drawers.has(h.id) && !inside(o.memoryDir, h.source));
+  } catch (e) {
+    o.logger?.log('warn', 'recall: palace search failed; memories only', { error: (e as Error)?.message ?? String(e) });
+    return [];
+  }
+}
+
+function clamp(v: number | undefined, def: number, min: number, max: number): number {
+  return v === undefined || !Number.isFinite(v) ? def : Math.min(max, Math.max(min, Math.floor(v)));
+}
+
+/**
+ * The memory files and palace drawers to inject for a prompt, as one `<system-reminder>` of at
+ * most `maxChars` characters (default 10,000) and within the byte budgets (4 KB per block, 20 KB
+ * per injection, 60 KB per session from `session.bytes`). Memories selected as in `buildRecall`
+ * (search unless `provider` is given); drawers from `palace.search(query, { limit: 5 })`, minus
+ * those already surfaced in the session or living in the memory directory, each with its id,
+ * source, date and age, trimmed to `drawerChars`. When drawers are found, memories take at most
+ * 60% of the space. Records nothing (see `recordSurfaced`). Never throws.
+ */
+export async function buildPromptContext(o: PromptContextOptions): Promise<PromptContext> {
+  const none = (r: RecallResult): PromptContext => ({ ...r, drawers: [], chars: r.text.length });
+  try {
+    const now = (o.clock ?? systemClock).now();
+    const budgets = resolveBudgets(o.budgets);
+    const maxChars = clamp(o.maxChars, RECALL_LIMITS.hookChars, 200, 1_000_000);
+    const left = sessionBytesLeft(o.session, budgets);
+    if (left < minimumInjectionBytes(true)) {
+      return none(emptyRecall('search', `the session recall budget is spent (${o.session?.bytes ?? 0} of ${budgets.sessionBytes} bytes)`));
+    }
+    const [sel, hits] = await Promise.all([
+      selectRelevantMemories(o.query, { ...o, dir: o.memoryDir, alreadySurfaced: o.session?.surfaced }),
+      searchDrawers(o, clamp(o.drawers, RECALL_LIMITS.drawerHits, 0, 20)),
+    ]);
+    if (sel.files.length === 0 && hits.length === 0) return none(emptyRecall(sel.selector, sel.reason));
+    const maxBytes = Math.min(budgets.turnBytes, left);
+    const packer = new Packer(preamble({ memories: sel.files.length > 0, drawers: hits.length > 0 }), maxBytes, maxChars);
+    const share = hits.length ? Math.floor(MEMORY_SHARE * Math.min(maxBytes, maxChars)) : Infinity;
+    const packed = packMemories(packer, o.memoryDir, sel.files, { now, fileBytes: budgets.fileBytes, shareBytes: share });
+    const drawerChars = clamp(o.drawerChars, RECALL_LIMITS.drawerChars, 100, 100_000);
+    const drawers: RecalledDrawer[] = [];
+    for (const h of hits) {
+      const date = h.contentDate ?? h.filedAt;
+      const days = ageDays(date, now);
+      const fitted = packer.add(drawerDraft(h, date, days, budgets.fileBytes, drawerChars));
+      if (!fitted) continue;
+      drawers.push({ id: h.id, wing: h.wing, room: h.room, source: h.source, date, age_days: days, score: h.score, bytes: fitted.bytes, truncated: fitted.truncated });
+    }
+    const { text, kept } = packer.finish();
+    const memories = packed.memories.slice(0, kept);
+    const keptDrawers = drawers.slice(0, Math.max(0, kept - packed.memories.length));
+    const omitted = [...packed.omitted, ...packed.memories.slice(kept).map((m) => m.file)];
+    const reason = [sel.reason, omitted.length ? `${omitted.length} selected ${omitted.length === 1 ? 'memory' : 'memories'} left out (budget or missing file)` : undefined]
+      .filter(Boolean)
+      .join('; ');
+    return { memories, drawers: keptDrawers, text, selector: sel.selector, bytes: utf8Bytes(text), chars: text.length, omitted, ...(reason ? { reason } : {}) };
+  } catch (e) {
+    o.logger?.log('error', 'recall: building the prompt context failed', { error: (e as Error)?.message ?? String(e) });
+    return none(emptyRecall('search', `recall failed: ${(e as Error)?.message ?? String(e)}`));
+  }
+}

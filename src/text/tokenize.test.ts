@@ -1,0 +1,49 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { queryTokens, searchColumn, tokenize } from './tokenize.js';
+
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
+test('Latin text: lower-case, diacritics folded, stemmed, camelCase parts', () => {
+  assert.deepEqual(tokenize('The openPalace() — Café résumé, running HTTPServer drawer_id'), [
+    'the', 'openpalac', 'open', 'palac', 'cafe', 'resum', 'run', 'httpserver', 'http', 'server', 'drawer', 'id',
+  ]);
+  assert.deepEqual(tokenize('running', { stem: false }), ['running']);
+});
+
+test('Chinese: segmenter words plus every Han bigram, so 模块 is found', () => {
+  const t = tokenize('我们决定把认证模块迁移到OAuth2');
+  for (const w of ['认证', '模块', '迁移', 'oauth2']) assert.ok(t.includes(w), w);
+  assert.deepEqual(queryTokens('认证'), ['认证']);
+});
+
+test('Japanese: kana and kanji words', () => {
+  const t = tokenize('私たちは認証モジュールをOAuth2に移行することに決めました');
+  for (const w of ['認証', 'モジュール', '移行', 'oauth2']) assert.ok(t.includes(w), w);
+});
+
+test('queries drop stop-words and question words unless nothing else is left', () => {
+  assert.deepEqual(queryTokens('When did Caroline go to the LGBTQ support group?'), ['carolin', 'go', 'lgbtq', 'support', 'group']);
+  assert.deepEqual(queryTokens('what is it'), ['what', 'is', 'it']);
+});
+
+test('property: the fast path equals the general Unicode path on any text', () => {
+  // The general path: every regex word through the same per-word rules.
+  fc.assert(
+    fc.property(fc.string({ unit: fc.constantFrom(...'aZ9 _-.é認証모듈ü›—\n'.split('')), maxLength: 60 }), (s) => {
+      const general = [...s.matchAll(WORD)].flatMap((m) => tokenize(m[0]));
+      assert.deepEqual(tokenize(s), general);
+    }),
+  );
+});
+
+test('property: tokenising is idempotent on its own output', () => {
+  fc.assert(
+    fc.property(fc.string({ maxLength: 80 }), (s) => {
+      const once = tokenize(s, { stem: false });
+      assert.deepEqual(tokenize(once.join(' '), { stem: false }), once.filter((t) => t.length > 0));
+    }),
+  );
+  assert.equal(searchColumn('Hello World'), 'hello world');
+});
