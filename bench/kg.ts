@@ -14,7 +14,7 @@
  * Usage: node --import tsx bench/kg.ts [--facts 1000000] [--mb 20] [--keep DIR]
  * Prints one JSON document.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteGraphStore, extractFromDrawer, type ExtractionInput, type FactInput } from '../src/kg/index.js';
@@ -141,35 +141,81 @@ const RELATIONS = [
   () => `I went to a pottery workshop yesterday.`,
   () => `We no longer use ${pick(TOOLS)} in production.`,
 ];
+// One sentence in 30 states a relation: denser than real chat (LoCoMo: ~1 in 400), so this is a worst case.
+const RELATION_SHARE = 1 / 30;
 const drawers: ExtractionInput[] = [];
 let bytes = 0;
 for (let i = 0; bytes < MB * 1e6; i++) {
   const [a, b] = [pick(PEOPLE), pick(PEOPLE)];
   const lines: string[] = [];
   for (let k = 0; k < 8; k++) {
-    const sentences = Array.from({ length: 2 + Math.floor(r() * 3) }, () => (r() < 0.1 ? pick(RELATIONS)() : pick(FILLER)));
+    const sentences = Array.from({ length: 2 + Math.floor(r() * 3) }, () => (r() < RELATION_SHARE ? pick(RELATIONS)() : pick(FILLER)));
     lines.push(`${k % 2 ? b : a}: ${sentences.join(' ')}`);
   }
   const text = lines.join('\n');
   bytes += Buffer.byteLength(text);
   drawers.push({ id: `c${i}`, text, contentDate: '2024-05-10T10:00:00Z', speakers: [a, b], wing: 'bench', room: 'chat' });
 }
-for (const d of drawers.slice(0, 2000)) extractFromDrawer(d); // warm-up
-t = performance.now();
-let extracted = 0;
-for (const d of drawers) extracted += extractFromDrawer(d).facts.length;
-const extractSeconds = (performance.now() - t) / 1000;
-t = performance.now();
-for (const d of drawers) searchColumn(d.text);
-const tokenizeSeconds = (performance.now() - t) / 1000;
-const sdb = openDatabase(join(work, 'drawers.db'));
-const store = createSqliteStore(sdb, { path: join(work, 'drawers.db') });
-t = performance.now();
-for (let i = 0; i < drawers.length; i += 1000) {
-  await store.put(drawers.slice(i, i + 1000).map((d) => ({ id: d.id, wing: d.wing, room: d.room, text: d.text, contentDate: d.contentDate })));
+
+/** Extraction against the tokenizer and `store.put` on the same drawers, best of 3 passes each. */
+async function throughput(label: string, set: ExtractionInput[]) {
+  const mb = set.reduce((a, d) => a + Buffer.byteLength(d.text), 0) / 1e6;
+  const best = async (fn: () => unknown) => {
+    let b = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const t1 = performance.now();
+      await fn();
+      b = Math.min(b, (performance.now() - t1) / 1000);
+    }
+    return b;
+  };
+  let facts = 0;
+  for (const d of set) facts += extractFromDrawer(d).facts.length; // warm-up, and the count
+  const extractS = await best(() => set.forEach((d) => extractFromDrawer(d)));
+  const tokenizeS = await best(() => set.forEach((d) => searchColumn(d.text)));
+  let round = 0;
+  const putS = await best(async () => {
+    const file = join(work, `${label}-${round++}.db`);
+    const sdb = openDatabase(file);
+    const store = createSqliteStore(sdb, { path: file });
+    for (let i = 0; i < set.length; i += 1000) {
+      await store.put(set.slice(i, i + 1000).map((d) => ({ id: d.id, wing: d.wing, room: d.room, text: d.text, contentDate: d.contentDate })));
+    }
+    sdb.close();
+  });
+  return {
+    megabytes: +mb.toFixed(1),
+    drawers: set.length,
+    facts,
+    mb_per_s: +(mb / extractS).toFixed(1),
+    baseline_tokenize_mb_per_s: +(mb / tokenizeS).toFixed(1),
+    baseline_store_put_mb_per_s: +(mb / putS).toFixed(1),
+    extract_vs_tokenize: +(extractS / tokenizeS).toFixed(2),
+    extract_vs_put: +(extractS / putS).toFixed(2),
+  };
 }
-const putSeconds = (performance.now() - t) / 1000;
-sdb.close();
+
+function locomoDrawers(): ExtractionInput[] {
+  const file = join(import.meta.dirname, '..', '..', 'shared', 'data', 'locomo', 'locomo-dev.json');
+  if (!existsSync(file)) return [];
+  const out: ExtractionInput[] = [];
+  for (const conv of JSON.parse(readFileSync(file, 'utf8')) as { sample_id: string; conversation: Record<string, unknown> }[]) {
+    const c = conv.conversation;
+    const speakers = [String(c['speaker_a']), String(c['speaker_b'])];
+    for (let i = 1; Array.isArray(c[`session_${i}`]); i++) {
+      const turns = c[`session_${i}`] as { speaker: string; text: string }[];
+      for (let j = 0; j < turns.length; j += 8) {
+        const text = turns.slice(j, j + 8).map((t) => `${t.speaker}: ${t.text}`).join('\n');
+        out.push({ id: `${conv.sample_id}/${i}/${j}`, text, contentDate: '2023-05-10T10:00:00Z', speakers, wing: conv.sample_id, room: `session-${i}` });
+      }
+    }
+  }
+  return out;
+}
+
+const generated = await throughput('generated', drawers);
+const locomo = locomoDrawers();
+const real = locomo.length ? await throughput('locomo', locomo) : 'skipped: ../shared/data/locomo/locomo-dev.json not found';
 if (!process.argv.includes('--keep')) rmSync(work, { recursive: true, force: true });
 
 console.log(
@@ -186,15 +232,9 @@ console.log(
       },
       as_of_query_ms: { random_entities: random, top100_hubs: hubs, target_p95_ms: 20, pass: random.p95 <= 20 },
       extraction: {
-        megabytes: +(bytes / 1e6).toFixed(1),
-        drawers: drawers.length,
-        facts: extracted,
-        mb_per_s: +(bytes / 1e6 / extractSeconds).toFixed(1),
-        baseline_tokenize_mb_per_s: +(bytes / 1e6 / tokenizeSeconds).toFixed(1),
-        baseline_store_put_mb_per_s: +(bytes / 1e6 / putSeconds).toFixed(1),
-        extract_vs_tokenize: +(extractSeconds / tokenizeSeconds).toFixed(2),
-        extract_vs_put: +(extractSeconds / putSeconds).toFixed(2),
-        target: 'extract_vs_put <= 0.3 (mining pays at least store.put per drawer)',
+        generated_chat: generated,
+        locomo_dev: real,
+        target: 'extraction adds <= 30 % to mining: extract_vs_put well under 0.3 (mining pays store.put plus reading, chunking and hashing)',
       },
     },
     null,

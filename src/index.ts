@@ -43,6 +43,14 @@ export {
   memorySystemPrompt, type MemoryPromptOptions,
   loadClaudeMdChain, managedClaudeMdPath, type ClaudeMdChain, type ClaudeMdPiece, type ClaudeMdSkip, type ClaudeMdKind, type ClaudeMdOptions,
 } from './memdir/index.js';
+export {
+  RECALL_LIMITS, selectRelevantMemories, buildRecall, buildPromptContext, startRecallPrefetch, prefetchGate,
+  loadRecallSession, recordSurfaced, pruneRecallSessions, sessionPath, sessionBytesLeft,
+  escapeReminderContent, wrapSystemReminder, freshnessWarning, parseSelectionAnswer, selectorSystemPrompt, REMINDER_OPEN, REMINDER_CLOSE,
+  type RecallBudgets, type RecallSelector, type Selection as RecallSelection, type SelectMemoriesOptions, type RecalledMemory, type RecallResult,
+  type RecallOptions, type RecallSessionState, type PromptContextOptions, type PromptContext, type RecalledDrawer, type PalaceSearcher,
+  type PrefetchOptions, type RecallPrefetch, type SessionOptions as RecallSessionOptions, type SurfacedRecord,
+} from './recall/index.js';
 
 // ── providers and embedders ───────────────────────────────────────────────────
 export { createLlmProvider, providerFromEnv, type LlmProvider, type ProviderConfig, type ChatMessage, type CompleteRequest, type CompleteResult } from './providers/index.js';
@@ -51,3 +59,8 @@ export { createEmbedder, parseEmbedderSpec, embedderConfigFromEnv, type Embedder
 // ── knowledge graph (issue 6) ─────────────────────────────────────────────────
 
 // ── mcp and hooks (issue 7) ───────────────────────────────────────────────────
+export {
+  createLociMcpServer, serveMcpStdio, serveMcpHttp, installMcpServer,
+  type LociMcpServer, type LociMcpServerOptions, type ServeStdioOptions, type StdioServing, type HttpServing, type ServeHttpOptions,
+  type McpInstallOptions, type McpInstallResult, type McpInstallScope, type McpServerEntry, type KgPort, type McpTool, type McpToolAnnotations,
+} from './mcp/index.js';

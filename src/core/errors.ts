@@ -218,6 +218,14 @@ export const ERRORS = {
     (d) => `cannot listen on ${d.host}:${d.port}: ${d.reason} — pick another port with --port, or stop the process using it`,
   ),
 
+  // ── recall ─────────────────────────────────────────────────────────────────
+  /** `loci recall --llm` was given but no LLM provider is configured. details: flag. */
+  RECALL_PROVIDER_MISSING: spec<{ flag: string }>(
+    'user',
+    (d) =>
+      `${d.flag} needs an LLM provider, and none is configured — set LOCI_LLM_PROVIDER to anthropic, openai or ollama (plus its key, model or LOCI_LLM_BASE_URL as needed), or drop ${d.flag} to select memories with search`,
+  ),
+
   // ── embedders and model providers ──────────────────────────────────────────
   /** A local model directory lacks a file. details: dir, file, hint. */
   MODEL_FILE_MISSING: spec<{ dir: string; file: string; hint: string }>(

@@ -41,6 +41,8 @@ export interface FactRow extends WindowRow {
 /** The storage primitives an adapter provides to the engine. All synchronous. */
 export interface GraphRows {
   getEntity(id: string): EntityRow | undefined;
+  /** Whether an entity has this id (cheaper than getEntity). */
+  hasEntity(id: string): boolean;
   /** The entity id owning an alias key, if any. */
   aliasOwner(aliasKey: string): string | undefined;
   insertEntity(row: EntityRow): void;
@@ -71,7 +73,7 @@ export interface EngineContext {
 
 /** Resolves a key to an entity id through ids, then aliases. */
 export function resolveKey(rows: GraphRows, key: string): string | undefined {
-  if (rows.getEntity(key)) return key;
+  if (rows.hasEntity(key)) return key;
   return rows.aliasOwner(key);
 }
 
@@ -88,7 +90,7 @@ export function upsertEntityRow(rows: GraphRows, input: EntityInput, now: string
   const id = resolveKey(rows, key) ?? key;
   for (const a of aliases) {
     if (a.key === id) continue;
-    const owner = rows.getEntity(a.key) ? a.key : rows.aliasOwner(a.key);
+    const owner = rows.hasEntity(a.key) ? a.key : rows.aliasOwner(a.key);
     if (owner !== undefined && owner !== id) throw createError('KG_ALIAS_TAKEN', { alias: a.alias, entity: id, owner });
   }
   let row = rows.getEntity(id);
@@ -109,9 +111,9 @@ export function upsertEntityRow(rows: GraphRows, input: EntityInput, now: string
   return row;
 }
 
-/** Creates the entity of a fact end when missing, or fills its `unknown` type; returns its id. */
-function ensureEntity(rows: GraphRows, name: string, type: string | undefined, exists: boolean, now: string): string {
-  if (exists && type === undefined) return resolveKey(rows, requireEntityKey(name))!;
+/** Creates the entity of a fact end when missing (`id` undefined), or fills its `unknown` type; returns its id. */
+function ensureEntity(rows: GraphRows, name: string, type: string | undefined, id: string | undefined, now: string): string {
+  if (id !== undefined && type === undefined) return id;
   return upsertEntityRow(rows, { name, ...(type !== undefined ? { type } : {}) }, now).id;
 }
 
@@ -160,8 +162,11 @@ function prepareFact(rows: GraphRows, f: FactInput, now: string): PreparedFact {
   };
 }
 
+// Fact ids: a random per-process prefix plus a counter (unique across processes, cheap to make).
+const ID_PREFIX = 'f_' + randomBytes(6).toString('hex');
+let idCounter = 0;
 function newFactId(): string {
-  return 'f_' + randomBytes(8).toString('hex');
+  return ID_PREFIX + (idCounter++).toString(36).padStart(4, '0');
 }
 
 /** Adds one fact (dedupe, contradiction rule) and returns the stored row. */
@@ -181,14 +186,14 @@ export function addFactRow(rows: GraphRows, f: FactInput, ctx: EngineContext): F
         rows.setWindow(row, re.validFrom, re.validTo);
       }
     }
-    if (f.subjectType !== undefined) ensureEntity(rows, f.subject, f.subjectType, true, ctx.now);
-    if (!p.literal && f.objectType !== undefined) ensureEntity(rows, f.object, f.objectType, true, ctx.now);
+    if (f.subjectType !== undefined) ensureEntity(rows, f.subject, f.subjectType, row.subject, ctx.now);
+    if (!p.literal && f.objectType !== undefined) ensureEntity(rows, f.object, f.objectType, row.object, ctx.now);
     if (p.confidence > row.confidence) rows.setConfidence(row, p.confidence);
     if (p.sources.length) rows.addFactSources(row, p.sources);
     return row;
   }
-  const subjectId = ensureEntity(rows, f.subject, f.subjectType, p.subjectId !== undefined, ctx.now);
-  if (!p.literal) ensureEntity(rows, f.object, f.objectType, p.objectKnown, ctx.now);
+  const subjectId = ensureEntity(rows, f.subject, f.subjectType, p.subjectId, ctx.now);
+  if (!p.literal) ensureEntity(rows, f.object, f.objectType, p.objectKnown ? p.object : undefined, ctx.now);
   for (const c of plan.closes) rows.setWindow(c.row, c.row.validFrom, c.validTo);
   const row = rows.insertFact({
     id: newFactId(),

@@ -58,6 +58,9 @@ class MemoryRows implements GraphRows {
   getEntity(id: string): EntityRow | undefined {
     return this.entities.get(id);
   }
+  hasEntity(id: string): boolean {
+    return this.entities.has(id);
+  }
   aliasOwner(aliasKey: string): string | undefined {
     return this.aliases.get(aliasKey)?.entityId;
   }

@@ -88,7 +88,13 @@ class SqliteGraphStore implements GraphStore {
   async apply(batch: GraphBatch, opts: ApplyOptions = {}): Promise<ApplyResult> {
     const ctx: EngineContext = { functional: this.functionalPredicates, now: this.now(opts.clock), dates: opts.dates ?? 'keep', lenient: opts.lenient ?? false };
     const rows = this.rows;
-    return this.run(() => this.db.transaction(() => applyBatch(rows, batch, ctx, (fn) => rows.savepoint(fn))).immediate());
+    rows.begin();
+    try {
+      return this.run(() => this.db.transaction(() => applyBatch(rows, batch, ctx, (fn) => rows.savepoint(fn))).immediate());
+    } catch (e) {
+      rows.forget();
+      throw e;
+    }
   }
   async upsertEntity(input: EntityInput, opts: WriteOptions = {}): Promise<Entity> {
     return (await this.apply({ entities: [input] }, opts)).entities[0]!;
@@ -212,6 +218,7 @@ class SqliteGraphStore implements GraphStore {
         })
         .immediate(),
     );
+    this.rowsCache?.forget();
   }
 }
 

@@ -93,14 +93,22 @@ function toFactRow(r: SqlFactRow): FactRow {
   };
 }
 
-/** {@link GraphRows} over one open database (statements prepared once). */
+/**
+ * {@link GraphRows} over one open database (statements prepared once). Entity names are cached
+ * (an entity's name never changes once stored), and facts inserted by the running batch are
+ * turned into {@link Fact}s without reading them back.
+ */
 export class SqliteRows implements GraphRows {
   private readonly s;
+  private names = new Map<string, string>();
+  private fresh = new Map<number, string[]>();
 
   constructor(private readonly db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       getEntity: p('SELECT * FROM kg_entities WHERE id = ?'),
+      hasEntity: p('SELECT 1 FROM kg_entities WHERE id = ?').pluck(),
+      name: p('SELECT name FROM kg_entities WHERE id = ?').pluck(),
       aliasOwner: p('SELECT entity_id FROM kg_aliases WHERE alias_key = ?').pluck(),
       aliasesOf: p('SELECT alias FROM kg_aliases WHERE entity_id = ? ORDER BY alias').pluck(),
       insertEntity: p('INSERT INTO kg_entities (id, name, type, properties, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
@@ -122,11 +130,34 @@ export class SqliteRows implements GraphRows {
     const r = this.s.getEntity.get(id) as SqlEntity | undefined;
     return r ? toEntityRow(r) : undefined;
   }
+  hasEntity(id: string): boolean {
+    if (this.names.has(id)) return true;
+    return this.s.hasEntity.get(id) !== undefined;
+  }
+  /** Starts a batch: forgets the facts of the previous one. */
+  begin(): void {
+    this.fresh.clear();
+    if (this.names.size > 100_000) this.names.clear();
+  }
+  /** Forgets every cached name (after a rollback or a clear). */
+  forget(): void {
+    this.names.clear();
+    this.fresh.clear();
+  }
+  private nameOf(id: string): string {
+    let n = this.names.get(id);
+    if (n === undefined) {
+      n = (this.s.name.get(id) as string | undefined) ?? id;
+      this.names.set(id, n);
+    }
+    return n;
+  }
   aliasOwner(aliasKey: string): string | undefined {
     return this.s.aliasOwner.get(aliasKey) as string | undefined;
   }
   insertEntity(r: EntityRow): void {
     this.s.insertEntity.run(r.id, r.name, r.type, JSON.stringify(r.properties), r.createdAt, r.updatedAt);
+    this.names.set(r.id, r.name);
   }
   updateEntity(r: EntityRow): void {
     this.s.updateEntity.run(r.type, JSON.stringify(r.properties), r.updatedAt, r.id);
@@ -142,7 +173,9 @@ export class SqliteRows implements GraphRows {
   }
   insertFact(r: Omit<FactRow, 'seq'>): FactRow {
     const info = this.s.insertFact.run(r.id, r.subject, r.predicate, r.object, r.literal ? 1 : 0, r.validFrom, r.validTo, r.recordedAt, r.confidence);
-    return { ...r, seq: Number(info.lastInsertRowid) };
+    const seq = Number(info.lastInsertRowid);
+    this.fresh.set(seq, []);
+    return { ...r, seq };
   }
   setWindow(row: FactRow, validFrom: string | null, validTo: string | null): void {
     this.s.setWindow.run(validFrom, validTo, row.seq);
@@ -155,15 +188,37 @@ export class SqliteRows implements GraphRows {
   }
   addFactSources(row: FactRow, drawerIds: readonly string[]): void {
     for (const d of drawerIds) this.s.factSource.run(row.seq, d);
+    const f = this.fresh.get(row.seq);
+    if (f) for (const d of drawerIds) if (!f.includes(d)) f.push(d);
   }
   toFact(row: FactRow): Fact {
-    return toFact(this.s.fact.get(row.seq) as SqlFact);
+    const sources = this.fresh.get(row.seq);
+    if (!sources) return toFact(this.s.fact.get(row.seq) as SqlFact);
+    return {
+      id: row.id,
+      subject: row.subject,
+      subjectName: this.nameOf(row.subject),
+      predicate: row.predicate,
+      object: row.object,
+      objectName: row.literal ? row.object : this.nameOf(row.object),
+      literal: row.literal,
+      validFrom: row.validFrom,
+      validTo: row.validTo,
+      recordedAt: row.recordedAt,
+      confidence: row.confidence,
+      sources: [...sources].sort(),
+    };
   }
   toEntity(r: EntityRow): Entity {
     return { ...r, aliases: this.s.aliasesOf.all(r.id) as string[] };
   }
   /** Runs `fn` in a savepoint (inside the batch transaction). */
   savepoint<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    try {
+      return this.db.transaction(fn)();
+    } catch (e) {
+      this.names.clear();
+      throw e;
+    }
   }
 }

@@ -9,6 +9,7 @@ import { searchTools } from './tools/search.js';
 import { drawerTools } from './tools/drawers.js';
 import { ingestTools } from './tools/ingest.js';
 import { memoryTools } from './tools/memory.js';
+import { recallTools } from './tools/recall.js';
 import { diaryTools } from './tools/diary.js';
 import { kgTools } from './tools/kg.js';
 import { tunnelTools } from './tools/tunnels.js';
@@ -29,5 +30,6 @@ export function lociTools(caps: Capabilities): AnyTool[] {
     ...(caps.kg ? [...kgTools, ...tunnelTools] : []),
     ...diaryTools,
     ...memoryTools,
+    ...recallTools,
   ];
 }

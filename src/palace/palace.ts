@@ -13,6 +13,8 @@ import { mineProject, type MineProjectOptions, type MineSummary } from '../inges
 import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, MemoryStore } from '../store/ports.js';
 import { createSqliteStore, openDatabase } from '../store/index.js';
 import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
+import { embedderFromSpec, setupVectors } from './vectors.js';
+import type { Embedder } from '../embed/index.js';
 import { searchHybrid, type SearchOptions, type SearchResult } from '../search/index.js';
 
 /** Options of {@link openPalace}. */
@@ -27,6 +29,12 @@ export interface OpenPalaceOptions {
   clock?: Clock;
   /** How long a write waits for another process, in ms. Default: `LOCI_BUSY_TIMEOUT_MS` or 15000. */
   busyTimeoutMs?: number;
+  /**
+   * The embedder for the vector signal; `null` turns vectors off. Default: from `LOCI_EMBEDDER`
+   * (`hash` — the weights-free default —, `none`, `ollama:<model>`, `openai:<model>[@dims]`,
+   * `onnx:<dir>`).
+   */
+  embedder?: Embedder | null;
 }
 
 /** Options of `palace.mine`. */
@@ -81,6 +89,8 @@ export interface Palace {
   findDuplicates(text: string): Promise<Drawer[]>;
   /** Counts, size and index health. */
   status(): Promise<PalaceStatus>;
+  /** Embeds every drawer without a vector (with the configured embedder). Returns how many. */
+  embed(opts?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal }): Promise<number>;
   /** Writes an agent diary entry (a drawer in the `diary` wing). */
   diaryWrite(input: DiaryEntryInput): Promise<{ id: string; date: string }>;
   /** An agent's diary entries, newest first. */
@@ -112,6 +122,23 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   }
   await store.init();
   const st = store;
+  const vectors = setupVectors({
+    db,
+    dbPath: paths.db,
+    drawers: st,
+    embedder: opts.embedder !== undefined ? opts.embedder : embedderFromSpec(process.env['LOCI_EMBEDDER']),
+    logger,
+  });
+  /** Embeds new drawers after a write; a failing embedder never fails the write. */
+  const syncVectors = async (warnings?: string[]) => {
+    try {
+      await vectors.sync();
+    } catch (e) {
+      const msg = `drawers were stored, but embedding them failed: ${(e as Error).message} — run \`loci embed\` later`;
+      logger.log('warn', msg);
+      warnings?.push(msg);
+    }
+  };
 
   const palace: Palace & { internals: PalaceInternals } = {
     home,
@@ -124,7 +151,9 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       if (mode === 'convos') {
         throw createError('INVALID_ARGUMENT', { name: '--mode', value: mode, expected: 'projects (conversation mining is not wired yet)' });
       }
-      return mineProject(st, path, { logger, ...rest });
+      const summary = await mineProject(st, path, { logger, ...rest });
+      await syncVectors(summary.warnings);
+      return summary;
     },
 
     async sync(path) {
@@ -145,7 +174,14 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       return { sourcesChecked: sources.length, sourcesRemoved, drawersRemoved };
     },
 
-    search: (query, o) => searchHybrid({ store: st, clock }, query, o),
+    search: async (query, o) => {
+      const vectorSearcher = o?.mode === 'lexical' ? undefined : await vectors.searcher();
+      return searchHybrid(
+        { store: st, clock, vectors: vectorSearcher, vectorsUnavailable: vectorSearcher ? undefined : await vectors.unavailable() },
+        query,
+        o,
+      );
+    },
     get: (id) => st.get(id),
     neighbours: (id, n) => st.neighbours(id, n),
     listWings: () => st.countBy('wing'),
@@ -154,9 +190,16 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
 
     async addDrawer(input) {
       const r = await st.put([input]);
+      if (r.added.length) await syncVectors();
       return { id: (r.added[0] ?? r.existing[0])!, added: r.added.length === 1 };
     },
-    updateDrawer: (id, patch) => st.update(id, patch),
+    async updateDrawer(id, patch) {
+      const d = await st.update(id, patch);
+      if (d && (patch.text !== undefined || patch.indexExtra !== undefined)) {
+        await vectors.refresh([id]).catch((e) => logger.log('warn', `re-embedding ${id} failed: ${(e as Error).message}`));
+      }
+      return d;
+    },
     deleteDrawer: async (id) => (await st.delete([id])) === 1,
     async findDuplicates(text) {
       const { sha256 } = await import('../core/hash.js');
@@ -177,11 +220,16 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
         rooms,
         bytes: s.bytes,
         schemaVersion: s.schemaVersion,
-        index: { lexical: s.lexicalIndex, vectors: 'not configured (lexical search only)' },
+        index: { lexical: s.lexicalIndex, vectors: await vectors.describe() },
       };
     },
 
-    diaryWrite: (input) => diaryWrite(st, clock, input),
+    async diaryWrite(input) {
+      const r = await diaryWrite(st, clock, input);
+      await syncVectors();
+      return r;
+    },
+    embed: (o) => vectors.sync(o),
     diaryRead: (agent, o) => diaryRead(st, agent, o),
 
     close: () => st.close(),

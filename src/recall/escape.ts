@@ -15,12 +15,16 @@ export const REMINDER_CLOSE = '</system-reminder>';
 export const SAFE_LT = '\u2039';
 
 /**
- * A `<` that starts something a model or parser could read as a tag: optional whitespace and
- * invisible format characters (zero-width space, bidi marks…), an optional `/`, then a name start
- * (letter, `_`, `:`), `!` (comments, CDATA) or `?` (processing instructions) — or the end of the
- * text, so that a dangling `<` can never join text placed after it.
+ * A `<` that starts something a model or parser could read as a tag:
+ * - directly (invisible format characters such as U+200B or bidi marks allowed in between)
+ *   followed by `/`, a name start (letter, `_`, `:`), `!` (comments, CDATA), `?`
+ *   (processing instructions), `|` (`<|im_start|>`-style tokens) or the end of the text, so
+ *   that a dangling `<` can never join text placed after it;
+ * - after whitespace, when followed by `/` or a word naming a role or control tag (`< /system-
+ *   reminder>`, `< system…`, `< user`, `< assistant`, `< memory`, …). A plain `a < b` is kept.
  */
-const TAG_START = /<(?=[\s\p{Cf}]*\/?[\s\p{Cf}]*(?:[\p{L}_:!?]|$))/gu;
+const TAG_START =
+  /<(?=[\p{Cf}]*(?:[\/\p{L}_:!?|]|$)|[\s\p{Cf}]+(?:\/|system|reminder|memory|drawer|instruction|user|assistant|human|tool|function|antml|im_|\|))/giu;
 /** C0 controls other than tab and line feed, and DEL. */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 

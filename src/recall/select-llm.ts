@@ -34,10 +34,23 @@ function oneLine(s: string, max: number): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-/** The manifest as the selector sees it: `- [type] file (date): description`, newest first. */
-export function formatManifest(entries: readonly MemoryEntry[]): string {
+/** What stands in for a missing description: the first non-blank line of the body, if known. */
+function summary(m: MemoryEntry & { body?: string }): string {
+  if (m.description.trim()) return oneLine(m.description, DESCRIPTION_CHARS);
+  const first = m.body?.split('\n').find((l) => l.trim() !== '');
+  return first ? `(no description; begins: ${oneLine(first, 100)})` : '';
+}
+
+/**
+ * The manifest as the selector sees it: `- [type] file (date): description`, newest first. A
+ * file without a description shows the start of its body when `entries` carry bodies.
+ */
+export function formatManifest(entries: readonly (MemoryEntry & { body?: string })[]): string {
   return entries
-    .map((m) => `- [${m.type ?? 'untyped'}] ${m.file} (${m.modified.slice(0, 10)})${m.description ? `: ${oneLine(m.description, DESCRIPTION_CHARS)}` : ''}`)
+    .map((m) => {
+      const s = summary(m);
+      return `- [${m.type ?? 'untyped'}] ${m.file} (${m.modified.slice(0, 10)})${s ? `: ${s}` : ''}`;
+    })
     .join('\n');
 }
 

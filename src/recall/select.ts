@@ -62,7 +62,8 @@ export async function selectRelevantMemories(query: string, opts: SelectMemories
       const hits = await searchMemoryFiles(q, candidates, max);
       if (opts.signal?.aborted) return { files: [], selector: 'search', reason: 'aborted' };
       const files = hits.map((h) => h.file);
-      const reason = fallback ?? (files.length ? undefined : 'no memory matched the query');
+      const skipped = all.length - candidates.length;
+      const reason = fallback ?? (files.length ? undefined : `no memory matched the query${skipped ? ` (${skipped} already surfaced in this session)` : ''}`);
       return reason === undefined ? { files, selector: 'search' } : { files, selector: 'search', reason };
     } catch (e) {
       log?.log('error', 'recall: search over memory files failed', { error: message(e) });

@@ -10,6 +10,7 @@
 import { createError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { DrawerFilter, LexicalHit, MemoryStore } from '../store/ports.js';
+import { matchesFilter } from '../store/shared.js';
 import { queryTokens } from '../text/index.js';
 import { attachContext, filterOf, toHit } from './search.js';
 import { parseTimeCues, stripTimeCues, timeProximity } from './time-cues.js';
@@ -52,6 +53,12 @@ export interface HybridParams {
    */
   vector: number;
   /**
+   * Vector hits below this cosine similarity are ignored. Default 0.3: unrelated texts score
+   * about 0–0.15 with the hash embedder and 0.1–0.3 with sentence-embedding models, so a query
+   * with no real match returns nothing instead of the least-bad vectors.
+   */
+  vectorMinScore: number;
+  /**
    * Weight of the room signal: 1 when a query word names the drawer's room. Default 0.1
    * (a tie-breaker: "auth tokens" prefers the auth room).
    */
@@ -67,6 +74,7 @@ export const HYBRID_DEFAULTS: Readonly<HybridParams> = {
   time: 0.5,
   timeTauDays: 10,
   vector: 0.3,
+  vectorMinScore: 0.3,
   room: 0.1,
   candidates: 200,
 };
@@ -93,6 +101,9 @@ interface Cand {
   room: number;
   fused: number;
 }
+
+const maxIso = (a: string | undefined, b: string) => (a !== undefined && a > b ? a : b);
+const minIso = (a: string | undefined, b: string) => (a !== undefined && a < b ? a : b);
 
 function check(name: string, v: number, min: number, max: number): void {
   if (!Number.isInteger(v) || v < min || v > max) {
@@ -127,7 +138,18 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     return c;
   };
   lex.forEach((h, i) => Object.assign(cand(h.id), { hit: h, bm25: h.score, bm25Rank: i + 1 }));
-  vec.forEach((h, i) => Object.assign(cand(h.id), { vec: Math.max(0, h.score), vecRank: i + 1 }));
+  // A named time is a strong cue even without shared words: drawers said then are candidates too.
+  if (cues.length && opts.mode !== 'lexical') {
+    const pad = p.timeTauDays * 86_400_000;
+    const since = new Date(Math.min(...cues.map((c) => c.start)) - pad).toISOString();
+    const until = new Date(Math.max(...cues.map((c) => c.end)) + pad).toISOString();
+    const dated = await deps.store.list({ ...filter, since: maxIso(filter?.since, since), until: minIso(filter?.until, until) }, { limit: k, order: 'date' });
+    for (const d of dated.drawers) {
+      const c = cand(d.id);
+      c.hit ??= { id: d.id, score: 0, wing: d.wing, room: d.room, hall: d.hall, source: d.source, chunkIndex: d.chunkIndex, contentDate: d.contentDate };
+    }
+  }
+  vec.filter((h) => h.score >= p.vectorMinScore).forEach((h, i) => Object.assign(cand(h.id), { vec: h.score, vecRank: i + 1 }));
   if (opts.mode === 'lexical') {
     return finish(deps, query, tokens, [...cands.values()].slice(0, limit).map((c) => ({ c, fused: c.bm25 })), ['bm25'], opts, context, t0, undefined);
   }
@@ -136,6 +158,10 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const missing = [...cands.values()].filter((c) => !c.hit).map((c) => c.id);
   if (missing.length) {
     for (const d of await deps.store.getMany(missing)) {
+      if (!matchesFilter(d, filter)) {
+        cands.delete(d.id);
+        continue;
+      }
       const c = cands.get(d.id)!;
       c.hit = { id: d.id, score: 0, wing: d.wing, room: d.room, hall: d.hall, source: d.source, chunkIndex: d.chunkIndex, contentDate: d.contentDate };
     }

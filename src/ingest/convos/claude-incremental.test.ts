@@ -175,6 +175,30 @@ describe('advanceClaudeCodeThread', () => {
     assert.equal(advanceClaudeCodeThread(bad, [], SESSION).status, 'reparse');
   });
 
+  it('follows a long chain of progress records across reads without keeping it all', () => {
+    const lines = readFileSync(SESSION, 'utf8').split('\n').slice(0, -1);
+    let r = advanceClaudeCodeThread(null, lines, SESSION) as ClaudeAdvance;
+    let parent = '0a1b2c3d-0000-4000-8000-000000000035'; // the last record of the fixture
+    for (let batch = 0; batch < 10; batch++) {
+      const progress = Array.from({ length: 100 }, (_, i) => {
+        const u = `p-${batch}-${i}`;
+        const rec = JSON.stringify({ type: 'progress', uuid: u, parentUuid: parent, sessionId: S, data: { type: 'bash_progress', output: 'still running' } });
+        parent = u;
+        return rec;
+      });
+      assert.notEqual(r.status, 'reparse');
+      if (r.status === 'reparse') return;
+      r = advanceClaudeCodeThread(roundTrip(r.state), progress, SESSION);
+      assert.equal(r.status, 'append');
+      if (r.status === 'append') assert.ok(r.state.tail.length <= 64 + 256, `tail ${r.state.tail.length}`);
+    }
+    if (r.status === 'reparse') return;
+    const next = JSON.stringify({ type: 'user', uuid: 'after-progress', parentUuid: parent, sessionId: S, message: { role: 'user', content: 'Is it done yet?' } });
+    const done = advanceClaudeCodeThread(roundTrip(r.state), [next], SESSION);
+    assert.equal(done.status, 'append');
+    if (done.status === 'append') assert.deepEqual(done.conversation.messages.map((m) => m.text), ['Is it done yet?']);
+  });
+
   it('appends nothing for noise-only lines and keeps line numbers absolute', () => {
     const text = generateClaudeSession(300, 4);
     const lines = text.split('\n').slice(0, -1);

@@ -4,11 +4,15 @@
  * and the complete lines appended since (see `readCompleteLines`), returns only the **new**
  * messages of the active thread, in O(new lines).
  *
- * The cursor ({@link ClaudeCodeThreadState}, plain JSON) keeps the session facts, the title state
- * and the **tail** of the active thread: its last 64 path nodes (uuid, parent, line, tool ids,
- * API message id), their parallel-tool siblings and the structural records (progress, system)
- * hanging below them. New records are resolved against tail + new lines with the same rules as
- * the full parser (claude-thread), so appending never changes what was already archived.
+ * The cursor ({@link ClaudeCodeThreadState}, plain JSON, ~10 KB) keeps the session facts, the title
+ * state and the **tail** of the active thread: its last 64 path nodes (uuid, parent, line, tool
+ * ids, API message id), their parallel-tool siblings and the newest 256 structural records
+ * (progress, system) hanging below them, each re-pointed at its nearest non-structural ancestor so
+ * that a long chain of progress records needs no more than its newest links. New records are
+ * resolved against tail + new lines with the same rules as the full parser (claude-thread), so
+ * appending never changes what was already archived, and the messages returned over successive
+ * reads are exactly those a full read of the final file gives its thread (tested with random byte
+ * cuts). A read ending between parallel tool results is fine: siblings rejoin through rule 3.
  *
  * Rewinds and forks in the appended part: when the new leaf's path leaves the tail anywhere but at
  * its anchor (a rewind further back than the tail, or a missing parent), when an archived message
@@ -88,7 +92,8 @@ export type ClaudeReparse = Extract<ClaudeAdvance, { status: 'reparse' }>;
 
 function buildTail(t: ResolvedThread): { tail: ThreadNode[]; anchor: string | null } {
   const pathNodes = t.nodes.filter((n) => t.path.has(n.u));
-  const keep = pathNodes.slice(-TAIL_PATH);
+  // path nodes are never dropped; a former frontier record now on the path loses its mark
+  const keep = pathNodes.slice(-TAIL_PATH).map(({ f: _f, ...n }) => n);
   const first = keep[0]!;
   const reach = new Set(keep.map((n) => n.u));
   const extra: ThreadNode[] = [];
@@ -101,10 +106,31 @@ function buildTail(t: ResolvedThread): { tail: ThreadNode[]; anchor: string | nu
       extra.push(n);
     }
   }
-  const structural = extra.filter((n) => n.m === 0);
+  return { tail: compress(keep, extra), anchor: first.p };
+}
+
+/**
+ * Structural records (progress, system) carry no text: each kept one is re-pointed at its nearest
+ * non-structural ancestor, so a long chain of progress records (a long-running command) needs only
+ * its newest links, and at most {@link TAIL_STRUCTURAL} of them are kept.
+ */
+function compress(keep: readonly ThreadNode[], extra: readonly ThreadNode[]): ThreadNode[] {
+  const byId = new Map<string, ThreadNode>();
+  for (const n of keep) byId.set(n.u, n);
+  const out: ThreadNode[] = [];
+  for (const n of [...extra].sort((a, b) => a.l - b.l)) {
+    let node = n;
+    if (n.m === 0) {
+      // a frontier record (off the thread path): re-point past a structural parent, mark droppable
+      const parent = n.p === null ? undefined : byId.get(n.p);
+      node = { ...n, f: 1, ...(parent && parent.m === 0 && parent.f === 1 ? { p: parent.p } : {}) };
+    }
+    byId.set(node.u, node);
+    out.push(node);
+  }
+  const structural = out.filter((n) => n.f === 1);
   const drop = new Set(structural.slice(0, Math.max(0, structural.length - TAIL_STRUCTURAL)).map((n) => n.u));
-  const tail = [...keep, ...extra.filter((n) => !drop.has(n.u))].sort((a, b) => a.l - b.l);
-  return { tail, anchor: first.p };
+  return [...keep, ...out.filter((n) => !drop.has(n.u))].sort((a, b) => a.l - b.l);
 }
 
 function snapshot(scan: ScanState, group: string, thread: ResolvedThread | undefined, prev: ClaudeCodeThreadState | null, nextLine: number, added: number): ClaudeCodeThreadState {
@@ -185,13 +211,14 @@ export function advanceClaudeCodeThread(
   if (!leaf) {
     // Only structural records or titles: extend the tail's structural frontier.
     const reach = new Set(state.tail.map((n) => n.u));
-    const tail = [...state.tail];
+    const added: ThreadNode[] = [];
     for (const n of fresh) {
       if (n.p !== null && reach.has(n.p)) {
         reach.add(n.u);
-        tail.push(n);
+        added.push(n);
       }
     }
+    const tail = compress(state.tail.filter((n) => n.f !== 1), [...state.tail.filter((n) => n.f === 1), ...added]);
     const messages = items.map((i) => i.msg);
     const st = snapshot(scan, state.group, undefined, { ...state, tail }, nextLine, messages.length);
     return { status: 'append', conversation: { ...header(), messages }, state: st, warnings: w.finish() };

@@ -36,6 +36,8 @@ export interface ThreadNode {
   tu?: string[];
   /** tool_use ids answered, when the record holds only tool results */
   tr?: string[];
+  /** 1 for a structural record kept in the incremental cursor's frontier (off the thread path) */
+  f?: 1;
 }
 
 /** The path from `leaf` to the root: node ids on it and the uuid where it left `nodes` (null at a root). */

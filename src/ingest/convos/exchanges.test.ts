@@ -54,10 +54,15 @@ describe('groupExchanges', () => {
     const g = groupExchanges(msgs, 'turn-pairs').map((x) => x.map((y) => y.text).join(''));
     assert.deepEqual(g, ['abc', 'de', 'f']);
   });
+
+  it('messages: every said message is its own exchange (prompt logs)', () => {
+    const msgs = [m('user', 'a'), m('user', 'b'), m('assistant', '[x]', { kind: 'tool' }), m('user', 'c')];
+    assert.deepEqual(groupExchanges(msgs, 'messages').map((x) => x.map((y) => y.text)), [['a'], ['b', '[x]'], ['c']]);
+  });
 });
 
 describe('renderMessages', () => {
-  it('labels a speaker once per turn, keeps newlines, leaves tool lines unlabelled', () => {
+  it('labels a speaker once per turn, keeps newlines, labels a tool call only when its caller was not speaking', () => {
     const text = renderMessages([
       m('user', 'Line one\nline two'),
       m('assistant', 'Looking.'),
@@ -68,6 +73,8 @@ describe('renderMessages', () => {
       m('system', 'New title', { kind: 'title', speaker: 'title' }),
     ]);
     assert.equal(text, 'User: Line one\nline two\nAssistant: Looking.\n[Read a.ts]\n→ export {}\nDone.\nCaroline: Hi\nTitle: New title');
+    const calls = renderMessages([m('user', 'run the tests'), m('assistant', '[Bash] npm test', { kind: 'tool' }), m('tool', '→ 3 passing'), m('assistant', 'All green.')]);
+    assert.equal(calls, 'User: run the tests\nAssistant: [Bash] npm test\n→ 3 passing\nAll green.');
   });
 });
 
@@ -166,7 +173,7 @@ describe('advanceExchanges', () => {
       fc.constantFrom('Ann', 'Ben', 'Cy').map((s) => person(s, `${s} says hi`)),
     );
     fc.assert(
-      fc.property(fc.array(msgArb, { maxLength: 60 }), fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 8 }), fc.constantFrom('user-turns' as const, 'turn-pairs' as const), (msgs, cuts, mode) => {
+      fc.property(fc.array(msgArb, { maxLength: 60 }), fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 8 }), fc.constantFrom('user-turns' as const, 'turn-pairs' as const, 'messages' as const), (msgs, cuts, mode) => {
         const c = conv(msgs, mode);
         const expected = chunkExchanges(c, { maxChars: 300 });
         let cur = newExchangeCursor('c1', mode);

@@ -9,13 +9,16 @@
  *   exchange 0.
  * - `turn-pairs` (human chats): a turn is a run of messages by one speaker; an exchange is one turn
  *   plus the next speaker's turn.
+ * - `messages` (prompt logs): every said message starts an exchange (tool lines stay with it).
  * In both, each `summary` or `title` message is an exchange of its own.
  *
  * Rendering (one documented form, newlines kept): each turn starts with `Speaker: ` on its first
  * line (`User`, `Assistant` for the role speakers, else the person's name) and a label is written
- * again only when the speaker changes; tool lines (`[Bash] …`, `→ …`) stand on their own lines,
- * unlabelled, and do not change the current speaker; summaries render as `Summary: …`, titles as
- * `Title: …`. The rendering is itself a valid `Name: text` chat log.
+ * again only when the speaker changes; tool lines stand on their own lines — a call (`[Bash] …`)
+ * carries its caller's label only when the caller is not already speaking, a result (`→ …`) is
+ * never labelled and does not change the current speaker; summaries render as `Summary: …`,
+ * titles as `Title: …`. The rendering is itself a valid `Name: text` chat log, e.g.
+ * `User: run the tests\nAssistant: [Bash] npm test\n→ 3 passing\nAll green.`
  *
  * Long exchanges are split (see split) with every part keeping the exchange id.
  */
@@ -35,8 +38,15 @@ export function renderMessages(messages: readonly ConvoMessage[]): string {
   let current: string | null = null;
   for (const m of messages) {
     if (m.text.trim() === '') continue;
-    if (m.kind === 'tool') {
+    if (m.kind === 'tool' && m.role === 'tool') {
       out.push(m.text);
+      continue;
+    }
+    if (m.kind === 'tool') {
+      // a tool call: labelled only when its caller is not the current speaker
+      const label = speakerLabel(m.speaker);
+      out.push(label === current ? m.text : `${label}: ${m.text}`);
+      current = label;
       continue;
     }
     const label = speakerLabel(m.speaker);
@@ -70,7 +80,13 @@ export function groupExchanges(messages: readonly ConvoMessage[], mode: Exchange
       cur = null;
       continue;
     }
-    if (mode === 'user-turns') {
+    if (mode === 'messages') {
+      if (!cur || m.kind !== 'tool') {
+        if (cur) groups.push(cur);
+        cur = [];
+      }
+      cur.push(m);
+    } else if (mode === 'user-turns') {
       const isUserTurn = m.role === 'user' && m.kind === 'message';
       if (!cur || (isUserTurn && replied)) {
         if (cur) groups.push(cur);

@@ -20,7 +20,7 @@
  */
 import { abandonedBranches, activePath, type ThreadNode } from './claude-thread.js';
 import type { Conversation, ConvoMessage } from './types.js';
-import { isObj, isoFromSeconds, oneLine, shortHash, str, truncate, type Json, type Resolved, type Warnings } from './util.js';
+import { exportList, isObj, isoFromSeconds, oneLine, shortHash, str, truncate, type Json, type Resolved, type Warnings } from './util.js';
 
 function partText(p: unknown): string {
   if (typeof p === 'string') return p;
@@ -128,16 +128,8 @@ function parseOne(conv: Json, index: number, path: string, o: Resolved, w: Warni
 
 /** Parses a ChatGPT export (array of conversations, or one conversation object). */
 export function parseChatGpt(path: string, content: string, o: Resolved, w: Warnings): Conversation[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(content);
-  } catch (e) {
-    w.add(`not valid JSON (${(e as Error).message}) — a truncated export? nothing read`);
-    return [];
-  }
-  const list = Array.isArray(data) ? data : isObj(data) && Array.isArray(data.conversations) ? data.conversations : [data];
   const out: Conversation[] = [];
-  list.forEach((c, i) => {
+  (exportList(content, w) ?? []).forEach((c, i) => {
     if (isObj(c)) out.push(...parseOne(c, i, path, o, w));
     else w.add(`entry ${i} is not a conversation object, skipped`);
   });

@@ -12,7 +12,7 @@
  */
 import { renderToolResult, renderToolUse, toolResultText } from './tool-lines.js';
 import type { Conversation, ConvoMessage } from './types.js';
-import { isObj, normIso, oneLine, shortHash, str, truncate, type Json, type Resolved, type Warnings } from './util.js';
+import { exportList, isObj, normIso, oneLine, shortHash, str, truncate, type Json, type Resolved, type Warnings } from './util.js';
 
 function roleOf(v: unknown): 'user' | 'assistant' | 'system' {
   const r = typeof v === 'string' ? v.toLowerCase() : '';
@@ -87,19 +87,8 @@ function parseOne(c: Json, index: number, path: string, o: Resolved): Conversati
 
 /** Parses a Claude.ai export (see the module comment for the accepted shapes). */
 export function parseClaudeAi(path: string, content: string, o: Resolved, w: Warnings): Conversation[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(content);
-  } catch (e) {
-    w.add(`not valid JSON (${(e as Error).message}) — a truncated export? nothing read`);
-    return [];
-  }
-  let list: unknown[];
-  if (Array.isArray(data)) list = data;
-  else if (isObj(data) && Array.isArray(data.conversations)) list = data.conversations;
-  else list = [data];
   const out: Conversation[] = [];
-  list.forEach((c, i) => {
+  (exportList(content, w) ?? []).forEach((c, i) => {
     const conv = isObj(c) ? parseOne(c, i, path, o) : null;
     if (conv) out.push(conv);
     else w.add(`entry ${i} has no chat_messages/messages list, skipped`);

@@ -5,7 +5,8 @@
  * recovers the user half of deleted sessions.
  *
  * One conversation per session (`history:<sessionId>`) when the record names one, else per project
- * (`history:<project path>`); user messages only, in file order. Pasted texts replace their
+ * (`history:<project path>`); user messages only, in file order, each its own exchange
+ * (`exchangeMode: 'messages'`). Pasted texts replace their
  * `[Pasted text #N …]` placeholder in `display` (or are appended when the placeholder is missing);
  * pasted images become `[image]`. `cwd` is the project path.
  */
@@ -54,7 +55,7 @@ export function parseClaudeHistory(path: string, content: string, o: Resolved, w
         gitBranch: null,
         startedAt: timestamp,
         messages: [],
-        exchangeMode: 'user-turns',
+        exchangeMode: 'messages',
         meta: session ? { sessionId: session, project } : { project },
       };
       byKey.set(id, conv);

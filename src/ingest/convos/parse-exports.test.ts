@@ -165,5 +165,7 @@ describe('Claude Code prompt history', () => {
     assert.equal(s.messages[1]!.text, 'here is my env, why does the limiter not connect? REDIS_URL=redis://cache.internal:6379/0\nOPENAI_API_KEY=sk-proj-Zx8fake0TESTKEY1234567890abcdefGHIJ\nRATE_LIMIT_MAX=5');
     assert.equal(s.messages[0]!.timestamp, '2025-06-12T09:30:07.000Z');
     assert.equal(conversations[2]!.messages[1]!.text, 'screenshot of the broken layout [image]');
+    assert.equal(s.exchangeMode, 'messages');
+    assert.deepEqual(chunkExchanges(s).map((c) => c.exchangeId), ['history:5f0c2e1a-8b7d-4c3e-9a21-3f6d0b9e4c10:0', 'history:5f0c2e1a-8b7d-4c3e-9a21-3f6d0b9e4c10:1']);
   });
 });

@@ -9,7 +9,7 @@
  * 3. an array of API contents `[{ role: user|model, parts: [{ text } | { functionCall } |
  *    { functionResponse }] }]` (checkpoints, saved chats);
  * 4. `logs.json`: an array of `{ sessionId, messageId, type: "user", message, timestamp }` — user
- *    prompts, one conversation per session.
+ *    prompts, one conversation per session, each prompt its own exchange (`messages` mode).
  *
  * `gemini`/`model` → assistant; `info`/`warning`/`error` records and `thoughts` are skipped (status
  * output, not said). Tool calls → tool lines with their result. id = `sessionId`, else a hash of
@@ -80,7 +80,7 @@ function messageRecord(m: Json, line: number | undefined, o: Resolved, w: Warnin
   return out;
 }
 
-function conversation(path: string, id: string, messages: ConvoMessage[], meta: Record<string, unknown>, startedAt: string | null, multi: boolean): Conversation {
+function conversation(path: string, id: string, messages: ConvoMessage[], meta: Record<string, unknown>, startedAt: string | null, multi: boolean, promptLog = false): Conversation {
   return {
     format: 'gemini',
     id,
@@ -91,7 +91,7 @@ function conversation(path: string, id: string, messages: ConvoMessage[], meta: 
     gitBranch: null,
     startedAt: startedAt ?? messages.find((m) => m.timestamp)?.timestamp ?? null,
     messages,
-    exchangeMode: 'user-turns',
+    exchangeMode: promptLog ? 'messages' : 'user-turns',
     meta,
   };
 }
@@ -118,7 +118,7 @@ export function parseGemini(path: string, content: string, o: Resolved, w: Warni
         bySession.set(sid, list);
         list.push(...messageRecord({ ...r, type: str(r.type) ?? 'user' }, undefined, o, w));
       }
-      return [...bySession].map(([sid, msgs]) => conversation(path, sid, msgs, { sessionId: sid }, null, true));
+      return [...bySession].map(([sid, msgs]) => conversation(path, sid, msgs, { sessionId: sid }, null, true, true));
     }
     const msgs = data.filter(isObj).flatMap((r) => messageRecord(r, undefined, o, w));
     const id = `gemini-${shortHash(path)}`;

@@ -4,8 +4,8 @@
  *
  * Rule: count whole-word, case-insensitive keyword matches per room ({@link ROOM_VOCABULARY}; at
  * most 5 per room; matching on word tokens, see phrases, so `front-end` also matches "front end"
- * and "auth" never matches "author") in the first 5,000 characters; the room with the most matches wins, ties go to the room
- * listed first; no match gives `general`. For a conversation (`roomForConversation`) the text is
+ * and "auth" never matches "author") in the first 5,000 characters; the room with the most
+ * matches wins, ties go to the room listed first; no match gives `general`. For a conversation (`roomForConversation`) the text is
  * its title, its first user message (first 2,000 characters) and the last folder of its `cwd`
  * with `-`/`_` read as spaces (so `acme-auth-service` counts for auth), so that every drawer of one
  * session shares one room. `roomForText` applies the same rule to any text (e.g. one chunk).
@@ -13,7 +13,7 @@
 import { PhraseMatcher, wordTokens } from './phrases.js';
 import type { Conversation } from './types.js';
 
-/** Room → keywords (lower case; spaces match any whitespace). Order breaks ties. */
+/** Room → keywords (lower case; a keyword of several words matches them in sequence, whatever separates them). Order breaks ties. */
 export const ROOM_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   auth: ['auth', 'authentication', 'authenticate', 'authorization', 'login', 'logout', 'log in', 'sign in', 'signin', 'signup', 'sign up', 'oauth', 'jwt', 'sso', 'password', 'passwords', 'credentials', 'permission', 'permissions', 'rbac', '2fa', 'mfa'],
   database: ['database', 'databases', 'db', 'sql', 'sqlite', 'postgres', 'postgresql', 'mysql', 'mongodb', 'redis', 'migration', 'migrations', 'schema', 'query', 'queries', 'orm', 'prisma', 'index', 'indexes', 'transaction', 'transactions'],

@@ -51,9 +51,11 @@ export interface ConvoMessage {
 /**
  * How messages group into exchanges (see `chunkExchanges`):
  * - `user-turns`: agent logs — an exchange is one user turn plus everything until the next user turn;
- * - `turn-pairs`: human chats — an exchange is one speaker's turn plus the next speaker's turn.
+ * - `turn-pairs`: human chats — an exchange is one speaker's turn plus the next speaker's turn;
+ * - `messages`: prompt logs (Claude Code `history.jsonl`, Gemini `logs.json`) — each message is an
+ *   exchange of its own (consecutive prompts are separate requests, not one turn).
  */
-export type ExchangeMode = 'user-turns' | 'turn-pairs';
+export type ExchangeMode = 'user-turns' | 'turn-pairs' | 'messages';
 
 /** One conversation (a session, a thread, an abandoned branch, a chat log). */
 export interface Conversation {

@@ -135,6 +135,23 @@ export function resolveOptions(o: ParseOptions | undefined): Resolved {
   };
 }
 
+/**
+ * The list of conversations of an export file: a JSON array, `{ conversations: [...] }`, or a single
+ * object (a one-element list). Invalid JSON gives null and a warning.
+ */
+export function exportList(content: string, w: Warnings): unknown[] | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(content);
+  } catch (e) {
+    w.add(`not valid JSON (${(e as Error).message}) — a truncated export? nothing read`);
+    return null;
+  }
+  if (Array.isArray(data)) return data;
+  if (isObj(data) && Array.isArray(data.conversations)) return data.conversations;
+  return [data];
+}
+
 /** Parses JSON, returning undefined instead of throwing. */
 export function tryJson(s: string): unknown {
   try {

@@ -169,7 +169,7 @@ export function parseAnchor(anchor: string | null | undefined): Ymd | null {
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const iso = (x: Ymd) => `${pad(x.y, 4)}-${pad(x.m + 1)}-${pad(x.d)}`;
-const QUICK = /\d|yesterday|today|tonight|tomorrow|ago|last|this|next|past|previous|coming|\bon |since|during|until|early|late|mid|around|\bin |\bby |from|\bof /i;
+const QUICK = /\d|yesterday|today|tonight|tomorrow|\bago\b|last night|this (?:morning|afternoon|evening)|\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|week|month|year)/i;
 
 /** Every date phrase in `text`, left to right, longest first on overlaps. Relative phrases need an anchor. */
 export function findDates(text: string, anchor: string | null | undefined): DateMention[] {

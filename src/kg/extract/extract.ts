@@ -96,9 +96,19 @@ function datesFor(rels: readonly RawRelation[], dates: readonly DateMention[]): 
   return out;
 }
 
-function addEntity(entities: Map<string, EntityInput>, keys: Map<string, string>, name: string, type: string, sources: string[]): void {
-  let k = keys.get(name);
-  if (k === undefined) keys.set(name, (k = name.length > 200 ? '' : entityKey(name)));
+// Entity keys of recently seen names (speakers and tools recur in every drawer).
+const KEY_CACHE = new Map<string, string>();
+function cachedKey(name: string): string {
+  let k = KEY_CACHE.get(name);
+  if (k === undefined) {
+    if (KEY_CACHE.size >= 20_000) KEY_CACHE.clear();
+    KEY_CACHE.set(name, (k = name.length > 200 ? '' : entityKey(name)));
+  }
+  return k;
+}
+
+function addEntity(entities: Map<string, EntityInput>, name: string, type: string, sources: string[]): void {
+  const k = cachedKey(name);
   if (!k) return;
   const had = entities.get(k);
   if (!had) entities.set(k, { name, type, sources });
@@ -125,7 +135,7 @@ function emit(ctx: Context, turn: Turn, text: string, hits: VerbHit[]): void {
       if (!s) continue;
       const literal = 'literal' in r.object;
       const object = 'literal' in r.object ? r.object.literal : r.object.name;
-      if (!literal && entityKey(object) === entityKey(s.name)) continue;
+      if (!literal && cachedKey(object) === cachedKey(s.name)) continue;
       if (r.ends) {
         if (when === null) continue;
         const inv: InvalidationInput = { subject: s.name, predicate: r.predicate, object, ended: when };
@@ -159,14 +169,13 @@ export function extractFromDrawer(input: ExtractionInput, opts: ExtractOptions =
   const ctx: Context = { input, people, weIsWing: opts.weIsWing ?? true, anchor: safeDate(input.contentDate), sources, facts: [], invalidations: [] };
 
   const entities = new Map<string, EntityInput>();
-  const keys = new Map<string, string>();
-  for (const t of turns) if (t.speaker) addEntity(entities, keys, t.speaker, 'person', sources);
+  for (const t of turns) if (t.speaker) addEntity(entities, t.speaker, 'person', sources);
   const mentions: Mention[] = [];
   const hits: VerbHit[] = [];
   const runs: RunCounts = new Map();
   scanMentions(text, { people, verbs: VERB_INDEX }, mentions, runs, hits);
-  for (const m of mentions) addEntity(entities, keys, m.name, m.type, sources);
-  for (const m of repeatedNames(runs, Math.max(1, opts.minRepeat ?? 2))) addEntity(entities, keys, m.name, m.type, sources);
+  for (const m of mentions) addEntity(entities, m.name, m.type, sources);
+  for (const m of repeatedNames(runs, Math.max(1, opts.minRepeat ?? 2))) addEntity(entities, m.name, m.type, sources);
 
   let h = 0;
   for (const turn of turns) {

@@ -164,11 +164,12 @@ const WORD_FLAGS = new Map<string, number>();
 const flag = (words: Iterable<string>, f: number) => {
   for (const w of words) WORD_FLAGS.set(w, (WORD_FLAGS.get(w) ?? 0) | f);
 };
-flag(TOOLS, 1);
-flag(AMBIGUOUS_TOOLS, 2);
-flag(STOP_WORDS, 4);
-flag(FILE_NAMES, 8);
-flag([...HONORIFICS].filter((h) => !h.endsWith('.')), 16);
+const capitalised = (words: Iterable<string>) => [...words].flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1)]);
+flag(capitalised(TOOLS), 1);
+flag(capitalised(AMBIGUOUS_TOOLS), 2);
+flag(capitalised(STOP_WORDS), 4);
+flag(capitalised(FILE_NAMES), 8);
+flag(capitalised([...HONORIFICS].filter((h) => !h.endsWith('.'))), 16);
 
 function isTrailing(c: number): boolean {
   return c === 46 || c === 39 || c === 95 || c === 45 || c === 0x2019;
@@ -210,8 +211,10 @@ function scanWords(text: string, opts: ScanOptions, out: Mention[], runs: RunCou
     const q = raw.charCodeAt(len - 2);
     const possessive = len > 2 && raw.charCodeAt(len - 1) === 115 && (q === 39 || q === 0x2019);
     const word = possessive ? raw.slice(0, -2) : raw;
+    let flags = WORD_FLAGS.get(word);
+    if (flags === 4 && run.length === 0) continue;
     const lower = word.toLowerCase();
-    const flags = WORD_FLAGS.get(lower) ?? 0;
+    if (flags === undefined) flags = WORD_FLAGS.get(lower) ?? 0;
     if (flags & 4 && run.length === 0) continue;
     if (flags & 1 || (flags & 2 && !isInitial(text, start))) {
       if (run.length) run = flushRun(run, people, out, runs);

@@ -44,14 +44,17 @@ export type ObjectKind = 'tool' | 'project' | 'org' | 'place' | 'person' | 'name
 
 const KIND_TYPE: Record<ObjectKind, string> = { tool: 'tool', project: 'project', org: 'organisation', place: 'place', person: 'person', name: 'unknown' };
 
+function codeType(type: string, kind: ObjectKind): string {
+  return type === 'identifier' ? (kind === 'tool' ? 'tool' : 'project') : type;
+}
+
 /** Validates an object phrase for a kind of rule; null rejects the match. */
 export function objectOf(raw: string, kind: ObjectKind, ambiguousOk: boolean): ObjectMatch | null {
   const t = raw.replace(/[.,;:!?'’)"”]+$/, '').trim();
   if (!t) return null;
-  const codeType = (type: string) => (type === 'identifier' ? (kind === 'tool' ? 'tool' : 'project') : type);
   if (t.startsWith('`')) {
     const c = classifyToken(t.slice(1, -1).trim(), true, true);
-    return c ? { name: c.name, type: codeType(c.type), how: 'code' } : null;
+    return c ? { name: c.name, type: codeType(c.type, kind), how: 'code' } : null;
   }
   if (t.startsWith('@')) return kind === 'person' || kind === 'name' || kind === 'project' ? { name: t.slice(1), type: 'person', how: 'code' } : null;
   const parts = t.split(' ');
@@ -60,7 +63,7 @@ export function objectOf(raw: string, kind: ObjectKind, ambiguousOk: boolean): O
   const lower = first[0] === first[0]!.toLowerCase();
   if (lower) {
     const token = kind === 'tool' || kind === 'project' || kind === 'name' ? classifyToken(first, false) : null;
-    return token ? { name: token.name, type: codeType(token.type), how: 'code' } : null;
+    return token ? { name: token.name, type: codeType(token.type, kind), how: 'code' } : null;
   }
   const words = trimStops(parts);
   if (words.length === 0) return null;

@@ -7,7 +7,7 @@
  */
 import type { VerbHit } from './mentions.js';
 import type { RawRelation } from './objects.js';
-import { RULES, SUBJECT_BEFORE, type Rule } from './rules.js';
+import { AUX_SET, RULES, SUBJECT_BEFORE, type Rule } from './rules.js';
 
 export type { RawRelation } from './objects.js';
 
@@ -77,6 +77,29 @@ export function sentenceAround(text: string, i: number): [number, number] {
   return [s, e];
 }
 
+/**
+ * Where a subject can start in `prefix` (which ends with a space before the verb): walks back over
+ * allowed auxiliaries to the first other word, which must look like a subject (I, we, @handle,
+ * `code`, a capitalised word). Returns -1 when it cannot, so the subject regex is never run.
+ */
+function subjectStart(prefix: string): number {
+  let end = prefix.length - 1;
+  for (let words = 0; end > 0 && words < 8; words++) {
+    if (prefix.charCodeAt(end) !== 32) return -1;
+    let start = end;
+    while (start > 0 && prefix.charCodeAt(start - 1) !== 32) start--;
+    const word = prefix.slice(start, end);
+    if (AUX_SET.has(word)) {
+      end = start - 1;
+      continue;
+    }
+    const c = word.charCodeAt(0);
+    const subjectLike = (c >= 65 && c <= 90) || c === 64 || c === 96 || c > 127 || /^we(?:['’](?:ve|re))?$/.test(word);
+    return subjectLike ? Math.max(0, start - 60) : -1;
+  }
+  return -1;
+}
+
 function hedged(prefix: string): boolean {
   const cut = Math.max(prefix.lastIndexOf(','), prefix.lastIndexOf(';'), prefix.lastIndexOf(':'), prefix.lastIndexOf('—'));
   return HEDGE.test(cut < 0 ? prefix : prefix.slice(cut + 1));
@@ -98,8 +121,14 @@ export function relationsAtHits(text: string, hits: readonly VerbHit[]): Sentenc
     const at = hit.index - s;
     const prefix = sentence.slice(0, at);
     if (hedged(prefix)) continue;
+    let from = -2;
     for (const rule of BY_VERB.get(hit.phrase) ?? []) {
-      const b = (rule.before ?? SUBJECT_BEFORE).exec(prefix.length > 120 ? prefix.slice(-120) : prefix);
+      let b: RegExpExecArray | null;
+      if (rule.before) b = !rule.quick || rule.quick(prefix) ? rule.before.exec(prefix.length > 120 ? prefix.slice(-120) : prefix) : null;
+      else {
+        if (from === -2) from = subjectStart(prefix);
+        b = from < 0 ? null : SUBJECT_BEFORE.exec(from > 0 ? prefix.slice(from) : prefix);
+      }
       if (!b) continue;
       rule.after.lastIndex = at + hit.phrase.length;
       const a = rule.after.exec(sentence);
@@ -112,8 +141,8 @@ export function relationsAtHits(text: string, hits: readonly VerbHit[]): Sentenc
         bySentence.set(s, group);
         out.push(group);
       }
-      const from = at - b[0].length;
-      for (const r of made) group.relations.push({ ...r, at: from, end: at + hit.phrase.length + a[0].length });
+      const begin = at - b[0].length;
+      for (const r of made) group.relations.push({ ...r, at: begin, end: at + hit.phrase.length + a[0].length });
       break;
     }
   }

@@ -10,8 +10,11 @@ import { activity, EVENT_NOUNS, GROUP_NOUNS, nounPhrase, objectOf, rel, type Raw
 const W = "[\\p{Lu}][\\p{L}\\p{M}\\p{N}'’+#-]*";
 const NAME = `(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\\.? )?${W}(?: ${W}){0,3}`;
 const SUBJ = `(?<![\\p{L}\\p{N}'’@\`.])(I|[Ww]e|@[\\w.-]+|\`[^\`\\n]{2,60}\`|(?!(?:I|[Ww]e)['’])${NAME})(?:'ve|’ve|'m|’m|'re|’re|'s|’s)?`;
-const AUX =
-  '(?:(?:have|has|had|just|finally|recently|also|now|officially|already|actually|eventually|then|both|all|is|are|am|was|were|got|been|being|totally|completely|fully|since|gradually) )*';
+const AUX_WORDS = 'have has had just finally recently also now officially already actually eventually then both all is are am was were got been being totally completely fully since gradually';
+const AUX = `(?:(?:${AUX_WORDS.replace(/ /g, '|')}) )*`;
+
+/** Auxiliaries and adverbs allowed between a subject and its verb. */
+export const AUX_SET: ReadonlySet<string> = new Set(AUX_WORDS.split(' '));
 const DET = '(?:(?:the|a|an|our|my|their|his|her|its|this|that|new|latest|local|official) )*';
 const OBJ = `${DET}(\`[^\`\\n]{1,80}\`|@[\\w.-]+|[\\p{L}\\p{N}_][\\p{L}\\p{M}\\p{N}_'’.+#/@-]*(?: [\\p{Lu}][\\p{L}\\p{M}\\p{N}_'’.+#-]*){0,4})`;
 const TAIL = '([^.,;!?\\n]{1,80})';
@@ -26,6 +29,8 @@ export interface Rule {
   verbs: readonly string[];
   /** Matched against the sentence up to the verb. Default {@link SUBJECT_BEFORE} (group 1: subject). */
   before?: RegExp;
+  /** Cheap test of the text before the verb, run before `before`. */
+  quick?: (prefix: string) => boolean;
   /** Matched right after the verb (sticky, starts with a space). */
   after: RegExp;
   make(before: RegExpExecArray, after: RegExpExecArray, verb: string): RawRelation[];
@@ -169,6 +174,7 @@ export const RULES: readonly Rule[] = [
   {
     // "Maya's manager is Sam" → reports_to; "My role is tech lead" → role (literal); "Our status is blocked" → status
     verbs: Object.keys(POSSESSIONS),
+    quick: (p) => /(?:['’]s|\b[Mm]y|\b[Oo]ur) $/.test(p.slice(-5)),
     before: new RegExp(`(?:(@[\\w.-]+|${NAME})(?:'s|’s)|(?<![\\p{L}])([Mm]y|[Oo]ur)) $`, 'u'),
     after: after(' (?:is|was|has been|is now|became) ([^.,;!?\\n]{1,60})'),
     make: (b, a, verb) => {

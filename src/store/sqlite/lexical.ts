@@ -5,8 +5,10 @@
  * FTS5's `bm25()` costs about a microsecond per matching row, so a query term found in 10 % of a
  * 150K-drawer palace costs ~15 ms on its own. The searcher therefore splits the query by document
  * frequency (read from an `fts5vocab` table):
- * - terms in more than half of the drawers are dropped: their BM25 idf is clamped to ~0 by FTS5,
- *   so the ranking is unchanged;
+ * - when all terms together have at most {@link SELECTIVE_BUDGET} postings, FTS5 ranks them all:
+ *   exact BM25 (the usual case on small and medium palaces);
+ * - otherwise terms in more than half of the drawers are dropped (FTS5 clamps their idf to ~0, so
+ *   they only break ties);
  * - the rarest terms, up to {@link SELECTIVE_BUDGET} postings in total, are ranked exactly by
  *   FTS5 (every drawer that contains any of them is scored);
  * - the remaining common terms (each in at most {@link COMMON_MAX_SHARE} of the drawers, and up
@@ -55,7 +57,8 @@ export function createLexicalSearcher(
       .filter((x) => x.df > 0)
       .sort((a, b) => a.df - b.df);
     if (terms.length === 0) return [];
-    let useful = terms.filter((x) => x.df <= N / 2);
+    const total = terms.reduce((a, x) => a + x.df, 0);
+    let useful = total <= budgets.selective ? terms : terms.filter((x) => x.df <= N / 2);
     if (useful.length === 0) useful = terms; // only very common words: rank by them anyway
     const selective: string[] = [];
     let spent = 0;

@@ -21,7 +21,7 @@ CREATE TABLE meta (
 ) WITHOUT ROWID;
 
 CREATE TABLE drawers (
-  rid          INTEGER PRIMARY KEY,
+  rid          INTEGER PRIMARY KEY AUTOINCREMENT,
   id           TEXT NOT NULL UNIQUE,
   wing         TEXT NOT NULL,
   room         TEXT NOT NULL,
@@ -72,10 +72,22 @@ CREATE INDEX sources_root ON sources (root);
 CREATE INDEX sources_kind ON sources (kind);
 `;
 
+const VECTORS_V3 = `
+CREATE TABLE vector_models (
+  model      TEXT PRIMARY KEY,
+  dims       INTEGER NOT NULL,
+  tbl        TEXT NOT NULL,
+  hwm        INTEGER NOT NULL DEFAULT 0,
+  active     INTEGER NOT NULL DEFAULT 1,
+  created_at TEXT NOT NULL
+) WITHOUT ROWID;
+`;
+
 /** The ordered list of migrations. Capabilities append theirs here. */
 export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'drawers, full-text index, sources', up: (db) => db.exec(DRAWERS_V1) },
   { version: 2, name: 'knowledge graph', up: (db) => db.exec(KG_SCHEMA_V2) },
+  { version: 3, name: 'vector models', up: (db) => db.exec(VECTORS_V3) },
 ];
 
 /** The newest schema version this build knows. */

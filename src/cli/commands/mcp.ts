@@ -1,0 +1,89 @@
+/**
+ * @module cli/commands/mcp
+ * `loci mcp` (stdio MCP server), `loci mcp --http` (Streamable HTTP) and `loci mcp install`
+ * (Claude Code registration). The SDK and zod are loaded only inside these actions (the library's
+ * MCP entry points import them lazily), so other commands do not pay for them. While serving over
+ * stdio, stdout belongs to the protocol: this command never writes to it, and logs go to stderr.
+ */
+import { createError, installMcpServer, serveMcpHttp, serveMcpStdio, stderrLogger, type LogLevel } from '../../index.js';
+import type { CliContext, RegisterCommand } from '../context.js';
+import { intOption, printJson } from '../format.js';
+
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+function logLevel(raw: string | undefined): LogLevel {
+  const v = raw ?? 'warn';
+  if (!(LEVELS as readonly string[]).includes(v)) throw createError('INVALID_ARGUMENT', { name: '--log-level', value: v, expected: LEVELS.join(', ') });
+  return v as LogLevel;
+}
+
+const homeOf = (ctx: CliContext) => ctx.globals().home ?? ctx.io.env['LOCI_HOME'];
+
+interface ServeOptions {
+  http?: boolean;
+  port?: string;
+  host?: string;
+  logLevel?: string;
+}
+
+async function serve(ctx: CliContext, o: ServeOptions): Promise<void> {
+  const logger = stderrLogger(logLevel(o.logLevel));
+  const home = homeOf(ctx);
+  const base = { logger, cwd: ctx.io.cwd, env: ctx.io.env, ...(home ? { home } : {}) };
+  if (!o.http) {
+    if (o.port !== undefined || o.host !== undefined) throw createError('INVALID_ARGUMENT', { name: '--port/--host', value: o.port ?? o.host, expected: 'used together with --http' });
+    const serving = await serveMcpStdio(base);
+    await serving.closed;
+    return;
+  }
+  const token = ctx.io.env['LOCI_TOKEN'] ?? '';
+  const serving = await serveMcpHttp({
+    ...base,
+    host: o.host ?? '127.0.0.1',
+    port: intOption('--port', o.port, 5624, 0, 65535),
+    ...(token ? { token } : {}),
+  });
+  ctx.io.stderr(`loci mcp: serving at ${serving.url}${token ? ' (Authorization: Bearer $LOCI_TOKEN required)' : ''}; Ctrl-C to stop\n`);
+  const stop = () => void serving.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await serving.closed;
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+}
+
+export const register: RegisterCommand = (program, ctx) => {
+  const mcp = program
+    .command('mcp')
+    .description('run the MCP server for agents (stdio by default; --http for Streamable HTTP)')
+    .option('--http', 'serve Streamable HTTP instead of stdio')
+    .option('--port <port>', 'HTTP port (default 5624; 0 picks a free one)')
+    .option('--host <host>', 'HTTP interface (default 127.0.0.1; any other needs LOCI_TOKEN)')
+    .option('--log-level <level>', 'stderr log level: debug, info, warn, error (default warn)')
+    .action((o: ServeOptions) => serve(ctx, o));
+
+  mcp
+    .command('install')
+    .description('register `loci mcp` with Claude Code (.mcp.json for project scope; prints `claude mcp add` for user/local)')
+    .option('--scope <scope>', 'project (default), user or local')
+    .option('--name <name>', 'server name in Claude Code (default loci)')
+    .option('--print', 'print the registration instead of writing it')
+    .option('--json', 'print the result as JSON')
+    .action(async (o: { scope?: string; name?: string; print?: boolean; json?: boolean }) => {
+      const scope = o.scope ?? 'project';
+      if (scope !== 'project' && scope !== 'user' && scope !== 'local') throw createError('INVALID_ARGUMENT', { name: '--scope', value: scope, expected: 'project, user or local' });
+      const home = ctx.globals().home;
+      const r = await installMcpServer({ scope, cwd: ctx.io.cwd, env: ctx.io.env, ...(o.name ? { name: o.name } : {}), ...(o.print ? { print: true } : {}), ...(home ? { home } : {}) });
+      if (o.json) return printJson(ctx.io, r);
+      if (r.file === null) {
+        ctx.io.stdout(`${r.claudeCommand}\n`);
+      } else if (r.action === 'printed') {
+        ctx.io.stdout(`# ${r.file}\n${r.json ?? ''}`);
+        ctx.io.stdout(`# or: ${r.claudeCommand}\n`);
+      } else {
+        ctx.io.stdout(`${r.action === 'unchanged' ? 'already registered' : r.action === 'created' ? 'created' : 'updated'}: ${r.name} in ${r.file} (${[r.entry.command, ...r.entry.args].join(' ')})\n`);
+        if (r.action !== 'unchanged') ctx.io.stdout('restart Claude Code in this project and approve the project server when asked\n');
+      }
+      for (const n of r.notes) ctx.io.stderr(`loci: note: ${n}\n`);
+    });
+};

@@ -1,0 +1,168 @@
+/**
+ * @module mcp/install
+ * `loci mcp install`: registers `loci mcp` with Claude Code.
+ *
+ * - `project` scope: merges `mcpServers.<name>` into `.mcp.json` at the project root (git root,
+ *   else the working directory). Only that key changes; other servers, other top-level keys, key
+ *   order, indentation and the final newline are kept, and extra keys or env variables the user
+ *   added to the entry survive. The write is atomic; a second run is a no-op.
+ * - `user` and `local` scopes live in `~/.claude.json`, whose layout is internal to Claude Code
+ *   and has changed between versions, so Loci never edits it: it prints the equivalent
+ *   `claude mcp add --scope …` command instead.
+ *
+ * The command is `loci mcp` when `loci` is on PATH, else the absolute `node` and `bin/loci.js`.
+ */
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createError, findGitRoot, writeFileAtomic } from '../index.js';
+
+/** Where the registration goes. */
+export type McpInstallScope = 'project' | 'user' | 'local';
+
+/** Options of {@link installMcp}. */
+export interface McpInstallOptions {
+  /** Default `project`. */
+  scope?: McpInstallScope;
+  /** Server name in Claude Code. Default `loci`; letters, digits, `_` and `-`. */
+  name?: string;
+  /** Only compute and return what would be written. Default false. */
+  print?: boolean;
+  /** Default `process.cwd()`. */
+  cwd?: string;
+  /** Default `process.env` (PATH lookup, LOCI_HOME). */
+  env?: NodeJS.ProcessEnv;
+  /** Palace folder to pin in the entry's env (`LOCI_HOME`). Default: `env.LOCI_HOME` when set, else none. */
+  home?: string;
+  /** Use this command instead of resolving `loci` (tests). */
+  command?: { command: string; args: string[] };
+}
+
+/** The server entry written to `.mcp.json`. */
+export interface McpServerEntry {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** What {@link installMcp} did. */
+export interface McpInstallResult {
+  scope: McpInstallScope;
+  name: string;
+  entry: McpServerEntry;
+  /** `.mcp.json` for project scope; null for user/local (never written). */
+  file: string | null;
+  /** `created`/`updated`/`unchanged`: the file; `printed`: nothing was written. */
+  action: 'created' | 'updated' | 'unchanged' | 'printed';
+  /** The equivalent `claude mcp add` command line. */
+  claudeCommand: string;
+  /** Project scope: the whole file as written (or as it would be with `print`). */
+  json: string | null;
+  /** Things the user should know (e.g. absolute paths in a shared file). */
+  notes: string[];
+}
+
+/** True when an executable `cmd` is on `PATH`. */
+export function onPath(cmd: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const exts = process.platform === 'win32' ? (env['PATHEXT'] ?? '.EXE;.CMD').split(';') : [''];
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (!dir) continue;
+    for (const ext of exts) {
+      try {
+        const p = join(dir, cmd + ext);
+        accessSync(p, constants.X_OK);
+        if (statSync(p).isFile()) return true;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return false;
+}
+
+/** `loci mcp` when `loci` is on PATH, else `<node> <abs>/bin/loci.js mcp`. */
+export function resolveLociCommand(env: NodeJS.ProcessEnv = process.env): { command: string; args: string[] } {
+  if (onPath('loci', env)) return { command: 'loci', args: ['mcp'] };
+  return { command: process.execPath, args: [fileURLToPath(new URL('../../bin/loci.js', import.meta.url)), 'mcp'] };
+}
+
+/** POSIX shell quoting of one word. */
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function detectIndent(text: string): string | number {
+  const m = /^[{[][ \t]*\r?\n([ \t]+)\S/.exec(text);
+  return m ? (m[1]!.startsWith('\t') ? '\t' : m[1]!.length) : 2;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Deep equality of JSON values (key order ignored). */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+  if (!isObject(a) || !isObject(b)) return false;
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => k in b && same(a[k], b[k]));
+}
+
+/** Registers (or prints the registration of) `loci mcp` for Claude Code. */
+export function installMcp(opts: McpInstallOptions = {}): McpInstallResult {
+  const scope = opts.scope ?? 'project';
+  if (!['project', 'user', 'local'].includes(scope)) throw createError('INVALID_ARGUMENT', { name: '--scope', value: scope, expected: 'project, user or local' });
+  const name = opts.name ?? 'loci';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw createError('INVALID_ARGUMENT', { name: '--name', value: name, expected: 'letters, digits, _ and - (at most 64)' });
+  const env = opts.env ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  const cmd = opts.command ?? resolveLociCommand(env);
+  const home = opts.home ?? env['LOCI_HOME'];
+  const entryEnv: Record<string, string> = home ? { LOCI_HOME: home } : {};
+  const entry: McpServerEntry = { type: 'stdio', command: cmd.command, args: [...cmd.args], env: entryEnv };
+  const claudeCommand = [
+    'claude', 'mcp', 'add', '--scope', scope,
+    ...Object.entries(entryEnv).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+    name, '--', cmd.command, ...cmd.args,
+  ].map(shellQuote).join(' ');
+  const notes: string[] = [];
+
+  if (scope !== 'project') {
+    notes.push(`Claude Code keeps ${scope}-scope servers in ~/.claude.json, which Loci does not edit: run the command above`);
+    return { scope, name, entry, file: null, action: 'printed', claudeCommand, json: null, notes };
+  }
+
+  const root = findGitRoot(cwd) ?? cwd;
+  const file = join(root, '.mcp.json');
+  let doc: Record<string, unknown> = {};
+  let original: string | null = null;
+  if (existsSync(file)) {
+    original = readFileSync(file, 'utf8');
+    let parsed: unknown;
+    try {
+      parsed = original.trim() === '' ? {} : JSON.parse(original);
+    } catch (e) {
+      throw createError('CONFIG_INVALID', { path: file, reason: `not valid JSON (${(e as Error).message})` });
+    }
+    if (!isObject(parsed)) throw createError('CONFIG_INVALID', { path: file, reason: 'the top level is not a JSON object' });
+    if (parsed['mcpServers'] !== undefined && !isObject(parsed['mcpServers'])) throw createError('CONFIG_INVALID', { path: file, reason: '"mcpServers" is not an object' });
+    doc = parsed;
+  }
+  const servers = (doc['mcpServers'] as Record<string, unknown> | undefined) ?? {};
+  const old = servers[name];
+  const merged = isObject(old)
+    ? { ...old, type: entry.type, command: entry.command, args: entry.args, env: { ...(isObject(old['env']) ? (old['env'] as Record<string, string>) : {}), ...entryEnv } }
+    : entry;
+  if (cmd.command !== 'loci' || home) notes.push(`.mcp.json is usually committed and shared: this entry holds paths of this machine (${[cmd.command !== 'loci' ? cmd.command : '', home ?? ''].filter(Boolean).join(', ')}); use --scope local to keep it private`);
+  if (original !== null && isObject(old) && same(old, merged)) {
+    return { scope, name, entry, file, action: opts.print ? 'printed' : 'unchanged', claudeCommand, json: original, notes };
+  }
+  const next = { ...doc, mcpServers: { ...servers, [name]: merged } };
+  const newline = original === null || original.endsWith('\n') ? '\n' : '';
+  const json = JSON.stringify(next, null, original ? detectIndent(original) : 2) + newline;
+  if (opts.print) return { scope, name, entry, file, action: 'printed', claudeCommand, json, notes };
+  writeFileAtomic(file, json, existsSync(file) ? statSync(file).mode & 0o777 : 0o644);
+  return { scope, name, entry, file, action: original === null ? 'created' : 'updated', claudeCommand, json, notes };
+}
