@@ -28,6 +28,12 @@ export { searchHybrid, HYBRID_DEFAULTS, parseTimeCues, type HybridParams, type V
 export { runLocomoBench, runLongMemEvalBench, loadLocomo, scoreRanking, meanMetrics, METRIC_KEYS, type LocomoBenchOptions, type LocomoReport, type LocomoScores, type LongMemEvalOptions, type LongMemEvalReport, type Metrics } from './bench/index.js';
 
 // ── conversations (issue 4) ───────────────────────────────────────────────────
+export {
+  mineConversations, mineClaudeCode, mineAuto, claudeConfigDir, discoverClaudeFiles, wingForCwd, CONVO_MINER_VERSION, SLOT_STRIDE,
+  type MineConvosOptions, type MineConvosSummary, type MineClaudeOptions, type MineAutoOptions,
+  type ConvoFormat, type Conversation, type ConvoMessage, type ExchangeChunk, type Hall,
+} from './ingest/index.js';
+export type { MineOptions } from './palace/index.js';
 
 // ── memory files and recall (issue 5) ─────────────────────────────────────────
 export {
@@ -64,3 +70,9 @@ export {
   type LociMcpServer, type LociMcpServerOptions, type ServeStdioOptions, type StdioServing, type HttpServing, type ServeHttpOptions,
   type McpInstallOptions, type McpInstallResult, type McpInstallScope, type McpServerEntry, type KgPort, type McpTool, type McpToolAnnotations,
 } from './mcp/index.js';
+export {
+  wakeUp, runHook, runHookWorker, installHooks, recordUsage, readUsage, topUsage, usageKey, importance, recencyFactor, useFactor, KIND_WEIGHTS, RECENCY_DAYS,
+  HOOK_EVENTS, HOOK_EVENT_NAMES, HOOK_OUTPUT_CHARS, isTrivialPrompt, parseHookInput, isHumanPrompt, countHumanPrompts, saveEvery, SAVE_EVERY_DEFAULT, estimateTokens, ageLabel,
+  type WakeUpOptions, type WakeUpResult, type WakeUpItem, type HookEvent, type HookInput, type PromptCount, type RunHookOptions, type Importance, type UsageItem, type UsageRecord,
+  type HookWorkerOptions, type HookWorkerSummary, type HooksInstallOptions, type HooksInstallResult, type HooksInstallScope, type HookHandler,
+} from './hooks/index.js';

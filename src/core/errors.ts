@@ -109,6 +109,17 @@ export const ERRORS = {
     (d) => `the query ${JSON.stringify(d.query)} has no searchable words — add a word or two`,
   ),
 
+  // ── conversations ──────────────────────────────────────────────────────────
+  /**
+   * `loci mine --claude`: the Claude Code configuration folder holds neither `projects/` nor
+   * `history.jsonl` (Claude Code never ran with it, or another folder is meant). details: path.
+   */
+  CLAUDE_DIR_NOT_FOUND: spec<{ path: string }>(
+    'user',
+    (d) =>
+      `no Claude Code transcripts in ${d.path} (no projects/ folder and no history.jsonl) — set CLAUDE_CONFIG_DIR to the folder Claude Code uses, or pass a path: loci mine <path> --mode convos`,
+  ),
+
   // ── memory files ───────────────────────────────────────────────────────────
   /** No memory file matches a name. details: name, dir, suggestions (close names, may be empty). */
   MEMORY_NOT_FOUND: spec<{ name: string; dir: string; suggestions: string[] }>(
@@ -224,6 +235,23 @@ export const ERRORS = {
     'user',
     (d) =>
       `${d.flag} needs an LLM provider, and none is configured — set LOCI_LLM_PROVIDER to anthropic, openai or ollama (plus its key, model or LOCI_LLM_BASE_URL as needed), or drop ${d.flag} to select memories with search`,
+  ),
+
+  // ── hooks ──────────────────────────────────────────────────────────────────
+  /** `loci hook <event>` got an event it does not handle. details: event, expected (the list). */
+  HOOK_EVENT_UNKNOWN: spec<{ event: string; expected: string }>(
+    'user',
+    (d) => `unknown hook event ${JSON.stringify(d.event)} — expected one of ${d.expected} (run \`loci hooks install\` to write the right commands)`,
+  ),
+  /** A hook's stdin is not the JSON object Claude Code sends. details: event, reason. */
+  HOOK_INPUT_INVALID: spec<{ event: string; reason: string }>(
+    'user',
+    (d) => `the ${d.event} hook input is not a JSON object (${d.reason}) — hooks read Claude Code's hook JSON on stdin`,
+  ),
+  /** A Claude Code settings file cannot be merged (not JSON, or `hooks` of the wrong shape). details: path, reason. */
+  HOOKS_SETTINGS_INVALID: spec<{ path: string; reason: string }>(
+    'user',
+    (d) => `cannot update ${d.path}: ${d.reason} — fix the file (it must be a JSON object) and run the command again; nothing was written`,
   ),
 
   // ── embedders and model providers ──────────────────────────────────────────

@@ -10,7 +10,7 @@ import { createError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { Logger } from '../core/logger.js';
 import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
-import { DEFAULT_CHUNK_OPTIONS, walkProject, type ChunkOptions } from './project/index.js';
+import { DEFAULT_CHUNK_OPTIONS, walkProject, type ChunkOptions, type WalkItem } from './project/index.js';
 import { defaultWing } from './project-identity.js';
 import { createPreparer } from './preparer.js';
 import type { PrepareContext, PrepareJob } from './prepare-file.js';
@@ -54,6 +54,11 @@ export interface MineProjectOptions {
   /** Cancels between files (what was committed stays). */
   signal?: AbortSignal;
   logger?: Logger;
+  /**
+   * Entries already walked (by `walkProject` over the same `path`, e.g. when `palace.mine` splits
+   * one walk between conversations and project files): mined instead of walking again. Default: walk.
+   */
+  items?: Iterable<WalkItem>;
 }
 
 /** Progress of a mining run. */
@@ -117,7 +122,7 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
   // 1. Walk and sort out what is unchanged at the stat level (no read at all).
   const jobs: PrepareJob[] = [];
   let bytesTotal = 0;
-  for (const item of walkProject({
+  for (const item of opts.items ?? walkProject({
     root,
     ...(opts.maxFileBytes !== undefined ? { maxFileBytes: opts.maxFileBytes } : {}),
     ...(opts.respectGitignore !== undefined ? { respectGitignore: opts.respectGitignore } : {}),

@@ -49,8 +49,8 @@ export interface GraphRows {
   updateEntity(row: EntityRow): void;
   insertAlias(aliasKey: string, entityId: string, alias: string): void;
   addEntitySources(entityId: string, drawerIds: readonly string[]): void;
-  /** Every fact with this subject and predicate, any object and time. */
-  factsOf(subject: string, predicate: string): FactRow[];
+  /** The facts with this subject and predicate, narrowed by `filter` (all of them without). */
+  factsOf(subject: string, predicate: string, filter?: FactsFilter): FactRow[];
   /** Stores a new fact and returns it with its `seq`. */
   insertFact(row: Omit<FactRow, 'seq'>): FactRow;
   setWindow(row: FactRow, validFrom: string | null, validTo: string | null): void;
@@ -60,6 +60,21 @@ export interface GraphRows {
   toFact(row: FactRow): Fact;
   /** The public view of an entity row (aliases joined). */
   toEntity(row: EntityRow): Entity;
+}
+
+/** Which facts of a (subject, predicate) the engine needs. */
+export interface FactsFilter {
+  /** Only this object (entity id or literal value) with this literal flag. */
+  object?: { value: string; literal: boolean };
+  /** Only windows still running after this instant (`validTo` null or later). */
+  runningAfter?: string;
+}
+
+/** True when a row passes a {@link FactsFilter} (for adapters that filter in code). */
+export function passes(r: FactRow, f: FactsFilter | undefined): boolean {
+  if (!f) return true;
+  if (f.object && (r.object !== f.object.value || r.literal !== f.object.literal)) return false;
+  return f.runningAfter === undefined || r.validTo === null || r.validTo > f.runningAfter;
 }
 
 /** Context of one batch. */
@@ -174,7 +189,11 @@ export function addFactRow(rows: GraphRows, f: FactInput, ctx: EngineContext): F
   const p = prepareFact(rows, f, ctx.now);
   const functional = ctx.functional.has(p.predicate);
   const label = { subject: p.subjectId ?? p.subjectKey, predicate: p.predicate, object: p.object };
-  const siblings = p.subjectId ? rows.factsOf(p.subjectId, p.predicate) : [];
+  // Only windows that can interact with the new one: its key, still running after its start.
+  const filter: FactsFilter = {};
+  if (!functional) filter.object = { value: p.object, literal: p.literal };
+  if (p.validFrom !== null) filter.runningAfter = p.validFrom;
+  const siblings = p.subjectId ? rows.factsOf(p.subjectId, p.predicate, filter) : [];
   const plan = planFact(siblings, p, functional, ctx.now, label);
   if (plan.kind === 'duplicate') {
     const row = plan.row;
@@ -220,7 +239,7 @@ export function invalidateRows(rows: GraphRows, inv: InvalidationInput, ctx: Eng
   const key = entityKey(inv.object);
   const objKey = key ? (resolveKey(rows, key) ?? key) : null;
   const same = (r: FactRow) => (r.literal ? r.object === literal && inv.literal !== false : r.object === objKey && inv.literal !== true);
-  const all = subjectId ? rows.factsOf(subjectId, predicate).filter(same) : [];
+  const all = subjectId ? rows.factsOf(subjectId, predicate, inv.literal === undefined ? undefined : { object: { value: inv.literal ? literal : (objKey ?? ''), literal: inv.literal } }).filter(same) : [];
   if (all.length === 0 && inv.recordIfMissing) {
     const input: FactInput = { subject: inv.subject, predicate, object: inv.object, literal: inv.literal === true, validFrom: null, validTo: ended };
     if (inv.sources) input.sources = inv.sources;

@@ -1,4 +1,5 @@
 /**
+ * @module kg/locomo.test
  * Mines the LoCoMo dev conversations (read from ../shared/, never copied) into a real SQLite graph
  * through the rule extractor: people must be linked to every session they speak in, the things they
  * did must carry dates resolved against the session date, and as-of answers must follow them.

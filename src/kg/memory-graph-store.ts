@@ -4,7 +4,7 @@
  * default for unit tests. Writes are atomic through an undo log; nothing survives the process.
  */
 import { systemClock, isoAt, type Clock } from '../core/clock.js';
-import { applyBatch, resolveKey, type EngineContext, type EntityRow, type FactRow, type GraphRows } from './engine.js';
+import { applyBatch, passes, resolveKey, type EngineContext, type EntityRow, type FactRow, type FactsFilter, type GraphRows } from './engine.js';
 import { decodeCursor, encodeCursor, entityKey, normalizeDate, pageLimit, predicateKey, validAt } from './normalize.js';
 import { byStart, functionalSet, sortLinks, type GraphStoreOptions } from './store-common.js';
 import type {
@@ -88,8 +88,8 @@ class MemoryRows implements GraphRows {
       }
     }
   }
-  factsOf(subject: string, predicate: string): FactRow[] {
-    return (this.bySubject.get(subject) ?? []).filter((r) => r.predicate === predicate);
+  factsOf(subject: string, predicate: string, filter?: FactsFilter): FactRow[] {
+    return (this.bySubject.get(subject) ?? []).filter((r) => r.predicate === predicate && passes(r, filter));
   }
   insertFact(row: Omit<FactRow, 'seq'>): FactRow {
     const full: FactRow = { ...row, seq: this.facts.length + 1 };

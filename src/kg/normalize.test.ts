@@ -1,3 +1,4 @@
+/** @module kg/normalize.test — entity keys (table + idempotence property), predicates, dates. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

@@ -1,3 +1,4 @@
+/** @module kg/sqlite-graph-store.test — the graph and tunnel contracts on real SQLite (a temp palace file), migration and reopen. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

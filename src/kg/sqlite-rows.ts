@@ -4,7 +4,9 @@
  * fact row mapping shared with the read queries of `sqlite-graph-store.ts`.
  */
 import type Database from 'better-sqlite3';
-import type { EntityRow, FactRow, GraphRows } from './engine.js';
+import type { EntityRow, FactRow, FactsFilter, GraphRows } from './engine.js';
+
+const FACTS_OF = 'SELECT rid, id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence FROM kg_facts';
 import type { Entity, Fact } from './types.js';
 
 /** Columns selected for a fact with its names; `sources` is a JSON array. */
@@ -101,7 +103,7 @@ function toFactRow(r: SqlFactRow): FactRow {
 export class SqliteRows implements GraphRows {
   private readonly s;
   private names = new Map<string, string>();
-  private fresh = new Map<number, string[]>();
+  private fresh = new Map<number, { row: FactRow; sources: string[] }>();
 
   constructor(private readonly db: Database.Database) {
     const p = (sql: string) => db.prepare(sql);
@@ -115,7 +117,12 @@ export class SqliteRows implements GraphRows {
       updateEntity: p('UPDATE kg_entities SET type = ?, properties = ?, updated_at = ? WHERE id = ?'),
       insertAlias: p('INSERT INTO kg_aliases (alias_key, entity_id, alias) VALUES (?, ?, ?)'),
       entitySource: p('INSERT OR IGNORE INTO kg_entity_sources (entity_id, drawer_id) VALUES (?, ?)'),
-      factsOf: p('SELECT rid, id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence FROM kg_facts WHERE subject = ? AND predicate = ?'),
+      factsOf: [
+        p(`${FACTS_OF} WHERE subject = @s AND predicate = @p`),
+        p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND object = @o AND object_is_literal = @l`),
+        p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND (valid_to IS NULL OR valid_to > @after)`),
+        p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND object = @o AND object_is_literal = @l AND (valid_to IS NULL OR valid_to > @after)`),
+      ] as const,
       insertFact: p(
         'INSERT INTO kg_facts (id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -168,32 +175,47 @@ export class SqliteRows implements GraphRows {
   addEntitySources(entityId: string, drawerIds: readonly string[]): void {
     for (const d of drawerIds) this.s.entitySource.run(entityId, d);
   }
-  factsOf(subject: string, predicate: string): FactRow[] {
-    return (this.s.factsOf.all(subject, predicate) as SqlFactRow[]).map(toFactRow);
+  factsOf(subject: string, predicate: string, filter: FactsFilter = {}): FactRow[] {
+    const params: Record<string, unknown> = { s: subject, p: predicate };
+    let k = 0;
+    if (filter.object) {
+      Object.assign(params, { o: filter.object.value, l: filter.object.literal ? 1 : 0 });
+      k += 1;
+    }
+    if (filter.runningAfter !== undefined) {
+      params['after'] = filter.runningAfter;
+      k += 2;
+    }
+    return (this.s.factsOf[k]!.all(params) as SqlFactRow[]).map(toFactRow);
   }
   insertFact(r: Omit<FactRow, 'seq'>): FactRow {
     const info = this.s.insertFact.run(r.id, r.subject, r.predicate, r.object, r.literal ? 1 : 0, r.validFrom, r.validTo, r.recordedAt, r.confidence);
-    const seq = Number(info.lastInsertRowid);
-    this.fresh.set(seq, []);
-    return { ...r, seq };
+    const row = { ...r, seq: Number(info.lastInsertRowid) };
+    this.fresh.set(row.seq, { row: { ...row }, sources: [] });
+    return row;
   }
   setWindow(row: FactRow, validFrom: string | null, validTo: string | null): void {
     this.s.setWindow.run(validFrom, validTo, row.seq);
     row.validFrom = validFrom;
     row.validTo = validTo;
+    const f = this.fresh.get(row.seq);
+    if (f) [f.row.validFrom, f.row.validTo] = [validFrom, validTo];
   }
   setConfidence(row: FactRow, confidence: number): void {
     this.s.setConfidence.run(confidence, row.seq);
     row.confidence = confidence;
+    const f = this.fresh.get(row.seq);
+    if (f) f.row.confidence = confidence;
   }
   addFactSources(row: FactRow, drawerIds: readonly string[]): void {
     for (const d of drawerIds) this.s.factSource.run(row.seq, d);
     const f = this.fresh.get(row.seq);
-    if (f) for (const d of drawerIds) if (!f.includes(d)) f.push(d);
+    if (f) for (const d of drawerIds) if (!f.sources.includes(d)) f.sources.push(d);
   }
-  toFact(row: FactRow): Fact {
-    const sources = this.fresh.get(row.seq);
-    if (!sources) return toFact(this.s.fact.get(row.seq) as SqlFact);
+  toFact(latest: FactRow): Fact {
+    const f = this.fresh.get(latest.seq);
+    if (!f) return toFact(this.s.fact.get(latest.seq) as SqlFact);
+    const { row, sources } = f;
     return {
       id: row.id,
       subject: row.subject,
@@ -218,6 +240,7 @@ export class SqliteRows implements GraphRows {
       return this.db.transaction(fn)();
     } catch (e) {
       this.names.clear();
+      this.fresh.clear();
       throw e;
     }
   }

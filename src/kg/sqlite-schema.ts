@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS kg_facts (
   confidence         REAL NOT NULL DEFAULT 1.0,
   CHECK (valid_to IS NULL OR valid_from IS NULL OR valid_to >= valid_from)
 );
-CREATE INDEX IF NOT EXISTS kg_facts_subject   ON kg_facts (subject, predicate, valid_from);
+CREATE INDEX IF NOT EXISTS kg_facts_subject   ON kg_facts (subject, predicate, object, valid_from);
 CREATE INDEX IF NOT EXISTS kg_facts_object    ON kg_facts (object, predicate, valid_from) WHERE object_is_literal = 0;
 CREATE INDEX IF NOT EXISTS kg_facts_predicate ON kg_facts (predicate, valid_from);
 CREATE INDEX IF NOT EXISTS kg_facts_time      ON kg_facts (valid_to, valid_from);

@@ -28,6 +28,8 @@ export interface ServeHttpOptions extends LociMcpServerOptions {
   maxSessions?: number;
   /** Largest accepted request body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** A session without requests for this long is closed, in ms. Default 30 minutes. */
+  idleSessionMs?: number;
 }
 
 /** A running HTTP server. */
@@ -87,7 +89,8 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
   const maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
   const owned = opts.palace === undefined;
   const palace: Palace = opts.palace ?? (await openPalace({ ...(opts.home ? { home: opts.home } : {}), logger }));
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; mcp: LociMcpServer }>();
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; mcp: LociMcpServer; seen: number }>();
+  const idleMs = opts.idleSessionMs ?? 30 * 60_000;
   const expected = token ? digest(`Bearer ${token}`) : undefined;
   let port = opts.port ?? DEFAULT_HTTP_PORT;
 
@@ -114,6 +117,7 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
     if (sessionId) {
       const s = sessions.get(sessionId);
       if (!s) return rpcError(res, 404, -32001, 'session not found: start a new one with initialize');
+      s.seen = Date.now();
       return s.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) return rpcError(res, 400, -32000, 'bad request: no valid session id (send initialize first)');
@@ -122,7 +126,7 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
     const loopback = isLoopback(host);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, mcp }),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, mcp, seen: Date.now() }),
       ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`] } : {}),
     });
     transport.onclose = () => {
@@ -153,11 +157,22 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
   const url = `http://${shown}:${port}${MCP_PATH}`;
   logger.log('info', `loci mcp serving over HTTP at ${url}${token ? ' (bearer token required)' : ''}`);
 
+  const sweep = setInterval(() => {
+    for (const [id, s] of sessions) {
+      if (Date.now() - s.seen < idleMs) continue;
+      logger.log('info', `closing idle MCP session ${id}`);
+      sessions.delete(id);
+      void s.transport.close().catch(() => {});
+    }
+  }, Math.min(60_000, Math.max(50, idleMs / 2)));
+  sweep.unref();
+
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      clearInterval(sweep);
       for (const { transport } of [...sessions.values()]) await transport.close().catch(() => {});
       sessions.clear();
       http.closeAllConnections();

@@ -10,6 +10,7 @@ import { drawerTools } from './tools/drawers.js';
 import { ingestTools } from './tools/ingest.js';
 import { memoryTools } from './tools/memory.js';
 import { recallTools } from './tools/recall.js';
+import { wakeUpTools } from './tools/wake-up.js';
 import { diaryTools } from './tools/diary.js';
 import { kgTools } from './tools/kg.js';
 import { tunnelTools } from './tools/tunnels.js';
@@ -31,5 +32,6 @@ export function lociTools(caps: Capabilities): AnyTool[] {
     ...diaryTools,
     ...memoryTools,
     ...recallTools,
+    ...wakeUpTools,
   ];
 }

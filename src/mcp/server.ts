@@ -112,13 +112,12 @@ export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Prom
 
   const server = new McpServer(
     { name: 'loci', title: 'Loci memory', version: opts.version ?? packageVersion() },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  const compiled = new Map<string, { tool: AnyTool; input: z.ZodObject; output: z.ZodObject; accepted: string[] }>();
+  const compiled = new Map<string, { tool: AnyTool; input: z.ZodObject; output?: z.ZodObject; accepted: string[] }>();
   for (const tool of tools) {
     const input = z.strictObject(tool.input);
-    const output = z.object(tool.output);
-    compiled.set(tool.name, { tool, input, output, accepted: Object.keys(tool.input) });
+    compiled.set(tool.name, { tool, input, accepted: Object.keys(tool.input) });
     server.registerTool(
       tool.name,
       {
@@ -151,7 +150,7 @@ export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Prom
     };
     try {
       const reply = await entry.tool.run(ctx, parsed.data as never, extras);
-      const out = entry.output.safeParse(reply.data);
+      const out = (entry.output ??= z.object(entry.tool.output)).safeParse(reply.data);
       if (!out.success) {
         logger.log('error', `tool ${entry.tool.name} returned a result that does not match its output schema`, { issues: out.error.issues });
         return errorResult(failureOf(createError('INTERNAL', { what: `${entry.tool.name} produced an invalid result` })));

@@ -42,6 +42,7 @@ export function guardConsole(): () => void {
 /** Serves the Loci tools over stdio until the client goes away. */
 export async function serveStdio(opts: ServeStdioOptions = {}): Promise<StdioServing> {
   const unguard = guardConsole();
+  const t0 = performance.now();
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
   let lociServer;
@@ -53,6 +54,7 @@ export async function serveStdio(opts: ServeStdioOptions = {}): Promise<StdioSer
   }
   const built = lociServer;
   const logger = opts.logger;
+  logger?.log('debug', `SDK, tools and palace loaded in ${Math.round(performance.now() - t0)} ms`);
   const transport = new StdioServerTransport(stdin, stdout);
 
   // Count requests in flight so that a closed stdin still lets them answer.
@@ -113,6 +115,6 @@ export async function serveStdio(opts: ServeStdioOptions = {}): Promise<StdioSer
     onclose?.();
     void close();
   };
-  logger?.log('info', `loci mcp serving ${built.tools.length} tools over stdio (palace ${built.palace.home})`);
+  logger?.log('info', `loci mcp serving ${built.tools.length} tools over stdio (palace ${built.palace.home}), ready ${Math.round(performance.now())} ms after process start`);
   return { closed, close };
 }

@@ -9,7 +9,16 @@ import { createError } from '../core/errors.js';
 import { ensureHome, homePaths, resolveHome } from '../core/home.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { mineProject, type MineProjectOptions, type MineSummary } from '../ingest/index.js';
+import {
+  mineAuto,
+  mineClaudeCode,
+  mineConversations,
+  mineProject,
+  type MineClaudeOptions,
+  type MineConvosOptions,
+  type MineConvosSummary,
+  type MineProjectOptions,
+} from '../ingest/index.js';
 import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, MemoryStore } from '../store/ports.js';
 import { createSqliteStore, openDatabase } from '../store/index.js';
 import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
@@ -37,11 +46,12 @@ export interface OpenPalaceOptions {
   embedder?: Embedder | null;
 }
 
-/** Options of `palace.mine`. */
-export interface MineOptions extends MineProjectOptions {
+/** Options of `palace.mine`: those of the project miner and of the conversation miner. */
+export interface MineOptions extends MineProjectOptions, MineConvosOptions {
   /**
    * `projects` mines files as documents; `convos` mines conversation transcripts and chat
-   * logs; `auto` (default) decides per file from its content.
+   * logs; `auto` (default) decides per file from its content (`detectFormat` on the first 64 KiB
+   * of files whose name can hold a conversation), in one walk.
    */
   mode?: 'auto' | 'projects' | 'convos';
 }
@@ -63,8 +73,17 @@ export interface PalaceStatus {
 export interface Palace {
   readonly home: string;
   readonly store: MemoryStore;
-  /** Mines a project folder or file (incremental, idempotent). */
-  mine(path: string, opts?: MineOptions): Promise<MineSummary>;
+  /**
+   * Mines a folder or file (incremental, idempotent): project files and/or conversations (see
+   * {@link MineOptions.mode}). One merged summary; `redactions` and `conversations` are 0 in
+   * `projects` mode.
+   */
+  mine(path: string, opts?: MineOptions): Promise<MineConvosSummary>;
+  /**
+   * Mines every Claude Code transcript under `$CLAUDE_CONFIG_DIR` or `~/.claude` (`loci mine
+   * --claude`), one wing per project. Throws CLAUDE_DIR_NOT_FOUND when there is none.
+   */
+  mineClaude(opts?: MineClaudeOptions): Promise<MineConvosSummary>;
   /** Removes drawers whose source files no longer exist (under `path` when given). */
   sync(path?: string): Promise<{ sourcesChecked: number; sourcesRemoved: number; drawersRemoved: number }>;
   /** Searches the palace (see {@link SearchOptions}). */
@@ -147,11 +166,18 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
 
     mine: async (path, o = {}) => {
       if (!existsSync(path)) throw createError('PATH_NOT_FOUND', { path });
-      const { mode, ...rest } = o;
-      if (mode === 'convos') {
-        throw createError('INVALID_ARGUMENT', { name: '--mode', value: mode, expected: 'projects (conversation mining is not wired yet)' });
-      }
-      const summary = await mineProject(st, path, { logger, ...rest });
+      const { mode = 'auto', ...rest } = o;
+      let summary: MineConvosSummary;
+      if (mode === 'projects') summary = { ...(await mineProject(st, path, { logger, ...rest })), redactions: 0, conversations: 0 };
+      else if (mode === 'convos') summary = await mineConversations(st, path, { logger, ...rest });
+      else if (mode === 'auto') summary = await mineAuto(st, path, { logger, ...rest });
+      else throw createError('INVALID_ARGUMENT', { name: 'mode', value: mode, expected: 'auto, projects or convos' });
+      await syncVectors(summary.warnings);
+      return summary;
+    },
+
+    mineClaude: async (o = {}) => {
+      const summary = await mineClaudeCode(st, { logger, ...o });
       await syncVectors(summary.warnings);
       return summary;
     },

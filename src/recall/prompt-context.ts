@@ -40,18 +40,23 @@ export interface PromptContextOptions extends Omit<RecallOptions, 'dir'> {
 
 /** One palace drawer as injected. */
 export interface RecalledDrawer {
+  /** Drawer id (fetch the full text with it). */
   id: string;
+  /** The drawer's wing (project, person, agent). */
   wing: string;
+  /** The drawer's room (topic). */
   room: string;
   /** Where the text came from (file path, transcript), or null. */
   source: string | null;
   /** ISO date (content date, else filing date). */
   date: string;
+  /** Whole days since `date`. */
   age_days: number;
   /** Fused search score. */
   score: number;
   /** UTF-8 bytes of its block. */
   bytes: number;
+  /** The content was trimmed to `drawerChars` or to the space left. */
   truncated: boolean;
 }
 

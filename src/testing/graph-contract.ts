@@ -158,6 +158,8 @@ export function runGraphContract(opts: GraphContractOptions): void {
       assert.equal((await g.query('maya', { asOf: '2026-02-01' })).length, 1);
       assert.equal((await g.query('maya', { asOf: '2026-03-01' })).length, 0);
       assert.deepEqual(await g.stats(), { entities: 2, facts: 1, openFacts: 0, predicates: { assigned_to: 1 } });
+      const both = await g.apply({ facts: [{ subject: 'sam', predicate: 'uses', object: 'vim', validFrom: '2026-01-01' }], invalidations: [{ subject: 'sam', predicate: 'uses', object: 'vim', ended: '2026-01-02' }] }, { clock });
+      assert.deepEqual([both.facts[0]?.validTo, both.invalidated[0]?.validTo], ['2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z']);
     });
 
     it('recordIfMissing keeps "what did we use before?" answerable, once', async () => {

@@ -6,7 +6,7 @@
  * and catalogue errors as `isError` results. The last test fails if a listed tool was never called.
  */
 import assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startHarness, type Harness } from '../fixtures/mcp/harness.js';
@@ -51,7 +51,9 @@ describe('Loci MCP tools (in-memory transport)', () => {
   test('loci_status is cheap and counts the mined palace', async () => {
     const r = await h.call('loci_status');
     assert.equal(r.isError, false);
-    assert.equal(r.data.drawers, 5);
+    const perWing = (await h.palace.listWings()) as Record<string, number>;
+    assert.equal(r.data.drawers, Object.values(perWing).reduce((a, b) => a + b, 0));
+    assert.ok(r.data.drawers >= 5, 'four project drawers and the chat');
     assert.equal(r.data.wings, 2);
     assert.equal(r.data.index.lexical, 'ok');
     assert.equal(r.data.capabilities.knowledge_graph, true);
@@ -161,8 +163,12 @@ describe('Loci MCP tools (in-memory transport)', () => {
     const again = await h.call('loci_mine', { path: h.project, wing: 'lantern' });
     assert.equal(again.data.files_mined, 0);
     assert.ok(again.data.files_unchanged >= 4);
-    const rel = await h.call('loci_mine', { path: '.', wing: 'lantern' }); // relative to the server's cwd (the project)
-    assert.equal(rel.data.path, h.project);
+    writeFileSync(join(h.project, 'docs', 'runbook.md'), '# Runbook\n\nRestart the scheduler with `lantern restart` after a config change.\n');
+    const progress: number[] = [];
+    const rel = await h.client.callTool({ name: 'loci_mine', arguments: { path: '.', wing: 'lantern' } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+    h.called.add('loci_mine');
+    assert.equal((rel.structuredContent as { path: string }).path, h.project, 'relative to the server\'s cwd (the project)');
+    assert.ok(progress.length >= 1, 'progress notifications reach a client that asked for them');
     const missing = await h.call('loci_mine', { path: join(h.dir, 'nope') });
     assert.equal(missing.data.error.code, 'PATH_NOT_FOUND');
     rmSync(join(h.project, 'docs', 'deploy.md'));
@@ -202,6 +208,10 @@ describe('Loci MCP tools (in-memory transport)', () => {
     assert.equal((await h.call('loci_memory_write', { type: 'feedback', name: 'testing policy', description: 'again' })).data.error.code, 'MEMORY_EXISTS');
     assert.equal((await h.call('loci_memory_write', { type: 'opinion', name: 'x', description: 'y' })).data.error.code, 'INVALID_ARGUMENT');
     await h.call('loci_memory_write', { type: 'user', name: 'role', description: 'the user is a backend engineer', scope: 'user' });
+    const team = await h.call('loci_memory_write', { type: 'reference', name: 'ci dashboard', description: 'CI runs are on the ops dashboard', team: true });
+    assert.equal(team.data.memory.team, true);
+    assert.match(team.data.memory.file, /^team\//);
+    await h.call('loci_memory_forget', { name: team.data.memory.file });
 
     const list = await h.call('loci_memory_list');
     assert.deepEqual(list.data.memories.map((m: { name: string }) => m.name), ['testing-policy']);
@@ -227,6 +237,20 @@ describe('Loci MCP tools (in-memory transport)', () => {
     const f = await h.call('loci_memory_forget', { name: 'testing policy' });
     assert.equal(f.data.forgotten.name, 'testing-policy');
     assert.equal((await h.call('loci_memory_list')).data.memories.length, 0);
+  });
+
+  test('loci_wake_up briefs with identity, pinned memories and recent items', async () => {
+    writeFileSync(join(h.home, 'identity.md'), 'I am the coding agent of the Lantern team.\n');
+    await h.call('loci_memory_write', { type: 'project', name: 'release freeze', description: 'no deploys on Fridays', body: 'Releases freeze every Friday.', pinned: true });
+    const w = await h.call('loci_wake_up', { wing: 'lantern', max_tokens: 400 });
+    assert.equal(w.isError, false, w.text);
+    assert.equal(w.data.wing, 'lantern');
+    assert.ok(w.data.tokens <= 400);
+    assert.ok(w.data.identity_file?.endsWith('identity.md'));
+    assert.ok(w.data.pinned.some((i: { id: string }) => /release-freeze/.test(i.id)), JSON.stringify(w.data.pinned));
+    assert.match(w.text, /Lantern team/);
+    for (const i of [...w.data.pinned, ...w.data.recent]) if (i.kind === 'drawer') assert.ok(w.text.includes(i.id) || i.text.length > 0);
+    await h.call('loci_memory_forget', { name: 'release freeze' });
   });
 
   test('knowledge graph: add, query as of, invalidate, timeline, stats, entities', async () => {

@@ -177,4 +177,17 @@ describe('loci recall (in-process runCli)', () => {
     assert.equal(await runCli(['recall', QUERY, '--dir', f.dir, '--timeout', 'soon'], d), 2);
     assert.match(d.err, /invalid --timeout/);
   });
+
+  test('a misconfigured LOCI_LLM_PROVIDER is reported and search selects; with --llm it is an error', async () => {
+    const noKey = io(f.root);
+    noKey.env = { ...noKey.env, LOCI_LLM_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: '' };
+    assert.equal(await runCli(['recall', QUERY, '--dir', f.dir, '--json'], noKey), 0);
+    assert.equal(JSON.parse(noKey.out).selector, 'search');
+    assert.match(noKey.err, /cannot be used \(anthropic needs an API key/);
+
+    const strict = io(f.root);
+    strict.env = noKey.env;
+    assert.equal(await runCli(['recall', QUERY, '--dir', f.dir, '--llm'], strict), 2);
+    assert.match(strict.err, /\[PROVIDER_KEY_MISSING\]/);
+  });
 });

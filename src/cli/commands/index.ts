@@ -6,6 +6,8 @@ import type { RegisterCommand } from '../context.js';
 import { register as bench } from './bench.js';
 import { register as diary } from './diary.js';
 import { register as embed } from './embed.js';
+import { register as hook } from './hook.js';
+import { register as hooks } from './hooks.js';
 import { register as init } from './init.js';
 import { register as mcp } from './mcp.js';
 import { register as memory } from './memory.js';
@@ -13,5 +15,6 @@ import { register as mine } from './mine.js';
 import { register as recall } from './recall.js';
 import { register as search } from './search.js';
 import { register as status } from './status.js';
+import { register as wakeUpCmd } from './wake-up.js';
 
-export const COMMANDS: RegisterCommand[] = [diary, embed, init, mine, search, status, bench, memory, recall, mcp];
+export const COMMANDS: RegisterCommand[] = [diary, embed, init, mine, search, status, bench, memory, recall, mcp, hook, hooks, wakeUpCmd];

@@ -1,8 +1,9 @@
 /**
  * @module cli/commands/mine
- * `loci mine <path>`: mine a project folder (incremental), and `loci sync`: drop deleted files.
+ * `loci mine <path>`: mine a folder or file — project files and/or conversation transcripts
+ * (incremental); `loci mine --claude`: every Claude Code transcript; `loci sync`: drop deleted files.
  */
-import type { MineSummary } from '../../index.js';
+import { createError, type MineConvosSummary, type MineOptions } from '../../index.js';
 import type { RegisterCommand } from '../context.js';
 import { bytes, colors, intOption, printJson } from '../format.js';
 import { withPalace } from '../open.js';
@@ -18,10 +19,17 @@ interface MineFlags {
   chunkOverlap?: string;
   gitignore?: boolean;
   ignore?: string[];
+  mode?: string;
+  claude?: boolean;
+  redact?: boolean;
+  flush?: boolean;
+  idleMinutes?: string;
 }
 
+const MODES = ['auto', 'projects', 'convos'] as const;
+
 /** The JSON shape of a mining summary. */
-export function summaryJson(s: MineSummary) {
+export function summaryJson(s: MineConvosSummary) {
   return {
     files_scanned: s.filesScanned,
     files_skipped: s.filesSkipped,
@@ -33,25 +41,39 @@ export function summaryJson(s: MineSummary) {
     seconds: Math.round(s.seconds * 1000) / 1000,
     wing: s.wing,
     warnings: s.warnings,
+    redactions: s.redactions,
+    conversations: s.conversations,
   };
 }
 
 export const register: RegisterCommand = (program, ctx) => {
   program
     .command('mine')
-    .description('mine a project folder (or file) into the palace; re-running only picks up changes')
-    .argument('<path>', 'folder or file to mine')
-    .option('--wing <wing>', 'wing for everything mined (default: git root or folder name)')
-    .option('--room <room>', 'put everything in this room (default: from the folder structure)')
-    .option('--prune', 'remove drawers of files that no longer exist under <path>')
+    .description('mine a folder or file (project files and conversation transcripts) into the palace; re-running only picks up changes')
+    .argument('[path]', 'folder or file to mine (with --claude: the Claude Code folder; default $CLAUDE_CONFIG_DIR or ~/.claude)')
+    .option('--mode <mode>', 'auto (each file by its content), projects (files as documents) or convos (transcripts only)', 'auto')
+    .option('--claude', 'mine every Claude Code transcript (sessions, subagents, history.jsonl), one wing per project')
+    .option('--no-redact', 'store secrets (API keys, tokens, passwords) as they are instead of [REDACTED:…]')
+    .option('--flush', 'also store the still-open last exchange of each transcript (end of a session)')
+    .option('--idle-minutes <n>', 'store the open last exchange of transcripts unchanged for this long (default 10)')
+    .option('--wing <wing>', 'wing for everything mined (default: git root or folder name; conversations: their project)')
+    .option('--room <room>', 'put everything in this room (default: from the folder structure, or the conversation topic)')
+    .option('--prune', 'remove drawers of project files that no longer exist under <path> (conversations are kept)')
     .option('--max-file-size <bytes>', 'skip files larger than this (default 2097152)')
     .option('--chunk-size <chars>', 'target chunk size in characters (default 1200)')
     .option('--chunk-overlap <chars>', 'overlap when a block must be cut (default 200)')
     .option('--no-gitignore', 'do not read .gitignore files (.lociignore still applies)')
     .option('--ignore <pattern...>', 'extra gitignore-style patterns to skip')
     .option('--json', 'print the summary as JSON')
-    .addHelpText('after', '\nExamples:\n  loci mine ~/code/myapp\n  loci mine ./docs --wing myapp --room docs --json\n')
-    .action(async (path: string, o: MineFlags) => {
+    .addHelpText(
+      'after',
+      '\nExamples:\n  loci mine ~/code/myapp\n  loci mine ./docs --wing myapp --room docs --json\n' +
+        '  loci mine --claude\n  loci mine ~/Downloads/chatgpt-export --mode convos\n',
+    )
+    .action(async (path: string | undefined, o: MineFlags) => {
+      const mode = (o.mode ?? 'auto') as (typeof MODES)[number];
+      if (!MODES.includes(mode)) throw createError('INVALID_ARGUMENT', { name: '--mode', value: o.mode, expected: MODES.join(', ') });
+      if (path === undefined && !o.claude) throw createError('INVALID_ARGUMENT', { name: 'path', value: null, expected: 'a folder or file to mine, or --claude' });
       const chunk: { targetChars?: number; maxChars?: number; overlapChars?: number } = {};
       if (o.chunkSize) {
         chunk.targetChars = intOption('--chunk-size', o.chunkSize, 1200, 100, 100_000);
@@ -59,21 +81,25 @@ export const register: RegisterCommand = (program, ctx) => {
       }
       if (o.chunkOverlap) chunk.overlapChars = intOption('--chunk-overlap', o.chunkOverlap, 200, 0, 10_000);
       const progress = progressLine(!o.json);
+      const opts: MineOptions = {
+        ...(o.wing ? { wing: o.wing } : {}),
+        ...(o.room ? { room: o.room } : {}),
+        ...(o.prune ? { prune: true } : {}),
+        ...(o.maxFileSize ? { maxFileBytes: intOption('--max-file-size', o.maxFileSize, 2 << 20, 1, 2 ** 40) } : {}),
+        ...(Object.keys(chunk).length ? { chunk } : {}),
+        ...(o.gitignore === false ? { respectGitignore: false } : {}),
+        ...(o.ignore ? { ignore: o.ignore } : {}),
+        ...(o.redact === false ? { redact: false } : {}),
+        ...(o.flush ? { flush: true } : {}),
+        ...(o.idleMinutes ? { idleMinutes: intOption('--idle-minutes', o.idleMinutes, 10, 0, 100_000) } : {}),
+        onProgress: (pr) =>
+          progress.update(
+            `${bar(pr.bytesTotal ? pr.bytesRead / pr.bytesTotal : pr.filesSeen / Math.max(1, pr.filesTotal))} ` +
+              `${pr.filesSeen}/${pr.filesTotal} files, ${bytes(pr.bytesRead)} of ${bytes(pr.bytesTotal)} — ${pr.current}`,
+          ),
+      };
       const s = await withPalace(ctx, (p) =>
-        p.mine(path, {
-          ...(o.wing ? { wing: o.wing } : {}),
-          ...(o.room ? { room: o.room } : {}),
-          ...(o.prune ? { prune: true } : {}),
-          ...(o.maxFileSize ? { maxFileBytes: intOption('--max-file-size', o.maxFileSize, 2 << 20, 1, 2 ** 40) } : {}),
-          ...(Object.keys(chunk).length ? { chunk } : {}),
-          ...(o.gitignore === false ? { respectGitignore: false } : {}),
-          ...(o.ignore ? { ignore: o.ignore } : {}),
-          onProgress: (pr) =>
-            progress.update(
-              `${bar(pr.bytesTotal ? pr.bytesRead / pr.bytesTotal : pr.filesSeen / Math.max(1, pr.filesTotal))} ` +
-                `${pr.filesSeen}/${pr.filesTotal} files, ${bytes(pr.bytesRead)} of ${bytes(pr.bytesTotal)} — ${pr.current}`,
-            ),
-        }),
+        o.claude ? p.mineClaude({ ...opts, ...(path !== undefined ? { configDir: path } : {}) }) : p.mine(path!, { ...opts, mode }),
       ).finally(() => progress.done());
       if (o.json) return printJson(ctx.io, summaryJson(s));
       const c = colors(ctx.io);
@@ -82,6 +108,7 @@ export const register: RegisterCommand = (program, ctx) => {
         `${c.bold('mined')} ${s.path} → wing ${c.cyan(s.wing)}: ${s.filesScanned} files scanned ` +
           `(${s.filesMined} mined, ${s.filesUnchanged} unchanged, ${s.filesSkipped} skipped), ` +
           `drawers +${s.drawersAdded} ~${s.drawersUpdated} -${s.drawersRemoved}, ` +
+          (s.conversations || s.redactions ? `${s.conversations} conversations, ${s.redactions} secrets redacted, ` : '') +
           `${bytes(s.bytesRead)} in ${s.seconds.toFixed(2)} s\n`,
       );
     });

@@ -9,6 +9,7 @@ import {
   buildPromptContext,
   buildRecall,
   createError,
+  isLociError,
   loadRecallSession,
   openPalace,
   providerFromEnv,
@@ -36,9 +37,19 @@ interface RecallCliOptions {
   timeout?: string;
 }
 
-/** The provider to use: `--llm` requires one; otherwise only an explicit `LOCI_LLM_PROVIDER`. */
+/**
+ * The provider to use: `--llm` requires a working one; otherwise only an explicit
+ * `LOCI_LLM_PROVIDER`, and a misconfigured one is reported on stderr while search selects.
+ */
 function provider(ctx: CliContext, o: RecallCliOptions): LlmProvider | undefined {
-  const p = providerFromEnv(ctx.io.env);
+  let p: LlmProvider | undefined;
+  try {
+    p = providerFromEnv(ctx.io.env);
+  } catch (e) {
+    if (o.llm || !isLociError(e)) throw e;
+    ctx.io.stderr(`loci: recall: the LLM provider from LOCI_LLM_PROVIDER cannot be used (${e.message}); selecting with search\n`);
+    return undefined;
+  }
   if (o.llm && !p) throw createError('RECALL_PROVIDER_MISSING', { flag: '--llm' });
   return p;
 }

@@ -5,10 +5,11 @@
  * messages of the active thread, in O(new lines).
  *
  * The cursor ({@link ClaudeCodeThreadState}, plain JSON, ~10 KB) keeps the session facts, the title
- * state and the **tail** of the active thread: its last 64 path nodes (uuid, parent, line, tool
- * ids, API message id), their parallel-tool siblings and the newest 256 structural records
- * (progress, system) hanging below them, each re-pointed at its nearest non-structural ancestor so
- * that a long chain of progress records needs no more than its newest links. New records are
+ * and summary state (as hashes: no message text is kept) and the **tail** of the active thread: its
+ * last 64 path nodes (uuid, parent, line, tool ids, API message id), their parallel-tool siblings
+ * and the newest 256 structural records (progress, system) hanging below them, each re-pointed at
+ * its nearest non-structural ancestor so that a long chain of progress records needs no more than
+ * its newest links. New records are
  * resolved against tail + new lines with the same rules as the full parser (claude-thread), so
  * appending never changes what was already archived, and the messages returned over successive
  * reads are exactly those a full read of the final file gives its thread (tested with random byte
@@ -46,9 +47,9 @@ export interface ClaudeCodeThreadState {
   group: string;
   /** Session facts (session id, cwd, branch, version, titles…). */
   facts: ClaudeFacts;
-  /** Text of the last emitted title message. */
-  lastTitleText: string | null;
-  /** Summary-record texts already emitted (the last 500). */
+  /** Hash of the last emitted title message (hashes only: the cursor is persisted and holds no text). */
+  lastTitleHash: string | null;
+  /** Hashes of the summary-record texts already emitted (the last 500). */
   summariesSeen: string[];
   /** Tail of the active thread (see the module comment), in line order. */
   tail: ThreadNode[];
@@ -139,7 +140,7 @@ function snapshot(scan: ScanState, group: string, thread: ResolvedThread | undef
     v: 1,
     group,
     facts: { ...scan.facts },
-    lastTitleText: scan.lastTitleText,
+    lastTitleHash: scan.lastTitleHash,
     summariesSeen: [...scan.summariesSeen].slice(-SUMMARIES_KEPT),
     tail,
     anchor,
@@ -174,7 +175,7 @@ export function advanceClaudeCodeThread(
   }
   if (state.v !== 1) return { status: 'reparse', reason: `unknown cursor version ${String(state.v)}`, warnings: [] };
   const records = parseJsonLines(lines, state.nextLine, w);
-  const scan: ScanState = { facts: { ...state.facts }, lastTitleText: state.lastTitleText, summariesSeen: new Set(state.summariesSeen) };
+  const scan: ScanState = { facts: { ...state.facts }, lastTitleHash: state.lastTitleHash, summariesSeen: new Set(state.summariesSeen) };
   const { nodes: scanned, items } = scanRecords(records, scan, o, fileAgentId(path), w);
   const reparse = (reason: string): ClaudeReparse => ({ status: 'reparse', reason, warnings: w.finish() });
 

@@ -22,7 +22,7 @@ import { stripNoise } from './noise.js';
 import type { ThreadNode } from './claude-thread.js';
 import { renderToolResult, renderToolUse, toolResultText, type ToolLineOptions } from './tool-lines.js';
 import type { ConvoMessage } from './types.js';
-import { isObj, normIso, str, type Json, type Warnings } from './util.js';
+import { isObj, normIso, shortHash, str, type Json, type Warnings } from './util.js';
 
 /** Session facts gathered while scanning (first value wins, except `version` and `model`: last). */
 export interface ClaudeFacts {
@@ -43,9 +43,12 @@ export interface ClaudeFacts {
 /** Mutable scan state carried across calls (serialised by the incremental cursor). */
 export interface ScanState {
   facts: ClaudeFacts;
-  /** Text of the last emitted title message. */
-  lastTitleText: string | null;
-  /** Summary texts already emitted. */
+  /**
+   * Hash (`shortHash`) of the last emitted title message. Hashes, not texts: the incremental
+   * cursor is persisted, and persisted bookkeeping must hold no (unredacted) conversation text.
+   */
+  lastTitleHash: string | null;
+  /** Hashes (`shortHash`) of the summary texts already emitted (see `lastTitleHash`). */
   summariesSeen: Set<string>;
 }
 
@@ -70,7 +73,7 @@ export function newScanState(): ScanState {
       sessionId: null, cwd: null, gitBranch: null, version: null, model: null, agentId: null,
       slug: null, agentName: null, customTitle: null, aiTitle: null, summaryTitle: null, firstTimestamp: null,
     },
-    lastTitleText: null,
+    lastTitleHash: null,
     summariesSeen: new Set(),
   };
 }
@@ -167,8 +170,10 @@ function toolIds(rec: Json): { tu?: string[]; tr?: string[]; id?: string } {
 
 function title(text: string, line: number, rec: Json, st: ScanState, items: LooseItem[]): void {
   const t = text.trim();
-  if (!t || t === st.lastTitleText) return;
-  st.lastTitleText = t;
+  if (!t) return;
+  const h = shortHash(t);
+  if (h === st.lastTitleHash) return;
+  st.lastTitleHash = h;
   items.push({ line, msg: { role: 'system', speaker: 'title', kind: 'title', text: t, timestamp: normIso(rec.timestamp), line } });
 }
 
@@ -222,8 +227,9 @@ export function scanRecord(
     const s = str(rec.summary)?.trim();
     if (s) {
       f.summaryTitle = s;
-      if (!st.summariesSeen.has(s)) {
-        st.summariesSeen.add(s);
+      const h = shortHash(s);
+      if (!st.summariesSeen.has(h)) {
+        st.summariesSeen.add(h);
         items.push({ line, msg: { role: 'system', speaker: 'summary', kind: 'summary', text: s, timestamp: normIso(rec.timestamp), line } });
       }
     }

@@ -119,10 +119,11 @@ function groupConversations(
     if (n > 0) main.meta.abandonedBranches = n;
     return { convs: out, thread: resolved };
   }
-  const said = new Set(threadMsgs.map(key));
+  let said: Set<string> | undefined; // built only when there is a branch (most files have none)
   let n = 0;
   for (const b of abandonedBranches(nodes, byId, included)) {
-    const bm = b.nodes.flatMap((x) => msgs.get(x.u)!).filter((m) => !said.has(key(m)));
+    said ??= new Set(threadMsgs.map(key));
+    const bm = b.nodes.flatMap((x) => msgs.get(x.u)!).filter((m) => !said!.has(key(m)));
     if (bm.length === 0) continue;
     n++;
     const id = `${header.id}~branch-${n}`;

@@ -21,7 +21,7 @@ const TOKEN = new RegExp(`\\d{4}-\\d{2}-\\d{2}|[${W}]+(?:['’][${W}]+)?`, 'g');
 export function wordTokens(text: string, max = 5000): string[] {
   const t = (text.length > max ? text.slice(0, max) : text).toLowerCase();
   const out = t.match(TOKEN) ?? [];
-  for (let i = 0; i < out.length; i++) if (out[i]!.includes('’')) out[i] = out[i]!.replace('’', "'");
+  if (t.includes('’')) for (let i = 0; i < out.length; i++) if (out[i]!.includes('’')) out[i] = out[i]!.replace('’', "'");
   return out;
 }
 
@@ -71,6 +71,12 @@ export class PhraseMatcher {
   /** Entries by first word (a literal word or a word class). */
   private readonly byFirst = new Map<string, Entry[]>();
 
+  /**
+   * Entries to try at a token that does not start with a digit: its literal entries, then those
+   * of its word class (month or weekday names) — one lookup per token on the hot path.
+   */
+  private readonly byWord = new Map<string, Entry[]>();
+
   /** `rules[i]` is the phrase list of rule i. */
   constructor(rules: readonly (readonly string[])[]) {
     rules.forEach((phrases, rule) => {
@@ -82,6 +88,11 @@ export class PhraseMatcher {
         }
       }
     });
+    for (const [w, list] of this.byFirst) if (!isClass(w)) this.byWord.set(w, list);
+    for (const w of [...MONTHS, ...WEEKDAYS]) {
+      const cls = this.byFirst.get(classOf(w)!);
+      if (cls) this.byWord.set(w, [...(this.byFirst.get(w) ?? []), ...cls]);
+    }
   }
 
   /**
@@ -112,9 +123,14 @@ export class PhraseMatcher {
     };
     for (let i = 0; i < tokens.length; i++) {
       const tok = tokens[i]!;
-      tryAll(this.byFirst.get(tok), i);
-      const c = classOf(tok);
-      if (c) tryAll(this.byFirst.get(c), i);
+      const c0 = tok.charCodeAt(0);
+      if (c0 >= 48 && c0 <= 57) {
+        tryAll(this.byFirst.get(tok), i);
+        const c = classOf(tok);
+        if (c) tryAll(this.byFirst.get(c), i);
+      } else {
+        tryAll(this.byWord.get(tok), i);
+      }
     }
     return counts;
   }

@@ -26,6 +26,8 @@ export function num(v: unknown): number | undefined {
 
 const MIN_MS = Date.UTC(1990, 0, 1);
 const MAX_MS = Date.UTC(2200, 0, 1);
+// Canonical UTC with a day that exists in every month (29–31 and other forms take the general path).
+const CANONICAL = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 
 /** ISO-8601 UTC for epoch milliseconds, or null when out of a plausible range (1990–2200). */
 export function isoFromMs(ms: number | undefined): string | null {
@@ -47,6 +49,11 @@ export function isoFromSeconds(s: number | string | undefined): string | null {
 export function normIso(v: unknown): string | null {
   if (typeof v === 'number') return v < 1e11 ? isoFromSeconds(v) : isoFromMs(v);
   if (typeof v !== 'string' || v.length < 8) return null;
+  // Fast path: already canonical (`2025-06-12T09:30:07.000Z`, what most agent logs write).
+  if (v.length === 24 && CANONICAL.test(v)) {
+    const ms = Date.parse(v);
+    return ms >= MIN_MS && ms <= MAX_MS ? v : null;
+  }
   if (/^\d+(\.\d+)?$/.test(v)) return normIso(Number(v));
   const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(v);
   const withZone = hasZone || !/T|\d \d/.test(v) ? v : `${v.replace(' ', 'T')}Z`;

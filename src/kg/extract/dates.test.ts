@@ -1,3 +1,4 @@
+/** @module kg/extract/dates.test — relative and absolute date phrases resolved against an anchor (table). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findDates, resolveDate } from './dates.js';

@@ -99,16 +99,17 @@ function closestYear(a: Ymd, m: number, d: number): Ymd | null {
   return best;
 }
 
-const RULES: [RegExp, Resolver][] = [
-  [/\b(\d{4})-(\d{2})-(\d{2})\b/gi, (m) => (validDay(+m[1]!, +m[2]! - 1, +m[3]!) ? { at: { y: +m[1]!, m: +m[2]! - 1, d: +m[3]! }, precision: 'day' } : null)],
-  [/\bthe day (before yesterday|after tomorrow)\b/gi, (m, a) => (a ? { at: addDays(a, m[1]!.toLowerCase().startsWith('before') ? -2 : 2), precision: 'day' } : null)],
+/** Each rule: its regex, its resolver, and whether it needs a digit in the text. */
+const RULES: [RegExp, Resolver, boolean][] = [
+  [/\b(\d{4})-(\d{2})-(\d{2})\b/gi, (m) => (validDay(+m[1]!, +m[2]! - 1, +m[3]!) ? { at: { y: +m[1]!, m: +m[2]! - 1, d: +m[3]! }, precision: 'day' } : null), true],
+  [/\bthe day (before yesterday|after tomorrow)\b/gi, (m, a) => (a ? { at: addDays(a, m[1]!.toLowerCase().startsWith('before') ? -2 : 2), precision: 'day' } : null), false],
   [/\b(yesterday|today|tonight|tomorrow|last night|this morning|this afternoon|this evening|earlier today)\b/gi, (m, a) => {
     if (!a) return null;
     const w = m[1]!.toLowerCase();
     return { at: addDays(a, w === 'yesterday' || w === 'last night' ? -1 : w === 'tomorrow' ? 1 : 0), precision: 'day' };
-  }],
-  [new RegExp(`\\b${NUM} ${UNIT} ago\\b`, 'gi'), (m, a) => (a ? addUnits(a, m[2]!, -num(m[1]!)) : null)],
-  [new RegExp(`\\bin ${NUM} ${UNIT}\\b`, 'gi'), (m, a) => (a && m[2]!.toLowerCase() !== 'weekend' ? addUnits(a, m[2]!, num(m[1]!)) : null)],
+  }, false],
+  [new RegExp(`\\b${NUM} ${UNIT} ago\\b`, 'gi'), (m, a) => (a ? addUnits(a, m[2]!, -num(m[1]!)) : null), false],
+  [new RegExp(`\\bin ${NUM} ${UNIT}\\b`, 'gi'), (m, a) => (a && m[2]!.toLowerCase() !== 'weekend' ? addUnits(a, m[2]!, num(m[1]!)) : null), false],
   [/\b(last|this|next|past|previous|coming) (week|weekend|month|year)\b/gi, (m, a) => {
     if (!a) return null;
     const w = m[1]!.toLowerCase();
@@ -118,7 +119,7 @@ const RULES: [RegExp, Resolver][] = [
     if (unit === 'weekend') return { at: addDays(lastWeekend(a), 7 * (n + 1)), precision: 'day' };
     if (unit === 'month') return { at: ymd(Date.UTC(a.y, a.m + n, 1)), precision: 'month' };
     return { at: { y: a.y + n, m: 0, d: 1 }, precision: 'year' };
-  }],
+  }, false],
   [new RegExp(`\\b(last|this|next|on) ${WD}\\b`, 'gi'), (m, a) => {
     if (!a) return null;
     const w = m[1]!.toLowerCase();
@@ -128,19 +129,19 @@ const RULES: [RegExp, Resolver][] = [
     if (w === 'next') return { at: addDays(a, ((target - wd + 6) % 7) + 1), precision: 'day' };
     if (w === 'last') return { at: addDays(a, -(((wd - target + 6) % 7) + 1)), precision: 'day' };
     return { at: addDays(a, -((wd - target + 7) % 7)), precision: 'day' };
-  }],
+  }, false],
   [new RegExp(`\\b(last|this|next) ${MON}(?! \\d)`, 'gi'), (m, a) => {
     if (!a) return null;
     const w = m[1]!.toLowerCase();
     const month = MONTHS[m[2]!.toLowerCase()]!;
     const y = w === 'this' ? a.y : w === 'last' ? (month < a.m ? a.y : a.y - 1) : month > a.m ? a.y : a.y + 1;
     return { at: { y, m: month, d: 1 }, precision: 'month' };
-  }],
-  [new RegExp(`\\b${MON} ${ORD}(?:,? (\\d{4}))?\\b`, 'gi'), (m, a) => monthDay(a, m[1]!, +m[2]!, m[3])],
-  [new RegExp(`\\b${ORD} (?:of )?${MON}(?:,? (\\d{4}))?\\b`, 'gi'), (m, a) => monthDay(a, m[2]!, +m[1]!, m[3])],
-  [new RegExp(`\\b${PREP} ${MON}(?: (\\d{4}))?\\b`, 'gi'), (m, a) => monthOnly(a, m[1]!, m[2])],
-  [new RegExp(`\\b${MON} (\\d{4})\\b`, 'gi'), (m, a) => monthOnly(a, m[1]!, m[2])],
-  [new RegExp(`\\b${PREP} (\\d{4})\\b`, 'gi'), (m) => (+m[1]! >= 1900 && +m[1]! <= 2199 ? { at: { y: +m[1]!, m: 0, d: 1 }, precision: 'year' } : null)],
+  }, false],
+  [new RegExp(`\\b${MON} ${ORD}(?:,? (\\d{4}))?\\b`, 'gi'), (m, a) => monthDay(a, m[1]!, +m[2]!, m[3]), true],
+  [new RegExp(`\\b${ORD} (?:of )?${MON}(?:,? (\\d{4}))?\\b`, 'gi'), (m, a) => monthDay(a, m[2]!, +m[1]!, m[3]), true],
+  [new RegExp(`\\b${PREP} ${MON}(?: (\\d{4}))?\\b`, 'gi'), (m, a) => monthOnly(a, m[1]!, m[2]), false],
+  [new RegExp(`\\b${MON} (\\d{4})\\b`, 'gi'), (m, a) => monthOnly(a, m[1]!, m[2]), true],
+  [new RegExp(`\\b${PREP} (\\d{4})\\b`, 'gi'), (m) => (+m[1]! >= 1900 && +m[1]! <= 2199 ? { at: { y: +m[1]!, m: 0, d: 1 }, precision: 'year' } : null), true],
 ];
 
 function monthDay(a: Ymd | null, monthName: string, d: number, year: string | undefined) {
@@ -169,6 +170,7 @@ export function parseAnchor(anchor: string | null | undefined): Ymd | null {
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const iso = (x: Ymd) => `${pad(x.y, 4)}-${pad(x.m + 1)}-${pad(x.d)}`;
+const DIGIT = /\d/;
 const QUICK = /\d|yesterday|today|tonight|tomorrow|\bago\b|last night|this (?:morning|afternoon|evening)|\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|week|month|year)/i;
 
 /** Every date phrase in `text`, left to right, longest first on overlaps. Relative phrases need an anchor. */
@@ -176,7 +178,9 @@ export function findDates(text: string, anchor: string | null | undefined): Date
   if (!QUICK.test(text)) return [];
   const a = parseAnchor(anchor);
   const found: DateMention[] = [];
-  for (const [re, resolve] of RULES) {
+  const digit = DIGIT.test(text);
+  for (const [re, resolve, needsDigit] of RULES) {
+    if (needsDigit && !digit) continue;
     re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = re.exec(text)) !== null) {

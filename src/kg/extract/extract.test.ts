@@ -1,3 +1,4 @@
+/** @module kg/extract/extract.test — one example per extraction rule, the precision guards, speakers, dates, mentions. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

@@ -30,6 +30,8 @@ const mine = defineTool({
     drawers_updated: z.number().int(),
     drawers_removed: z.number().int(),
     bytes_read: z.number().int(),
+    conversations: z.number().int().describe('conversations that received new drawers'),
+    redactions: z.number().int().describe('secrets replaced by [REDACTED:<kind>] before storing'),
     seconds: z.number(),
     warnings: z.array(z.string()).describe('files that could not be mined as-is, and why (at most 50)'),
   },
@@ -61,12 +63,16 @@ const mine = defineTool({
       drawers_updated: s.drawersUpdated,
       drawers_removed: s.drawersRemoved,
       bytes_read: s.bytesRead,
+      conversations: s.conversations,
+      redactions: s.redactions,
       seconds: Math.round(s.seconds * 1000) / 1000,
       warnings: s.warnings.slice(0, 50),
     };
     const text =
       `mined ${s.path} into wing ${s.wing}: ${plural(s.filesMined, 'file')} mined, ${s.filesUnchanged} unchanged, ${s.filesSkipped} skipped; ` +
       `${s.drawersAdded} drawers added, ${s.drawersUpdated} updated, ${s.drawersRemoved} removed in ${data.seconds} s` +
+      (s.conversations ? `; ${plural(s.conversations, 'conversation')}` : '') +
+      (s.redactions ? `; ${plural(s.redactions, 'secret')} redacted` : '') +
       (s.warnings.length ? `\n${plural(s.warnings.length, 'warning')}:\n${data.warnings.join('\n')}` : '');
     return { data, text };
   },
@@ -76,7 +82,7 @@ const sync = defineTool({
   name: 'loci_sync',
   title: 'Forget deleted files',
   description:
-    'Removes the drawers of mined files that no longer exist on disk (under `path` when given, else everywhere), so searches stop returning deleted code and notes. Drawers added directly and conversations are never touched.',
+    'Removes the drawers of mined files that no longer exist on disk (under `path` when given, else everywhere), so searches stop returning deleted code and notes. This includes chat files that were mined and then deleted. Drawers added directly (no source file) are never touched.',
   input: { path: z.string().min(1).max(4096).optional().describe('only sources under this folder; relative paths are resolved from the server\'s working directory') },
   output: { sources_checked: z.number().int(), sources_removed: z.number().int(), drawers_removed: z.number().int() },
   annotations: DESTRUCTIVE(true),

@@ -92,6 +92,7 @@ const write = defineTool({
     how: z.string().max(2000).optional().describe('feedback/project: when and how to apply it'),
     privacy: z.enum(['private', 'team']).optional().describe('default by type; user memories are always private'),
     pinned: z.boolean().default(false).describe('always load it first'),
+    team: z.boolean().default(false).describe('share it with the team (written under team/; not for user memories)'),
     scope,
   },
   output: { ...Dir, memory: Entry, index: Index },
@@ -107,6 +108,7 @@ const write = defineTool({
       ...(a.how !== undefined ? { how: a.how } : {}),
       ...(a.privacy !== undefined ? { privacy: a.privacy } : {}),
       ...(a.pinned ? { pinned: true } : {}),
+      ...(a.team ? { team: true } : {}),
     });
     return {
       data: { dir: choice.dir, kind: choice.kind, memory: entryOf(r.memory), index: indexOf(r.index) },
@@ -135,9 +137,15 @@ const edit = defineTool({
   annotations: DESTRUCTIVE(true),
   async run(ctx, a) {
     const choice = ctx.memoryDir({ user: a.scope === 'user' });
-    const { name, scope: _s, ...fields } = a;
-    const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-    const r = editMemory(choice.dir, name, patch);
+    const r = editMemory(choice.dir, a.name, {
+      ...(a.description !== undefined ? { description: a.description } : {}),
+      ...(a.body !== undefined ? { body: a.body } : {}),
+      ...(a.why !== undefined ? { why: a.why } : {}),
+      ...(a.how !== undefined ? { how: a.how } : {}),
+      ...(a.type !== undefined ? { type: a.type } : {}),
+      ...(a.privacy !== undefined ? { privacy: a.privacy } : {}),
+      ...(a.pinned !== undefined ? { pinned: a.pinned } : {}),
+    });
     return {
       data: { dir: choice.dir, kind: choice.kind, memory: entryOf(r.memory), changed: r.changed },
       text: `${r.changed ? 'updated' : 'unchanged:'} ${r.memory.name} (${r.memory.path})`,

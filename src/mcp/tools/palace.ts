@@ -10,7 +10,7 @@ const status = defineTool({
   name: 'loci_status',
   title: 'Palace status',
   description:
-    'Counts, size and index health of the memory palace: drawers (verbatim text chunks), sources, wings (projects, people, agents) and rooms (topics), bytes on disk, whether search indexes are healthy, and which optional capabilities are on. Cheap; call it once to see whether there is memory to search.',
+    'Counts, size and index health of the memory palace: drawers (verbatim text chunks), sources, wings (projects, people, agents) and rooms (topics), bytes on disk, whether the full-text and vector indexes are healthy, and which optional capabilities are on. Cheap; call it once to see whether there is memory to search, then loci_get_taxonomy for the map.',
   input: {},
   output: {
     home: z.string(),
@@ -20,7 +20,7 @@ const status = defineTool({
     rooms: z.number().int(),
     bytes: z.number().int(),
     schema_version: z.number().int(),
-    index: z.object({ lexical: z.string(), vectors: z.string() }),
+    index: z.object({ lexical: z.string().describe('"ok" or what is wrong with the full-text index'), vectors: z.string().describe('the vector index, or why semantic search is off') }),
     capabilities: z.object({ knowledge_graph: z.boolean(), diary: z.boolean() }),
   },
   annotations: READ,
@@ -41,7 +41,7 @@ const status = defineTool({
     const mb = (s.bytes / 1048576).toFixed(1);
     const text =
       `${plural(s.drawers, 'drawer')} from ${plural(s.sources, 'source')} in ${plural(data.wings, 'wing')} / ${plural(rooms, 'room')}, ${mb} MB (${s.home})\n` +
-      `index: lexical ${s.index.lexical}; vectors ${s.index.vectors}` +
+      `index: full-text ${s.index.lexical}; vectors ${s.index.vectors}` +
       (s.drawers === 0 ? '\nthe palace is empty: mine a folder with loci_mine' : '');
     return { data, text };
   },

@@ -1,0 +1,174 @@
+/**
+ * Whole-process latency of the Claude Code hooks, as Claude Code pays it: one new `node` process
+ * per event, the hook JSON on stdin, until the process exits. Palace of N drawers (default 50,000,
+ * ~600 characters each, 10 % in the project's wing, a fifth of those in decision-like halls) plus
+ * a few memory files; runs each case R times (default 25) after 3 warm-ups; p50/p95 in ms.
+ *
+ * Cases: baselines (`node -e 0`, `node bin/loci.js --version`); `stop` with nothing to archive and
+ * with an archive queued (every prompt, a detached worker spawned; the bench waits for it between
+ * runs, untimed); `user-prompt-submit` with recall over the palace and `session-start` with the
+ * wake-up computed (cache invalidated before each run, untimed), each in the hook process (no warm
+ * server: the first hook of a home) and through the warm hook server; `session-start` from the
+ * wake-up cache. Hooks run through the installed entry (`dist/hooks/main.js`) and, for
+ * comparison, through `bin/loci.js hook`.
+ * The load average is printed with the numbers: the machine may be shared.
+ * Usage: node --import tsx bench/hooks.ts [--drawers 50000] [--runs 25]
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addMemory, openPalace, selectMemoryDir } from '../dist/index.js';
+import { rng, prose } from '../test/helpers/corpus.js';
+import { HOOK_FIXTURES, HOOK_MAIN, hookInput, SESSION } from '../test/fixtures/hooks/support.js';
+import { BIN } from '../test/helpers/cli.js';
+
+const arg = (name: string, def: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1]! : def;
+};
+const N = Number(arg('drawers', '50000'));
+const RUNS = Math.max(20, Number(arg('runs', '25')));
+if (!existsSync(HOOK_MAIN)) throw new Error('dist/ is missing: run `npm run build` first');
+
+const root = mkdtempSync(join(tmpdir(), 'loci-bench-hooks-'));
+const home = join(root, 'home');
+const project = join(root, 'acme-api');
+const claude = join(root, 'claude');
+const transcript = join(claude, 'projects', '-home-dev-acme-api', `${SESSION}.jsonl`);
+mkdirSync(project, { recursive: true });
+mkdirSync(join(claude, 'projects', '-home-dev-acme-api'), { recursive: true });
+copyFileSync(join(HOOK_FIXTURES, 'session.jsonl'), transcript);
+const env: NodeJS.ProcessEnv = { ...process.env, HOME: join(root, 'userhome'), LOCI_HOME: home, CLAUDE_CONFIG_DIR: claude, LOCI_EMBEDDER: '', LOCI_LLM_PROVIDER: '', LOCI_HOOK_DEBUG: '', LOCI_HOOK_SERVER: '', LOCI_HOOK_WORKER: '' };
+const load0 = loadavg();
+
+// ── the palace ──────────────────────────────────────────────────────────────
+const r = rng(11);
+const TOPICS = ['rate limit login redis window', 'export job nightly schedule', 'oauth device flow token', 'migration index column table', 'cache ttl eviction worker', 'retry budget timeout queue'];
+const HALLS = ['facts', 'preferences', 'advice', 'events', 'discoveries', 'general'];
+let t = performance.now();
+const palace = await openPalace({ home, embedder: null });
+for (let i = 0; i < N; i += 5000) {
+  const batch = [];
+  for (let j = i; j < Math.min(N, i + 5000); j++) {
+    const ours = j % 10 === 0;
+    const topic = TOPICS[j % TOPICS.length]!;
+    batch.push({
+      wing: ours ? 'acme-api' : `w${j % 7}`,
+      room: `r${j % 19}`,
+      hall: ours && j % 50 === 0 ? HALLS[(j / 50) % 3]! : HALLS[3 + (j % 3)]!,
+      source: `/bench/session-${Math.floor(j / 12)}.jsonl`,
+      chunkIndex: j % 12,
+      contentDate: new Date(Date.now() - (j % 400) * 86_400_000).toISOString(),
+      text: `User: ${prose(r, 30)} ${topic}?\nAssistant: ${prose(r, 60)} We decided ${topic} ${prose(r, 10)}`,
+    });
+  }
+  await palace.store.put(batch);
+}
+const drawers = await palace.store.count();
+await palace.close();
+const memDir = selectMemoryDir({ cwd: project, env, lociHome: home }).dir;
+addMemory(memDir, { type: 'feedback', name: 'tests in band', description: 'integration tests need --runInBand: they share one database', pinned: true });
+addMemory(memDir, { type: 'project', name: 'redis limiter', description: 'login rate limiting uses Redis, 5 attempts per minute per IP, /healthz exempt' });
+addMemory(memDir, { type: 'project', name: 'oauth device flow', description: 'the CLI moves from API keys to the OAuth device flow' });
+addMemory(memDir, { type: 'reference', name: 'latency board', description: 'grafana board of login latency and limiter rejections' });
+addMemory(memDir, { type: 'user', name: 'ana', description: 'Ana, backend developer, prefers short answers with code' });
+const buildSeconds = (performance.now() - t) / 1000;
+
+// ── measurement ─────────────────────────────────────────────────────────────
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(1);
+}
+function run(args: string[], input: string, extra: NodeJS.ProcessEnv = {}): { ms: number; stdout: string } {
+  const t0 = performance.now();
+  const res = spawnSync(process.execPath, args, { cwd: project, input, encoding: 'utf8', env: { ...env, ...extra } });
+  const ms = performance.now() - t0;
+  if (res.status !== 0 || res.stderr) throw new Error(`${args.join(' ')} failed: ${res.status} ${res.stderr}`);
+  return { ms, stdout: res.stdout };
+}
+async function measure(name: string, args: string[], input: (i: number) => string, o: { before?: (i: number) => Promise<void> | void; env?: NodeJS.ProcessEnv; expect?: RegExp } = {}) {
+  const ms: number[] = [];
+  let out = '';
+  for (let i = -3; i < RUNS; i++) {
+    await o.before?.(i);
+    const res = run(args, input(i), o.env);
+    out = res.stdout;
+    if (i >= 0) ms.push(res.ms);
+  }
+  if (o.expect && !o.expect.test(out)) throw new Error(`${name}: unexpected output ${out.slice(0, 300)}`);
+  return { runs: ms.length, p50_ms: pct(ms, 50), p95_ms: pct(ms, 95), min_ms: pct(ms, 0), max_ms: pct(ms, 100), out_chars: out.trimEnd().length };
+}
+const waitWorker = async () => {
+  const lock = join(home, 'locks', 'hook-worker.lock');
+  for (let k = 0; k < 600 && (existsSync(lock) || spawnSync('sh', ['-c', `ls ${join(home, 'queue')}/*.json 2>/dev/null | wc -l`], { encoding: 'utf8' }).stdout.trim() !== '0'); k++) {
+    await new Promise((res) => setTimeout(res, 100));
+  }
+};
+const w = { transcript, project };
+const PROMPTS = TOPICS.map((tp) => `How did we handle the ${tp} decision, and why?`);
+let appended = 0;
+const appendPrompt = () => {
+  appended++;
+  appendFileSync(transcript, `${JSON.stringify({ type: 'user', uuid: `b-${appended}`, sessionId: SESSION, cwd: '/home/dev/acme-api', timestamp: new Date().toISOString(), message: { role: 'user', content: `bench prompt ${appended}: and the retry budget?` } })}\n`);
+};
+
+const results: Record<string, unknown> = {};
+const NO_SERVER = { LOCI_HOOK_SERVER: '0' };
+const upsInput = (tag: string) => (i: number) => hookInput('user-prompt-submit.json', w, { prompt: PROMPTS[(i + 3) % PROMPTS.length], session_id: `bench-${tag}-${i}` });
+const memFile = join(memDir, 'project_redis-limiter.md');
+const invalidate = (i: number) => {
+  const at = new Date(Date.now() - 1000 * (100 + i));
+  utimesSync(memFile, at, at);
+};
+results['baseline: node -e 0'] = await measure('node', ['-e', '0'], () => '');
+results['baseline: node bin/loci.js --version'] = await measure('version', [BIN, '--version'], () => '');
+run([HOOK_MAIN, 'stop'], hookInput('stop.json', w), { LOCI_HOOK_WORKER: '0' }); // state caught up
+results['stop, nothing to archive'] = await measure('stop', [HOOK_MAIN, 'stop'], () => hookInput('stop.json', w));
+results['stop, nothing to archive (via bin/loci.js hook)'] = await measure('stop-bin', [BIN, 'hook', 'stop'], () => hookInput('stop.json', w));
+results['stop, archive queued + detached worker spawned'] = await measure('stop-queue', [HOOK_MAIN, 'stop'], () => hookInput('stop.json', w), {
+  env: { LOCI_HOOK_SAVE_EVERY: '1' },
+  before: async () => {
+    await waitWorker();
+    appendPrompt();
+  },
+});
+await waitWorker();
+results[`user-prompt-submit, ${drawers} drawers, in the hook process (no server)`] = await measure('ups-cold', [HOOK_MAIN, 'user-prompt-submit'], upsInput('cold'), { env: NO_SERVER, expect: /"UserPromptSubmit"/ });
+results['session-start, wake-up computed in the hook process (no server, cache invalidated)'] = await measure('ss-cold', [HOOK_MAIN, 'session-start'], () => hookInput('session-start.json', w), { env: NO_SERVER, before: invalidate, expect: /"SessionStart"/ });
+run([HOOK_MAIN, 'user-prompt-submit'], upsInput('start')(0)); // starts the warm server
+const socket = join(home, 'run', 'hooks.sock');
+for (let k = 0; k < 300 && !existsSync(socket); k++) await new Promise((res) => setTimeout(res, 100));
+results[`user-prompt-submit, ${drawers} drawers, warm server`] = await measure('ups', [HOOK_MAIN, 'user-prompt-submit'], upsInput('warm'), { expect: /"UserPromptSubmit"/ });
+results['user-prompt-submit, warm server (via bin/loci.js hook)'] = await measure('ups-bin', [BIN, 'hook', 'user-prompt-submit'], upsInput('bin'), { expect: /"UserPromptSubmit"/ });
+results['session-start, wake-up computed by the warm server (cache invalidated)'] = await measure('ss-server', [HOOK_MAIN, 'session-start'], () => hookInput('session-start.json', w), { before: invalidate, expect: /"SessionStart"/ });
+results['session-start, wake-up from the cache'] = await measure('ss-warm', [HOOK_MAIN, 'session-start'], () => hookInput('session-start.json', w), { expect: /"SessionStart"/ });
+for (const line of readFileSync(join(home, 'logs', 'hooks.log'), 'utf8').split('\n')) {
+  if (!line.includes('"hook server listening"')) continue;
+  try {
+    process.kill(Number((JSON.parse(line) as { pid: number }).pid), 'SIGTERM');
+  } catch {
+    // gone
+  }
+}
+const load1 = loadavg();
+rmSync(root, { recursive: true, force: true });
+
+console.log(
+  JSON.stringify(
+    {
+      bench: 'hooks',
+      command: `node --import tsx bench/hooks.ts --drawers ${N} --runs ${RUNS}`,
+      node: process.version,
+      cpus: cpus().length,
+      loadavg_before: load0.map((x) => +x.toFixed(2)),
+      loadavg_after: load1.map((x) => +x.toFixed(2)),
+      drawers,
+      build_seconds: +buildSeconds.toFixed(1),
+      targets: { p50_ms: 120, p95_ms: 250 },
+      results,
+    },
+    null,
+    2,
+  ),
+);

@@ -1,0 +1,117 @@
+/**
+ * @module hooks/answers
+ * The hook answers that need the library: `session-start` when its cached wake-up is stale, and
+ * `user-prompt-submit`. Loaded with a dynamic `import()` by `run.ts` (in the hook process) or by
+ * the warm hook server (`server.ts`), which passes its open palace through a {@link PalaceSource}.
+ */
+import { existsSync } from 'node:fs';
+import {
+  buildPromptContext,
+  createMemoryStore,
+  homePaths,
+  loadRecallSession,
+  openPalace,
+  recordSurfaced,
+  selectMemoryDir,
+  type Logger,
+  type Palace,
+  type PromptContext,
+} from '../index.js';
+import { contextAnswer, HOOK_OUTPUT_CHARS, type HookInput } from './protocol.js';
+import { recordUsage, type UsageItem } from './usage.js';
+import { wakeCacheKey, writeWakeCache } from './wake-cache.js';
+import { planWakeUp, wakeUpResult, WAKE_UP_LIMITS } from './wake-up.js';
+
+/** Where answers get the palace from. */
+export interface PalaceSource {
+  /** The home's palace, or undefined when it has no database yet (none is created). Call `release` when done. */
+  acquire(): Promise<{ palace: Palace | undefined; release(): Promise<void> }>;
+}
+
+/** What every hook answer gets. */
+export interface HookContext {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  /** Working directory when the input has no `cwd`. */
+  cwd: string;
+  log: Logger;
+  /** Default: open the palace for this answer and close it after ({@link ownPalace}). */
+  palaces?: PalaceSource | undefined;
+}
+
+/** A source that opens the palace per answer and closes it on release (the hook process). */
+export function ownPalace(home: string, log: Logger): PalaceSource {
+  return {
+    async acquire() {
+      if (!existsSync(homePaths(home).db)) return { palace: undefined, release: async () => {} };
+      const palace = await openPalace({ home, logger: log });
+      return { palace, release: () => palace.close() };
+    },
+  };
+}
+
+/**
+ * Computes the wake-up for the session's project, refreshes the cache entry `session-start`
+ * reads, and returns the hook answer ('' when there is nothing to say). A home without a palace
+ * file is read through an empty in-memory store (no database is created).
+ */
+export async function sessionStartAnswer(input: HookInput, ctx: HookContext): Promise<string> {
+  const cwd = input.cwd ?? ctx.cwd;
+  const { palace: found, release } = await (ctx.palaces ?? ownPalace(ctx.home, ctx.log)).acquire();
+  const palace = found ?? (await openPalace({ home: ctx.home, logger: ctx.log, embedder: null, store: createMemoryStore() }));
+  let plan;
+  try {
+    plan = await planWakeUp({ palace, home: ctx.home, cwd, env: ctx.env, logger: ctx.log });
+  } finally {
+    if (found) await release();
+    else await palace.close();
+  }
+  // Signatures are taken after close: closing may checkpoint the WAL.
+  writeWakeCache(ctx.home, wakeCacheKey(ctx.home, cwd, undefined, WAKE_UP_LIMITS.maxTokens), plan.draft, plan.deps);
+  const r = wakeUpResult(plan, Date.now());
+  ctx.log.log('debug', 'session-start: wake-up computed', { tokens: r.tokens, pinned: r.sections.pinned.length, recent: r.sections.recent.length });
+  return contextAnswer('session-start', r.text);
+}
+
+/** First character budget of the prompt context: leaves room for JSON escaping within 10,000. */
+const FIRST_MAX_CHARS = 9_200;
+
+/**
+ * Recalls memory files and palace drawers for the prompt (search only, no model call), records
+ * what was injected (session state and usage counts), and returns the hook answer. The whole
+ * stdout — JSON escaping included — stays within 10,000 characters.
+ */
+export async function promptAnswer(input: HookInput, ctx: HookContext): Promise<string> {
+  const query = input.prompt ?? '';
+  const cwd = input.cwd ?? ctx.cwd;
+  const choice = selectMemoryDir({ cwd, env: ctx.env, lociHome: ctx.home });
+  const session = input.sessionId ? loadRecallSession(ctx.home, input.sessionId, { logger: ctx.log }) : undefined;
+  const { palace, release } = await (ctx.palaces ?? ownPalace(ctx.home, ctx.log)).acquire();
+  try {
+    let maxChars = FIRST_MAX_CHARS;
+    let pc: PromptContext | undefined;
+    let out = '';
+    for (let attempt = 0; attempt < 3; attempt++) {
+      pc = await buildPromptContext({ query, memoryDir: choice.dir, palace, session, maxChars, logger: ctx.log });
+      if (!pc.text) {
+        ctx.log.log('debug', 'user-prompt-submit: nothing recalled', { reason: pc.reason });
+        return '';
+      }
+      out = contextAnswer('user-prompt-submit', pc.text);
+      if (out.length <= HOOK_OUTPUT_CHARS) break;
+      maxChars = Math.max(200, maxChars - (out.length - HOOK_OUTPUT_CHARS) - 200);
+    }
+    if (!pc || out.length > HOOK_OUTPUT_CHARS) {
+      ctx.log.log('warn', 'user-prompt-submit: recall could not be fitted in 10,000 characters; nothing injected', { chars: out.length });
+      return '';
+    }
+    if (session) recordSurfaced(ctx.home, session.id, { files: pc.memories.map((m) => m.file), drawers: pc.drawers.map((d) => d.id), bytes: pc.bytes }, { logger: ctx.log });
+    if (palace) {
+      const used: UsageItem[] = [...pc.memories.map((m): UsageItem => ({ kind: 'memory', path: m.path })), ...pc.drawers.map((d): UsageItem => ({ kind: 'drawer', id: d.id }))];
+      await recordUsage(palace, used).catch((e: Error) => ctx.log.log('warn', 'user-prompt-submit: usage not recorded', { error: e.message }));
+    }
+    return out;
+  } finally {
+    await release();
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * @module hooks/protocol.test
+ * Tolerant input parsing, event names, trivial prompts and the answer shape.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isLociError } from '../index.js';
+import { contextAnswer, HOOK_EVENTS, isTrivialPrompt, parseHookEvent, parseHookInput } from './protocol.js';
+
+describe('hook protocol', () => {
+  it('parses the documented fields, ignores unknown ones and wrong types', () => {
+    const i = parseHookInput(
+      'stop',
+      '\uFEFF  {"session_id":"s","transcript_path":"/t.jsonl","cwd":"/p","hook_event_name":"Stop","stop_hook_active":true,"prompt":42,"background_tasks":[],"effort":{"level":"high"}}\n',
+    );
+    assert.deepEqual(i, { stopHookActive: true, sessionId: 's', transcriptPath: '/t.jsonl', cwd: '/p', eventName: 'Stop' });
+    assert.equal(parseHookInput('stop', '{}').stopHookActive, false);
+    assert.equal(parseHookInput('post-compact', '{"compact_summary":"S","trigger":"manual"}').compactSummary, 'S');
+  });
+
+  it('rejects what is not a JSON object with HOOK_INPUT_INVALID', () => {
+    for (const bad of ['', '   ', 'not json', '[1,2]', '"text"', 'null', '{"a":']) {
+      assert.throws(() => parseHookInput('stop', bad), (e) => isLociError(e, 'HOOK_INPUT_INVALID'));
+    }
+  });
+
+  it('accepts kebab-case and Claude Code event names; unknown names fail with HOOK_EVENT_UNKNOWN', () => {
+    for (const e of HOOK_EVENTS) assert.equal(parseHookEvent(e), e);
+    assert.equal(parseHookEvent('UserPromptSubmit'), 'user-prompt-submit');
+    assert.throws(() => parseHookEvent('pre-tool-use'), (e) => isLociError(e, 'HOOK_EVENT_UNKNOWN'));
+  });
+
+  it('skips slash commands, shell escapes, memory shortcuts and one-word prompts', () => {
+    for (const p of ['', '  ', '/clear', '/compact keep decisions', '!ls', '# remember this', 'thanks', 'continue']) assert.equal(isTrivialPrompt(p), true, p);
+    for (const p of ['fix the test', 'why does /login fail?']) assert.equal(isTrivialPrompt(p), false, p);
+  });
+
+  it('answers with hookSpecificOutput, or nothing for an empty text', () => {
+    assert.deepEqual(JSON.parse(contextAnswer('session-start', 'x')), { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'x' } });
+    assert.equal(contextAnswer('user-prompt-submit', ''), '');
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * @module hooks/worker
+ * The detached hook worker (`loci hook-worker`): takes the worker lock, drains
+ * `<LOCI_HOME>/queue/`, and exits when the queue is empty.
+ *
+ * Per round: read every ready job (oldest first), group by transcript path (several jobs for one
+ * transcript are mined once, with `flush` when any of them asks for it), store each compaction
+ * summary as a drawer (hall `summary`, the project's wing, content-addressed id — stored once
+ * however often post-compact fires), mine each transcript with `palace.mine(path, { mode:
+ * 'convos' })` (zero tokens: no model call), then delete the group's job files. A failing group's jobs are
+ * retried by later workers with a back-off (30 s × attempts) and moved to `queue/failed/` after 5
+ * attempts. A transcript that no longer exists completes its jobs with a warning. The lock's
+ * heartbeat is refreshed between groups. At the end the wake-up cache of every project touched is
+ * refreshed (after the palace is closed), so the next `session-start` answers from the cache.
+ * After releasing the lock the queue is checked once more, so a job queued while the worker was
+ * finishing is not stranded.
+ */
+import { existsSync, rmSync } from 'node:fs';
+import { createError, defaultWing, homePaths, openPalace, sha256, stableId, wingForCwd, type Logger, type MineOptions, type Palace } from '../index.js';
+import { errorFields } from './log.js';
+import { acquireLock, heartbeat, moveToFailed, queuedFiles, readJob, releaseLock, type QueuedJob } from './queue.js';
+import { wakeCacheKey, writeWakeCache } from './wake-cache.js';
+import { planWakeUp, WAKE_UP_LIMITS, type WakeUpPlan } from './wake-up.js';
+import { writeFileAtomic } from './light-core.js';
+
+/** Options of {@link runHookWorker}. */
+export interface HookWorkerOptions {
+  home: string;
+  logger: Logger;
+  /** Environment (memory-directory choice of the wake-up refresh). Default `process.env`. */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** Attempts before a job is moved to `queue/failed/`. Default 5; 1 … 100. */
+  maxAttempts?: number | undefined;
+  /** Refresh the wake-up cache of the projects archived. Default true. */
+  refreshWakeUp?: boolean | undefined;
+}
+
+/** What a worker run did. */
+export interface HookWorkerSummary {
+  /** `busy`: another live worker holds the lock; nothing was done. */
+  status: 'done' | 'busy';
+  /** Job files completed (deleted). */
+  jobs: number;
+  /** Transcripts mined. */
+  transcripts: number;
+  /** Summary drawers newly stored. */
+  summaries: number;
+  /** Jobs that failed this run (retried later or moved to failed/). */
+  failed: number;
+}
+
+/** The room of compaction-summary drawers. */
+export const SUMMARY_ROOM = 'summaries';
+/** The wing of a summary whose session had no `cwd`. */
+export const UNKNOWN_PROJECT_WING = 'sessions';
+const BACKOFF_MS = 30_000;
+
+async function storeSummary(palace: Palace, job: QueuedJob['job']): Promise<boolean> {
+  const s = job.summary;
+  if (!s?.text.trim()) return false;
+  const wing = job.cwd ? (wingForCwd(job.cwd) ?? defaultWing(job.cwd)) : UNKNOWN_PROJECT_WING;
+  const r = await palace.addDrawer({
+    id: stableId('d', 'compact-summary', job.sessionId ?? '', sha256(s.text)),
+    wing,
+    room: SUMMARY_ROOM,
+    hall: 'summary',
+    source: null,
+    contentDate: job.createdAt,
+    addedBy: 'loci-hook',
+    metadata: { kind: 'compact-summary', sessionId: job.sessionId, trigger: s.trigger, transcript: job.transcript, cwd: job.cwd },
+    text: s.text,
+    indexExtra: 'compact summary compaction',
+  });
+  return r.added;
+}
+
+function ready(q: QueuedJob, now: number): boolean {
+  return !q.job.notBefore || Date.parse(q.job.notBefore) <= now;
+}
+
+function fail(group: QueuedJob[], e: unknown, maxAttempts: number, log: Logger): void {
+  const msg = (e as Error)?.message ?? String(e);
+  for (const q of group) {
+    const attempts = q.job.attempts + 1;
+    const next = { ...q.job, attempts, lastError: msg, notBefore: new Date(Date.now() + BACKOFF_MS * attempts).toISOString() };
+    if (attempts >= maxAttempts) {
+      moveToFailed(q.file, JSON.stringify(next));
+      log.log('error', 'hook worker: job failed for good; moved to queue/failed', { file: q.file, transcript: q.job.transcript, attempts, ...errorFields(e) });
+    } else {
+      try {
+        if (existsSync(q.file)) writeFileAtomic(q.file, JSON.stringify(next), 0o600);
+      } catch {
+        // the job stays as it was and is retried without back-off
+      }
+      log.log('error', 'hook worker: job failed; will retry', { file: q.file, transcript: q.job.transcript, attempts, ...errorFields(e) });
+    }
+  }
+}
+
+function done(group: QueuedJob[]): void {
+  // Deleting is enough: the drawers are the record.
+  for (const q of group) rmSync(q.file, { force: true });
+}
+
+async function drain(o: HookWorkerOptions, palaceRef: { p?: Palace }, cwds: Set<string>, s: HookWorkerSummary, attempted: Set<string>): Promise<void> {
+  const maxAttempts = Math.min(100, Math.max(1, o.maxAttempts ?? 5));
+  for (;;) {
+    const now = Date.now();
+    const jobs = queuedFiles(o.home)
+      .filter((file) => !attempted.has(file))
+      .map((file) => ({ file, job: readJob(file, o.logger) }))
+      .filter((q): q is QueuedJob => q.job !== undefined && ready(q as QueuedJob, now));
+    if (jobs.length === 0) return;
+    const groups = new Map<string, QueuedJob[]>();
+    for (const q of jobs) {
+      const key = q.job.transcript ?? `summary:${q.file}`;
+      groups.set(key, [...(groups.get(key) ?? []), q]);
+    }
+    for (const group of groups.values()) {
+      heartbeat(o.home);
+      for (const q of group) attempted.add(q.file);
+      try {
+        const palace = (palaceRef.p ??= await openPalace({ home: o.home, logger: o.logger }));
+        // Summaries first: they do not depend on mining, and storing one twice is a no-op.
+        for (const q of group) if (await storeSummary(palace, q.job)) s.summaries++;
+        const transcript = group[0]!.job.transcript;
+        if (transcript) {
+          if (existsSync(transcript)) {
+            const flush = group.some((q) => q.job.flush);
+            const opts: MineOptions = { mode: 'convos', flush };
+            const r = await palace.mine(transcript, opts);
+            s.transcripts++;
+            o.logger.log('info', 'hook worker: transcript archived', { transcript, flush, jobs: group.length, drawers: r.drawersAdded, conversations: r.conversations });
+          } else {
+            o.logger.log('warn', 'hook worker: transcript no longer exists; nothing to archive', { transcript });
+          }
+        }
+        for (const q of group) if (q.job.cwd) cwds.add(q.job.cwd);
+        done(group);
+        s.jobs += group.length;
+      } catch (e) {
+        s.failed += group.length;
+        fail(group, e, maxAttempts, o.logger);
+      }
+    }
+  }
+}
+
+async function refreshWakeUps(o: HookWorkerOptions, palace: Palace, cwds: Set<string>): Promise<{ cwd: string; plan: WakeUpPlan }[]> {
+  const plans: { cwd: string; plan: WakeUpPlan }[] = [];
+  for (const cwd of cwds) {
+    try {
+      plans.push({ cwd, plan: await planWakeUp({ palace, home: o.home, cwd, env: o.env ?? process.env, logger: o.logger }) });
+    } catch (e) {
+      o.logger.log('warn', 'hook worker: wake-up refresh failed', { cwd, ...errorFields(e) });
+    }
+  }
+  return plans;
+}
+
+/**
+ * Drains the archive queue of `home` under the worker lock (see the module comment). Returns
+ * `status: 'busy'` at once when another live worker holds the lock. Never throws for a job's
+ * failure (it is logged and retried later); throws only when the lock cannot be handled at all.
+ */
+export async function runHookWorker(o: HookWorkerOptions): Promise<HookWorkerSummary> {
+  const s: HookWorkerSummary = { status: 'done', jobs: 0, transcripts: 0, summaries: 0, failed: 0 };
+  if (!existsSync(homePaths(o.home).queue)) return s;
+  const attempted = new Set<string>();
+  for (let round = 0; round < 100; round++) {
+    if (!acquireLock(o.home)) return round === 0 ? { ...s, status: 'busy' } : s;
+    const palaceRef: { p?: Palace } = {};
+    const cwds = new Set<string>();
+    let plans: { cwd: string; plan: WakeUpPlan }[] = [];
+    try {
+      await drain(o, palaceRef, cwds, s, attempted);
+      if (palaceRef.p && o.refreshWakeUp !== false) plans = await refreshWakeUps(o, palaceRef.p, cwds);
+    } finally {
+      await palaceRef.p?.close().catch((e: Error) => o.logger.log('warn', 'hook worker: closing the palace failed', { error: e.message }));
+      for (const { cwd, plan } of plans) writeWakeCache(o.home, wakeCacheKey(o.home, cwd, undefined, WAKE_UP_LIMITS.maxTokens), plan.draft, plan.deps);
+      releaseLock(o.home);
+    }
+    const now = Date.now();
+    const left = queuedFiles(o.home).some((file) => {
+      if (attempted.has(file)) return false;
+      const j = readJob(file);
+      return j !== undefined && (!j.notBefore || Date.parse(j.notBefore) <= now);
+    });
+    if (!left) return s;
+  }
+  throw createError('INTERNAL', { what: 'the hook worker did not drain its queue in 100 rounds' });
+}

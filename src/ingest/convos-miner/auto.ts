@@ -1,0 +1,44 @@
+/**
+ * @module ingest/convos-miner/auto
+ * `palace.mine` in auto mode: one walk, split by content — files `detectFormat` recognises as
+ * conversations go to the conversation miner, everything else to the project miner (with the
+ * project miner's size limit) — and one merged summary.
+ */
+import type { MemoryStore } from '../../store/ports.js';
+import { DEFAULT_MAX_FILE_BYTES, type WalkItem } from '../project/index.js';
+import { mineProject, type MineProjectOptions } from '../mine-project.js';
+import { discoverConversations, mineConvoUnits } from '../mine-convos.js';
+import type { MineConvosOptions, MineConvosSummary } from './types.js';
+
+/** Options of {@link mineAuto}: those of both miners. */
+export type MineAutoOptions = MineProjectOptions & MineConvosOptions;
+
+/** Mines `path`, sending each file to the miner its content calls for (see the module comment). */
+export async function mineAuto(store: MemoryStore, path: string, opts: MineAutoOptions = {}): Promise<MineConvosSummary> {
+  const t0 = performance.now();
+  const d = await discoverConversations(store, path, opts);
+  const { files: _files, ...convoOpts } = opts;
+  const convo = await mineConvoUnits(store, d.root, d.units, d.known, convoOpts);
+  const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const items: WalkItem[] = d.others.map((it) =>
+    it.kind === 'file' && it.size > max ? { kind: 'skipped', path: it.path, rel: it.rel, reason: 'too-large', detail: `${it.size} bytes > ${max}` } : it,
+  );
+  const project = await mineProject(store, d.root, { ...opts, items });
+  const projectSeen = project.filesScanned > 0;
+  return {
+    path: d.root,
+    wing: projectSeen || convo.filesScanned === 0 ? project.wing : convo.wing,
+    filesScanned: project.filesScanned + convo.filesScanned + d.companions,
+    filesSkipped: project.filesSkipped + convo.filesSkipped + d.companions,
+    filesUnchanged: project.filesUnchanged + convo.filesUnchanged,
+    filesMined: project.filesMined + convo.filesMined,
+    drawersAdded: project.drawersAdded + convo.drawersAdded,
+    drawersUpdated: project.drawersUpdated + convo.drawersUpdated,
+    drawersRemoved: project.drawersRemoved + convo.drawersRemoved,
+    bytesRead: project.bytesRead + convo.bytesRead,
+    seconds: (performance.now() - t0) / 1000,
+    warnings: [...convo.warnings, ...project.warnings],
+    redactions: convo.redactions,
+    conversations: convo.conversations,
+  };
+}

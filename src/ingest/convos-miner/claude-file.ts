@@ -1,0 +1,168 @@
+/**
+ * @module ingest/convos-miner/claude-file
+ * One Claude Code transcript (session or subagent file): append-only mining.
+ *
+ * - First read, or a file that cannot be continued (shrunk, prefix hash differs, other settings,
+ *   a rewind or fork the cursor cannot follow — `reparse`): read the complete lines of the whole
+ *   file with a null cursor and chunk every conversation it holds (the active thread, abandoned
+ *   branches, other thread groups); the result **replaces** the source (`skipIfHash`).
+ * - Otherwise read only the bytes after the committed offset, advance the thread cursor
+ *   (`advanceClaudeCodeThread`) and the exchange cursor, and **append** the drawers of the
+ *   exchanges that closed, guarded by the offset (`appendSource`).
+ * The open last exchange of the active thread stays in the cursor until the next user turn, or
+ * until the file is idle / a final mine asks for it (`flush`). Abandoned branches and other thread
+ * groups are complete when read and are stored whole.
+ */
+import { readSync, openSync, closeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { sha256 } from '../../core/hash.js';
+import { advanceClaudeCodeThread, readCompleteLines, type ParseOptions } from '../convos/index.js';
+import type { DrawerInput, SourceState } from '../../store/ports.js';
+import { advanceCursor, flushCursor, newCursor, redactConversation, redactThreadState, redactor } from './drawers.js';
+import { chainHash, openFile, prefixHash, sourceState, type OpenFile } from './file-io.js';
+import type { ClaudeSourceState, ConvoContext, ConvoJob, PreparedUnit } from './types.js';
+
+/** Bytes of a sidecar read (enough for the longest head a tool line keeps, in UTF-8). */
+function sidecarBytes(ctx: ConvoContext): number {
+  return (ctx.toolResultChars * 2 + 1024) * 4;
+}
+
+/**
+ * The sidecar hook of a transcript: `<session>/tool-results/<name>` beside a session file
+ * `<session>.jsonl`, or in the session folder holding `subagents/agent-<id>.jsonl`. Names with a
+ * path separator or `..` are refused.
+ */
+export function sidecarResolver(path: string, ctx: ConvoContext): (name: string) => string | undefined {
+  const dir = dirname(path);
+  const base =
+    basename(dir) === 'subagents' ? join(dirname(dir), 'tool-results') : join(dir, basename(path).replace(/\.jsonl$/i, ''), 'tool-results');
+  const max = sidecarBytes(ctx);
+  return (name) => {
+    if (!name || name.includes('/') || name.includes('\\') || name.includes('..')) return undefined;
+    let fd: number | undefined;
+    try {
+      fd = openSync(join(base, name), 'r');
+      const buf = Buffer.allocUnsafe(max);
+      const n = readSync(fd, buf, 0, max, 0);
+      return buf.subarray(0, n).toString('utf8');
+    } catch {
+      return undefined;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  };
+}
+
+function parseOptions(path: string, ctx: ConvoContext): ParseOptions {
+  return {
+    toolResultChars: ctx.toolResultChars,
+    toolInputChars: ctx.toolInputChars,
+    includeBranches: ctx.includeBranches,
+    resolveSidecar: sidecarResolver(path, ctx),
+  };
+}
+
+/** Whether the open exchange of a stored state must be written now (see the module comment). */
+export function isIdle(ctx: ConvoContext, mtimeMs: number): boolean {
+  return ctx.flush || ctx.now - mtimeMs >= ctx.idleMs;
+}
+
+/** Reads the whole file and replaces the source (first read or `reparse`). */
+function full(path: string, f: OpenFile, ctx: ConvoContext, warnings: string[]): PreparedUnit {
+  const buf = f.read(0, f.size);
+  const { lines, nextOffset, invalidUtf8Lines } = readCompleteLines(buf, 0);
+  if (invalidUtf8Lines) warnings.push(`${path}: ${invalidUtf8Lines} line(s) were not valid UTF-8 (decoded with replacement characters)`);
+  const red = redactor(ctx);
+  const r = advanceClaudeCodeThread(null, lines, path, parseOptions(path, ctx));
+  warnings.push(...r.warnings.map((w) => `${path}: ${w}`));
+  const flush = isIdle(ctx, f.mtimeMs);
+  const drawers: DrawerInput[] = [];
+  let main: ClaudeSourceState['main'] = null;
+  let slots = 1;
+  let conversations = 0;
+  for (const c of r.conversations) {
+    const conv = redactConversation(c, red);
+    const primary = conv.source === path;
+    const cur = newCursor(conv, primary ? 0 : slots++);
+    const d = advanceCursor(path, cur, conv, ctx, { flush: primary ? flush : true, whole: false });
+    if (primary) main = cur;
+    if (d.length) conversations++;
+    drawers.push(...d);
+  }
+  const state: ClaudeSourceState = { v: 1, kind: 'claude', format: 'claude-code', thread: redactThreadState(r.state, ctx), main, slots };
+  const hash = sha256(buf.subarray(0, nextOffset));
+  return {
+    kind: 'replace',
+    path,
+    state: sourceState(path, ctx, main?.wing ?? ctx.wing ?? ctx.fallbackWing, f, { hash, offset: nextOffset, prefixHash: prefixHash(f, nextOffset), state }),
+    drawers,
+    skipIfHash: hash,
+    bytesRead: buf.length,
+    redactions: red.count,
+    conversations,
+    warnings,
+  };
+}
+
+/** Continues from the stored cursor; null when the file must be read whole instead. */
+function append(path: string, f: OpenFile, prev: SourceState, st: ClaudeSourceState, ctx: ConvoContext, warnings: string[]): PreparedUnit | null {
+  if (st.thread === null) return null;
+  const tail = f.read(prev.offset, f.size);
+  const { lines, nextOffset, invalidUtf8Lines } = readCompleteLines(tail, 0);
+  const flush = isIdle(ctx, f.mtimeMs);
+  const red = redactor(ctx);
+  let thread = st.thread;
+  let main = st.main;
+  let drawers: DrawerInput[] = [];
+  if (lines.length > 0) {
+    const r = advanceClaudeCodeThread(st.thread, lines, path, parseOptions(path, ctx));
+    if (r.status === 'reparse') return null; // a rewind or fork the cursor cannot follow: read whole
+    if (invalidUtf8Lines) warnings.push(`${path}: ${invalidUtf8Lines} line(s) were not valid UTF-8 (decoded with replacement characters)`);
+    warnings.push(...r.warnings.map((w) => `${path}: ${w}`));
+    thread = redactThreadState(r.state, ctx);
+    const conv = redactConversation(r.conversation, red);
+    if (conv.messages.length > 0 || main) {
+      main ??= newCursor(conv, 0);
+      drawers = advanceCursor(path, main, conv, ctx, { flush, whole: false });
+    }
+  } else if (main && main.ex.open.length > 0 && flush) {
+    drawers = flushCursor(path, main, ctx);
+  } else if (f.size === prev.size && f.mtimeMs === prev.mtimeMs) {
+    return { kind: 'unchanged', path, bytesRead: tail.length, redactions: 0, conversations: 0, warnings };
+  }
+  const offset = prev.offset + nextOffset;
+  const state: ClaudeSourceState = { v: 1, kind: 'claude', format: 'claude-code', thread, main, slots: st.slots };
+  return {
+    kind: 'append',
+    path,
+    state: sourceState(path, ctx, main?.wing ?? prev.wing, f, {
+      hash: nextOffset > 0 ? chainHash(prev.hash, tail.subarray(0, nextOffset)) : prev.hash,
+      offset,
+      prefixHash: nextOffset > 0 ? prefixHash(f, offset) : prev.prefixHash,
+      state,
+    }),
+    drawers,
+    fromOffset: prev.offset,
+    bytesRead: tail.length,
+    redactions: red.count,
+    conversations: drawers.length ? 1 : 0,
+    warnings,
+  };
+}
+
+/** Mines one Claude Code transcript (see the module comment). Throws only for an unreadable file. */
+export function prepareClaude(job: ConvoJob, ctx: ConvoContext, st: ClaudeSourceState | null): PreparedUnit {
+  const path = job.unit.path;
+  const f = openFile(path);
+  const warnings: string[] = [];
+  try {
+    const prev = job.prev;
+    if (st && prev && f.size >= prev.offset && prev.prefixHash !== null && prefixHash(f, prev.offset) === prev.prefixHash) {
+      const r = append(path, f, prev, st, ctx, warnings);
+      if (r) return r;
+    }
+    return full(path, f, ctx, warnings);
+  } finally {
+    f.close();
+  }
+}

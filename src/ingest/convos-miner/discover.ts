@@ -1,0 +1,142 @@
+/**
+ * @module ingest/convos-miner/discover
+ * Finding conversations: one walk of a folder (the project walker, so `.gitignore`, `.lociignore`
+ * and the skip list apply) split into conversation units and everything else (the Claude Code
+ * layout is in claude-dirs).
+ *
+ * Classification of a walked file, cheapest first:
+ * 1. a companion of a conversation (`tool-results/`, `session-memory/`, subagent `.meta.json`) or a
+ *    Slack export root's metadata (`users.json`, `channels.json`, … at the root) → neither;
+ * 2. a file stored before with the same size and mtime → what it was (no read);
+ * 3. a name that cannot hold a conversation (not `.jsonl`, `.json`, `.txt`, `.md`, `.markdown`,
+ *    `.log`, `.text`, `.chat` or extension-less) → a project file (no read);
+ * 4. otherwise the first 64 KiB are sniffed with `detectFormat`.
+ * Slack day files are grouped into one unit per channel folder.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { basename, dirname, extname } from 'node:path';
+import type { SourceState } from '../../store/ports.js';
+import { DETECT_HEAD_CHARS, detectFormat, isConvoCompanion, isSlackExportRoot, type ConvoFormat } from '../convos/index.js';
+import { walkProject, type WalkItem } from '../project/index.js';
+import type { ConvoSourceState, ConvoUnit, UnitKind } from './types.js';
+
+const CANDIDATE_EXT = new Set(['.jsonl', '.json', '.txt', '.md', '.markdown', '.log', '.text', '.chat', '']);
+const SLACK_DAY = /^\d{4}-\d{2}-\d{2}\.json$/i;
+
+/** The first 64 KiB of a file as text, or null when it cannot be read. */
+export function sniffHead(path: string): string | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buf = Buffer.allocUnsafe(DETECT_HEAD_CHARS);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** How a file of `format` is read (see types `UnitKind`). */
+export function unitKind(format: ConvoFormat, path: string): UnitKind {
+  if (format === 'claude-code') return 'claude';
+  if (format === 'claude-history' || format === 'codex') return 'jsonl';
+  if (format === 'gemini' && extname(path).toLowerCase() === '.jsonl') return 'jsonl';
+  if (format === 'slack') return 'slack';
+  return 'whole';
+}
+
+/** What a walk found. */
+export interface Discovery {
+  /** Conversation units, in walk order (Slack channels where their first day file was). */
+  units: ConvoUnit[];
+  /** Every other walked entry (project files and files the walker skipped), in walk order. */
+  others: WalkItem[];
+  /** Conversation companions and Slack metadata files (neither mined nor handed on). */
+  companions: number;
+}
+
+/** Options of {@link discover}. */
+export interface DiscoverOptions {
+  /** Walk these files instead of the folder. */
+  files?: readonly string[];
+  respectGitignore?: boolean;
+  ignore?: readonly string[];
+  /** Stored sources under the root (any kind), by source path: lets unchanged files skip the sniff. */
+  known: ReadonlyMap<string, SourceState>;
+}
+
+function storedFormat(s: SourceState | undefined): { kind: UnitKind; format: ConvoFormat } | null {
+  if (!s || s.kind !== 'convo') return null;
+  const st = s.state as Partial<ConvoSourceState>;
+  return st.kind && st.format ? { kind: st.kind, format: st.format } : null;
+}
+
+function* walkFiles(files: readonly string[]): Generator<WalkItem> {
+  for (const f of files) yield* walkProject({ root: f, maxFileBytes: Number.MAX_SAFE_INTEGER });
+}
+
+/** Walks `root` (or `opts.files`) once and sorts conversations from everything else (see the module comment). */
+export function discover(root: string, opts: DiscoverOptions): Discovery {
+  const items = opts.files
+    ? walkFiles(opts.files)
+    : walkProject({
+        root,
+        maxFileBytes: Number.MAX_SAFE_INTEGER,
+        ...(opts.respectGitignore !== undefined ? { respectGitignore: opts.respectGitignore } : {}),
+        ...(opts.ignore ? { extraIgnores: opts.ignore } : {}),
+      });
+  const all = [...items];
+  const names = new Map<string, string[]>();
+  for (const it of all) {
+    const d = dirname(it.path);
+    const list = names.get(d);
+    if (list) list.push(basename(it.path));
+    else names.set(d, [basename(it.path)]);
+  }
+  const slackRoots = new Set([...names].filter(([, n]) => isSlackExportRoot(n)).map(([d]) => d));
+  const out: Discovery = { units: [], others: [], companions: 0 };
+  const channels = new Map<string, ConvoUnit>();
+  for (const it of all) {
+    if (it.kind !== 'file') {
+      out.others.push(it);
+      continue;
+    }
+    const dir = dirname(it.path);
+    if (isConvoCompanion(it.path) || (slackRoots.has(dir) && extname(it.path).toLowerCase() === '.json')) {
+      out.companions++;
+      continue;
+    }
+    let found: { kind: UnitKind; format: ConvoFormat } | null = null;
+    const prev = opts.known.get(it.path);
+    const stored = storedFormat(prev);
+    const channel = storedFormat(opts.known.get(dir));
+    if (stored && prev!.size === it.size && prev!.mtimeMs === it.mtimeMs) found = stored;
+    else if (prev && prev.kind !== 'convo' && prev.size === it.size && prev.mtimeMs === it.mtimeMs) found = null;
+    else if (channel?.kind === 'slack' && SLACK_DAY.test(basename(it.path))) found = channel;
+    else if (CANDIDATE_EXT.has(extname(it.path).toLowerCase())) {
+      const head = sniffHead(it.path);
+      const format = head === null ? null : detectFormat(it.path, head);
+      if (format) found = { kind: unitKind(format, it.path), format };
+    }
+    if (!found) {
+      out.others.push(it);
+      continue;
+    }
+    if (found.kind === 'slack') {
+      let ch = channels.get(dir);
+      if (!ch) {
+        ch = { kind: 'slack', format: 'slack', path: dir, size: 0, mtimeMs: 0, files: [] };
+        channels.set(dir, ch);
+        out.units.push(ch);
+      }
+      ch.size += it.size;
+      ch.mtimeMs = Math.max(ch.mtimeMs, it.mtimeMs);
+      ch.files!.push(it.path);
+      continue;
+    }
+    out.units.push({ kind: found.kind, format: found.format, path: it.path, size: it.size, mtimeMs: it.mtimeMs });
+  }
+  return out;
+}

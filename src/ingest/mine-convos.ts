@@ -1,0 +1,257 @@
+/**
+ * @module ingest/mine-convos
+ * Mines conversation transcripts into the palace: Claude Code sessions, subagents and
+ * `history.jsonl`, Codex and Gemini CLI logs, ChatGPT / Claude.ai exports, Slack channels and
+ * plain-text chat logs (see `ingest/convos` for the formats and `convos-miner/` for the parts).
+ *
+ * One run: discover (one walk; unchanged files decided without reading) → prepare each changed
+ * unit (inline, or on worker threads when more than 8 MB must be read and cores are idle, see
+ * `defaultWorkers`) → write. Whole reads are
+ * written in batches of about 2,000 drawers or 4 MB with `replaceSources` (each source
+ * all-or-nothing, `skipIfHash` so that a second process mining the same content writes nothing);
+ * appends are written one per file with `appendSource`, one transaction guarded by the committed
+ * offset: when another process appended first, the unit is prepared again from the new state
+ * (up to 3 times). A killed process therefore never leaves half an append, and two processes
+ * mining one file write each drawer once (ids are deterministic, inserts idempotent).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { resolve, sep } from 'node:path';
+import { createError } from '../core/errors.js';
+import { sha256 } from '../core/hash.js';
+import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
+import { defaultWing } from './project-identity.js';
+import { claudeConfigDir, discoverClaudeFiles } from './convos-miner/claude-dirs.js';
+import { discover, type Discovery } from './convos-miner/discover.js';
+import { createUnitPreparer } from './convos-miner/pool.js';
+import { isUnchanged, prepareUnit } from './convos-miner/prepare.js';
+import { CONVO_MINER_VERSION, type ConvoContext, type ConvoJob, type ConvoUnit, type MineConvosOptions, type MineConvosSummary, type PreparedUnit } from './convos-miner/types.js';
+
+const BATCH_DRAWERS = 2000;
+const BATCH_BYTES = 4 << 20;
+const APPEND_ATTEMPTS = 3;
+
+function clampInt(name: string, v: number | undefined, def: number, lo: number, hi: number): number {
+  if (v === undefined) return def;
+  if (!Number.isFinite(v) || v < lo || v > hi) throw createError('INVALID_ARGUMENT', { name, value: v, expected: `a number from ${lo} to ${hi}` });
+  return Math.floor(v);
+}
+
+/**
+ * Worker threads for a run that must read `bytes`: none below 8 MB (starting them costs more),
+ * else one per **idle** core (cores − 1 for this thread − the 1-minute load average), at most 3.
+ * On a busy machine the threads would only compete for the same cores while cloning every result
+ * between threads (measured: +25 % CPU for the same wall time), so the work stays inline.
+ */
+export function defaultWorkers(bytes: number): number {
+  if (bytes <= 8e6) return 0;
+  const busy = Math.round(loadavg()[0] ?? 0); // [0, 0, 0] where unsupported (Windows)
+  return Math.min(3, Math.max(0, availableParallelism() - 1 - busy));
+}
+
+/** The run context (settings, fingerprint, clock) of a mining run rooted at `root`. */
+export function convoContext(root: string, opts: MineConvosOptions): ConvoContext {
+  const base = {
+    wing: opts.wing ?? null,
+    room: opts.room ?? null,
+    redact: opts.redact ?? true,
+    toolResultChars: clampInt('toolResultChars', opts.toolResultChars, 300, 0, 100_000),
+    toolInputChars: clampInt('toolInputChars', opts.toolInputChars, 200, 20, 100_000),
+    maxChars: clampInt('maxChars', opts.maxChars, 1600, 200, 1_000_000),
+    includeBranches: opts.includeBranches ?? true,
+  };
+  const config = sha256(JSON.stringify({ v: CONVO_MINER_VERSION, ...base })).slice(0, 16);
+  return {
+    ...base,
+    root,
+    fallbackWing: opts.wing ?? defaultWing(root),
+    idleMs: clampInt('idleMinutes', opts.idleMinutes, 10, 0, 100_000) * 60_000,
+    flush: opts.flush ?? false,
+    addedBy: opts.addedBy ?? 'loci-mine',
+    config,
+    now: (opts.now ?? Date.now)(),
+  };
+}
+
+/** Stored sources (any kind) at or under `root`, by source path. */
+export async function knownSources(store: MemoryStore, root: string): Promise<Map<string, SourceState>> {
+  const known = new Map<string, SourceState>();
+  for (const s of await store.listSources()) {
+    if (s.source === root || s.source.startsWith(root.endsWith(sep) ? root : root + sep)) known.set(s.source, s);
+  }
+  return known;
+}
+
+/** Walks `path` once and sorts conversations from other files (for `palace.mine` in auto mode). */
+export async function discoverConversations(
+  store: MemoryStore,
+  path: string,
+  opts: Pick<MineConvosOptions, 'files' | 'respectGitignore' | 'ignore'> = {},
+): Promise<Discovery & { root: string; known: Map<string, SourceState> }> {
+  const root = resolve(path);
+  if (!existsSync(root)) throw createError('PATH_NOT_FOUND', { path: root });
+  const known = await knownSources(store, root);
+  const d = discover(root, {
+    known,
+    ...(opts.files ? { files: opts.files.map((f) => resolve(f)) } : {}),
+    ...(opts.respectGitignore !== undefined ? { respectGitignore: opts.respectGitignore } : {}),
+    ...(opts.ignore ? { ignore: opts.ignore } : {}),
+  });
+  return { ...d, root, known };
+}
+
+/** Mines conversations under `path` (a file or a folder); see the module comment. */
+export async function mineConversations(store: MemoryStore, path: string, opts: MineConvosOptions = {}): Promise<MineConvosSummary> {
+  const t0 = performance.now();
+  const d = await discoverConversations(store, path, opts);
+  const summary = await mineConvoUnits(store, d.root, d.units, d.known, opts);
+  summary.filesScanned += d.others.length + d.companions;
+  summary.filesSkipped += d.others.length + d.companions;
+  if (d.units.length === 0 && d.others.length > 0 && statSync(d.root).isFile()) {
+    summary.warnings.push(`${d.root}: not a recognised conversation format — mine it with --mode projects`);
+  }
+  summary.seconds = (performance.now() - t0) / 1000;
+  return summary;
+}
+
+/** Mines discovered conversation units (see {@link discoverConversations}). */
+export async function mineConvoUnits(
+  store: MemoryStore,
+  root: string,
+  units: readonly ConvoUnit[],
+  known: ReadonlyMap<string, SourceState>,
+  opts: MineConvosOptions = {},
+): Promise<MineConvosSummary> {
+  const t0 = performance.now();
+  const ctx = convoContext(root, opts);
+  const summary: MineConvosSummary = {
+    path: root, wing: ctx.fallbackWing, filesScanned: units.length, filesSkipped: 0, filesUnchanged: 0, filesMined: 0,
+    drawersAdded: 0, drawersUpdated: 0, drawersRemoved: 0, bytesRead: 0, seconds: 0, warnings: [], redactions: 0, conversations: 0,
+  };
+  const wings = new Set<string>();
+  const jobs: ConvoJob[] = [];
+  let bytesTotal = 0;
+  for (const unit of units) {
+    const job: ConvoJob = { unit, prev: known.get(unit.path) ?? null };
+    if (isUnchanged(job, ctx)) summary.filesUnchanged++;
+    else {
+      jobs.push(job);
+      bytesTotal += Math.max(0, unit.size - (job.prev?.kind === 'convo' && job.prev.config === ctx.config ? job.prev.offset : 0));
+    }
+  }
+
+  const workers = opts.workers ?? defaultWorkers(bytesTotal);
+  const preparer = createUnitPreparer(ctx, jobs.length > 1 ? workers : 0);
+  type Pending = { state: SourceState; drawers: DrawerInput[]; skipIfHash: string; r: PreparedUnit };
+  let batch: Pending[] = [];
+  let batchDrawers = 0;
+  let batchBytes = 0;
+  const credit = (r: PreparedUnit, added: number, updated = 0, removed = 0) => {
+    summary.drawersAdded += added;
+    summary.drawersUpdated += updated;
+    summary.drawersRemoved += removed;
+    summary.redactions += r.redactions;
+    summary.conversations += r.conversations;
+    if ('state' in r) wings.add(r.state.wing);
+  };
+  const flushBatch = async () => {
+    if (batch.length === 0) return;
+    const results = await store.replaceSources(batch.map(({ state, drawers, skipIfHash }) => ({ state, drawers, skipIfHash })));
+    results.forEach((res, i) => {
+      if (res) credit(batch[i]!.r, res.added, res.updated, res.removed);
+    });
+    batch = [];
+    batchDrawers = 0;
+    batchBytes = 0;
+  };
+  /** Writes one prepared unit; appends are retried from the fresh state when another process got there first. */
+  const write = async (first: PreparedUnit, job: ConvoJob): Promise<void> => {
+    let r = first;
+    for (let attempt = 1; ; attempt++) {
+      summary.warnings.push(...r.warnings);
+      if (r.kind === 'unchanged') summary.filesUnchanged++;
+      else if (r.kind === 'skipped') summary.filesSkipped++;
+      else if (r.kind === 'touch') {
+        summary.filesUnchanged++;
+        await store.touchSource(r.state);
+      } else if (r.kind === 'replace') {
+        summary.filesMined++;
+        batch.push({ state: r.state, drawers: r.drawers, skipIfHash: r.skipIfHash, r });
+        batchDrawers += r.drawers.length;
+        batchBytes += r.bytesRead;
+        if (batchDrawers >= BATCH_DRAWERS || batchBytes >= BATCH_BYTES) await flushBatch();
+      } else {
+        const res = await store.appendSource(r.state, r.drawers, r.fromOffset);
+        if (res) {
+          if (r.drawers.length > 0 || r.state.offset !== r.fromOffset) summary.filesMined++;
+          else summary.filesUnchanged++;
+          credit(r, res.added);
+        } else if (attempt < APPEND_ATTEMPTS) {
+          // Another process appended since this unit's state was read: continue from its state.
+          const fresh: ConvoJob = { unit: job.unit, prev: (await store.getSource(job.unit.path)) ?? null };
+          r = prepareUnit(fresh, ctx);
+          summary.bytesRead += r.bytesRead;
+          continue;
+        } else {
+          summary.filesSkipped++;
+          summary.warnings.push(`${job.unit.path}: other processes kept appending to it; it will be mined on the next run`);
+        }
+      }
+      return;
+    }
+  };
+  const progress = (current: string) =>
+    opts.onProgress?.({
+      filesSeen: summary.filesSkipped + summary.filesUnchanged + summary.filesMined,
+      filesTotal: summary.filesScanned,
+      bytesRead: summary.bytesRead,
+      bytesTotal,
+      current,
+    });
+  try {
+    const window: { job: ConvoJob; p: Promise<PreparedUnit> }[] = [];
+    let next = 0;
+    const depth = workers > 0 ? 4 * workers : 1;
+    while (next < jobs.length || window.length) {
+      while (next < jobs.length && window.length < depth) {
+        const job = jobs[next++]!;
+        window.push({ job, p: preparer.prepare(job) });
+      }
+      if (opts.signal?.aborted) throw createError('ABORTED', { operation: 'mining' });
+      const { job, p } = window.shift()!;
+      const r = await p;
+      summary.bytesRead += r.bytesRead;
+      await write(r, job);
+      progress(r.path);
+    }
+    await flushBatch();
+  } finally {
+    await preparer.close();
+  }
+
+  if (ctx.wing) summary.wing = ctx.wing;
+  else if (wings.size > 0) summary.wing = [...wings].sort().join(', ');
+  summary.seconds = (performance.now() - t0) / 1000;
+  return summary;
+}
+
+/** Options of {@link mineClaudeCode}. */
+export interface MineClaudeOptions extends Omit<MineConvosOptions, 'files'> {
+  /** Claude Code's configuration folder. Default `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+  configDir?: string;
+  /** Environment for the default folder. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Mines every Claude Code transcript (sessions, subagents, `history.jsonl`, see
+ * `discoverClaudeFiles`) under the configuration folder; each conversation's wing comes from the
+ * project of its `cwd` (see convos-miner/identity). Incremental and idempotent like
+ * {@link mineConversations}. Throws CLAUDE_DIR_NOT_FOUND when the folder has no transcripts.
+ */
+export async function mineClaudeCode(store: MemoryStore, opts: MineClaudeOptions = {}): Promise<MineConvosSummary> {
+  const { configDir, env, ...rest } = opts;
+  const dir = claudeConfigDir(configDir, env);
+  const files = discoverClaudeFiles(dir);
+  return mineConversations(store, dir, { ...rest, files });
+}

@@ -1,0 +1,56 @@
+/**
+ * @module mcp/failure.test
+ * Error results: catalogue errors keep their code and details, argument errors name the argument,
+ * unexpected errors become INTERNAL with the stack logged and never returned.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import * as z from 'zod';
+import { createError, type Logger } from '../index.js';
+import { errorResult, invalidArguments, resultOfThrown } from './failure.js';
+
+const memoryLogger = () => {
+  const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
+  const logger: Logger = { log: (level, message, fields) => void lines.push({ level, message, ...(fields ? { fields } : {}) }) };
+  return { logger, lines };
+};
+
+describe('MCP error results', () => {
+  test('a LociError keeps its code, message and details', () => {
+    const r = resultOfThrown(createError('DRAWER_NOT_FOUND', { id: 'd1' }), 'loci_get_drawer', memoryLogger().logger);
+    assert.equal(r.isError, true);
+    assert.equal(r.structuredContent.error.code, 'DRAWER_NOT_FOUND');
+    assert.deepEqual(r.structuredContent.error.details, { id: 'd1' });
+    assert.equal(r.content[0]!.text, `loci: ${r.structuredContent.error.message} [DRAWER_NOT_FOUND]`);
+  });
+
+  test('an unexpected error is INTERNAL; its stack goes to the log, not the client', () => {
+    const { logger, lines } = memoryLogger();
+    const r = resultOfThrown(new TypeError('secret /home/me/path leaked'), 'loci_search', logger);
+    assert.equal(r.structuredContent.error.code, 'INTERNAL');
+    assert.doesNotMatch(JSON.stringify(r), /secret|TypeError|at /);
+    assert.equal(lines[0]?.level, 'error');
+    assert.match(String(lines[0]?.fields?.['error']), /TypeError: secret/);
+  });
+
+  test('argument errors name the argument and the expectation', () => {
+    const schema = z.strictObject({ query: z.string().min(1), limit: z.number().int().max(100).optional() });
+    const unknown = schema.safeParse({ query: 'x', wing_name: 'a' });
+    assert.ok(!unknown.success);
+    const u = invalidArguments(unknown.error, { query: 'x', wing_name: 'a' }, ['query', 'limit']);
+    assert.equal(u.code, 'INVALID_ARGUMENT');
+    assert.deepEqual(u.details, { name: 'argument name', value: 'wing_name', expected: 'one of query, limit' });
+    const range = schema.safeParse({ query: '', limit: 500 });
+    assert.ok(!range.success);
+    const r = invalidArguments(range.error, { query: '', limit: 500 }, ['query', 'limit']);
+    assert.equal(r.details['name'], 'query');
+    assert.match(String(r.details['expected']), /and 1 more: limit/);
+  });
+
+  test('details are made JSON-safe', () => {
+    const e = createError('INVALID_ARGUMENT', { name: 'x', value: { when: new Date(0), fn: () => 1 }, expected: 'y' });
+    const r = resultOfThrown(e, 't', memoryLogger().logger);
+    assert.deepEqual(r.structuredContent.error.details, { name: 'x', value: { when: '1970-01-01T00:00:00.000Z' }, expected: 'y' });
+    assert.deepEqual(errorResult({ code: 'X', message: 'm', details: {} }).content, [{ type: 'text', text: 'loci: m [X]' }]);
+  });
+});

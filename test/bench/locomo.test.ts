@@ -1,0 +1,68 @@
+/**
+ * @module test/bench/locomo
+ * The LoCoMo harness: a tiny LoCoMo-format file written here (always), and the full development
+ * set from ../shared when it is present — there the bars of issue 3 are asserted so that a
+ * regression fails CI.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runLocomoBench } from '../../src/index.js';
+import { ROOT, tempDir } from '../helpers/cli.js';
+
+const DEV = join(ROOT, '..', 'shared', 'data', 'locomo', 'locomo-dev.json');
+
+test('LoCoMo harness on a small file: metrics, categories, baseline, evidence quirks', async () => {
+  const t = tempDir();
+  try {
+    const turn = (s: number, i: number, speaker: string, text: string) => ({ speaker, dia_id: `D${s}:${i}`, text });
+    const conv = {
+      sample_id: 'conv-test',
+      conversation: {
+        speaker_a: 'Ana',
+        speaker_b: 'Ben',
+        session_1_date_time: '1:00 pm on 3 March, 2023',
+        session_1: [turn(1, 1, 'Ana', 'I adopted a cat named Pixel yesterday.'), turn(1, 2, 'Ben', 'Congrats on the cat!')],
+        session_2_date_time: '2:00 pm on 10 April, 2023',
+        session_2: [turn(2, 1, 'Ben', 'I started learning the cello last week.'), turn(2, 2, 'Ana', 'The cello sounds lovely.')],
+        session_3_date_time: '3:00 pm on 20 May, 2023',
+        session_3: [turn(3, 1, 'Ana', 'We hiked up the volcano on Saturday.'), turn(3, 2, 'Ben', 'Which volcano was it?')],
+        session_4_date_time: '5:00 pm on 1 June, 2023',
+      },
+      qa: [
+        { question: 'What is the name of Ana’s cat?', answer: 'Pixel', evidence: ['D1:1'], category: 4 },
+        { question: 'What instrument does Ben learn?', answer: 'cello', evidence: ['D2:1; D2:2'], category: 1 },
+        { question: 'Where did Ana hike in May 2023?', answer: 'a volcano', evidence: ['D:3:1'], category: 2 },
+        { question: 'Unanswerable?', evidence: [], category: 3 },
+        { question: 'Did Ben adopt a cat?', adversarial_answer: 'no', evidence: ['D1:2'], category: 5 },
+      ],
+    };
+    const file = join(t.dir, 'mini.json');
+    writeFileSync(file, JSON.stringify([conv]));
+    const r = await runLocomoBench({ data: file });
+    assert.equal(r.n, 4);
+    assert.equal(r.dropped_no_evidence, 1);
+    assert.equal(r.n_without_category_5, 3);
+    for (const k of ['any@5', 'any@10', 'frac@5', 'frac@10', 'ndcg@10', 'by_category', 'baseline', 'seconds'] as const) assert.ok(k in r, k);
+    assert.equal(r['any@5'], 1, 'three sessions: everything is in the top 5');
+    assert.equal(r.baseline['any@5'], 1);
+    assert.deepEqual(Object.keys(r.by_category).sort(), ['1', '2', '4', '5']);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('LoCoMo development set: Loci clearly beats plain BM25', { skip: existsSync(DEV) ? false : `no data at ${DEV}` }, async () => {
+  const r = await runLocomoBench({ data: DEV });
+  const b = r.baseline;
+  assert.ok(r['frac@10'] >= 0.93, `frac@10 ${r['frac@10']} (bm25 ${b['frac@10']})`);
+  assert.ok(r['any@5'] >= 0.92, `any@5 ${r['any@5']} (bm25 ${b['any@5']})`);
+  assert.ok(r['ndcg@10'] >= 0.8, `ndcg@10 ${r['ndcg@10']} (bm25 ${b['ndcg@10']})`);
+  for (const [cat, m] of Object.entries(r.by_category)) {
+    const base = b.by_category[cat]!;
+    for (const k of ['frac@10', 'any@5', 'ndcg@10'] as const) {
+      assert.ok(m[k] >= base[k] - 1e-9, `category ${cat} ${k}: loci ${m[k]} < bm25 ${base[k]}`);
+    }
+  }
+});

@@ -1,0 +1,128 @@
+/**
+ * @module test/e2e/hooks-install.test
+ * `loci hooks install` through the built bin: merging into settings that already hold other hooks
+ * and keys, idempotence, in-place replacement of an older Loci handler, `--uninstall`, `--print`,
+ * scopes, a broken file, and the installed command actually running as Claude Code would run it
+ * (through a shell). Needs `npm run build`.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { HOOK_MAIN, hookInput, hookWorld, lociIn, NEEDS_BUILD, type HookWorld } from '../fixtures/hooks/support.js';
+
+let w: HookWorld;
+let settings: string;
+beforeEach(() => {
+  w = hookWorld({ LOCI_HOOK_WORKER: '0' });
+  mkdirSync(join(w.project, '.git'));
+  mkdirSync(join(w.project, '.claude'));
+  settings = join(w.project, '.claude', 'settings.local.json');
+});
+afterEach(() => w.cleanup());
+
+const notifier = { type: 'command', command: 'npx turn-notifier --sound', timeout: 3 };
+const ORIGINAL = {
+  permissions: { allow: ['Bash(npm test)'], deny: [] },
+  env: { FOO: 'bar' },
+  hooks: {
+    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard-bash.sh' }] }],
+    SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo hello' }] }],
+    Stop: [{ hooks: [notifier, { type: 'command', command: 'loci hook stop' }] }],
+  },
+  model: 'sonnet',
+};
+
+type Settings = { hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout?: number }[] }[]> } & Record<string, unknown>;
+const read = () => JSON.parse(readFileSync(settings, 'utf8')) as Settings;
+const isLoci = (c: string) => c.includes('hooks/main.js') || /\bloci hook /.test(c);
+
+describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
+  test('merges into existing settings without touching other hooks or keys; idempotent; uninstall restores', () => {
+    writeFileSync(settings, `${JSON.stringify(ORIGINAL, null, 2)}\n`);
+    const r = lociIn(w, ['hooks', 'install']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /installed the Loci hooks in .*settings\.local\.json/);
+    const text = readFileSync(settings, 'utf8');
+    const s = read();
+    assert.equal(text, `${JSON.stringify(s, null, 2)}\n`, '2-space JSON with a final newline');
+    assert.deepEqual(Object.keys(s), Object.keys(ORIGINAL), 'key order kept');
+    assert.deepEqual([s['permissions'], s['env'], s['model']], [ORIGINAL.permissions, ORIGINAL.env, ORIGINAL.model]);
+    assert.deepEqual(s.hooks['PreToolUse'], ORIGINAL.hooks.PreToolUse);
+    assert.deepEqual(s.hooks['SessionStart']![0], ORIGINAL.hooks.SessionStart[0], 'the other SessionStart group is untouched');
+    const expected: Record<string, [string, number]> = {
+      SessionStart: ['session-start', 10],
+      UserPromptSubmit: ['user-prompt-submit', 10],
+      Stop: ['stop', 5],
+      PreCompact: ['pre-compact', 5],
+      PostCompact: ['post-compact', 5],
+      SessionEnd: ['session-end', 5],
+    };
+    for (const [event, [name, timeout]] of Object.entries(expected)) {
+      const handlers = s.hooks[event]!.flatMap((g) => g.hooks).filter((h) => isLoci(h.command));
+      assert.equal(handlers.length, 1, `one Loci handler for ${event}`);
+      assert.equal(handlers[0]!.timeout, timeout);
+      assert.ok(handlers[0]!.command.startsWith(`${process.execPath} ${HOOK_MAIN} ${name}`), handlers[0]!.command);
+      assert.match(handlers[0]!.command, new RegExp(`--home ${w.home.replace(/[/.]/g, '\\$&')}$`), 'a non-default home is pinned');
+    }
+    assert.deepEqual(s.hooks['Stop']!.length, 1, 'the older `loci hook stop` handler was replaced in place, in its group');
+    assert.deepEqual(s.hooks['Stop']![0]!.hooks[0], notifier);
+    const mtime = statSync(settings).mtimeMs;
+    const again = lociIn(w, ['hooks', 'install']);
+    assert.match(again.stdout, /already installed/);
+    assert.equal(readFileSync(settings, 'utf8'), text);
+    assert.equal(statSync(settings).mtimeMs, mtime, 'not rewritten');
+    const un = lociIn(w, ['hooks', 'install', '--uninstall']);
+    assert.equal(un.code, 0, un.stderr);
+    assert.match(un.stdout, /removed the Loci hooks/);
+    const { Stop: _s, ...otherHooks } = ORIGINAL.hooks;
+    assert.deepEqual(read(), { ...ORIGINAL, hooks: { ...otherHooks, Stop: [{ hooks: [notifier] }] } });
+    assert.match(lociIn(w, ['hooks', 'install', '--uninstall']).stdout, /no Loci hooks to remove/);
+  });
+
+  test('--print shows the merged file without writing; --json reports the handlers', () => {
+    writeFileSync(settings, `${JSON.stringify(ORIGINAL, null, 2)}\n`);
+    const before = readFileSync(settings, 'utf8');
+    const p = lociIn(w, ['hooks', 'install', '--print']);
+    assert.equal(p.code, 0, p.stderr);
+    const printed = JSON.parse(p.stdout) as Settings;
+    assert.ok(printed.hooks['UserPromptSubmit']!.some((g) => g.hooks.some((h) => isLoci(h.command))));
+    assert.equal(readFileSync(settings, 'utf8'), before);
+    const j = JSON.parse(lociIn(w, ['hooks', 'install', '--print', '--json']).stdout) as { action: string; handlers: Record<string, unknown> };
+    assert.equal(j.action, 'printed');
+    assert.equal(Object.keys(j.handlers).length, 6);
+  });
+
+  test('scopes: project → .claude/settings.json, user → $CLAUDE_CONFIG_DIR/settings.json (created)', () => {
+    assert.equal(lociIn(w, ['hooks', 'install', '--scope', 'project']).code, 0);
+    assert.ok(existsSync(join(w.project, '.claude', 'settings.json')));
+    const u = lociIn(w, ['hooks', 'install', '--scope', 'user']);
+    assert.equal(u.code, 0, u.stderr);
+    const user = JSON.parse(readFileSync(join(w.claude, 'settings.json'), 'utf8')) as Settings;
+    assert.equal(Object.keys(user.hooks).length, 6);
+    assert.equal(existsSync(settings), false, 'local scope untouched');
+    assert.match(lociIn(w, ['hooks', 'install', '--scope', 'nowhere']).stderr, /INVALID_ARGUMENT/);
+  });
+
+  test('a settings file that is not JSON is refused and left as it is', () => {
+    writeFileSync(settings, '{ "hooks": { oops');
+    const r = lociIn(w, ['hooks', 'install']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /\[HOOKS_SETTINGS_INVALID\]/);
+    assert.equal(readFileSync(settings, 'utf8'), '{ "hooks": { oops');
+  });
+
+  test('the installed commands run through a shell as Claude Code runs them, with the pinned home', () => {
+    lociIn(w, ['hooks', 'install']);
+    const s = read();
+    const command = (event: string) => s.hooks[event]!.flatMap((g) => g.hooks).find((h) => isLoci(h.command))!.command;
+    const env = { ...w.env, LOCI_HOME: '', LOCI_HOOK_SAVE_EVERY: '1' };
+    const stop = spawnSync('/bin/sh', ['-c', command('Stop')], { cwd: w.project, input: hookInput('stop.json', w), encoding: 'utf8', env });
+    assert.deepEqual([stop.status, stop.stdout, stop.stderr], [0, '', '']);
+    assert.equal(readdirSync(join(w.home, 'queue')).filter((n) => n.endsWith('.json')).length, 1, 'the job went to the pinned home');
+    const start = spawnSync('/bin/sh', ['-c', command('SessionStart')], { cwd: w.project, input: hookInput('session-start.json', w), encoding: 'utf8', env });
+    assert.equal(start.status, 0);
+    assert.equal(start.stderr, '');
+  });
+});
