@@ -2,20 +2,23 @@
  * Whole-process latency of the Claude Code hooks, as Claude Code pays it: one new `node` process
  * per event, the hook JSON on stdin, until the process exits. Palace of N drawers (default 50,000,
  * ~600 characters each, 10 % in the project's wing, a fifth of those in decision-like halls) plus
- * a few memory files; runs each case R times (default 25) after 3 warm-ups; p50/p95 in ms.
+ * a few memory files; runs each case R times (default 25) after 3 warm-up rounds, round-robin (each
+ * round runs every case once, so changes of machine load hit all cases alike); p50/p95 in ms.
  *
  * Cases: baselines (`node -e 0`, `node bin/loci.js --version`); `stop` with nothing to archive and
- * with an archive queued (every prompt, a detached worker spawned; the bench waits for it between
- * runs, untimed); `user-prompt-submit` with recall over the palace and `session-start` with the
+ * with an archive queued (every prompt, a detached worker spawned; no case is measured while a
+ * worker still runs — the wait is untimed); `user-prompt-submit` with recall over the palace and `session-start` with the
  * wake-up computed (cache invalidated before each run, untimed), each in the hook process (no warm
  * server: the first hook of a home) and through the warm hook server; `session-start` from the
  * wake-up cache. Hooks run through the installed entry (`dist/hooks/main.js`) and, for
  * comparison, through `bin/loci.js hook`.
- * The load average is printed with the numbers: the machine may be shared.
+ * The load average is printed with the numbers: the machine may be shared. With GNU time installed
+ * each process also reports its CPU time (user + system; `cpu_p50_ms`), which load changes much
+ * less than wall time (the warm server's own CPU is not in it).
  * Usage: node --import tsx bench/hooks.ts [--drawers 50000] [--runs 25]
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addMemory, openPalace, selectMemoryDir } from '../dist/index.js';
@@ -80,30 +83,22 @@ function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return +s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(1);
 }
-function run(args: string[], input: string, extra: NodeJS.ProcessEnv = {}): { ms: number; stdout: string } {
+/** CPU time of each hook process (user + system) through GNU time, when it is installed. */
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+const cpuFile = join(root, 'cpu.txt');
+function run(args: string[], input: string, extra: NodeJS.ProcessEnv = {}): { ms: number; cpu: number | null; stdout: string } {
+  const [cmd, argv] = TIME ? [TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args]] : [process.execPath, args];
   const t0 = performance.now();
-  const res = spawnSync(process.execPath, args, { cwd: project, input, encoding: 'utf8', env: { ...env, ...extra } });
+  const res = spawnSync(cmd, argv, { cwd: project, input, encoding: 'utf8', env: { ...env, ...extra } });
   const ms = performance.now() - t0;
   if (res.status !== 0 || res.stderr) throw new Error(`${args.join(' ')} failed: ${res.status} ${res.stderr}`);
-  return { ms, stdout: res.stdout };
+  const cpu = TIME ? readFileSync(cpuFile, 'utf8').trim().split(/\s+/).reduce((a, x) => a + Number(x) * 1000, 0) : null;
+  return { ms, cpu, stdout: res.stdout };
 }
-async function measure(name: string, args: string[], input: (i: number) => string, o: { before?: (i: number) => Promise<void> | void; env?: NodeJS.ProcessEnv; expect?: RegExp } = {}) {
-  const ms: number[] = [];
-  let out = '';
-  for (let i = -3; i < RUNS; i++) {
-    await o.before?.(i);
-    const res = run(args, input(i), o.env);
-    out = res.stdout;
-    if (i >= 0) ms.push(res.ms);
-  }
-  if (o.expect && !o.expect.test(out)) throw new Error(`${name}: unexpected output ${out.slice(0, 300)}`);
-  return { runs: ms.length, p50_ms: pct(ms, 50), p95_ms: pct(ms, 95), min_ms: pct(ms, 0), max_ms: pct(ms, 100), out_chars: out.trimEnd().length };
-}
+const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
+const queueEmpty = () => !existsSync(join(home, 'queue')) || readdirSync(join(home, 'queue')).every((n) => !n.endsWith('.json'));
 const waitWorker = async () => {
-  const lock = join(home, 'locks', 'hook-worker.lock');
-  for (let k = 0; k < 600 && (existsSync(lock) || spawnSync('sh', ['-c', `ls ${join(home, 'queue')}/*.json 2>/dev/null | wc -l`], { encoding: 'utf8' }).stdout.trim() !== '0'); k++) {
-    await new Promise((res) => setTimeout(res, 100));
-  }
+  for (let k = 0; k < 600 && (existsSync(join(home, 'locks', 'hook-worker.lock')) || !queueEmpty()); k++) await sleep(100);
 };
 const w = { transcript, project };
 const PROMPTS = TOPICS.map((tp) => `How did we handle the ${tp} decision, and why?`);
@@ -112,8 +107,6 @@ const appendPrompt = () => {
   appended++;
   appendFileSync(transcript, `${JSON.stringify({ type: 'user', uuid: `b-${appended}`, sessionId: SESSION, cwd: '/home/dev/acme-api', timestamp: new Date().toISOString(), message: { role: 'user', content: `bench prompt ${appended}: and the retry budget?` } })}\n`);
 };
-
-const results: Record<string, unknown> = {};
 const NO_SERVER = { LOCI_HOOK_SERVER: '0' };
 const upsInput = (tag: string) => (i: number) => hookInput('user-prompt-submit.json', w, { prompt: PROMPTS[(i + 3) % PROMPTS.length], session_id: `bench-${tag}-${i}` });
 const memFile = join(memDir, 'project_redis-limiter.md');
@@ -121,28 +114,63 @@ const invalidate = (i: number) => {
   const at = new Date(Date.now() - 1000 * (100 + i));
   utimesSync(memFile, at, at);
 };
-results['baseline: node -e 0'] = await measure('node', ['-e', '0'], () => '');
-results['baseline: node bin/loci.js --version'] = await measure('version', [BIN, '--version'], () => '');
-run([HOOK_MAIN, 'stop'], hookInput('stop.json', w), { LOCI_HOOK_WORKER: '0' }); // state caught up
-results['stop, nothing to archive'] = await measure('stop', [HOOK_MAIN, 'stop'], () => hookInput('stop.json', w));
-results['stop, nothing to archive (via bin/loci.js hook)'] = await measure('stop-bin', [BIN, 'hook', 'stop'], () => hookInput('stop.json', w));
-results['stop, archive queued + detached worker spawned'] = await measure('stop-queue', [HOOK_MAIN, 'stop'], () => hookInput('stop.json', w), {
-  env: { LOCI_HOOK_SAVE_EVERY: '1' },
-  before: async () => {
-    await waitWorker();
-    appendPrompt();
-  },
-});
-await waitWorker();
-results[`user-prompt-submit, ${drawers} drawers, in the hook process (no server)`] = await measure('ups-cold', [HOOK_MAIN, 'user-prompt-submit'], upsInput('cold'), { env: NO_SERVER, expect: /"UserPromptSubmit"/ });
-results['session-start, wake-up computed in the hook process (no server, cache invalidated)'] = await measure('ss-cold', [HOOK_MAIN, 'session-start'], () => hookInput('session-start.json', w), { env: NO_SERVER, before: invalidate, expect: /"SessionStart"/ });
+const ssInput = () => hookInput('session-start.json', w);
+
+/** One case: what runs, and its untimed set-up. */
+interface Case {
+  name: string;
+  args: string[];
+  input: (i: number) => string;
+  env?: NodeJS.ProcessEnv;
+  before?: (i: number) => void;
+  expect?: RegExp;
+}
+const cases: Case[] = [
+  { name: 'baseline: node -e 0', args: ['-e', '0'], input: () => '' },
+  { name: 'baseline: node bin/loci.js --version', args: [BIN, '--version'], input: () => '' },
+  { name: 'stop, nothing to archive', args: [HOOK_MAIN, 'stop'], input: () => hookInput('stop.json', w) },
+  { name: 'stop, nothing to archive (via bin/loci.js hook)', args: [BIN, 'hook', 'stop'], input: () => hookInput('stop.json', w) },
+  { name: 'stop, archive queued + detached worker spawned', args: [HOOK_MAIN, 'stop'], input: () => hookInput('stop.json', w), env: { LOCI_HOOK_SAVE_EVERY: '1' }, before: appendPrompt },
+  { name: `user-prompt-submit, ${drawers} drawers, in the hook process (no server)`, args: [HOOK_MAIN, 'user-prompt-submit'], input: upsInput('cold'), env: NO_SERVER, expect: /"UserPromptSubmit"/ },
+  { name: `user-prompt-submit, ${drawers} drawers, warm server`, args: [HOOK_MAIN, 'user-prompt-submit'], input: upsInput('warm'), expect: /"UserPromptSubmit"/ },
+  { name: 'user-prompt-submit, warm server (via bin/loci.js hook)', args: [BIN, 'hook', 'user-prompt-submit'], input: upsInput('bin'), expect: /"UserPromptSubmit"/ },
+  { name: 'session-start, wake-up computed in the hook process (no server, cache invalidated)', args: [HOOK_MAIN, 'session-start'], input: ssInput, env: NO_SERVER, before: invalidate, expect: /"SessionStart"/ },
+  { name: 'session-start, wake-up computed by the warm server (cache invalidated)', args: [HOOK_MAIN, 'session-start'], input: ssInput, before: invalidate, expect: /"SessionStart"/ },
+  { name: 'session-start, wake-up from the cache', args: [HOOK_MAIN, 'session-start'], input: ssInput, before: () => void run([HOOK_MAIN, 'session-start'], ssInput()), expect: /"SessionStart"/ },
+];
+
+run([HOOK_MAIN, 'stop'], hookInput('stop.json', w), { LOCI_HOOK_WORKER: '0' }); // counter caught up
 run([HOOK_MAIN, 'user-prompt-submit'], upsInput('start')(0)); // starts the warm server
-const socket = join(home, 'run', 'hooks.sock');
-for (let k = 0; k < 300 && !existsSync(socket); k++) await new Promise((res) => setTimeout(res, 100));
-results[`user-prompt-submit, ${drawers} drawers, warm server`] = await measure('ups', [HOOK_MAIN, 'user-prompt-submit'], upsInput('warm'), { expect: /"UserPromptSubmit"/ });
-results['user-prompt-submit, warm server (via bin/loci.js hook)'] = await measure('ups-bin', [BIN, 'hook', 'user-prompt-submit'], upsInput('bin'), { expect: /"UserPromptSubmit"/ });
-results['session-start, wake-up computed by the warm server (cache invalidated)'] = await measure('ss-server', [HOOK_MAIN, 'session-start'], () => hookInput('session-start.json', w), { before: invalidate, expect: /"SessionStart"/ });
-results['session-start, wake-up from the cache'] = await measure('ss-warm', [HOOK_MAIN, 'session-start'], () => hookInput('session-start.json', w), { expect: /"SessionStart"/ });
+for (let k = 0; k < 300 && !existsSync(join(home, 'run', 'hooks.sock')); k++) await sleep(100);
+
+// Round-robin: every round runs each case once, so a change of machine load hits all cases alike.
+const samples = new Map<string, { ms: number[]; cpu: number[]; chars: number[] }>(cases.map((c) => [c.name, { ms: [], cpu: [], chars: [] }]));
+for (let i = -3; i < RUNS; i++) {
+  for (const c of cases) {
+    await waitWorker(); // no background mining during a measurement
+    c.before?.(i);
+    const res = run(c.args, c.input(i), c.env);
+    if (c.expect && !c.expect.test(res.stdout)) throw new Error(`${c.name}: unexpected output ${res.stdout.slice(0, 300)}`);
+    if (i >= 0) {
+      samples.get(c.name)!.ms.push(res.ms);
+      if (res.cpu !== null) samples.get(c.name)!.cpu.push(res.cpu);
+      samples.get(c.name)!.chars.push(res.stdout.trimEnd().length);
+    }
+  }
+}
+const results: Record<string, unknown> = {};
+for (const [name, s] of samples) {
+  results[name] = {
+    runs: s.ms.length,
+    p50_ms: pct(s.ms, 50),
+    p95_ms: pct(s.ms, 95),
+    min_ms: pct(s.ms, 0),
+    max_ms: pct(s.ms, 100),
+    ...(s.cpu.length ? { cpu_p50_ms: pct(s.cpu, 50) } : {}),
+    mean_out_chars: Math.round(s.chars.reduce((a, b) => a + b, 0) / s.chars.length),
+  };
+}
+await waitWorker();
 for (const line of readFileSync(join(home, 'logs', 'hooks.log'), 'utf8').split('\n')) {
   if (!line.includes('"hook server listening"')) continue;
   try {

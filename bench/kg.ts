@@ -8,9 +8,10 @@
  * 2. Measures `query(entity, { asOf })` p50/p95/p99 over 1,000 random entities and dates (the
  *    target is p95 <= 20 ms), and the same over the 100 biggest hubs, for information.
  * 3. Measures `extractFromDrawer` on ~`--mb` MB of generated chat drawers (8 turns each) against two
- *    baselines in the same process: the tokenizer (`searchColumn`) and `store.put` of the same
- *    drawers into SQLite (insert + FTS), which every mined drawer pays. Target: extraction adds
- *    <= 30 % to mining, i.e. `extract_vs_put` well under 0.3.
+ *    baselines in the same process, in CPU seconds: the tokenizer (`searchColumn`) and `store.put`
+ *    of the same drawers into SQLite (insert + FTS), a lower bound of what every mined drawer pays.
+ *    Target: extraction adds <= 30 % to mining; `extract_vs_put` is an upper bound of that ratio.
+ *    Runs on generated chat (1 sentence in 30 states a relation) and on LoCoMo dev when present.
  * Usage: node --import tsx bench/kg.ts [--facts 1000000] [--mb 20] [--keep DIR]
  * Prints one JSON document.
  */
@@ -240,7 +241,8 @@ console.log(
       extraction: {
         generated_chat: generated,
         locomo_dev: real,
-        target: 'extraction adds <= 30 % to mining: extract_vs_put well under 0.3 (mining pays store.put plus reading, chunking and hashing)',
+        target:
+          'extraction adds <= 30 % to mining time; store.put is a lower bound of mining (which also reads, parses, chunks, redacts and hashes), so extract_vs_put bounds the overhead from above',
       },
     },
     null,

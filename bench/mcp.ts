@@ -15,7 +15,7 @@
  * Usage: node --import tsx bench/mcp.ts [--drawers 50000] [--runs 10] [--keep DIR] [--cold-only]
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -139,7 +139,21 @@ process.stdin.on('end', () => process.exit(0));
 `,
 );
 
-function coldStart(args: string[] = ['bin/loci.js', 'mcp']): Promise<{ initialize_ms: number; first_call_ms: number }> {
+/**
+ * CPU time (user + system) a live process has used so far, from /proc (Linux; 10 ms ticks), or
+ * null elsewhere. Less sensitive than wall time to other load on the machine.
+ */
+function cpuMs(pid: number | undefined): number | null {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+type Cold = { initialize_ms: number; first_call_ms: number; cpu_ms: number | null };
+function coldStart(args: string[] = ['bin/loci.js', 'mcp']): Promise<Cold> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, args, { env: { ...process.env, LOCI_HOME: home }, stdio: ['pipe', 'pipe', 'inherit'] });
@@ -156,8 +170,9 @@ function coldStart(args: string[] = ['bin/loci.js', 'mcp']): Promise<{ initializ
           child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify(CALL)}\n`);
         } else if (msg.id === 2) {
           const first = performance.now() - t0;
+          const cpu = cpuMs(child.pid);
           child.stdin.end();
-          child.once('exit', () => resolve({ initialize_ms: +init.toFixed(1), first_call_ms: +first.toFixed(1) }));
+          child.once('exit', () => resolve({ initialize_ms: +init.toFixed(1), first_call_ms: +first.toFixed(1), cpu_ms: cpu }));
         }
       }
     });
@@ -166,9 +181,9 @@ function coldStart(args: string[] = ['bin/loci.js', 'mcp']): Promise<{ initializ
   });
 }
 const median = (xs: number[]) => +[...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!.toFixed(1);
-const cold: { initialize_ms: number; first_call_ms: number }[] = [];
+const cold: Cold[] = [];
 for (let i = 0; i < RUNS; i++) cold.push(await coldStart());
-const bareRuns: { initialize_ms: number; first_call_ms: number }[] = [];
+const bareRuns: Cold[] = [];
 for (let i = 0; i < RUNS; i++) bareRuns.push(await coldStart([bare]));
 const version: number[] = [];
 for (let i = 0; i < RUNS; i++) {
@@ -195,7 +210,9 @@ console.log(
         first_tool_call_median_ms: median(cold.map((c) => c.first_call_ms)),
         first_tool_call_min_ms: Math.min(...cold.map((c) => c.first_call_ms)),
         baseline_loci_version_median_ms: median(version),
+        first_tool_call_cpu_median_ms: cold[0]?.cpu_ms === null ? null : median(cold.map((c) => c.cpu_ms ?? 0)),
         baseline_bare_sdk_server_first_call_median_ms: median(bareRuns.map((c) => c.first_call_ms)),
+        baseline_bare_sdk_server_cpu_median_ms: bareRuns[0]?.cpu_ms === null ? null : median(bareRuns.map((c) => c.cpu_ms ?? 0)),
       },
       targets: { tool_call_p50_ms: 5, cold_start_ms: 500 },
     },

@@ -63,12 +63,41 @@ export { createLlmProvider, providerFromEnv, type LlmProvider, type ProviderConf
 export { createEmbedder, parseEmbedderSpec, embedderConfigFromEnv, type Embedder, type EmbedderConfig, type EmbedOptions } from './embed/index.js';
 
 // ── knowledge graph (issue 6) ─────────────────────────────────────────────────
+export type { PalaceGraph } from './palace/graph.js';
+export {
+  createSqliteGraphStore,
+  createMemoryGraphStore,
+  createSqliteTunnelStore,
+  createMemoryTunnelStore,
+  traverse,
+  implicitTunnels,
+  extractFromDrawer,
+  queryEntities,
+  resolveDate,
+  entityKey,
+  DEFAULT_FUNCTIONAL_PREDICATES,
+  type GraphStore,
+  type Fact,
+  type FactInput,
+  type Entity,
+  type EntityInput,
+  type GraphBatch,
+  type GraphStats,
+  type Page,
+  type ExtractionInput,
+  type Tunnel,
+  type TunnelInput,
+  type TunnelStore,
+  type TraversalStep,
+  type RoomRef,
+  type LlmExtractor,
+} from './kg/index.js';
 
 // ── mcp and hooks (issue 7) ───────────────────────────────────────────────────
 export {
   createLociMcpServer, serveMcpStdio, serveMcpHttp, installMcpServer,
   type LociMcpServer, type LociMcpServerOptions, type ServeStdioOptions, type StdioServing, type HttpServing, type ServeHttpOptions,
-  type McpInstallOptions, type McpInstallResult, type McpInstallScope, type McpServerEntry, type KgPort, type McpTool, type McpToolAnnotations,
+  type McpInstallOptions, type McpInstallResult, type McpInstallScope, type McpServerEntry, type McpTool, type McpToolAnnotations,
 } from './mcp/index.js';
 export {
   wakeUp, runHook, runHookWorker, installHooks, recordUsage, readUsage, topUsage, usageKey, importance, recencyFactor, useFactor, KIND_WEIGHTS, RECENCY_DAYS,

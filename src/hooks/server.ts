@@ -101,7 +101,7 @@ export async function serveHooks(o: HookServerOptions): Promise<void> {
     stopped = true;
     clearTimeout(timer);
     clearInterval(watch);
-    o.logger.log('debug', 'hook server stopping', { why });
+    o.logger.log('info', 'hook server stopping', { why });
     server.close();
     if (process.platform !== 'win32') rmSync(path, { force: true });
     void palaces.close().finally(() => finish());
@@ -164,7 +164,7 @@ export async function serveHooks(o: HookServerOptions): Promise<void> {
     });
     server.listen(path, () => {
       if (process.platform !== 'win32') chmodSync(path, 0o600);
-      o.logger.log('debug', 'hook server listening', { path, idleMs });
+      o.logger.log('info', 'hook server listening', { path, idleMs });
       touch();
     });
     process.once('SIGTERM', () => stop('SIGTERM'));

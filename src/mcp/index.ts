@@ -13,7 +13,6 @@ export type { LociMcpServer, LociMcpServerOptions } from './server.js';
 export type { ServeStdioOptions, StdioServing } from './stdio.js';
 export type { HttpServing, ServeHttpOptions } from './http.js';
 export type { McpInstallOptions, McpInstallResult, McpInstallScope, McpServerEntry } from './install.js';
-export type { KgPort } from './kg-port.js';
 export type { AnyTool as McpTool, LociAnnotations as McpToolAnnotations } from './tool.js';
 
 /**

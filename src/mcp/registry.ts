@@ -17,7 +17,7 @@ import { tunnelTools } from './tools/tunnels.js';
 
 /** What the palace behind the server can do, deciding which families are registered. */
 export interface Capabilities {
-  /** A knowledge graph and tunnel store are available (`ToolContext.kg`). */
+  /** The palace has a knowledge graph and tunnels (`ToolContext.graph`). */
   kg: boolean;
 }
 

@@ -20,7 +20,6 @@ import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from 
 import { createError, openPalace, selectMemoryDir, silentLogger, type Logger, type MemoryDirChoice, type Palace } from '../index.js';
 import { ErrorShape } from './shapes.js';
 import { errorResult, failureOf, invalidArguments, resultOfThrown } from './failure.js';
-import type { KgPort } from './kg-port.js';
 import { lociTools } from './registry.js';
 import type { AnyTool, CallExtras, MemoryDirOptions, ToolContext } from './tool.js';
 
@@ -36,8 +35,6 @@ export interface LociMcpServerOptions {
   cwd?: string;
   /** Environment for locating Claude Code's memory directory. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
-  /** Knowledge graph and tunnels. Default: `palace.kg` when the palace has one; else those tools are left out. */
-  kg?: KgPort;
   /** Advertise the strict output schemas (see the module comment). Default false. */
   strictOutputSchemas?: boolean;
   /** Server version reported at initialize. Default: the package version. */
@@ -93,12 +90,6 @@ function memoryDirChooser(cwd: string, env: NodeJS.ProcessEnv, lociHome: string)
   };
 }
 
-/** A graph port taken from the palace, when it exposes one of that shape. */
-function palaceKg(palace: Palace): KgPort | undefined {
-  const kg = (palace as Palace & { kg?: unknown }).kg as Partial<KgPort> | undefined;
-  return kg && kg.graph && kg.tunnels && typeof kg.traverse === 'function' && typeof kg.implicitTunnels === 'function' ? (kg as KgPort) : undefined;
-}
-
 /** Builds the Loci MCP server (tools registered, not yet connected). */
 export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Promise<LociMcpServer> {
   const logger = opts.logger ?? silentLogger;
@@ -106,9 +97,10 @@ export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Prom
   const palace = opts.palace ?? (await openPalace({ ...(opts.home ? { home: opts.home } : {}), logger }));
   const cwd = opts.cwd ?? process.cwd();
   const env = opts.env ?? process.env;
-  const kg = opts.kg ?? palaceKg(palace);
-  const ctx: ToolContext = { palace, logger, cwd, env, memoryDir: memoryDirChooser(cwd, env, palace.home), ...(kg ? { kg } : {}) };
-  const tools = lociTools({ kg: kg !== undefined });
+  // The graph is loaded on the first graph tool call, not at start (it would slow the cold start).
+  const graph = typeof palace.graph === 'function' ? () => palace.graph() : undefined;
+  const ctx: ToolContext = { palace, logger, cwd, env, memoryDir: memoryDirChooser(cwd, env, palace.home), ...(graph ? { graph } : {}) };
+  const tools = lociTools({ kg: graph !== undefined });
 
   const server = new McpServer(
     { name: 'loci', title: 'Loci memory', version: opts.version ?? packageVersion() },

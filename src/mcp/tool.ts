@@ -6,8 +6,7 @@
  * server (`server.ts`) registers and dispatches them.
  */
 import type * as z from 'zod';
-import type { Logger, MemoryDirChoice, Palace } from '../index.js';
-import type { KgPort } from './kg-port.js';
+import type { Logger, MemoryDirChoice, Palace, PalaceGraph } from '../index.js';
 
 /** MCP tool annotations as Loci uses them: every hint is stated, none is left to defaults. */
 export interface LociAnnotations {
@@ -44,8 +43,8 @@ export interface ToolContext {
   env: NodeJS.ProcessEnv;
   /** Picks the memory directory (Claude Code's when it exists here, else Loci's own). */
   memoryDir(opts?: MemoryDirOptions): MemoryDirChoice;
-  /** The knowledge graph and tunnels, when the palace provides them. */
-  kg?: KgPort;
+  /** The palace's knowledge graph and tunnels (loaded on first use), when it has them. */
+  graph?: () => Promise<PalaceGraph>;
 }
 
 /** Per-call extras from the protocol: cancellation and progress. */

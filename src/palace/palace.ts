@@ -23,6 +23,7 @@ import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, Memor
 import { createSqliteStore, openDatabase } from '../store/index.js';
 import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
 import { embedderFromSpec, setupVectors } from './vectors.js';
+import type { PalaceGraph } from './graph.js';
 import type { Embedder } from '../embed/index.js';
 import { searchHybrid, type SearchOptions, type SearchResult } from '../search/index.js';
 
@@ -114,6 +115,11 @@ export interface Palace {
   diaryWrite(input: DiaryEntryInput): Promise<{ id: string; date: string }>;
   /** An agent's diary entries, newest first. */
   diaryRead(agent: string, opts?: { limit?: number; offset?: number; since?: string }): Promise<{ entries: Drawer[]; total: number }>;
+  /**
+   * The temporal knowledge graph and tunnels of this palace (filled automatically from new drawers).
+   * Loaded on first use.
+   */
+  graph(): Promise<PalaceGraph>;
   close(): Promise<void>;
 }
 
@@ -148,7 +154,13 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     embedder: opts.embedder !== undefined ? opts.embedder : embedderFromSpec(process.env['LOCI_EMBEDDER']),
     logger,
   });
-  /** Embeds new drawers after a write; a failing embedder never fails the write. */
+  let graphSide: Promise<PalaceGraph> | undefined;
+  const getGraph = () =>
+    (graphSide ??= import('./graph.js').then(({ setupGraph }) => setupGraph({ db, drawers: st, clock, logger })));
+  /**
+   * Derived data after a write: embeds new drawers and extracts facts from them. A failing
+   * embedder or extractor never fails the write (the data is re-derived later).
+   */
   const syncVectors = async (warnings?: string[]) => {
     try {
       await vectors.sync();
@@ -157,6 +169,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       logger.log('warn', msg);
       warnings?.push(msg);
     }
+    if (process.env['LOCI_KG_EXTRACT'] !== '0') await (await getGraph()).sync();
   };
 
   const palace: Palace & { internals: PalaceInternals } = {
@@ -203,7 +216,13 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     search: async (query, o) => {
       const vectorSearcher = o?.mode === 'lexical' ? undefined : await vectors.searcher();
       return searchHybrid(
-        { store: st, clock, vectors: vectorSearcher, vectorsUnavailable: vectorSearcher ? undefined : await vectors.unavailable() },
+        {
+          store: st,
+          clock,
+          vectors: vectorSearcher,
+          vectorsUnavailable: vectorSearcher ? undefined : await vectors.unavailable(),
+          entityDrawers: async (q) => (await getGraph()).drawersForQuery(q),
+        },
         query,
         o,
       );
@@ -256,6 +275,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       return r;
     },
     embed: (o) => vectors.sync(o),
+    graph: getGraph,
     diaryRead: (agent, o) => diaryRead(st, agent, o),
 
     close: () => st.close(),

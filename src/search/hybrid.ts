@@ -63,6 +63,11 @@ export interface HybridParams {
    * (a tie-breaker: "auth tokens" prefers the auth room).
    */
   room: number;
+  /**
+   * Weight of the entity signal: the drawer is linked (by an extracted fact or a mention) to an
+   * entity the query names. Default 0.1, a tie-breaker (see BENCHMARKS.md for its measurement).
+   */
+  entity: number;
   /** BM25 candidates considered (and aggregated per source). Default 200, at least 10 × limit. */
   candidates: number;
 }
@@ -76,6 +81,7 @@ export const HYBRID_DEFAULTS: Readonly<HybridParams> = {
   vector: 0.3,
   vectorMinScore: 0.3,
   room: 0.1,
+  entity: 0.1,
   candidates: 200,
 };
 
@@ -87,6 +93,8 @@ export interface HybridDeps {
   vectorsUnavailable?: string | undefined;
   clock?: Clock;
   params?: Partial<HybridParams>;
+  /** Drawer ids linked to the entities a query names (from the knowledge graph), when available. */
+  entityDrawers?: ((query: string) => Promise<ReadonlySet<string>>) | undefined;
 }
 
 interface Cand {
@@ -99,6 +107,7 @@ interface Cand {
   source: number;
   time: number;
   room: number;
+  entity: number;
   fused: number;
 }
 
@@ -126,15 +135,16 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const filter = filterOf(opts);
   const k = Math.max(p.candidates, limit * 10);
 
-  const [lex, vec] = await Promise.all([
+  const [lex, vec, linked] = await Promise.all([
     tokens.length ? deps.store.searchLexical(tokens, filter, k) : Promise.resolve([]),
     deps.vectors && opts.mode !== 'lexical' ? deps.vectors.knn(query, filter, Math.max(50, limit * 5)) : Promise.resolve([]),
+    deps.entityDrawers && opts.mode !== 'lexical' && p.entity > 0 ? deps.entityDrawers(query) : Promise.resolve(new Set<string>()),
   ]);
 
   const cands = new Map<string, Cand>();
   const cand = (id: string): Cand => {
     let c = cands.get(id);
-    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, fused: 0 }));
+    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, entity: 0, fused: 0 }));
     return c;
   };
   lex.forEach((h, i) => Object.assign(cand(h.id), { hit: h, bm25: h.score, bm25Rank: i + 1 }));
@@ -180,6 +190,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     c.source = s === null ? c.bm25 : perSource.get(s)!;
     c.time = timeProximity(c.hit!.contentDate, cues, p.timeTauDays);
     c.room = queryTokens(c.hit!.room).some((t) => roomWords.has(t)) ? 1 : 0;
+    c.entity = linked.has(c.id) ? 1 : 0;
   }
   const max = (f: (c: Cand) => number) => Math.max(1e-12, ...live.map(f));
   const mb = max((c) => c.bm25);
@@ -193,11 +204,13 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
       p.source * (c.source / ms) +
       (useVec ? p.vector * (c.vec / mv) : 0) +
       (useTime ? p.time * c.time : 0) +
-      p.room * c.room;
+      p.room * c.room +
+      p.entity * c.entity;
   }
   // Ties: better BM25 rank, then earlier chunk.
   live.sort((a, b) => b.fused - a.fused || (a.bm25Rank ?? 1e9) - (b.bm25Rank ?? 1e9));
-  const signals = ['bm25', 'source', ...(useVec ? ['vector'] : []), ...(useTime ? ['time'] : []), 'room'];
+  const useEntity = linked.size > 0;
+  const signals = ['bm25', 'source', ...(useVec ? ['vector'] : []), ...(useTime ? ['time'] : []), 'room', ...(useEntity ? ['entity'] : [])];
   const fallback = !deps.vectors && deps.vectorsUnavailable ? deps.vectorsUnavailable : undefined;
 
   const top = live.slice(0, limit).map((c) => {
@@ -208,6 +221,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     };
     if (useVec) trace['vector'] = { rank: c.vecRank, score: c.vec, contribution: p.vector * (c.vec / mv) };
     if (useTime) trace['time'] = { rank: null, score: c.time, contribution: p.time * c.time };
+    if (useEntity) trace['entity'] = { rank: null, score: c.entity, contribution: p.entity * c.entity };
     return { c, fused: c.fused, trace };
   });
   return finish(deps, query, tokens, top, signals, opts, context, t0, fallback);

@@ -90,6 +90,35 @@ describe('conversation miner: incremental and idempotent', () => {
     assert.deepEqual(rows(h), rows(clean));
   });
 
+  test('a 2 MB line (a huge tool result) cut across two runs is read whole, its tool line kept short', async () => {
+    const base = { sessionId: 'long-1', cwd: '/home/dev/big', version: '2.1.98', isSidechain: false, userType: 'external' };
+    const huge = 'row,value\n'.repeat(200_000); // ~2 MB
+    const recs = [
+      { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2025-06-01T10:00:00.000Z', message: { role: 'user', content: 'dump the table' } },
+      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2025-06-01T10:00:01.000Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'cat table.csv' } }] } },
+      { ...base, type: 'user', uuid: 'r1', parentUuid: 'a1', timestamp: '2025-06-01T10:00:02.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: huge }] } },
+      { ...base, type: 'assistant', uuid: 'a2', parentUuid: 'r1', timestamp: '2025-06-01T10:00:03.000Z', message: { id: 'm2', role: 'assistant', content: [{ type: 'text', text: 'The table has 200000 rows.' }] } },
+      { ...base, type: 'user', uuid: 'u2', parentUuid: 'a2', timestamp: '2025-06-01T10:01:00.000Z', message: { role: 'user', content: 'thanks' } },
+    ];
+    const text = `${recs.map((r) => JSON.stringify(r)).join('\n')}\n`;
+    assert.ok(text.length > 2_000_000);
+    const file = join(work.dir, 'long', 'session.jsonl');
+    mkdirSync(join(work.dir, 'long'), { recursive: true });
+    writeFileSync(file, text.slice(0, 1_000_000)); // in the middle of the long line
+    const h = home();
+    const a = await mine(h, file, fresh(file));
+    assert.equal(a.drawersAdded, 0, 'the first exchange is still open');
+    writeFileSync(file, text);
+    const b = await mine(h, file, fresh(file));
+    assert.equal(b.drawersAdded, 1);
+    const [d] = rows(h);
+    assert.ok(d!.text.length < 1000, 'the tool result is a short line');
+    assert.match(d!.text, /^User: dump the table\nAssistant: \[Bash\] cat table\.csv\n→ row,value ⏎ row,value/);
+    const clean = home();
+    await mine(clean, file, fresh(file));
+    assert.deepEqual(rows(h), rows(clean));
+  });
+
   test('a rewritten file (another prefix) is mined again from the start', async () => {
     const file = join(work.dir, 'rewrite', 'session.jsonl');
     mkdirSync(join(work.dir, 'rewrite'), { recursive: true });

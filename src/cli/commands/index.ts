@@ -9,6 +9,7 @@ import { register as embed } from './embed.js';
 import { register as hook } from './hook.js';
 import { register as hooks } from './hooks.js';
 import { register as init } from './init.js';
+import { register as kg } from './kg.js';
 import { register as mcp } from './mcp.js';
 import { register as memory } from './memory.js';
 import { register as mine } from './mine.js';
@@ -17,4 +18,4 @@ import { register as search } from './search.js';
 import { register as status } from './status.js';
 import { register as wakeUpCmd } from './wake-up.js';
 
-export const COMMANDS: RegisterCommand[] = [diary, embed, init, mine, search, status, bench, memory, recall, mcp, hook, hooks, wakeUpCmd];
+export const COMMANDS: RegisterCommand[] = [kg, diary, embed, init, mine, search, status, bench, memory, recall, mcp, hook, hooks, wakeUpCmd];

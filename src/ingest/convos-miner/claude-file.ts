@@ -19,7 +19,7 @@ import { sha256 } from '../../core/hash.js';
 import { advanceClaudeCodeThread, readCompleteLines, type ParseOptions } from '../convos/index.js';
 import type { DrawerInput, SourceState } from '../../store/ports.js';
 import { advanceCursor, flushCursor, newCursor, redactConversation, redactThreadState, redactor } from './drawers.js';
-import { chainHash, openFile, prefixHash, sourceState, type OpenFile } from './file-io.js';
+import { chainHash, isIdle, openFile, prefixHash, sourceState, type OpenFile } from './file-io.js';
 import type { ClaudeSourceState, ConvoContext, ConvoJob, PreparedUnit } from './types.js';
 
 /** Bytes of a sidecar read (enough for the longest head a tool line keeps, in UTF-8). */
@@ -60,11 +60,6 @@ function parseOptions(path: string, ctx: ConvoContext): ParseOptions {
     includeBranches: ctx.includeBranches,
     resolveSidecar: sidecarResolver(path, ctx),
   };
-}
-
-/** Whether the open exchange of a stored state must be written now (see the module comment). */
-export function isIdle(ctx: ConvoContext, mtimeMs: number): boolean {
-  return ctx.flush || ctx.now - mtimeMs >= ctx.idleMs;
 }
 
 /** Reads the whole file and replaces the source (first read or `reparse`). */

@@ -73,8 +73,17 @@ function storedFormat(s: SourceState | undefined): { kind: UnitKind; format: Con
   return st.kind && st.format ? { kind: st.kind, format: st.format } : null;
 }
 
+/** Walk items of an explicit file list; a file gone since it was listed is left out. */
 function* walkFiles(files: readonly string[]): Generator<WalkItem> {
-  for (const f of files) yield* walkProject({ root: f, maxFileBytes: Number.MAX_SAFE_INTEGER });
+  for (const f of files) {
+    let items: Generator<WalkItem>;
+    try {
+      items = walkProject({ root: f, maxFileBytes: Number.MAX_SAFE_INTEGER });
+    } catch {
+      continue; // deleted in the meantime (e.g. Claude Code's transcript clean-up)
+    }
+    yield* items;
+  }
 }
 
 /** Walks `root` (or `opts.files`) once and sorts conversations from everything else (see the module comment). */

@@ -24,7 +24,7 @@
  * split by a part boundary and the open exchange kept in the cursor holds no secret — and on
  * titles and the session facts kept in the cursor.
  */
-import { sha256, stableId } from '../../core/hash.js';
+import { sha256 } from '../../core/hash.js';
 import type { DrawerInput } from '../../store/ports.js';
 import { searchColumn } from '../../text/index.js';
 import {
@@ -171,7 +171,8 @@ export function chunkDrawers(source: string, chunks: readonly ExchangeChunk[], c
     for (const k of HEAD_META) if (k !== 'sessionId' && meta[k] !== undefined) metadata[k] = meta[k];
     const indexExtra = title ?? undefined;
     out.push({
-      id: stableId('d', 'cv', source, cur.id, c.exchangeIndex, c.part, contentHash),
+      // = stableId('d', 'cv', source, cur.id, exchangeIndex, part, contentHash), hashed in one call
+      id: `d${sha256(`cv\0${source}\0${cur.id}\0${c.exchangeIndex}\0${c.part}\0${contentHash}`).slice(0, 16)}`,
       wing,
       room,
       hall: classifyHall(c.text),

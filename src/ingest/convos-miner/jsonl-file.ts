@@ -14,9 +14,8 @@
 import { sha256 } from '../../core/hash.js';
 import type { DrawerInput, SourceState } from '../../store/ports.js';
 import { parseConversations, readCompleteLines, type Conversation } from '../convos/index.js';
-import { isIdle } from './claude-file.js';
 import { advanceCursor, flushCursor, newCursor, redactConversation, redactor, type Redactor } from './drawers.js';
-import { chainHash, openFile, prefixHash, sourceState, type OpenFile } from './file-io.js';
+import { chainHash, isIdle, openFile, prefixHash, sourceState, type OpenFile } from './file-io.js';
 import type { ConvoContext, ConvoJob, JsonlSourceState, PreparedUnit } from './types.js';
 
 /** A record that marks a Codex file as holding event messages, without producing any message. */

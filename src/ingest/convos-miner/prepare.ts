@@ -14,7 +14,8 @@
  */
 import { isLociError, fsError } from '../../core/errors.js';
 import type { SourceState } from '../../store/ports.js';
-import { isIdle, prepareClaude } from './claude-file.js';
+import { prepareClaude } from './claude-file.js';
+import { isIdle } from './file-io.js';
 import { prepareJsonl } from './jsonl-file.js';
 import { prepareSlack, prepareWhole } from './whole-file.js';
 import type { ClaudeSourceState, ConvoContext, ConvoJob, ConvoSourceState, JsonlSourceState, PreparedUnit } from './types.js';

@@ -2,18 +2,17 @@
  * @module mcp/tools/kg
  * The temporal knowledge graph: facts about entities with validity windows — query (as of a
  * date), add, invalidate, timeline, stats and entity listing. Registered only when the palace has
- * a graph (`ToolContext.kg`).
+ * a graph (`ToolContext.graph`).
  */
 import * as z from 'zod';
-import { createError } from '../../index.js';
-import type { KgFact, KgPort } from '../kg-port.js';
+import { createError, type Fact, type PalaceGraph } from '../../index.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool, type ToolContext } from '../tool.js';
 import { plural } from '../shapes.js';
 
 const date = z.string().min(4).max(40).describe('YYYY-MM-DD or ISO-8601 with a zone');
 const entityName = z.string().trim().min(1).max(200);
 
-const Fact = z.object({
+const FactShape = z.object({
   id: z.string(),
   subject: z.string().describe('subject entity id'),
   subject_name: z.string(),
@@ -29,7 +28,7 @@ const Fact = z.object({
 });
 const Entity = z.object({ id: z.string(), name: z.string(), type: z.string(), aliases: z.array(z.string()) });
 
-const factOf = (f: KgFact): z.output<typeof Fact> => ({
+const factOf = (f: Fact): z.output<typeof FactShape> => ({
   id: f.id,
   subject: f.subject,
   subject_name: f.subjectName,
@@ -44,17 +43,17 @@ const factOf = (f: KgFact): z.output<typeof Fact> => ({
   source_drawer_ids: [...f.sources],
 });
 
-const span = (f: z.output<typeof Fact>) => `${f.valid_from?.slice(0, 10) ?? '…'} → ${f.valid_to?.slice(0, 10) ?? 'now'}`;
-const factLine = (f: z.output<typeof Fact>) =>
+const span = (f: z.output<typeof FactShape>) => `${f.valid_from?.slice(0, 10) ?? '…'} → ${f.valid_to?.slice(0, 10) ?? 'now'}`;
+const factLine = (f: z.output<typeof FactShape>) =>
   `${f.subject_name} ${f.predicate} ${f.object_name} [${span(f)}]${f.source_drawer_ids.length ? ` (drawers ${f.source_drawer_ids.join(', ')})` : ''}`;
 
-/** The graph of the context, which the registry guarantees for these tools. */
-export function kgOf(ctx: ToolContext): KgPort {
-  if (!ctx.kg) throw createError('INTERNAL', { what: 'a knowledge-graph tool ran without a graph' });
-  return ctx.kg;
+/** The palace's graph, which the registry guarantees for these tools (loaded on first use). */
+export async function graphOf(ctx: ToolContext): Promise<PalaceGraph> {
+  if (!ctx.graph) throw createError('INTERNAL', { what: 'a knowledge-graph tool ran without a graph' });
+  return ctx.graph();
 }
 
-async function entityOr404(kg: KgPort, name: string) {
+async function entityOr404(kg: PalaceGraph, name: string) {
   const e = await kg.graph.resolveEntity(name);
   if (!e) throw createError('KG_ENTITY_NOT_FOUND', { name });
   return e;
@@ -71,10 +70,10 @@ const query = defineTool({
     direction: z.enum(['out', 'in', 'both']).default('both').describe('out: the entity is the subject; in: the object'),
     predicate: z.string().trim().min(1).max(64).optional().describe('only this relation, e.g. works_at'),
   },
-  output: { entity: Entity, as_of: z.string().nullable(), facts: z.array(Fact) },
+  output: { entity: Entity, as_of: z.string().nullable(), facts: z.array(FactShape) },
   annotations: READ,
   async run(ctx, a) {
-    const kg = kgOf(ctx);
+    const kg = await graphOf(ctx);
     const e = await entityOr404(kg, a.entity);
     const facts = (await kg.graph.query(e.id, { direction: a.direction, ...(a.as_of ? { asOf: a.as_of } : {}), ...(a.predicate ? { predicate: a.predicate } : {}) })).map(factOf);
     const text = `${plural(facts.length, 'fact')} about ${e.name}${a.as_of ? ` as of ${a.as_of}` : ''}\n${facts.map(factLine).join('\n')}`;
@@ -98,11 +97,11 @@ const add = defineTool({
     confidence: z.number().gt(0).max(1).default(1),
     source_drawer_ids: z.array(z.string().min(1)).max(50).default([]).describe('drawers the fact comes from'),
   },
-  output: { fact: Fact },
+  output: { fact: FactShape },
   annotations: WRITE(true),
   async run(ctx, a) {
     const f = factOf(
-      await kgOf(ctx).graph.addFact({
+      (await graphOf(ctx)).graph.addFact({
         subject: a.subject,
         predicate: a.predicate,
         object: a.object,
@@ -123,10 +122,10 @@ const invalidate = defineTool({
   description:
     'Marks a fact as no longer true from `ended` (default now) — e.g. someone left a company, a dependency was removed. History is kept: loci_kg_query with an earlier as_of still sees it. Add the new fact with loci_kg_add.',
   input: { subject: entityName, predicate: z.string().trim().min(1).max(64), object: z.string().trim().min(1).max(500), ended: date.optional().describe('end date; default now') },
-  output: { invalidated: z.array(Fact) },
+  output: { invalidated: z.array(FactShape) },
   annotations: DESTRUCTIVE(true),
   async run(ctx, a) {
-    const facts = (await kgOf(ctx).graph.invalidate(a.subject, a.predicate, a.object, a.ended ? { ended: a.ended } : {})).map(factOf);
+    const facts = ((await graphOf(ctx)).graph.invalidate(a.subject, a.predicate, a.object, a.ended ? { ended: a.ended } : {})).map(factOf);
     const text = facts.length ? `ended ${plural(facts.length, 'fact')}\n${facts.map(factLine).join('\n')}` : `no open fact ${a.subject} ${a.predicate} ${a.object}: nothing ended`;
     return { data: { invalidated: facts }, text };
   },
@@ -141,10 +140,10 @@ const timeline = defineTool({
     limit: z.number().int().min(1).max(200).default(50),
     cursor: z.string().min(1).optional().describe('next_cursor of the previous page'),
   },
-  output: { entity: Entity, facts: z.array(Fact), next_cursor: z.string().nullable() },
+  output: { entity: Entity, facts: z.array(FactShape), next_cursor: z.string().nullable() },
   annotations: READ,
   async run(ctx, a) {
-    const kg = kgOf(ctx);
+    const kg = await graphOf(ctx);
     const e = await entityOr404(kg, a.entity);
     const page = await kg.graph.timeline(e.id, { limit: a.limit, cursor: a.cursor ?? null });
     const facts = page.items.map(factOf);
@@ -161,7 +160,7 @@ const stats = defineTool({
   output: { entities: z.number().int(), facts: z.number().int(), open_facts: z.number().int(), predicates: z.array(z.object({ predicate: z.string(), facts: z.number().int() })) },
   annotations: READ,
   async run(ctx) {
-    const s = await kgOf(ctx).graph.stats();
+    const s = (await graphOf(ctx)).graph.stats();
     const predicates = Object.entries(s.predicates).sort((x, y) => y[1] - x[1]).map(([predicate, facts]) => ({ predicate, facts }));
     const text = `${plural(s.entities, 'entity', 'entities')}, ${plural(s.facts, 'fact')} (${s.openFacts} open)\n${predicates.map((p) => `${p.predicate}: ${p.facts}`).join('\n')}`;
     return { data: { entities: s.entities, facts: s.facts, open_facts: s.openFacts, predicates }, text };
@@ -181,7 +180,7 @@ const entities = defineTool({
   output: { entities: z.array(Entity), next_cursor: z.string().nullable() },
   annotations: READ,
   async run(ctx, a) {
-    const page = await kgOf(ctx).graph.entities({ limit: a.limit, cursor: a.cursor ?? null, ...(a.type ? { type: a.type } : {}), ...(a.prefix ? { prefix: a.prefix } : {}) });
+    const page = (await graphOf(ctx)).graph.entities({ limit: a.limit, cursor: a.cursor ?? null, ...(a.type ? { type: a.type } : {}), ...(a.prefix ? { prefix: a.prefix } : {}) });
     const list = page.items.map((e) => ({ id: e.id, name: e.name, type: e.type, aliases: e.aliases }));
     const text = `${plural(list.length, 'entity', 'entities')}${page.nextCursor ? ' (more: pass next_cursor)' : ''}\n${list.map((e) => `${e.name} (${e.type})${e.aliases.length ? ` aka ${e.aliases.join(', ')}` : ''}`).join('\n')}`;
     return { data: { entities: list, next_cursor: page.nextCursor }, text };

@@ -36,7 +36,7 @@ const status = defineTool({
       bytes: s.bytes,
       schema_version: s.schemaVersion,
       index: { lexical: s.index.lexical, vectors: s.index.vectors },
-      capabilities: { knowledge_graph: ctx.kg !== undefined, diary: typeof ctx.palace.diaryWrite === 'function' },
+      capabilities: { knowledge_graph: ctx.graph !== undefined, diary: typeof ctx.palace.diaryWrite === 'function' },
     };
     const mb = (s.bytes / 1048576).toFixed(1);
     const text =

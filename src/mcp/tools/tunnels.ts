@@ -2,21 +2,21 @@
  * @module mcp/tools/tunnels
  * Links between rooms: implicit ones (the same room name in several wings) and explicit tunnels
  * (stored, optionally pointing at drawers) — traverse, find, create, list, delete, follow.
- * Registered only when the palace has a graph (`ToolContext.kg`).
+ * Registered only when the palace has a graph (`ToolContext.graph`).
  */
 import * as z from 'zod';
-import type { KgRoomRef, KgTunnel } from '../kg-port.js';
+import { implicitTunnels, type RoomRef, type Tunnel as StoredTunnel } from '../../index.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool } from '../tool.js';
 import { plural, preview } from '../shapes.js';
-import { kgOf } from './kg.js';
+import { graphOf } from './kg.js';
 
 const name = z.string().trim().min(1).max(200);
 
 const End = z.object({ wing: z.string(), room: z.string(), drawer_id: z.string().nullable().describe('the drawer this end points at, if any') });
 const Tunnel = z.object({ id: z.string().describe('tunnel id (for loci_delete_tunnel)'), source: End, target: End, label: z.string(), created_at: z.string() });
 
-const endOf = (r: KgRoomRef): z.output<typeof End> => ({ wing: r.wing, room: r.room, drawer_id: r.drawerId ?? null });
-const tunnelOf = (t: KgTunnel): z.output<typeof Tunnel> => ({ id: t.id, source: endOf(t.source), target: endOf(t.target), label: t.label, created_at: t.createdAt });
+const endOf = (r: RoomRef): z.output<typeof End> => ({ wing: r.wing, room: r.room, drawer_id: r.drawerId ?? null });
+const tunnelOf = (t: StoredTunnel): z.output<typeof Tunnel> => ({ id: t.id, source: endOf(t.source), target: endOf(t.target), label: t.label, created_at: t.createdAt });
 const endText = (e: z.output<typeof End>) => `${e.wing}/${e.room}${e.drawer_id ? `#${e.drawer_id}` : ''}`;
 const tunnelLine = (t: z.output<typeof Tunnel>) => `${t.id}: ${endText(t.source)} ↔ ${endText(t.target)}${t.label ? ` (${t.label})` : ''}`;
 
@@ -41,7 +41,7 @@ const traverse = defineTool({
   },
   annotations: READ,
   async run(ctx, a) {
-    const steps = await kgOf(ctx).traverse({ wing: a.wing, room: a.room }, a.max_hops);
+    const steps = await (await graphOf(ctx)).traverse({ wing: a.wing, room: a.room }, a.max_hops);
     const rooms = steps.map((s) => ({ wing: s.wing, room: s.room, hops: s.hops, drawers: s.count, via: s.via, from: s.from, label: s.label ?? null }));
     const text = rooms.map((r) => `${'  '.repeat(r.hops)}${r.wing}/${r.room} (${r.drawers})${r.via === 'start' ? '' : ` via ${r.via}${r.label ? ` "${r.label}"` : ''}`}`).join('\n');
     return { data: { rooms }, text };
@@ -56,7 +56,7 @@ const find = defineTool({
   output: { links: z.array(z.object({ room: z.string(), wings: z.array(z.string()) })) },
   annotations: READ,
   async run(ctx, a) {
-    const links = (await kgOf(ctx).implicitTunnels()).filter((l) => (!a.wing_a || l.wings.includes(a.wing_a)) && (!a.wing_b || l.wings.includes(a.wing_b)));
+    const links = implicitTunnels(await (await graphOf(ctx)).rooms()).filter((l) => (!a.wing_a || l.wings.includes(a.wing_a)) && (!a.wing_b || l.wings.includes(a.wing_b)));
     const text = links.length ? links.map((l) => `${l.room}: ${l.wings.join(', ')}`).join('\n') : 'no room is shared by those wings';
     return { data: { links }, text };
   },
@@ -80,7 +80,7 @@ const create = defineTool({
   annotations: WRITE(true),
   async run(ctx, a) {
     const t = tunnelOf(
-      await kgOf(ctx).tunnels.create({
+      (await graphOf(ctx)).tunnels.create({
         source: { wing: a.source_wing, room: a.source_room, drawerId: a.source_drawer_id ?? null },
         target: { wing: a.target_wing, room: a.target_room, drawerId: a.target_drawer_id ?? null },
         label: a.label,
@@ -98,7 +98,7 @@ const list = defineTool({
   output: { tunnels: z.array(Tunnel) },
   annotations: READ,
   async run(ctx, a) {
-    const tunnels = (await kgOf(ctx).tunnels.list({ ...(a.wing ? { wing: a.wing } : {}), ...(a.room ? { room: a.room } : {}) })).map(tunnelOf);
+    const tunnels = ((await graphOf(ctx)).tunnels.list({ ...(a.wing ? { wing: a.wing } : {}), ...(a.room ? { room: a.room } : {}) })).map(tunnelOf);
     return { data: { tunnels }, text: tunnels.length ? `${plural(tunnels.length, 'tunnel')}\n${tunnels.map(tunnelLine).join('\n')}` : 'no tunnels' };
   },
 });
@@ -111,7 +111,7 @@ const remove = defineTool({
   output: { tunnel_id: z.string(), deleted: z.boolean() },
   annotations: DESTRUCTIVE(true),
   async run(ctx, a) {
-    const deleted = await kgOf(ctx).tunnels.delete(a.tunnel_id);
+    const deleted = (await graphOf(ctx)).tunnels.delete(a.tunnel_id);
     return { data: { tunnel_id: a.tunnel_id, deleted }, text: deleted ? `deleted tunnel ${a.tunnel_id}` : `no tunnel ${a.tunnel_id}` };
   },
 });
@@ -127,7 +127,7 @@ const follow = defineTool({
   annotations: READ,
   async run(ctx, a) {
     const links = [];
-    for (const { tunnel, to } of await kgOf(ctx).tunnels.follow({ wing: a.wing, room: a.room })) {
+    for (const { tunnel, to } of (await graphOf(ctx)).tunnels.follow({ wing: a.wing, room: a.room })) {
       const d = to.drawerId ? await ctx.palace.get(to.drawerId) : undefined;
       links.push({ tunnel_id: tunnel.id, label: tunnel.label, to: endOf(to), drawer_preview: d ? preview(d.text, 300) : null });
     }

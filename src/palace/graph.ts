@@ -1,0 +1,137 @@
+/**
+ * @module palace/graph
+ * Wires the temporal knowledge graph and tunnels to the palace: one graph in the palace file,
+ * filled automatically from new drawers (weights-free extraction), and the room listing tunnels
+ * traverse. Extraction follows a high-water mark on drawer `rid` (drawers get increasing rids), so
+ * it is incremental and resumable; a compare-and-swap on the mark lets only one process extract a
+ * given range.
+ */
+import type Database from 'better-sqlite3';
+import { userInfo } from 'node:os';
+import type { Logger } from '../core/logger.js';
+import type { Clock } from '../core/clock.js';
+import {
+  createMemoryGraphStore,
+  createMemoryTunnelStore,
+  createSqliteGraphStore,
+  createSqliteTunnelStore,
+  extractFromDrawer,
+  queryEntities,
+  traverse,
+  type GraphStore,
+  type TraversalStep,
+  type TunnelStore,
+} from '../kg/index.js';
+import type { Drawer, MemoryStore } from '../store/ports.js';
+
+/** The graph side of an open palace. */
+export interface PalaceGraph {
+  readonly graph: GraphStore;
+  readonly tunnels: TunnelStore;
+  /** Extracts entities and facts from drawers stored since the last call. Returns drawers read. */
+  sync(): Promise<number>;
+  /** Rooms reachable from `start` through shared room names and explicit tunnels. */
+  traverse(start: { wing: string; room: string }, maxHops?: number): Promise<TraversalStep[]>;
+  /** Drawer ids linked to the entities `query` names (facts and mentions), at most 1000. */
+  drawersForQuery(query: string): Promise<ReadonlySet<string>>;
+  /** Every room with its drawer count (for tunnels). */
+  rooms(): Promise<{ wing: string; room: string; count: number }[]>;
+}
+
+const HWM_KEY = 'kg.extracted_rid';
+
+function userName(): string | null {
+  const env = process.env['LOCI_USER_NAME'];
+  if (env) return env;
+  try {
+    return userInfo().username || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sets up the graph for a palace (SQLite when the palace has a database, else in memory). */
+export async function setupGraph(opts: { db: Database.Database | null; drawers: MemoryStore; clock: Clock; logger: Logger }): Promise<PalaceGraph> {
+  const { db, drawers, clock, logger } = opts;
+  const graph = db ? createSqliteGraphStore(db, { clock }) : createMemoryGraphStore({ clock });
+  const tunnels = db ? createSqliteTunnelStore(db) : createMemoryTunnelStore();
+  await graph.init();
+  let memoryHwm = new Set<string>();
+
+  async function pendingSqlite(): Promise<{ from: number; to: number; rows: Drawer[] } | null> {
+    const d = db!;
+    const from = Number((d.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(HWM_KEY) as string | undefined) ?? 0);
+    const rows = d
+      .prepare('SELECT rid, id FROM drawers WHERE rid > ? ORDER BY rid LIMIT 500')
+      .all(from) as { rid: number; id: string }[];
+    if (rows.length === 0) return null;
+    const to = rows[rows.length - 1]!.rid;
+    // Claim the range: only the process whose compare-and-swap succeeds extracts it.
+    const claimed = d
+      .transaction(() => {
+        const cur = Number((d.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(HWM_KEY) as string | undefined) ?? 0);
+        if (cur !== from) return false;
+        d.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(HWM_KEY, String(to));
+        return true;
+      })
+      .immediate();
+    if (!claimed) return { from, to: from, rows: [] };
+    return { from, to, rows: await drawers.getMany(rows.map((r) => r.id)) };
+  }
+
+  const extract = async (batch: Drawer[]) => {
+    const name = userName();
+    for (const d of batch) {
+      const speakers = Array.isArray(d.metadata['speakers']) ? (d.metadata['speakers'] as unknown[]).filter((x): x is string => typeof x === 'string') : [];
+      const result = extractFromDrawer(
+        { id: d.id, text: d.text, contentDate: d.contentDate, speakers, wing: d.wing, room: d.room, source: d.source, metadata: d.metadata },
+        { userName: name },
+      );
+      if (result.entities.length || result.facts.length || result.invalidations.length) {
+        await graph.apply(result, { lenient: true });
+      }
+    }
+  };
+
+  const rooms = async () => {
+    const out: { wing: string; room: string; count: number }[] = [];
+    for (const wing of Object.keys(await drawers.countBy('wing'))) {
+      for (const [room, count] of Object.entries(await drawers.countBy('room', { wing }))) out.push({ wing, room, count });
+    }
+    return out;
+  };
+
+  return {
+    graph,
+    tunnels,
+    rooms,
+    async sync() {
+      let n = 0;
+      try {
+        if (db) {
+          for (;;) {
+            const p = await pendingSqlite();
+            if (!p) break;
+            await extract(p.rows);
+            n += p.rows.length;
+          }
+        } else {
+          const all = (await drawers.list({}, { limit: Number.MAX_SAFE_INTEGER, order: 'source' })).drawers.filter((d) => !memoryHwm.has(d.id));
+          await extract(all);
+          memoryHwm = new Set([...memoryHwm, ...all.map((d) => d.id)]);
+          n = all.length;
+        }
+      } catch (e) {
+        logger.log('warn', `knowledge-graph extraction stopped: ${(e as Error).message}`);
+      }
+      return n;
+    },
+    traverse: (start, maxHops = 2) => traverse(start, maxHops, { rooms, tunnels }),
+    async drawersForQuery(query) {
+      const entities = await queryEntities(graph, query);
+      if (entities.length === 0) return new Set<string>();
+      const links = await graph.drawersForEntities(entities.map((e) => e.id), { limit: 1000 });
+      return new Set(links.map((l) => l.drawerId));
+    },
+  };
+}
