@@ -5,13 +5,15 @@
  *
  * (a) throughput: mining a set of generated Claude Code transcripts (`--mb` MB in `--sessions`
  *     files under a fake `projects/` folder) in this process, inline and with worker threads
- *     (`--workers`, default one per core but one, at most 3) — MB/s of wall time and of CPU time
- *     (all threads), plus the floor of reading and hashing the same bytes;
+ *     (`--workers`, default one per core but one, at most 3), without knowledge-graph extraction
+ *     (`LOCI_KG_EXTRACT=0`), then inline with it (the palace's default) — MB/s of wall time and of
+ *     CPU time (all threads), plus the floor of reading and hashing the same bytes;
  * (b) append latency: a 50,000-line session is mined once, then `--runs` times 10 lines are
- *     appended and `node bin/loci.js mine <file> --mode convos` is run as a whole process —
- *     median and p95 wall time, and the child's CPU time (user + system); for scale, the same
- *     append mined in-process (the miner's own work) and a `loci --version` process (the floor of
- *     any `loci` command: Node start-up and the CLI's module graph).
+ *     appended and `node bin/loci.js mine <file> --mode convos` is run as a whole process (with
+ *     graph extraction, and alternately without) — median and p95 wall time, and the child's CPU
+ *     time (user + system); for scale, the same append mined in-process (the miner's own work)
+ *     and a `loci --version` process (the floor of any `loci` command: Node start-up and the
+ *     CLI's module graph).
  * Prints one JSON document. The machine may be shared: compare CPU seconds, not only wall time.
  */
 import { spawnSync } from 'node:child_process';
@@ -61,8 +63,13 @@ t = performance.now();
 for (const f of files) createHash('sha256').update(readFileSync(f)).digest();
 const floorSeconds = (performance.now() - t) / 1000;
 
-/** One timed mine of the transcript set into a fresh palace, then an unchanged re-mine. */
-async function throughput(name: string, workers: number) {
+/**
+ * One timed mine of the transcript set into a fresh palace, then an unchanged re-mine. `kg`:
+ * also extract knowledge-graph facts from the new drawers (the palace's default since the graph
+ * was wired into ingest; `LOCI_KG_EXTRACT=0` turns it off).
+ */
+async function throughput(name: string, workers: number, kg: boolean) {
+  process.env['LOCI_KG_EXTRACT'] = kg ? '1' : '0';
   const palace = await openPalace({ home: join(work, `home-a-${name}`), embedder: null });
   let t0 = performance.now();
   let c0 = process.cpuUsage();
@@ -78,6 +85,7 @@ async function throughput(name: string, workers: number) {
   await palace.close();
   return {
     workers,
+    kg_extraction: kg,
     seconds: r2(seconds),
     mb_per_s: r2(bytes / 1e6 / seconds),
     cpu_seconds: r2(cpuSeconds),
@@ -87,20 +95,27 @@ async function throughput(name: string, workers: number) {
     remine_unchanged: remine,
   };
 }
-const inline = await throughput('inline', 0);
-const threaded = await throughput('workers', workers ?? Math.max(1, Math.min(3, availableParallelism() - 1)));
+const inline = await throughput('inline', 0, false);
+const threaded = await throughput('workers', workers ?? Math.max(1, Math.min(3, availableParallelism() - 1)), false);
+const withGraph = await throughput('inline-kg', 0, true);
+delete process.env['LOCI_KG_EXTRACT'];
 
 // ── (b) append and re-mine as a whole process ───────────────────────────────
 const big = join(work, 'big', 'session.jsonl');
 mkdirSync(dirname(big), { recursive: true });
-const all = generateClaudeSession(50_000 + runs * 10, 4242).split('\n');
-writeFileSync(big, `${all.slice(0, 50_000).join('\n')}\n`);
+const all = generateClaudeSession(50_000 + runs * 30, 4242).split('\n');
+let next = 50_000;
+const appendLines = () => {
+  appendFileSync(big, `${all.slice(next, next + 10).join('\n')}\n`);
+  next += 10;
+};
+writeFileSync(big, `${all.slice(0, next).join('\n')}\n`);
 const home = join(work, 'home-b');
 const CPU_HOOK = `data:text/javascript,process.on("exit",()=>{const u=process.cpuUsage();process.stderr.write("\\nCPU_US "+(u.user+u.system)+"\\n")})`;
-const mine = () => {
+const mine = (kg: boolean) => {
   const t1 = performance.now();
   const r = spawnSync(process.execPath, ['--import', CPU_HOOK, BIN, 'mine', big, '--mode', 'convos', '--json'], {
-    env: { ...process.env, LOCI_HOME: home, LOCI_EMBEDDER: 'none' },
+    env: { ...process.env, LOCI_HOME: home, LOCI_EMBEDDER: 'none', LOCI_KG_EXTRACT: kg ? '1' : '0' },
     encoding: 'utf8',
   });
   const ms = performance.now() - t1;
@@ -108,32 +123,34 @@ const mine = () => {
   const cpuUs = Number(/CPU_US (\d+)/.exec(r.stderr)?.[1] ?? NaN);
   return { ms, cpuMs: cpuUs / 1000, summary: JSON.parse(r.stdout) as { drawers_added: number } };
 };
-t = performance.now();
-const first = mine();
-const appendWall: number[] = [];
-const appendCpu: number[] = [];
+const first = mine(true);
+const runsOf = { kg: { wall: [] as number[], cpu: [] as number[] }, plain: { wall: [] as number[], cpu: [] as number[] } };
 let appended = 0;
 for (let i = 0; i < runs; i++) {
-  appendFileSync(big, `${all.slice(50_000 + i * 10, 50_000 + (i + 1) * 10).join('\n')}\n`);
-  const r = mine();
-  appendWall.push(r.ms);
-  appendCpu.push(r.cpuMs);
-  appended += r.summary.drawers_added;
+  for (const kg of [true, false]) {
+    appendLines();
+    const r = mine(kg);
+    const into = kg ? runsOf.kg : runsOf.plain;
+    into.wall.push(r.ms);
+    into.cpu.push(r.cpuMs);
+    appended += r.summary.drawers_added;
+  }
 }
-const unchanged = mine();
+const unchanged = mine(true);
 
 // The same append in-process (the miner's own work, without process start-up), and the floor of
 // any `loci` process on this machine (`loci --version`: Node start-up and the CLI's module graph).
+process.env['LOCI_KG_EXTRACT'] = '0';
 const inProcess: number[] = [];
-const extra = generateClaudeSession(50_000 + runs * 10 + runs * 10, 4242).split('\n').slice(50_000 + runs * 10);
 for (let i = 0; i < runs; i++) {
-  appendFileSync(big, `${extra.slice(i * 10, (i + 1) * 10).join('\n')}\n`);
+  appendLines();
   const t1 = performance.now();
   const p = await openPalace({ home, embedder: null });
   await p.mine(big, { mode: 'convos' });
   await p.close();
   inProcess.push(performance.now() - t1);
 }
+delete process.env['LOCI_KG_EXTRACT'];
 const floor: number[] = [];
 for (let i = 0; i < runs; i++) {
   const t1 = performance.now();
@@ -154,6 +171,7 @@ console.log(
         generate_seconds: r2(genSeconds),
         inline,
         worker_threads: threaded,
+        inline_with_kg_extraction: withGraph,
         baseline_read_and_hash: { seconds: r2(floorSeconds), mb_per_s: r2(bytes / 1e6 / floorSeconds) },
         machine: { cores: availableParallelism(), load_average_1m: r2(loadavg()[0] ?? 0) },
       },
@@ -162,10 +180,15 @@ console.log(
         session_mb: r2(bigMb),
         first_mine_ms: Math.round(first.ms),
         runs,
-        median_ms: Math.round(quantile(appendWall, 0.5)),
-        p95_ms: Math.round(quantile(appendWall, 0.95)),
-        cpu_median_ms: Math.round(quantile(appendCpu, 0.5)),
-        cpu_p95_ms: Math.round(quantile(appendCpu, 0.95)),
+        median_ms: Math.round(quantile(runsOf.kg.wall, 0.5)),
+        p95_ms: Math.round(quantile(runsOf.kg.wall, 0.95)),
+        cpu_median_ms: Math.round(quantile(runsOf.kg.cpu, 0.5)),
+        cpu_p95_ms: Math.round(quantile(runsOf.kg.cpu, 0.95)),
+        without_kg_extraction: {
+          median_ms: Math.round(quantile(runsOf.plain.wall, 0.5)),
+          p95_ms: Math.round(quantile(runsOf.plain.wall, 0.95)),
+          cpu_median_ms: Math.round(quantile(runsOf.plain.cpu, 0.5)),
+        },
         drawers_added: appended,
         unchanged_ms: Math.round(unchanged.ms),
         unchanged_cpu_ms: Math.round(unchanged.cpuMs),

@@ -18,12 +18,12 @@
  * Usage: node --import tsx bench/hooks.ts [--drawers 50000] [--runs 25]
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { addMemory, openPalace, selectMemoryDir } from '../dist/index.js';
 import { rng, prose } from '../test/helpers/corpus.js';
-import { HOOK_FIXTURES, HOOK_MAIN, hookInput, SESSION } from '../test/fixtures/hooks/support.js';
+import { HOOK_MAIN, hookInput, hookWorld, SESSION } from '../test/fixtures/hooks/support.js';
 import { BIN } from '../test/helpers/cli.js';
 
 const arg = (name: string, def: string) => {
@@ -34,15 +34,10 @@ const N = Number(arg('drawers', '50000'));
 const RUNS = Math.max(20, Number(arg('runs', '25')));
 if (!existsSync(HOOK_MAIN)) throw new Error('dist/ is missing: run `npm run build` first');
 
-const root = mkdtempSync(join(tmpdir(), 'loci-bench-hooks-'));
-const home = join(root, 'home');
-const project = join(root, 'acme-api');
-const claude = join(root, 'claude');
-const transcript = join(claude, 'projects', '-home-dev-acme-api', `${SESSION}.jsonl`);
-mkdirSync(project, { recursive: true });
-mkdirSync(join(claude, 'projects', '-home-dev-acme-api'), { recursive: true });
-copyFileSync(join(HOOK_FIXTURES, 'session.jsonl'), transcript);
-const env: NodeJS.ProcessEnv = { ...process.env, HOME: join(root, 'userhome'), LOCI_HOME: home, CLAUDE_CONFIG_DIR: claude, LOCI_EMBEDDER: '', LOCI_LLM_PROVIDER: '', LOCI_HOOK_DEBUG: '', LOCI_HOOK_SERVER: '', LOCI_HOOK_WORKER: '' };
+// The world of the hook tests (Loci home, Claude Code config, project `acme-api`, the fixture
+// transcript), with the warm server and the worker on, as a user has them.
+const world = hookWorld({ LOCI_HOOK_SERVER: '', LOCI_HOOK_WORKER: '' });
+const { root, home, project, transcript, env } = world;
 const load0 = loadavg();
 
 // ── the palace ──────────────────────────────────────────────────────────────
@@ -180,7 +175,7 @@ for (const line of readFileSync(join(home, 'logs', 'hooks.log'), 'utf8').split('
   }
 }
 const load1 = loadavg();
-rmSync(root, { recursive: true, force: true });
+world.cleanup();
 
 console.log(
   JSON.stringify(

@@ -101,7 +101,7 @@ export {
 } from './mcp/index.js';
 export {
   wakeUp, runHook, runHookWorker, installHooks, recordUsage, readUsage, topUsage, usageKey, importance, recencyFactor, useFactor, KIND_WEIGHTS, RECENCY_DAYS,
-  HOOK_EVENTS, HOOK_EVENT_NAMES, HOOK_OUTPUT_CHARS, isTrivialPrompt, parseHookInput, isHumanPrompt, countHumanPrompts, saveEvery, SAVE_EVERY_DEFAULT, estimateTokens, ageLabel,
+  HOOK_EVENTS, HOOK_EVENT_NAMES, HOOK_OUTPUT_CHARS, isTrivialPrompt, parseHookInput, isHumanPrompt, countHumanPrompts, estimateTokens, ageLabel,
   type WakeUpOptions, type WakeUpResult, type WakeUpItem, type HookEvent, type HookInput, type PromptCount, type RunHookOptions, type Importance, type UsageItem, type UsageRecord,
   type HookWorkerOptions, type HookWorkerSummary, type HooksInstallOptions, type HooksInstallResult, type HooksInstallScope, type HookHandler,
 } from './hooks/index.js';

@@ -37,6 +37,11 @@ export interface HookContext {
   log: Logger;
   /** Default: open the palace for this answer and close it after ({@link ownPalace}). */
   palaces?: PalaceSource | undefined;
+  /**
+   * Runs bookkeeping (session state, usage counts) after the answer has been sent. Given by the
+   * warm server, whose palace stays open; without it bookkeeping runs before the answer returns.
+   */
+  defer?: ((work: () => Promise<void>) => void) | undefined;
 }
 
 /** A source that opens the palace per answer and closes it on release (the hook process). */
@@ -105,11 +110,15 @@ export async function promptAnswer(input: HookInput, ctx: HookContext): Promise<
       ctx.log.log('warn', 'user-prompt-submit: recall could not be fitted in 10,000 characters; nothing injected', { chars: out.length });
       return '';
     }
-    if (session) recordSurfaced(ctx.home, session.id, { files: pc.memories.map((m) => m.file), drawers: pc.drawers.map((d) => d.id), bytes: pc.bytes }, { logger: ctx.log });
-    if (palace) {
-      const used: UsageItem[] = [...pc.memories.map((m): UsageItem => ({ kind: 'memory', path: m.path })), ...pc.drawers.map((d): UsageItem => ({ kind: 'drawer', id: d.id }))];
+    const injected = pc;
+    const bookkeeping = async () => {
+      if (session) recordSurfaced(ctx.home, session.id, { files: injected.memories.map((m) => m.file), drawers: injected.drawers.map((d) => d.id), bytes: injected.bytes }, { logger: ctx.log });
+      if (!palace) return;
+      const used: UsageItem[] = [...injected.memories.map((m): UsageItem => ({ kind: 'memory', path: m.path })), ...injected.drawers.map((d): UsageItem => ({ kind: 'drawer', id: d.id }))];
       await recordUsage(palace, used).catch((e: Error) => ctx.log.log('warn', 'user-prompt-submit: usage not recorded', { error: e.message }));
-    }
+    };
+    if (ctx.defer) ctx.defer(bookkeeping);
+    else await bookkeeping();
     return out;
   } finally {
     await release();

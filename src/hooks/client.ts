@@ -11,12 +11,12 @@
  * process, and (re)starts a server for the next hook. The server exits after 15 idle minutes
  * (`LOCI_HOOK_SERVER_IDLE_MS`). `LOCI_HOOK_SERVER=0` turns it off. Node built-ins only (fast path).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sha256, type Logger } from './light-core.js';
+import { spawnDetached } from './queue.js';
 
 /** Variables a request carries: they change what the answer is. */
 export const SERVER_ENV_KEYS = ['HOME', 'USERPROFILE', 'LOCI_EMBEDDER', 'CLAUDE_CONFIG_DIR', 'CLAUDE_CODE_PROJECT_DIR_NAME', 'CLAUDE_CODE_DISABLE_AUTO_MEMORY'] as const;
@@ -110,21 +110,5 @@ export function askServer(home: string, req: Omit<ServerRequest, 'v' | 'build'>,
 
 /** Starts a detached server for `home` (it exits at once if another one is listening). Never throws. */
 export function spawnServer(home: string, log: Logger, env: NodeJS.ProcessEnv): void {
-  try {
-    const here = fileURLToPath(import.meta.url);
-    const ts = here.endsWith('.ts');
-    const main = join(dirname(here), ts ? 'main.ts' : 'main.js');
-    const child = spawn(process.execPath, [...(ts ? ['--import', 'tsx'] : []), main, 'hook-server', '--home', home], {
-      detached: true,
-      stdio: 'ignore',
-      cwd: home,
-      env: { ...env, LOCI_HOME: home },
-      windowsHide: true,
-    });
-    child.on('error', (e) => log.log('warn', 'hook server failed to start', { error: e.message }));
-    child.unref();
-    log.log('debug', 'hook server spawned', { child: child.pid });
-  } catch (e) {
-    log.log('warn', 'hook server failed to start', { error: (e as Error).message });
-  }
+  spawnDetached('hook-server', home, log, env);
 }

@@ -9,10 +9,11 @@
 import type { HooksInstallOptions, HooksInstallResult } from './install.js';
 import type { HookWorkerOptions, HookWorkerSummary } from './worker.js';
 import type { WakeUpOptions, WakeUpResult } from './wake-up.js';
+import type { RunHookOptions } from './run.js';
 
 export { HOOK_EVENTS, HOOK_EVENT_NAMES, HOOK_OUTPUT_CHARS, isTrivialPrompt, parseHookInput, type HookEvent, type HookInput } from './protocol.js';
 export { isHumanPrompt, countHumanPrompts, type PromptCount } from './transcript.js';
-export { runHook, saveEvery, SAVE_EVERY_DEFAULT, type RunHookOptions } from './run.js';
+export type { RunHookOptions } from './run.js';
 export { importance, recencyFactor, useFactor, KIND_WEIGHTS, RECENCY_DAYS, type Importance } from './importance.js';
 export { recordUsage, readUsage, topUsage, usageKey, type UsageItem, type UsageRecord } from './usage.js';
 export { estimateTokens, ageLabel } from './wake-render.js';
@@ -27,6 +28,15 @@ export type { HooksInstallOptions, HooksInstallResult, HooksInstallScope, HookHa
  */
 export async function wakeUp(opts: WakeUpOptions): Promise<WakeUpResult> {
   return (await import('./wake-up.js')).wakeUp(opts);
+}
+
+/**
+ * Runs one Claude Code hook: parses `stdin` (the hook JSON), does the event's work, and returns
+ * the text for stdout ('' for none). Never throws: errors are logged to
+ * `<LOCI_HOME>/logs/hooks.log` and answered with ''. See `run.ts` for the answer of each event.
+ */
+export async function runHook(event: string, stdin: string, opts: RunHookOptions = {}): Promise<string> {
+  return (await import('./run.js')).runHook(event, stdin, opts);
 }
 
 /** Drains the archive queue under the worker lock (`loci hook-worker`); `busy` when another worker runs. */

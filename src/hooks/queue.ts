@@ -191,12 +191,30 @@ export function releaseLock(home: string): void {
   if (held && held.pid === process.pid) rmSync(lockPath(home), { force: true });
 }
 
-/** The command that runs the worker: this folder's `main.js` (or `main.ts` under tsx). */
-export function workerCommand(): { file: string; args: string[] } {
+/** The command that runs `main.js <sub>` (`hook-worker`, `hook-server`) of this folder (`main.ts` under tsx). */
+export function mainCommand(sub: string, home: string): { file: string; args: string[] } {
   const here = fileURLToPath(import.meta.url);
   const ts = here.endsWith('.ts');
   const main = join(dirname(here), ts ? 'main.ts' : 'main.js');
-  return { file: process.execPath, args: [...(ts ? ['--import', 'tsx'] : []), main, 'hook-worker'] };
+  return { file: process.execPath, args: [...(ts ? ['--import', 'tsx'] : []), main, sub, '--home', home] };
+}
+
+/**
+ * Starts `main.js <sub>` detached from this process (`detached: true`, `stdio: 'ignore'`,
+ * `unref()`), so the hook can exit at once. Never throws: returns false when the spawn failed.
+ */
+export function spawnDetached(sub: string, home: string, log: Logger, env: NodeJS.ProcessEnv): boolean {
+  try {
+    const cmd = mainCommand(sub, home);
+    const child = spawn(cmd.file, cmd.args, { detached: true, stdio: 'ignore', cwd: home, env: { ...env, LOCI_HOME: home }, windowsHide: true });
+    child.on('error', (e) => log.log('error', `${sub} failed to start`, { error: e.message }));
+    child.unref();
+    log.log('debug', `${sub} spawned`, { child: child.pid });
+    return true;
+  } catch (e) {
+    log.log('error', `${sub} failed to start`, { error: (e as Error).message });
+    return false;
+  }
 }
 
 /**
@@ -206,20 +224,9 @@ export function workerCommand(): { file: string; args: string[] } {
 export function spawnWorker(home: string, log: Logger, env: NodeJS.ProcessEnv = process.env): 'spawned' | 'running' | 'failed' {
   if (lockIsLive(readLock(home))) return 'running';
   try {
-    const cmd = workerCommand();
-    const child = spawn(cmd.file, cmd.args, {
-      detached: true,
-      stdio: 'ignore',
-      cwd: home,
-      env: { ...env, LOCI_HOME: home },
-      windowsHide: true,
-    });
-    child.on('error', (e) => log.log('error', 'hook worker failed to start', { error: e.message }));
-    child.unref();
-    log.log('debug', 'hook worker spawned', { child: child.pid });
-    return 'spawned';
-  } catch (e) {
-    log.log('error', 'hook worker failed to start', { error: (e as Error).message });
+    mkdirSync(home, { recursive: true });
+  } catch {
     return 'failed';
   }
+  return spawnDetached('hook-worker', home, log, env) ? 'spawned' : 'failed';
 }

@@ -115,7 +115,7 @@ export async function serveHooks(o: HookServerOptions): Promise<void> {
   }, 30_000);
   watch.unref();
 
-  const answer = async (req: ServerRequest): Promise<ServerReply> => {
+  const answer = async (req: ServerRequest): Promise<ServerReply & { later?: (() => Promise<void>)[] }> => {
     if (req.build !== buildId()) {
       setImmediate(() => stop('another build'));
       return { ok: false, reason: 'build' };
@@ -123,9 +123,10 @@ export async function serveHooks(o: HookServerOptions): Promise<void> {
     if ((req.env?.LOCI_EMBEDDER ?? '') !== embedder) return { ok: false, reason: 'env' };
     const env = { ...o.env, ...req.env };
     const input = parseHookInput(req.event, req.stdin);
-    const ctx = { home: o.home, env, cwd: req.cwd, log: o.logger, palaces };
+    const later: (() => Promise<void>)[] = [];
+    const ctx = { home: o.home, env, cwd: req.cwd, log: o.logger, palaces, defer: (w: () => Promise<void>) => void later.push(w) };
     const out = req.event === 'user-prompt-submit' ? await promptAnswer(input, ctx) : await sessionStartAnswer(input, ctx);
-    return { ok: true, out };
+    return { ok: true, out, later };
   };
 
   server.on('connection', (sock: Socket) => {
@@ -150,7 +151,11 @@ export async function serveHooks(o: HookServerOptions): Promise<void> {
           o.logger.log('error', 'hook server: answer failed (the hook answers itself)', { event: req.event, ...errorFields(e) });
           return { ok: false, reason: 'error' };
         })
-        .then((r) => sock.end(`${JSON.stringify(r)}\n`));
+        .then(async (r) => {
+          const { later = [], ...reply } = r as ServerReply & { later?: (() => Promise<void>)[] };
+          sock.end(`${JSON.stringify(reply)}\n`);
+          for (const work of later) await work().catch((e: unknown) => o.logger.log('warn', 'hook server: bookkeeping failed', errorFields(e)));
+        });
     });
   });
 

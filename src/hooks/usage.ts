@@ -35,7 +35,11 @@ interface Stmt {
 interface Db {
   prepare(sql: string): Stmt;
   transaction(fn: () => void): { immediate(): void };
+  pragma(sql: string, opts?: { simple: boolean }): unknown;
 }
+
+/** How long a usage write waits for another writer before it is skipped, in ms. */
+export const USAGE_WAIT_MS = 250;
 
 const memoryCounts = new WeakMap<object, Map<string, UsageRecord>>();
 
@@ -57,9 +61,11 @@ export function usageKey(item: UsageItem): string {
 
 /**
  * Adds one use to each item (duplicates in one call count once). Returns how many items were
- * recorded; 0 when the palace has no usage table (an older schema) — never throws for that.
+ * recorded; 0 when the palace has no usage table (an older schema) or another process holds the
+ * write lock for longer than `waitMs` (default 250 ms: usage is best-effort and must never make a
+ * hook wait for a long write) — never throws for those.
  */
-export async function recordUsage(palace: Pick<Palace, 'store'>, items: readonly UsageItem[], now = Date.now()): Promise<number> {
+export async function recordUsage(palace: Pick<Palace, 'store'>, items: readonly UsageItem[], now = Date.now(), waitMs = USAGE_WAIT_MS): Promise<number> {
   const keys = [...new Set(items.map(usageKey))];
   if (keys.length === 0) return 0;
   const at = new Date(now).toISOString();
@@ -69,15 +75,20 @@ export async function recordUsage(palace: Pick<Palace, 'store'>, items: readonly
     for (const k of keys) m.set(k, { item: k, uses: (m.get(k)?.uses ?? 0) + 1, lastUsed: at });
     return keys.length;
   }
+  const before = Number(db.pragma('busy_timeout', { simple: true })) || 0;
   try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(waitMs))}`);
     const up = db.prepare('INSERT INTO usage (item, uses, last_used) VALUES (?, 1, ?) ON CONFLICT(item) DO UPDATE SET uses = uses + 1, last_used = excluded.last_used');
     db.transaction(() => {
       for (const k of keys) up.run(k, at);
     }).immediate();
     return keys.length;
   } catch (e) {
-    if (/no such table/i.test((e as Error).message)) return 0;
+    const code = String((e as { code?: unknown }).code ?? '');
+    if (/no such table/i.test((e as Error).message) || code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 0;
     throw e;
+  } finally {
+    db.pragma(`busy_timeout = ${before}`);
   }
 }
 

@@ -93,13 +93,7 @@ export async function setupGraph(opts: { db: Database.Database | null; drawers: 
     }
   };
 
-  const rooms = async () => {
-    const out: { wing: string; room: string; count: number }[] = [];
-    for (const wing of Object.keys(await drawers.countBy('wing'))) {
-      for (const [room, count] of Object.entries(await drawers.countBy('room', { wing }))) out.push({ wing, room, count });
-    }
-    return out;
-  };
+  const rooms = () => drawers.countRooms();
 
   return {
     graph,

@@ -255,7 +255,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       const s = await st.stats();
       const wings = await st.countBy('wing');
       const rooms: Record<string, Record<string, number>> = {};
-      for (const w of Object.keys(wings)) rooms[w] = await st.countBy('room', { wing: w });
+      for (const r of await st.countRooms()) (rooms[r.wing] ??= {})[r.room] = r.count;
       return {
         home,
         database: s.location,

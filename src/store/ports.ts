@@ -178,6 +178,8 @@ export interface MemoryStore {
   count(filter?: DrawerFilter): Promise<number>;
   /** Counts grouped by a field. */
   countBy(field: 'wing' | 'room' | 'hall', filter?: DrawerFilter): Promise<Record<string, number>>;
+  /** Drawer counts per (wing, room), in one pass; ordered by wing, then count descending. */
+  countRooms(filter?: DrawerFilter): Promise<{ wing: string; room: string; count: number }[]>;
   /** Drawers with exactly this content hash (duplicates check). */
   findByContentHash(hash: string): Promise<Drawer[]>;
   /** Drawers of the same source within ±`n` chunks of `id`, in chunk order (including `id`). */

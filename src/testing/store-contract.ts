@@ -111,6 +111,11 @@ export function runStoreContract(opts: StoreContractOptions): void {
       assert.equal(await store.count({ ids: [all.drawers[0]!.id] }), 1);
       assert.deepEqual(await store.countBy('wing'), { w1: 2, w2: 2 });
       assert.deepEqual(await store.countBy('room', { wing: 'w2' }), { r1: 2 });
+      assert.deepEqual(await store.countRooms(), [
+        { wing: 'w1', room: 'r1', count: 1 },
+        { wing: 'w1', room: 'r2', count: 1 },
+        { wing: 'w2', room: 'r1', count: 2 },
+      ]);
     });
 
     it('list pages and orders', async () => {

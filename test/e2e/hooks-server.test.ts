@@ -50,7 +50,7 @@ describe('warm hook server', { skip: NEEDS_BUILD }, () => {
     const first = ups('s-1');
     assert.equal(first.code, 0);
     assert.match(first.stderr, /answering in the hook process \{"server":"absent"\}/);
-    assert.match(first.stderr, /hook server spawned/);
+    assert.match(first.stderr, /hook-server spawned/);
     await until(() => existsSync(sock()), 'the server socket');
     const served = ups('s-2');
     assert.match(served.stderr, /answered by the hook server/);

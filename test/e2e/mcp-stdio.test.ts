@@ -66,7 +66,7 @@ describe('loci mcp over stdio (built bin, SDK client)', { skip }, () => {
     const s = await connect(home, project);
     assert.equal(s.client.getServerVersion()?.name, 'loci');
     const tools = (await s.client.listTools()).tools;
-    assert.ok(tools.length >= 20, `${tools.length} tools`);
+    assert.ok(tools.length >= 30, `${tools.length} tools`);
     assert.ok(tools.every((t) => t.outputSchema && t.annotations));
 
     const mined = await s.client.callTool({ name: 'loci_mine', arguments: { path: '.' } });

@@ -17,7 +17,7 @@ describe('Loci MCP tools (in-memory transport)', () => {
   let h: Harness;
   let listed: { name: string; title?: string; description?: string; annotations?: Record<string, unknown>; inputSchema: { properties?: Record<string, unknown>; additionalProperties?: unknown }; outputSchema?: unknown }[] = [];
   before(async () => {
-    h = await startHarness({ kg: true });
+    h = await startHarness();
     listed = (await h.client.listTools()).tools as typeof listed;
   });
   after(() => h.close());
@@ -254,28 +254,28 @@ describe('Loci MCP tools (in-memory transport)', () => {
   });
 
   test('knowledge graph: add, query as of, invalidate, timeline, stats, entities', async () => {
+    const before = (await h.call('loci_kg_stats')).data;
     const hit = (await h.call('loci_search', { query: 'OAuth2 migration Priya' })).data.hits[0];
     const a1 = await h.call('loci_kg_add', { subject: 'Priya', predicate: 'works_on', object: 'OAuth2 migration', valid_from: '2026-01-10', source_drawer_ids: [hit.id] });
     assert.equal(a1.isError, false, a1.text);
-    assert.deepEqual(a1.data.fact.source_drawer_ids, [hit.id]);
+    assert.ok(a1.data.fact.source_drawer_ids.includes(hit.id));
     assert.ok(a1.text.includes(hit.id), 'facts name their drawers');
     await h.call('loci_kg_add', { subject: 'Lantern', predicate: 'uses', object: 'SQLite', valid_from: '2025-06-01' });
-    const q = await h.call('loci_kg_query', { entity: 'priya' });
-    assert.deepEqual(q.data.facts.map((f: { object_name: string }) => f.object_name), ['OAuth2 migration']);
+    const objects = (r: { data: { facts: { predicate: string; object_name: string }[] } }) => r.data.facts.filter((f) => f.predicate === 'works_on').map((f) => f.object_name);
+    assert.deepEqual(objects(await h.call('loci_kg_query', { entity: 'priya' })), ['OAuth2 migration']);
     const inv = await h.call('loci_kg_invalidate', { subject: 'Priya', predicate: 'works_on', object: 'OAuth2 migration', ended: '2026-03-01' });
     assert.equal(inv.data.invalidated.length, 1);
     assert.equal((await h.call('loci_kg_invalidate', { subject: 'Priya', predicate: 'works_on', object: 'OAuth2 migration' })).data.invalidated.length, 0);
-    assert.equal((await h.call('loci_kg_query', { entity: 'Priya' })).data.facts.length, 0, 'no longer true now');
-    assert.equal((await h.call('loci_kg_query', { entity: 'Priya', as_of: '2026-02-01', direction: 'out' })).data.facts.length, 1, 'still true in February');
+    assert.deepEqual(objects(await h.call('loci_kg_query', { entity: 'Priya' })), [], 'no longer true now');
+    assert.deepEqual(objects(await h.call('loci_kg_query', { entity: 'Priya', as_of: '2026-02-01', direction: 'out' })), ['OAuth2 migration'], 'still true in February');
     const tl = await h.call('loci_kg_timeline', { entity: 'Priya' });
-    assert.equal(tl.data.facts.length, 1);
-    assert.equal(tl.data.next_cursor, null);
+    assert.ok(tl.data.facts.some((f: { predicate: string; valid_to: string | null }) => f.predicate === 'works_on' && f.valid_to?.startsWith('2026-03-01')));
     const st = await h.call('loci_kg_stats');
-    assert.equal(st.data.facts, 2);
-    assert.equal(st.data.open_facts, 1);
-    const ents = await h.call('loci_kg_entities', { limit: 10 });
+    assert.equal(st.data.facts, before.facts + 2);
+    assert.ok(st.data.predicates.some((p: { predicate: string }) => p.predicate === 'uses'));
+    const ents = await h.call('loci_kg_entities', { limit: 200 });
     assert.ok(ents.data.entities.some((x: { name: string }) => x.name === 'Priya'));
-    assert.equal((await h.call('loci_kg_query', { entity: 'Nobody Known' })).data.error.code, 'KG_ENTITY_NOT_FOUND');
+    assert.equal((await h.call('loci_kg_query', { entity: 'Nobody Known Xyzzy' })).data.error.code, 'KG_ENTITY_NOT_FOUND');
     assert.equal((await h.call('loci_kg_add', { subject: 'A', predicate: 'p', object: 'B', valid_from: 'yesterday-ish' })).data.error.code, 'KG_INVALID_DATE');
   });
 
@@ -310,7 +310,7 @@ describe('Loci MCP tools (in-memory transport)', () => {
 
 describe('Loci MCP tools without a knowledge graph', () => {
   test('graph and tunnel tools are left out, not stubbed', async () => {
-    const h = await startHarness();
+    const h = await startHarness({ withoutGraph: true });
     try {
       const names = (await h.client.listTools()).tools.map((t) => t.name);
       assert.ok(!names.some((n) => n.startsWith('loci_kg_') || n.includes('tunnel') || n === 'loci_traverse'));

@@ -11,6 +11,7 @@ import { fileLogger, homePaths, resolveHome, runHook, runHookWorker } from '../.
 import type { RegisterCommand } from '../context.js';
 import { printJson } from '../format.js';
 
+/** Registers `loci hook <event>` and the hidden `loci hook-worker`. */
 export const register: RegisterCommand = (program, ctx) => {
   program
     .command('hook')

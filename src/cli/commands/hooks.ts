@@ -14,6 +14,7 @@ interface InstallCliOptions {
   json?: boolean;
 }
 
+/** Registers `loci hooks install`. */
 export const register: RegisterCommand = (program, ctx) => {
   const hooks = program.command('hooks').description('Claude Code hooks: wake-up, recall on every prompt, zero-token archiving');
   hooks

@@ -9,6 +9,7 @@ import type { RegisterCommand } from '../context.js';
 import { intOption, printJson } from '../format.js';
 import { withPalace } from '../open.js';
 
+/** Registers `loci wake-up`. */
 export const register: RegisterCommand = (program, ctx) => {
   program
     .command('wake-up')

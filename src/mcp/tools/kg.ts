@@ -100,8 +100,9 @@ const add = defineTool({
   output: { fact: FactShape },
   annotations: WRITE(true),
   async run(ctx, a) {
+    const kg = await graphOf(ctx);
     const f = factOf(
-      (await graphOf(ctx)).graph.addFact({
+      await kg.graph.addFact({
         subject: a.subject,
         predicate: a.predicate,
         object: a.object,
@@ -125,7 +126,8 @@ const invalidate = defineTool({
   output: { invalidated: z.array(FactShape) },
   annotations: DESTRUCTIVE(true),
   async run(ctx, a) {
-    const facts = ((await graphOf(ctx)).graph.invalidate(a.subject, a.predicate, a.object, a.ended ? { ended: a.ended } : {})).map(factOf);
+    const kg = await graphOf(ctx);
+    const facts = (await kg.graph.invalidate(a.subject, a.predicate, a.object, a.ended ? { ended: a.ended } : {})).map(factOf);
     const text = facts.length ? `ended ${plural(facts.length, 'fact')}\n${facts.map(factLine).join('\n')}` : `no open fact ${a.subject} ${a.predicate} ${a.object}: nothing ended`;
     return { data: { invalidated: facts }, text };
   },
@@ -160,7 +162,8 @@ const stats = defineTool({
   output: { entities: z.number().int(), facts: z.number().int(), open_facts: z.number().int(), predicates: z.array(z.object({ predicate: z.string(), facts: z.number().int() })) },
   annotations: READ,
   async run(ctx) {
-    const s = (await graphOf(ctx)).graph.stats();
+    const kg = await graphOf(ctx);
+    const s = await kg.graph.stats();
     const predicates = Object.entries(s.predicates).sort((x, y) => y[1] - x[1]).map(([predicate, facts]) => ({ predicate, facts }));
     const text = `${plural(s.entities, 'entity', 'entities')}, ${plural(s.facts, 'fact')} (${s.openFacts} open)\n${predicates.map((p) => `${p.predicate}: ${p.facts}`).join('\n')}`;
     return { data: { entities: s.entities, facts: s.facts, open_facts: s.openFacts, predicates }, text };
@@ -180,7 +183,8 @@ const entities = defineTool({
   output: { entities: z.array(Entity), next_cursor: z.string().nullable() },
   annotations: READ,
   async run(ctx, a) {
-    const page = (await graphOf(ctx)).graph.entities({ limit: a.limit, cursor: a.cursor ?? null, ...(a.type ? { type: a.type } : {}), ...(a.prefix ? { prefix: a.prefix } : {}) });
+    const kg = await graphOf(ctx);
+    const page = await kg.graph.entities({ limit: a.limit, cursor: a.cursor ?? null, ...(a.type ? { type: a.type } : {}), ...(a.prefix ? { prefix: a.prefix } : {}) });
     const list = page.items.map((e) => ({ id: e.id, name: e.name, type: e.type, aliases: e.aliases }));
     const text = `${plural(list.length, 'entity', 'entities')}${page.nextCursor ? ' (more: pass next_cursor)' : ''}\n${list.map((e) => `${e.name} (${e.type})${e.aliases.length ? ` aka ${e.aliases.join(', ')}` : ''}`).join('\n')}`;
     return { data: { entities: list, next_cursor: page.nextCursor }, text };

@@ -41,7 +41,8 @@ const traverse = defineTool({
   },
   annotations: READ,
   async run(ctx, a) {
-    const steps = await (await graphOf(ctx)).traverse({ wing: a.wing, room: a.room }, a.max_hops);
+    const kg = await graphOf(ctx);
+    const steps = await kg.traverse({ wing: a.wing, room: a.room }, a.max_hops);
     const rooms = steps.map((s) => ({ wing: s.wing, room: s.room, hops: s.hops, drawers: s.count, via: s.via, from: s.from, label: s.label ?? null }));
     const text = rooms.map((r) => `${'  '.repeat(r.hops)}${r.wing}/${r.room} (${r.drawers})${r.via === 'start' ? '' : ` via ${r.via}${r.label ? ` "${r.label}"` : ''}`}`).join('\n');
     return { data: { rooms }, text };
@@ -56,7 +57,8 @@ const find = defineTool({
   output: { links: z.array(z.object({ room: z.string(), wings: z.array(z.string()) })) },
   annotations: READ,
   async run(ctx, a) {
-    const links = implicitTunnels(await (await graphOf(ctx)).rooms()).filter((l) => (!a.wing_a || l.wings.includes(a.wing_a)) && (!a.wing_b || l.wings.includes(a.wing_b)));
+    const kg = await graphOf(ctx);
+    const links = implicitTunnels(await kg.rooms()).filter((l) => (!a.wing_a || l.wings.includes(a.wing_a)) && (!a.wing_b || l.wings.includes(a.wing_b)));
     const text = links.length ? links.map((l) => `${l.room}: ${l.wings.join(', ')}`).join('\n') : 'no room is shared by those wings';
     return { data: { links }, text };
   },
@@ -79,8 +81,9 @@ const create = defineTool({
   output: { tunnel: Tunnel },
   annotations: WRITE(true),
   async run(ctx, a) {
+    const kg = await graphOf(ctx);
     const t = tunnelOf(
-      (await graphOf(ctx)).tunnels.create({
+      await kg.tunnels.create({
         source: { wing: a.source_wing, room: a.source_room, drawerId: a.source_drawer_id ?? null },
         target: { wing: a.target_wing, room: a.target_room, drawerId: a.target_drawer_id ?? null },
         label: a.label,
@@ -98,7 +101,8 @@ const list = defineTool({
   output: { tunnels: z.array(Tunnel) },
   annotations: READ,
   async run(ctx, a) {
-    const tunnels = ((await graphOf(ctx)).tunnels.list({ ...(a.wing ? { wing: a.wing } : {}), ...(a.room ? { room: a.room } : {}) })).map(tunnelOf);
+    const kg = await graphOf(ctx);
+    const tunnels = (await kg.tunnels.list({ ...(a.wing ? { wing: a.wing } : {}), ...(a.room ? { room: a.room } : {}) })).map(tunnelOf);
     return { data: { tunnels }, text: tunnels.length ? `${plural(tunnels.length, 'tunnel')}\n${tunnels.map(tunnelLine).join('\n')}` : 'no tunnels' };
   },
 });
@@ -111,7 +115,8 @@ const remove = defineTool({
   output: { tunnel_id: z.string(), deleted: z.boolean() },
   annotations: DESTRUCTIVE(true),
   async run(ctx, a) {
-    const deleted = (await graphOf(ctx)).tunnels.delete(a.tunnel_id);
+    const kg = await graphOf(ctx);
+    const deleted = await kg.tunnels.delete(a.tunnel_id);
     return { data: { tunnel_id: a.tunnel_id, deleted }, text: deleted ? `deleted tunnel ${a.tunnel_id}` : `no tunnel ${a.tunnel_id}` };
   },
 });
@@ -126,8 +131,9 @@ const follow = defineTool({
   },
   annotations: READ,
   async run(ctx, a) {
+    const kg = await graphOf(ctx);
     const links = [];
-    for (const { tunnel, to } of (await graphOf(ctx)).tunnels.follow({ wing: a.wing, room: a.room })) {
+    for (const { tunnel, to } of await kg.tunnels.follow({ wing: a.wing, room: a.room })) {
       const d = to.drawerId ? await ctx.palace.get(to.drawerId) : undefined;
       links.push({ tunnel_id: tunnel.id, label: tunnel.label, to: endOf(to), drawer_preview: d ? preview(d.text, 300) : null });
     }

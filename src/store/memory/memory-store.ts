@@ -174,6 +174,18 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
       return out;
     },
 
+    async countRooms(filter) {
+      const counts = new Map<string, { wing: string; room: string; count: number }>();
+      for (const e of byId.values()) {
+        if (!matchesFilter(e.drawer, filter)) continue;
+        const k = `${e.drawer.wing}\0${e.drawer.room}`;
+        const c = counts.get(k) ?? { wing: e.drawer.wing, room: e.drawer.room, count: 0 };
+        c.count++;
+        counts.set(k, c);
+      }
+      return [...counts.values()].sort((a, b) => (a.wing < b.wing ? -1 : a.wing > b.wing ? 1 : b.count - a.count || (a.room < b.room ? -1 : 1)));
+    },
+
     async findByContentHash(hash) {
       return sorted([...byId.values()].filter((e) => e.drawer.contentHash === hash), 'source')
         .sort((a, b) => a.seq - b.seq)

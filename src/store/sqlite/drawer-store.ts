@@ -330,6 +330,16 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       return out;
     },
 
+    async countRooms(filter) {
+      const { sql, params } = sqlFilter(filter);
+      return wrap(
+        () =>
+          db
+            .prepare(`SELECT d.wing AS wing, d.room AS room, count(*) AS count FROM drawers d WHERE ${sql} GROUP BY d.wing, d.room ORDER BY d.wing, count DESC, d.room`)
+            .all(params) as { wing: string; room: string; count: number }[],
+      );
+    },
+
     async findByContentHash(hash) {
       return wrap(() => (s.byHash.all(hash) as DrawerRow[]).map(toDrawer));
     },
