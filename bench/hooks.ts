@@ -1,4 +1,5 @@
 /**
+ * @module bench/hooks
  * Whole-process latency of the Claude Code hooks, as Claude Code pays it: one new `node` process
  * per event, the hook JSON on stdin, until the process exits. Palace of N drawers (default 50,000,
  * ~600 characters each, 10 % in the project's wing, a fifth of those in decision-like halls) plus

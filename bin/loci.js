@@ -1,4 +1,13 @@
 #!/usr/bin/env node
-// The bin only loads the compiled CLI; all logic lives in src/cli.
-import { main } from '../dist/cli/main.js';
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+// The bin only loads compiled code. `loci hook <event>` goes straight to the hooks' light entry
+// point (a few small modules instead of the whole CLI): Claude Code runs it on every prompt.
+const args = process.argv.slice(2);
+const home = args[0] === '--home' ? args.slice(0, 2) : args[0]?.startsWith('--home=') ? args.slice(0, 1) : [];
+const rest = args.slice(home.length);
+if (rest[0] === 'hook' && rest.length >= 2 && !rest.includes('--help') && !rest.includes('-h')) {
+  const { hookMain } = await import('../dist/hooks/main.js');
+  await hookMain([...rest.slice(1), ...home]);
+} else {
+  const { main } = await import('../dist/cli/main.js');
+  process.exitCode = await main(args);
+}

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPalace, type Palace } from '../palace/index.js';
+import type { HybridParams } from '../search/index.js';
 import { completeRanking, meanMetrics, scoreRanking, type Metrics } from './metrics.js';
 import { loadLocomo, renderSession, type LocomoConversation } from './locomo-data.js';
 
@@ -30,6 +31,8 @@ export interface LocomoBenchOptions {
    * (`palace.mine(dir, { mode: 'convos', wing })`).
    */
   ingest?: (palace: Palace, dir: string, wing: string) => Promise<void>;
+  /** Fusion weights for Loci's side (ablations). Default: the product defaults. */
+  searchParams?: Partial<HybridParams>;
 }
 
 /** Metrics overall, without category 5, and per category. */
@@ -104,7 +107,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
         fileOf.set(f, s.n);
       }
       const all = conv.sessions.map((s) => s.n);
-      const palace = await openPalace({ home });
+      const palace = await openPalace({ home, ...(opts.searchParams ? { searchParams: opts.searchParams } : {}) });
       try {
         await ingest(palace, dir, conv.id);
         const ms = new MiniSearch<{ id: number; text: string }>({ fields: ['text'] });

@@ -9,7 +9,7 @@ import { createError } from './errors.js';
 
 /** Resolves the Loci home folder (absolute). Does not create it. */
 export function resolveHome(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
-  const raw = explicit ?? env['LOCI_HOME'] ?? join(homedir(), '.loci');
+  const raw = explicit || env['LOCI_HOME'] || join(homedir(), '.loci');
   return resolve(raw.startsWith('~/') ? join(homedir(), raw.slice(2)) : raw);
 }
 

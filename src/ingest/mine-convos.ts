@@ -188,6 +188,7 @@ export async function mineConvoUnits(
           credit(r, res.added);
         } else if (attempt < APPEND_ATTEMPTS) {
           // Another process appended since this unit's state was read: continue from its state.
+          opts.logger?.log('debug', 'another process appended first; continuing from its state', { source: job.unit.path, attempt });
           const fresh: ConvoJob = { unit: job.unit, prev: (await store.getSource(job.unit.path)) ?? null };
           r = prepareUnit(fresh, ctx);
           summary.bytesRead += r.bytesRead;

@@ -25,7 +25,7 @@ import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
 import { embedderFromSpec, setupVectors } from './vectors.js';
 import type { PalaceGraph } from './graph.js';
 import type { Embedder } from '../embed/index.js';
-import { searchHybrid, type SearchOptions, type SearchResult } from '../search/index.js';
+import { searchHybrid, type HybridParams, type SearchOptions, type SearchResult } from '../search/index.js';
 
 /** Options of {@link openPalace}. */
 export interface OpenPalaceOptions {
@@ -45,6 +45,8 @@ export interface OpenPalaceOptions {
    * `onnx:<dir>`).
    */
   embedder?: Embedder | null;
+  /** Fusion weights of hybrid search (defaults: `HYBRID_DEFAULTS`, each documented). */
+  searchParams?: Partial<HybridParams>;
 }
 
 /** Options of `palace.mine`: those of the project miner and of the conversation miner. */
@@ -222,6 +224,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
           vectors: vectorSearcher,
           vectorsUnavailable: vectorSearcher ? undefined : await vectors.unavailable(),
           entityDrawers: async (q) => (await getGraph()).drawersForQuery(q),
+          ...(opts.searchParams ? { params: opts.searchParams } : {}),
         },
         query,
         o,

@@ -1,7 +1,9 @@
 /**
  * @module text/stopwords
  * English function words dropped from queries (never from the index). Question words are here
- * too: "when did …" must not rank documents by how often they say "when".
+ * too: "when did …" must not rank documents by how often they say "when"; so are hedges
+ * ("likely", "probably"), which express the asker's uncertainty, not what to look for (on LoCoMo
+ * this helped inference questions and nothing else moved).
  */
 export const STOPWORDS: ReadonlySet<string> = new Set(
   (
@@ -12,6 +14,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     'ours ourselves out over own same shan she should shouldn so some such than that the their theirs them ' +
     'themselves then there these they this those through to too under until up very was wasn we were weren what ' +
     'when where which while who whom why will with won would wouldn you your yours yourself yourselves ' +
-    's t d ll m re ve y also ever else etc get got would may might must shall us oh ok yeah yes'
+    's t d ll m re ve y also ever else etc get got would may might must shall us oh ok yeah yes ' +
+    'likely probably possibly perhaps'
   ).split(' '),
 );

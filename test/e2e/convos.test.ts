@@ -276,7 +276,16 @@ describe('loci mine: conversations', () => {
     for (const s of SECRETS) assert.ok(bytes.includes(s), `${s} is kept with --no-redact`);
   });
 
-  test('mine --claude discovers every project under CLAUDE_CONFIG_DIR, one wing per git repository', () => {
+  const hasGit = (() => {
+    try {
+      execFileSync('git', ['--version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  test('mine --claude discovers every project under CLAUDE_CONFIG_DIR, one wing per git repository', { skip: hasGit ? false : 'needs the git binary to make the two repositories' }, () => {
     const claude = join(work.dir, 'claude-config');
     const repoA = join(work.dir, 'code', 'alpha-service');
     const repoB = join(work.dir, 'code', 'beta tool');

@@ -19,7 +19,7 @@ import { sha256 } from '../../core/hash.js';
 import { advanceClaudeCodeThread, readCompleteLines, type ParseOptions } from '../convos/index.js';
 import type { DrawerInput, SourceState } from '../../store/ports.js';
 import { advanceCursor, flushCursor, newCursor, redactConversation, redactThreadState, redactor } from './drawers.js';
-import { chainHash, isIdle, openFile, prefixHash, sourceState, type OpenFile } from './file-io.js';
+import { appendAnswer, canContinue, isIdle, prefixHash, sourceState, withFile, type OpenFile } from './file-io.js';
 import type { ClaudeSourceState, ConvoContext, ConvoJob, PreparedUnit } from './types.js';
 
 /** Bytes of a sidecar read (enough for the longest head a tool line keeps, in UTF-8). */
@@ -125,39 +125,21 @@ function append(path: string, f: OpenFile, prev: SourceState, st: ClaudeSourceSt
   } else if (f.size === prev.size && f.mtimeMs === prev.mtimeMs) {
     return { kind: 'unchanged', path, bytesRead: tail.length, redactions: 0, conversations: 0, warnings };
   }
-  const offset = prev.offset + nextOffset;
   const state: ClaudeSourceState = { v: 1, kind: 'claude', format: 'claude-code', thread, main, slots: st.slots };
-  return {
-    kind: 'append',
-    path,
-    state: sourceState(path, ctx, main?.wing ?? prev.wing, f, {
-      hash: nextOffset > 0 ? chainHash(prev.hash, tail.subarray(0, nextOffset)) : prev.hash,
-      offset,
-      prefixHash: nextOffset > 0 ? prefixHash(f, offset) : prev.prefixHash,
-      state,
-    }),
+  return appendAnswer(path, f, prev, ctx, { bytes: tail, consumed: nextOffset }, main?.wing ?? prev.wing, state, {
     drawers,
-    fromOffset: prev.offset,
-    bytesRead: tail.length,
     redactions: red.count,
     conversations: drawers.length ? 1 : 0,
     warnings,
-  };
+  });
 }
 
 /** Mines one Claude Code transcript (see the module comment). Throws only for an unreadable file. */
 export function prepareClaude(job: ConvoJob, ctx: ConvoContext, st: ClaudeSourceState | null): PreparedUnit {
-  const path = job.unit.path;
-  const f = openFile(path);
+  const { path } = job.unit;
   const warnings: string[] = [];
-  try {
-    const prev = job.prev;
-    if (st && prev && f.size >= prev.offset && prev.prefixHash !== null && prefixHash(f, prev.offset) === prev.prefixHash) {
-      const r = append(path, f, prev, st, ctx, warnings);
-      if (r) return r;
-    }
-    return full(path, f, ctx, warnings);
-  } finally {
-    f.close();
-  }
+  return withFile(path, (f) => {
+    const r = st && job.prev && canContinue(f, job.prev) ? append(path, f, job.prev, st, ctx, warnings) : null;
+    return r ?? full(path, f, ctx, warnings);
+  });
 }

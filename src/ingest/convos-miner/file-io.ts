@@ -6,8 +6,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { fsError } from '../../core/errors.js';
-import type { SourceState } from '../../store/ports.js';
-import type { ConvoContext, ConvoSourceState } from './types.js';
+import type { DrawerInput, SourceState } from '../../store/ports.js';
+import type { ConvoContext, ConvoSourceState, PreparedUnit } from './types.js';
 
 /** Bytes at the start of a file covered by the prefix hash. */
 export const PREFIX_HEAD = 64 * 1024;
@@ -52,6 +52,16 @@ export function openFile(path: string): OpenFile {
       closeSync(fd);
     },
   };
+}
+
+/** Runs `fn` on the opened file and closes it. */
+export function withFile<T>(path: string, fn: (f: OpenFile) => T): T {
+  const f = openFile(path);
+  try {
+    return fn(f);
+  } finally {
+    f.close();
+  }
 }
 
 /**
@@ -101,5 +111,41 @@ export function sourceState(
     config: ctx.config,
     state: fields.state as unknown as Record<string, unknown>,
     minedAt: new Date(ctx.now).toISOString(),
+  };
+}
+
+/** True when a stored append-only source can be continued: the file did not shrink and its prefix is unchanged. */
+export function canContinue(f: OpenFile, prev: SourceState): boolean {
+  return f.size >= prev.offset && prev.prefixHash !== null && prefixHash(f, prev.offset) === prev.prefixHash;
+}
+
+/**
+ * The `append` answer of an append-only source: bookkeeping advanced over the `consumed` bytes
+ * (complete lines) of `tail` (what was read from the stored offset), and the drawers to add.
+ */
+export function appendAnswer(
+  path: string,
+  f: OpenFile,
+  prev: SourceState,
+  ctx: ConvoContext,
+  tail: { bytes: Uint8Array; consumed: number },
+  wing: string,
+  state: ConvoSourceState,
+  out: { drawers: DrawerInput[]; redactions: number; conversations: number; warnings: string[] },
+): PreparedUnit {
+  const offset = prev.offset + tail.consumed;
+  const moved = tail.consumed > 0;
+  return {
+    kind: 'append',
+    path,
+    state: sourceState(path, ctx, wing, f, {
+      hash: moved ? chainHash(prev.hash, tail.bytes.subarray(0, tail.consumed)) : prev.hash,
+      offset,
+      prefixHash: moved ? prefixHash(f, offset) : prev.prefixHash,
+      state,
+    }),
+    fromOffset: prev.offset,
+    bytesRead: tail.bytes.length,
+    ...out,
   };
 }

@@ -15,7 +15,7 @@ import { sha256 } from '../../core/hash.js';
 import type { DrawerInput, SourceState } from '../../store/ports.js';
 import { parseConversations, readCompleteLines, type Conversation } from '../convos/index.js';
 import { advanceCursor, flushCursor, newCursor, redactConversation, redactor, type Redactor } from './drawers.js';
-import { chainHash, isIdle, openFile, prefixHash, sourceState, type OpenFile } from './file-io.js';
+import { appendAnswer, canContinue, isIdle, prefixHash, sourceState, withFile, type OpenFile } from './file-io.js';
 import type { ConvoContext, ConvoJob, JsonlSourceState, PreparedUnit } from './types.js';
 
 /** A record that marks a Codex file as holding event messages, without producing any message. */
@@ -101,37 +101,19 @@ function append(path: string, f: OpenFile, job: ConvoJob, prev: SourceState, st:
   const convs = lines.length ? parse(path, ctx, job, lines, st.nextLine, st.events, warnings) : [];
   const next: JsonlSourceState = { ...st, nextLine: st.nextLine + lines.length, events: st.events || hasEvents(lines) };
   const step = feed(path, job, convs, next, ctx, red, idle);
-  const offset = prev.offset + nextOffset;
-  return {
-    kind: 'append',
-    path,
-    state: sourceState(path, ctx, prev.wing, f, {
-      hash: nextOffset > 0 ? chainHash(prev.hash, tail.subarray(0, nextOffset)) : prev.hash,
-      offset,
-      prefixHash: nextOffset > 0 ? prefixHash(f, offset) : prev.prefixHash,
-      state: next,
-    }),
+  return appendAnswer(path, f, prev, ctx, { bytes: tail, consumed: nextOffset }, prev.wing, next, {
     drawers: step.drawers,
-    fromOffset: prev.offset,
-    bytesRead: tail.length,
     redactions: red.count,
     conversations: step.conversations,
     warnings,
-  };
+  });
 }
 
 /** Mines one append-only JSONL log (see the module comment). Throws only for an unreadable file. */
 export function prepareJsonl(job: ConvoJob, ctx: ConvoContext, st: JsonlSourceState | null): PreparedUnit {
-  const path = job.unit.path;
-  const f = openFile(path);
+  const { path } = job.unit;
   const warnings: string[] = [];
-  try {
-    const prev = job.prev;
-    if (st && prev && f.size >= prev.offset && prev.prefixHash !== null && prefixHash(f, prev.offset) === prev.prefixHash) {
-      return append(path, f, job, prev, st, ctx, warnings);
-    }
-    return full(path, f, job, ctx, warnings);
-  } finally {
-    f.close();
-  }
+  return withFile(path, (f) =>
+    st && job.prev && canContinue(f, job.prev) ? append(path, f, job, job.prev, st, ctx, warnings) : full(path, f, job, ctx, warnings),
+  );
 }

@@ -62,7 +62,11 @@ export interface MineConvosOptions {
   logger?: Logger;
 }
 
-/** What a conversation mining run did: the project miner's summary plus conversation counts. */
+/**
+ * What a conversation mining run did: the project miner's summary plus conversation counts.
+ * `wing` is the forced wing, else the wings of the conversations mined this run joined by `, `
+ * (the mined folder's wing when nothing was mined).
+ */
 export interface MineConvosSummary extends MineSummary {
   /** Secrets replaced by `[REDACTED:<kind>]` in what was stored this run. */
   redactions: number;
