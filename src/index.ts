@@ -21,17 +21,22 @@ export type { MemoryStore, Drawer, DrawerInput, DrawerPatch, DrawerFilter, ListO
 // ── palace (open, mine, search) ───────────────────────────────────────────────
 export { DIARY_WING, type DiaryEntryInput } from './palace/index.js';
 export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
-export { mineProject, defaultWing, findGitRoot, wingName, type MineProjectOptions, type MineProgress, type MineSummary } from './ingest/index.js';
+export { defaultWing, findGitRoot, wingName } from './ingest/project-identity.js';
+export type { MineProjectOptions, MineProgress, MineSummary } from './ingest/index.js';
 export { searchLexical, matchSpans, highlight, snippetLines, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';
 export { createMemoryStore, createSqliteStore, openDatabase } from './store/index.js';
 export { searchHybrid, HYBRID_DEFAULTS, parseTimeCues, type HybridParams, type VectorSearcher, type TimeCue } from './search/index.js';
-export { runLocomoBench, runLongMemEvalBench, loadLocomo, scoreRanking, meanMetrics, METRIC_KEYS, type LocomoBenchOptions, type LocomoReport, type LocomoScores, type LongMemEvalOptions, type LongMemEvalReport, type Metrics } from './bench/index.js';
+export { METRIC_KEYS, scoreRanking, meanMetrics, type Metrics, type MetricKey } from './bench/metrics.js';
+export type { LocomoBenchOptions, LocomoReport, LocomoScores, LongMemEvalOptions, LongMemEvalReport } from './bench/index.js';
 
 // ── conversations (issue 4) ───────────────────────────────────────────────────
-export {
-  mineConversations, mineClaudeCode, mineAuto, claudeConfigDir, discoverClaudeFiles, wingForCwd, CONVO_MINER_VERSION, SLOT_STRIDE,
-  type MineConvosOptions, type MineConvosSummary, type MineClaudeOptions, type MineAutoOptions,
-  type ConvoFormat, type Conversation, type ConvoMessage, type ExchangeChunk, type Hall,
+export { mineProject, mineConversations, mineClaudeCode, mineAuto, discoverClaudeFiles, runLocomoBench, runLongMemEvalBench, loadLocomo } from './lazy.js';
+export { claudeConfigDir } from './ingest/convos-miner/claude-dirs.js';
+export { wingForCwd } from './ingest/convos-miner/identity.js';
+export { CONVO_MINER_VERSION, SLOT_STRIDE } from './ingest/convos-miner/types.js';
+export type {
+  MineConvosOptions, MineConvosSummary, MineClaudeOptions, MineAutoOptions,
+  ConvoFormat, Conversation, ConvoMessage, ExchangeChunk, Hall,
 } from './ingest/index.js';
 export type { MineOptions } from './palace/index.js';
 
@@ -64,33 +69,24 @@ export { createEmbedder, parseEmbedderSpec, embedderConfigFromEnv, type Embedder
 
 // ── knowledge graph (issue 6) ─────────────────────────────────────────────────
 export type { PalaceGraph } from './palace/graph.js';
-export {
-  createSqliteGraphStore,
-  createMemoryGraphStore,
-  createSqliteTunnelStore,
-  createMemoryTunnelStore,
-  traverse,
-  implicitTunnels,
-  extractFromDrawer,
-  queryEntities,
-  resolveDate,
-  entityKey,
-  DEFAULT_FUNCTIONAL_PREDICATES,
-  type GraphStore,
-  type Fact,
-  type FactInput,
-  type Entity,
-  type EntityInput,
-  type GraphBatch,
-  type GraphStats,
-  type Page,
-  type ExtractionInput,
-  type Tunnel,
-  type TunnelInput,
-  type TunnelStore,
-  type TraversalStep,
-  type RoomRef,
-  type LlmExtractor,
+// Graph storage and extraction live on the `loci/kg` subpath; here only the types (no load cost).
+export type {
+  GraphStore,
+  Fact,
+  FactInput,
+  Entity,
+  EntityInput,
+  GraphBatch,
+  GraphStats,
+  Page,
+  ExtractionInput,
+  Tunnel,
+  TunnelInput,
+  TunnelStore,
+  TraversalStep,
+  RoomRef,
+  ImplicitLink,
+  LlmExtractor,
 } from './kg/index.js';
 
 // ── mcp and hooks (issue 7) ───────────────────────────────────────────────────

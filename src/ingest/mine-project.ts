@@ -42,6 +42,8 @@ export interface MineProjectOptions {
   ignore?: readonly string[];
   /** Remove drawers of files that no longer exist under the path. Default false. */
   prune?: boolean;
+  /** Replace secrets with `[REDACTED:kind]` before storing. Default true. */
+  redact?: boolean;
   /** Stored as `addedBy`. Default `loci-mine`. */
   addedBy?: string;
   /** Called after every file. */
@@ -85,13 +87,15 @@ export interface MineSummary {
   drawersUpdated: number;
   drawersRemoved: number;
   bytesRead: number;
+  /** Secrets replaced by `[REDACTED:kind]`. */
+  redactions: number;
   seconds: number;
   /** One line per file that could not be mined as-is (what and why). */
   warnings: string[];
 }
 
 function configFingerprint(opts: MineProjectOptions, chunk: Required<ChunkOptions>): string {
-  return sha256(JSON.stringify({ v: PROJECT_MINER_VERSION, chunk, room: opts.room ?? null })).slice(0, 16);
+  return sha256(JSON.stringify({ v: PROJECT_MINER_VERSION, chunk, room: opts.room ?? null, redact: opts.redact ?? true })).slice(0, 16);
 }
 
 /** Mines `path` (a folder or a single file) into `store`. */
@@ -110,7 +114,7 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
   const config = configFingerprint(opts, chunk);
   const summary: MineSummary = {
     path: root, wing, filesScanned: 0, filesSkipped: 0, filesUnchanged: 0, filesMined: 0,
-    drawersAdded: 0, drawersUpdated: 0, drawersRemoved: 0, bytesRead: 0, seconds: 0, warnings: [],
+    drawersAdded: 0, drawersUpdated: 0, drawersRemoved: 0, bytesRead: 0, redactions: 0, seconds: 0, warnings: [],
   };
 
   const known = new Map<string, SourceState>();
@@ -147,7 +151,7 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
   }
 
   // 2. Prepare (inline or in workers) and write in batches.
-  const ctx: PrepareContext = { root, wing, room: opts.room, chunk, config, addedBy: opts.addedBy ?? 'loci-mine' };
+  const ctx: PrepareContext = { root, wing, room: opts.room, chunk, config, addedBy: opts.addedBy ?? 'loci-mine', redact: opts.redact ?? true };
   const workers = opts.workers ?? (bytesTotal > 8e6 ? Math.min(3, Math.max(1, availableParallelism() - 1)) : 0);
   const preparer = createPreparer(ctx, workers);
   type Pending = { state: SourceState; drawers: DrawerInput[]; skipIfHash: string };
@@ -195,6 +199,7 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
       } else {
         summary.bytesRead += r.bytes;
         summary.filesMined++;
+        summary.redactions += r.redactions;
         if (r.warning) summary.warnings.push(r.warning);
         batch.push({ state: r.state, drawers: r.drawers, skipIfHash: r.state.hash });
         batchDrawers += r.drawers.length;

@@ -9,6 +9,7 @@ import { fsError } from '../core/errors.js';
 import { sha256, stableId } from '../core/hash.js';
 import type { DrawerInput, SourceState } from '../store/ports.js';
 import { searchColumn } from '../text/index.js';
+import { redactSecrets } from './redact/index.js';
 import { chunkDocument, contentDateFor, decodeText, languageFor, looksBinary, roomForPath, type ChunkOptions } from './project/index.js';
 
 /** What the miner asks about one file. */
@@ -29,6 +30,8 @@ export interface PrepareContext {
   chunk: Required<ChunkOptions>;
   config: string;
   addedBy: string;
+  /** Replace secrets (API keys, tokens, passwords) with `[REDACTED:kind]` before storing. */
+  redact: boolean;
 }
 
 /** The outcome for one file. */
@@ -36,7 +39,7 @@ export type Prepared =
   | { kind: 'unreadable'; path: string; message: string }
   | { kind: 'binary'; path: string; bytes: number }
   | { kind: 'same'; path: string; bytes: number; state: SourceState }
-  | { kind: 'file'; path: string; bytes: number; state: SourceState; drawers: DrawerInput[]; warning?: string };
+  | { kind: 'file'; path: string; bytes: number; state: SourceState; drawers: DrawerInput[]; redactions: number; warning?: string };
 
 /** Prepares one file (never throws: failures become `unreadable`). */
 export function prepareFile(job: PrepareJob, ctx: PrepareContext): Prepared {
@@ -64,26 +67,37 @@ export function prepareFile(job: PrepareJob, ctx: PrepareContext): Prepared {
   };
   if (job.prevHash === hash) return { kind: 'same', path: job.path, bytes: buf.length, state };
   const { text, invalidUtf8 } = decodeText(buf);
-  const drawers = toDrawers(text, job, hash, ctx);
+  const { drawers, redactions } = toDrawers(text, job, hash, ctx);
   return {
     kind: 'file',
     path: job.path,
     bytes: buf.length,
     state,
     drawers,
+    redactions,
     ...(invalidUtf8
       ? { warning: `${job.path}: not valid UTF-8; stored with replacement characters — convert it to UTF-8 to keep it exactly` }
       : {}),
   };
 }
 
-function toDrawers(text: string, job: PrepareJob, hash: string, ctx: PrepareContext): DrawerInput[] {
+function toDrawers(text: string, job: PrepareJob, hash: string, ctx: PrepareContext): { drawers: DrawerInput[]; redactions: number } {
   const chunks = chunkDocument(job.rel, text, ctx.chunk);
+  let redactions = 0;
+  if (ctx.redact) {
+    for (const c of chunks) {
+      const r = redactSecrets(c.text);
+      if (r.count) {
+        c.text = r.text;
+        redactions += r.count;
+      }
+    }
+  }
   const language = languageFor(job.rel);
   const date = contentDateFor(job.rel, text, job.mtimeMs);
   const room = ctx.room ?? roomForPath(job.rel);
   const occurrences = new Map<string, number>();
-  return chunks.map((c) => {
+  const drawers = chunks.map((c): DrawerInput => {
     const ch = sha256(c.text);
     const n = occurrences.get(ch) ?? 0;
     occurrences.set(ch, n + 1);
@@ -108,4 +122,5 @@ function toDrawers(text: string, job: PrepareJob, hash: string, ctx: PrepareCont
       prepared: { contentHash: ch, search: searchColumn(`${c.text}\n${indexExtra}`) },
     };
   });
+  return { drawers, redactions };
 }

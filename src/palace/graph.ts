@@ -16,9 +16,11 @@ import {
   createSqliteGraphStore,
   createSqliteTunnelStore,
   extractFromDrawer,
+  implicitTunnels,
   queryEntities,
   traverse,
   type GraphStore,
+  type ImplicitLink,
   type TraversalStep,
   type TunnelStore,
 } from '../kg/index.js';
@@ -34,6 +36,8 @@ export interface PalaceGraph {
   traverse(start: { wing: string; room: string }, maxHops?: number): Promise<TraversalStep[]>;
   /** Drawer ids linked to the entities `query` names (facts and mentions), at most 1000. */
   drawersForQuery(query: string): Promise<ReadonlySet<string>>;
+  /** Rooms of the same name in several wings (implicit tunnels). */
+  implicitTunnels(): Promise<ImplicitLink[]>;
   /** Every room with its drawer count (for tunnels). */
   rooms(): Promise<{ wing: string; room: string; count: number }[]>;
 }
@@ -121,6 +125,7 @@ export async function setupGraph(opts: { db: Database.Database | null; drawers: 
       return n;
     },
     traverse: (start, maxHops = 2) => traverse(start, maxHops, { rooms, tunnels }),
+    implicitTunnels: async () => implicitTunnels(await rooms()),
     async drawersForQuery(query) {
       const entities = await queryEntities(graph, query);
       if (entities.length === 0) return new Set<string>();

@@ -9,16 +9,7 @@ import { createError } from '../core/errors.js';
 import { ensureHome, homePaths, resolveHome } from '../core/home.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import {
-  mineAuto,
-  mineClaudeCode,
-  mineConversations,
-  mineProject,
-  type MineClaudeOptions,
-  type MineConvosOptions,
-  type MineConvosSummary,
-  type MineProjectOptions,
-} from '../ingest/index.js';
+import type { MineClaudeOptions, MineConvosOptions, MineConvosSummary, MineProjectOptions } from '../ingest/index.js';
 import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, MemoryStore } from '../store/ports.js';
 import { createSqliteStore, openDatabase } from '../store/index.js';
 import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
@@ -87,7 +78,10 @@ export interface Palace {
    * --claude`), one wing per project. Throws CLAUDE_DIR_NOT_FOUND when there is none.
    */
   mineClaude(opts?: MineClaudeOptions): Promise<MineConvosSummary>;
-  /** Removes drawers whose source files no longer exist (under `path` when given). */
+  /**
+   * Removes drawers of project files that no longer exist (under `path` when given). Conversation
+   * archives are kept: keeping what was said after the transcript is gone is their purpose.
+   */
   sync(path?: string): Promise<{ sourcesChecked: number; sourcesRemoved: number; drawersRemoved: number }>;
   /** Searches the palace (see {@link SearchOptions}). */
   search(query: string, opts?: SearchOptions): Promise<SearchResult>;
@@ -183,7 +177,9 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       if (!existsSync(path)) throw createError('PATH_NOT_FOUND', { path });
       const { mode = 'auto', ...rest } = o;
       let summary: MineConvosSummary;
-      if (mode === 'projects') summary = { ...(await mineProject(st, path, { logger, ...rest })), redactions: 0, conversations: 0 };
+      // The miners (walker, chunkers, parsers) load on first use: search and status never pay for them.
+      const { mineAuto, mineConversations, mineProject } = await import('../ingest/index.js');
+      if (mode === 'projects') summary = { ...(await mineProject(st, path, { logger, ...rest })), conversations: 0 };
       else if (mode === 'convos') summary = await mineConversations(st, path, { logger, ...rest });
       else if (mode === 'auto') summary = await mineAuto(st, path, { logger, ...rest });
       else throw createError('INVALID_ARGUMENT', { name: 'mode', value: mode, expected: 'auto, projects or convos' });
@@ -192,6 +188,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     },
 
     mineClaude: async (o = {}) => {
+      const { mineClaudeCode } = await import('../ingest/index.js');
       const summary = await mineClaudeCode(st, { logger, ...o });
       await syncVectors(summary.warnings);
       return summary;
@@ -200,7 +197,9 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     async sync(path) {
       const { resolve, sep } = await import('node:path');
       const root = path ? resolve(path) : undefined;
-      const sources = (await st.listSources()).filter(
+      // Conversation archives outlive their transcripts (Claude Code deletes them after 30 days):
+      // only project files are synced.
+      const sources = (await st.listSources({ kind: 'project' })).filter(
         (s) => root === undefined || s.source === root || s.source.startsWith(root + sep),
       );
       let sourcesRemoved = 0;

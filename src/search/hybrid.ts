@@ -65,9 +65,16 @@ export interface HybridParams {
   room: number;
   /**
    * Weight of the entity signal: the drawer is linked (by an extracted fact or a mention) to an
-   * entity the query names. Default 0.1, a tie-breaker (see BENCHMARKS.md for its measurement).
+   * entity the query names. Default 0 (off): on LoCoMo it moved frac@10 by +0.001 at 0.1–0.2
+   * (BENCHMARKS.md), while a one-shot `loci search` pays ~40 ms to load the graph for it.
+   * Set it (e.g. 0.1) where the graph is rich, e.g. a long-running MCP server.
    */
   entity: number;
+  /**
+   * Weight of the neighbour signal: the best normalised BM25 score of the chunks right before and
+   * after the drawer in the same source (an answer often spans two exchanges). Default 0.
+   */
+  neighbour: number;
   /** BM25 candidates considered (and aggregated per source). Default 200, at least 10 × limit. */
   candidates: number;
 }
@@ -81,7 +88,8 @@ export const HYBRID_DEFAULTS: Readonly<HybridParams> = {
   vector: 0.3,
   vectorMinScore: 0.3,
   room: 0.1,
-  entity: 0.1,
+  entity: 0,
+  neighbour: 0,
   candidates: 200,
 };
 
@@ -108,6 +116,7 @@ interface Cand {
   time: number;
   room: number;
   entity: number;
+  neighbour: number;
   fused: number;
 }
 
@@ -133,7 +142,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   let tokens = queryTokens(stripTimeCues(query, cues));
   if (tokens.length === 0) tokens = queryTokens(query);
   const filter = filterOf(opts);
-  const k = Math.max(p.candidates, limit * 10);
+  const k = opts.mode === 'lexical' ? limit : Math.max(p.candidates, limit * 10);
 
   const [lex, vec, linked] = await Promise.all([
     tokens.length ? deps.store.searchLexical(tokens, filter, k) : Promise.resolve([]),
@@ -144,7 +153,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const cands = new Map<string, Cand>();
   const cand = (id: string): Cand => {
     let c = cands.get(id);
-    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, entity: 0, fused: 0 }));
+    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, entity: 0, neighbour: 0, fused: 0 }));
     return c;
   };
   lex.forEach((h, i) => Object.assign(cand(h.id), { hit: h, bm25: h.score, bm25Rank: i + 1 }));
@@ -185,12 +194,18 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     if (s !== null) perSource.set(s, (perSource.get(s) ?? 0) + c.bm25);
   }
   const roomWords = new Set(tokens);
+  const byPosition = new Map<string, number>();
+  if (p.neighbour > 0) for (const c of live) if (c.hit!.source !== null) byPosition.set(`${c.hit!.source}\0${c.hit!.chunkIndex}`, c.bm25);
   for (const c of live) {
     const s = c.hit!.source;
     c.source = s === null ? c.bm25 : perSource.get(s)!;
     c.time = timeProximity(c.hit!.contentDate, cues, p.timeTauDays);
     c.room = queryTokens(c.hit!.room).some((t) => roomWords.has(t)) ? 1 : 0;
     c.entity = linked.has(c.id) ? 1 : 0;
+    if (p.neighbour > 0 && s !== null) {
+      const i = c.hit!.chunkIndex;
+      c.neighbour = Math.max(byPosition.get(`${s}\0${i - 1}`) ?? 0, byPosition.get(`${s}\0${i + 1}`) ?? 0);
+    }
   }
   const max = (f: (c: Cand) => number) => Math.max(1e-12, ...live.map(f));
   const mb = max((c) => c.bm25);
@@ -205,7 +220,8 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
       (useVec ? p.vector * (c.vec / mv) : 0) +
       (useTime ? p.time * c.time : 0) +
       p.room * c.room +
-      p.entity * c.entity;
+      p.entity * c.entity +
+      p.neighbour * (c.neighbour / mb);
   }
   // Ties: better BM25 rank, then earlier chunk.
   live.sort((a, b) => b.fused - a.fused || (a.bm25Rank ?? 1e9) - (b.bm25Rank ?? 1e9));
@@ -222,6 +238,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     if (useVec) trace['vector'] = { rank: c.vecRank, score: c.vec, contribution: p.vector * (c.vec / mv) };
     if (useTime) trace['time'] = { rank: null, score: c.time, contribution: p.time * c.time };
     if (useEntity) trace['entity'] = { rank: null, score: c.entity, contribution: p.entity * c.entity };
+    if (p.neighbour > 0) trace['neighbour'] = { rank: null, score: c.neighbour, contribution: p.neighbour * (c.neighbour / mb) };
     return { c, fused: c.fused, trace };
   });
   return finish(deps, query, tokens, top, signals, opts, context, t0, fallback);

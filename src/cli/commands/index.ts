@@ -18,4 +18,5 @@ import { register as search } from './search.js';
 import { register as status } from './status.js';
 import { register as wakeUpCmd } from './wake-up.js';
 
-export const COMMANDS: RegisterCommand[] = [kg, diary, embed, init, mine, search, status, bench, memory, recall, mcp, hook, hooks, wakeUpCmd];
+/** In the order `loci --help` lists them: everyday verbs first. */
+export const COMMANDS: RegisterCommand[] = [init, mine, search, status, memory, recall, kg, diary, wakeUpCmd, mcp, hooks, hook, embed, bench];

@@ -39,6 +39,7 @@ function hitJson(h: SearchHit) {
     lines: h.lines,
     score: Math.round(h.score * 10_000) / 10_000,
     content_date: h.contentDate,
+    metadata: h.metadata,
     text: h.text,
     ...(h.explain ? { explain: h.explain } : {}),
     ...(h.context ? { context: h.context.map((d) => ({ id: d.id, source: d.source, chunk_index: d.chunkIndex, text: d.text })) } : {}),

@@ -38,7 +38,7 @@ export async function mineAuto(store: MemoryStore, path: string, opts: MineAutoO
     bytesRead: project.bytesRead + convo.bytesRead,
     seconds: (performance.now() - t0) / 1000,
     warnings: [...convo.warnings, ...project.warnings],
-    redactions: convo.redactions,
+    redactions: convo.redactions + project.redactions,
     conversations: convo.conversations,
   };
 }

@@ -5,7 +5,7 @@
  * Registered only when the palace has a graph (`ToolContext.graph`).
  */
 import * as z from 'zod';
-import { implicitTunnels, type RoomRef, type Tunnel as StoredTunnel } from '../../index.js';
+import type { RoomRef, Tunnel as StoredTunnel } from '../../index.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool } from '../tool.js';
 import { plural, preview } from '../shapes.js';
 import { graphOf } from './kg.js';
@@ -58,7 +58,7 @@ const find = defineTool({
   annotations: READ,
   async run(ctx, a) {
     const kg = await graphOf(ctx);
-    const links = implicitTunnels(await kg.rooms()).filter((l) => (!a.wing_a || l.wings.includes(a.wing_a)) && (!a.wing_b || l.wings.includes(a.wing_b)));
+    const links = (await kg.implicitTunnels()).filter((l) => (!a.wing_a || l.wings.includes(a.wing_a)) && (!a.wing_b || l.wings.includes(a.wing_b)));
     const text = links.length ? links.map((l) => `${l.room}: ${l.wings.join(', ')}`).join('\n') : 'no room is shared by those wings';
     return { data: { links }, text };
   },

@@ -2,31 +2,35 @@
  * @module store/sqlite/lexical
  * BM25 over the whole corpus with a bounded cost.
  *
- * FTS5's `bm25()` costs about a microsecond per matching row, so a query term found in 10 % of a
- * 150K-drawer palace costs ~15 ms on its own. The searcher therefore splits the query by document
- * frequency (read from an `fts5vocab` table):
- * - when all terms together have at most {@link SELECTIVE_BUDGET} postings, FTS5 ranks them all:
- *   exact BM25 (the usual case on small and medium palaces);
- * - otherwise terms in more than half of the drawers are dropped (FTS5 clamps their idf to ~0, so
- *   they only break ties);
- * - the rarest terms, up to {@link SELECTIVE_BUDGET} postings in total, are ranked exactly by
- *   FTS5 (every drawer that contains any of them is scored);
- * - the remaining common terms (each in at most {@link COMMON_MAX_SHARE} of the drawers, and up
- *   to {@link COMMON_BUDGET} postings together) add their idf to every drawer that contains them,
- *   read as plain row ids (about 0.2 µs per row). Their term frequency and the length
- *   normalisation are not applied — an approximation documented in ARCHITECTURE.md — and
- *   commoner terms beyond the budgets are ignored.
- * On small palaces every term fits the first budget and the ranking is exact FTS5 BM25.
+ * FTS5's `bm25()` costs about a microsecond per matching row (it looks up every row's length), so
+ * a query term found in 5 % of a 150K-drawer palace costs ~10 ms on its own, while reading the
+ * same rows as bare row ids costs ~0.2 µs each and an `AND` of terms only touches their
+ * intersection. The searcher therefore plans by document frequency (from an `fts5vocab` table):
+ *
+ * 1. **Small postings** — all terms together have at most {@link SELECTIVE_BUDGET} postings: FTS5
+ *    ranks them all. Exact BM25 (the usual case on small and medium palaces).
+ * 2. **Large postings** — otherwise terms in more than half of the drawers are dropped (FTS5 clamps
+ *    their idf to ~0, so they only break ties), then:
+ *    - drawers containing **every** remaining term are ranked exactly (an FTS5 `AND` query);
+ *    - the rarest terms, up to {@link SELECTIVE_BUDGET} postings, are ranked exactly over every
+ *      drawer containing any of them;
+ *    - the other terms (each in at most {@link COMMON_MAX_SHARE} of the drawers, up to
+ *      {@link COMMON_BUDGET} postings together) add their idf to every drawer containing them,
+ *      read as row ids — without term frequency or length normalisation;
+ *    - a drawer's score is its exact all-terms score when it has one, else the sum of the other
+ *      two parts. Terms beyond the budgets only count through the `AND` part.
+ *    A query whose only useful term is common is ranked by that term's presence, newest first.
+ * The approximation and its limits are documented in ARCHITECTURE.md ("Search").
  */
 import type Database from 'better-sqlite3';
 import type { DrawerFilter, LexicalHit } from '../ports.js';
 import { isEmptyFilter, matchExpression, sqlFilter } from '../shared.js';
 
-/** Postings ranked exactly by FTS5 per query (~5 ms at 1 µs per row). */
-export const SELECTIVE_BUDGET = 6000;
-/** Postings read as row ids for the common terms (~8 ms at 0.2 µs per row). */
-export const COMMON_BUDGET = 40_000;
-/** Common terms found in more than this share of drawers are ignored. */
+/** Postings scored exactly by FTS5 per query (~5 ms at ~1 µs per row). */
+export const SELECTIVE_BUDGET = 5000;
+/** Postings read as row ids for the common terms (~3.5 ms at ~0.12 µs per row). */
+export const COMMON_BUDGET = 30_000;
+/** Common terms found in more than this share of drawers are not enumerated. */
 export const COMMON_MAX_SHARE = 0.25;
 
 const HIT_COLS =
@@ -39,6 +43,75 @@ export interface LexicalBudgets {
   commonMaxShare: number;
 }
 
+const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
+
+/** Parses "12,15,99" into numbers without intermediate strings. */
+function parseIds(s: string): number[] {
+  const out: number[] = [];
+  if (!s) return out;
+  let v = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 44) {
+      out.push(v);
+      v = 0;
+    } else v = v * 10 + c - 48;
+  }
+  out.push(v);
+  return out;
+}
+
+/** Parses "12:3.5,15:1.25" into [rowid, score] pairs. */
+function parsePairs(s: string): [number, number][] {
+  const out: [number, number][] = [];
+  if (!s) return out;
+  for (const part of s.split(',')) {
+    const i = part.indexOf(':');
+    out.push([Number(part.slice(0, i)), Number(part.slice(i + 1))]);
+  }
+  return out;
+}
+
+/** Dense score accumulator over row ids (no hashing), with top-k selection. */
+class Accumulator {
+  private readonly s: Float64Array;
+  private readonly touched: number[] = [];
+  constructor(maxRid: number) {
+    this.s = new Float64Array((maxRid ?? 0) + 1);
+  }
+  add(rid: number, w: number): void {
+    if (rid >= this.s.length) return;
+    if (this.s[rid] === 0) this.touched.push(rid);
+    this.s[rid]! += w;
+  }
+  addAll(rids: readonly number[], w: number): void {
+    for (const r of rids) this.add(r, w);
+  }
+  get size(): number {
+    return this.touched.length;
+  }
+  /** Sets the score to max(current, w). */
+  raise(rid: number, w: number): void {
+    if (rid >= this.s.length) return;
+    if (this.s[rid] === 0) this.touched.push(rid);
+    if (w > this.s[rid]!) this.s[rid] = w;
+  }
+  /** The best `k` (rid, score) pairs, best first; ties: newer (larger rid) first. */
+  top(k: number): [number, number][] {
+    const s = this.s;
+    const t = this.touched;
+    if (t.length > k * 4) {
+      // Threshold from a sample-free selection: sort a copy of scores only when small enough.
+      const scores = Float64Array.from(t, (r) => s[r]!).sort();
+      const cut = scores[scores.length - k]!;
+      const out: [number, number][] = [];
+      for (const r of t) if (s[r]! >= cut) out.push([r, s[r]!]);
+      return out.sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, k);
+    }
+    return t.map((r): [number, number] => [r, s[r]!]).sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, k);
+  }
+}
+
 /** Creates the searcher for one open palace database. */
 export function createLexicalSearcher(
   db: Database.Database,
@@ -47,7 +120,60 @@ export function createLexicalSearcher(
   db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.drawers_fts_vocab USING fts5vocab(main, 'drawers_fts', 'row')");
   const dfStmt = db.prepare('SELECT doc FROM temp.drawers_fts_vocab WHERE term = ?').pluck();
   const countStmt = db.prepare('SELECT count(*) FROM drawers_fts_docsize').pluck();
-  const rowidsStmt = db.prepare('SELECT rowid FROM drawers_fts WHERE drawers_fts MATCH ?').pluck();
+  // Row ids and scores come back as one string built in C (group_concat): marshalling rows one by
+  // one into JavaScript costs three times more than FTS5's own work.
+  const rowidsStmt = db.prepare('SELECT group_concat(rowid) FROM drawers_fts WHERE drawers_fts MATCH ?').pluck();
+  const scoredStmt = db.prepare("SELECT group_concat(rowid || ':' || (-rank)) FROM drawers_fts WHERE drawers_fts MATCH ?").pluck();
+  const rowids = (term: string): number[] => parseIds((rowidsStmt.get(quote(term)) as string | null) ?? '');
+  const scored = (match: string): [number, number][] => parsePairs((scoredStmt.get(match) as string | null) ?? '');
+  const maxRidStmt = db.prepare('SELECT max(rid) FROM drawers').pluck();
+  const byRids = db.prepare(`SELECT d.rid AS rid, ${HIT_COLS} FROM drawers d WHERE d.rid IN (SELECT value FROM json_each(?))`);
+
+  function exactRanked(q: string, filter: DrawerFilter | undefined, limit: number): LexicalHit[] {
+    if (isEmptyFilter(filter)) {
+      return db
+        .prepare(
+          `WITH top AS (SELECT rowid AS rid, rank FROM drawers_fts WHERE drawers_fts MATCH @q ORDER BY rank LIMIT @limit)
+           SELECT ${HIT_COLS}, -top.rank AS score FROM top JOIN drawers d ON d.rid = top.rid ORDER BY top.rank`,
+        )
+        .all({ q, limit }) as LexicalHit[];
+    }
+    const { sql, params } = sqlFilter(filter);
+    return db
+      .prepare(
+        `SELECT ${HIT_COLS}, -f.rank AS score FROM drawers_fts f JOIN drawers d ON d.rid = f.rowid
+         WHERE drawers_fts MATCH @q AND ${sql} ORDER BY f.rank LIMIT @limit`,
+      )
+      .all({ ...params, q, limit }) as LexicalHit[];
+  }
+
+  /** Hydrates scored row ids best first, applying the filter in SQL, until `limit` hits. */
+  function hydrate(acc: Accumulator, filter: DrawerFilter | undefined, limit: number, fallback: readonly string[]): LexicalHit[] {
+    const { sql, params } = sqlFilter(filter);
+    // Without a filter the best `limit` suffice; with one, take more, and when the filter is so
+    // narrow that they do not hold `limit` hits, rank the filtered drawers exactly instead.
+    const ranked = acc.top(isEmptyFilter(filter) ? limit : Math.max(limit * 20, 2000));
+    const out: LexicalHit[] = [];
+    const pageSize = Math.max(limit * 4, 200);
+    for (let off = 0; off < ranked.length && out.length < limit; off += pageSize) {
+      const page = ranked.slice(off, off + pageSize);
+      const score = new Map(page);
+      const rows = (
+        isEmptyFilter(filter)
+          ? byRids.all(JSON.stringify(page.map((p) => p[0])))
+          : db
+              .prepare(`SELECT d.rid AS rid, ${HIT_COLS} FROM drawers d WHERE d.rid IN (SELECT value FROM json_each(@rids)) AND ${sql}`)
+              .all({ ...params, rids: JSON.stringify(page.map((p) => p[0])) })
+      ) as (LexicalHit & { rid: number })[];
+      rows.sort((a, b) => score.get(b.rid)! - score.get(a.rid)! || b.rid - a.rid);
+      for (const { rid, ...hit } of rows) {
+        if (out.length >= limit) break;
+        out.push({ ...hit, score: score.get(rid)! });
+      }
+    }
+    if (out.length < limit && !isEmptyFilter(filter) && acc.size > ranked.length) return exactRanked(matchExpression(fallback), filter, limit);
+    return out;
+  }
 
   return function search(tokens: readonly string[], filter: DrawerFilter | undefined, limit: number): LexicalHit[] {
     const N = countStmt.get() as number;
@@ -58,69 +184,47 @@ export function createLexicalSearcher(
       .sort((a, b) => a.df - b.df);
     if (terms.length === 0) return [];
     const total = terms.reduce((a, x) => a + x.df, 0);
-    let useful = total <= budgets.selective ? terms : terms.filter((x) => x.df <= N / 2);
-    if (useful.length === 0) useful = terms; // only very common words: rank by them anyway
+    if (total <= budgets.selective) {
+      if (!isEmptyFilter(filter)) return exactRanked(matchExpression(terms.map((x) => x.t)), filter, limit);
+      const acc = new Accumulator(maxRidStmt.get() as number);
+      for (const [rid, sc] of scored(matchExpression(terms.map((x) => x.t)))) acc.add(rid, sc);
+      return hydrate(acc, filter, limit, []);
+    }
+
+    const useful = terms.filter((x) => x.df <= N / 2);
+    const idf = (df: number) => Math.max(1e-6, Math.log((N - df + 0.5) / (df + 0.5)));
+    if (useful.length === 0) {
+      // Only words found in most drawers: presence of the rarest, newest first.
+      const rare = terms[0]!;
+      const acc = new Accumulator(maxRidStmt.get() as number);
+      acc.addAll(rowids(rare.t), idf(rare.df));
+      return hydrate(acc, filter, limit, [rare.t]);
+    }
+
+    const exact: [number, number][] = useful.length >= 2 ? scored(useful.map((x) => quote(x.t)).join(' AND ')) : [];
+    const partial = new Accumulator(maxRidStmt.get() as number);
     const selective: string[] = [];
     let spent = 0;
     let i = 0;
-    for (; i < useful.length; i++) {
-      if (selective.length > 0 && spent + useful[i]!.df > budgets.selective) break;
+    for (; i < useful.length && spent + useful[i]!.df <= budgets.selective; i++) {
       selective.push(useful[i]!.t);
       spent += useful[i]!.df;
     }
-    const common: { t: string; idf: number }[] = [];
+    if (selective.length) for (const [rid, sc] of scored(matchExpression(selective))) partial.add(rid, sc);
     let commonSpent = 0;
     for (; i < useful.length; i++) {
       const { t, df } = useful[i]!;
-      if (df > budgets.commonMaxShare * N || commonSpent + df > budgets.common) break;
-      common.push({ t, idf: Math.max(1e-6, Math.log((N - df + 0.5) / (df + 0.5))) });
+      if (df > budgets.commonMaxShare * N || commonSpent + df > budgets.common) {
+        if (selective.length === 0 && commonSpent === 0) {
+          // A single common useful term: presence, newest first (an exact scan would cost df µs).
+          partial.addAll(rowids(t), idf(df));
+        }
+        break;
+      }
+      partial.addAll(rowids(t), idf(df));
       commonSpent += df;
     }
-
-    const q = matchExpression(selective);
-    const { sql, params } = sqlFilter(filter);
-    if (common.length === 0) {
-      return (
-        isEmptyFilter(filter)
-          ? db.prepare(
-              `WITH top AS (SELECT rowid AS rid, rank FROM drawers_fts WHERE drawers_fts MATCH @q ORDER BY rank LIMIT @limit)
-               SELECT ${HIT_COLS}, -top.rank AS score FROM top JOIN drawers d ON d.rid = top.rid ORDER BY top.rank`,
-            )
-          : db.prepare(
-              `SELECT ${HIT_COLS}, -f.rank AS score FROM drawers_fts f JOIN drawers d ON d.rid = f.rowid
-               WHERE drawers_fts MATCH @q AND ${sql} ORDER BY f.rank LIMIT @limit`,
-            )
-      ).all({ ...params, q, limit }) as LexicalHit[];
-    }
-
-    // Exact scores for every drawer holding a selective term, plus the idf of common terms.
-    const scores = new Map<number, number>();
-    for (const r of db.prepare('SELECT rowid AS rid, -rank AS s FROM drawers_fts WHERE drawers_fts MATCH ?').raw().iterate(q) as IterableIterator<
-      [number, number]
-    >) {
-      scores.set(r[0], r[1]);
-    }
-    for (const c of common) {
-      for (const rid of rowidsStmt.iterate(`"${c.t.replace(/"/g, '""')}"`) as IterableIterator<number>) {
-        scores.set(rid, (scores.get(rid) ?? 0) + c.idf);
-      }
-    }
-    const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    // Hydrate the best candidates, applying the filter in SQL, until `limit` hits are found.
-    const out: LexicalHit[] = [];
-    const pageSize = Math.max(limit * 4, 200);
-    for (let off = 0; off < ranked.length && out.length < limit; off += pageSize) {
-      const page = ranked.slice(off, off + pageSize);
-      const score = new Map(page);
-      const rows = db
-        .prepare(`SELECT d.rid AS rid, ${HIT_COLS} FROM drawers d WHERE d.rid IN (${page.map((p) => p[0]).join(',')}) AND ${sql}`)
-        .all(params) as (LexicalHit & { rid: number })[];
-      rows.sort((a, b) => score.get(b.rid)! - score.get(a.rid)! || a.rid - b.rid);
-      for (const { rid, ...hit } of rows) {
-        if (out.length >= limit) break;
-        out.push({ ...hit, score: score.get(rid)! });
-      }
-    }
-    return out;
+    for (const [rid, sc] of exact) partial.raise(rid, sc);
+    return hydrate(partial, filter, limit, useful.map((x) => x.t));
   };
 }
