@@ -7,13 +7,13 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase } from '../store/index.js';
 import { createSqliteGraphStore, extractFromDrawer } from './index.js';
+import { LOCOMO_DEV } from '../../test/helpers/locomo.js';
 
-const DATA = fileURLToPath(new URL('../../../shared/data/locomo/locomo-dev.json', import.meta.url));
+const DATA = LOCOMO_DEV;
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** "1:56 pm on 8 May, 2023" → ISO-8601 UTC. */

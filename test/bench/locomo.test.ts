@@ -6,12 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLocomoBench } from '../../src/index.js';
-import { ROOT, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { LOCOMO_DEV as DEV, LOCOMO_SKIP } from '../helpers/locomo.js';
 
-const DEV = join(ROOT, '..', 'shared', 'data', 'locomo', 'locomo-dev.json');
 
 test('LoCoMo harness on a small file: metrics, categories, baseline, evidence quirks', async () => {
   const t = tempDir();
@@ -53,7 +53,7 @@ test('LoCoMo harness on a small file: metrics, categories, baseline, evidence qu
   }
 });
 
-test('LoCoMo development set: Loci clearly beats plain BM25', { skip: existsSync(DEV) ? false : `no data at ${DEV}` }, async () => {
+test('LoCoMo development set: Loci clearly beats plain BM25', { skip: LOCOMO_SKIP }, async () => {
   const r = await runLocomoBench({ data: DEV });
   const b = r.baseline;
   assert.ok(r['frac@10'] >= 0.93, `frac@10 ${r['frac@10']} (bm25 ${b['frac@10']})`);
