@@ -10,6 +10,7 @@ import { createError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { Logger } from '../core/logger.js';
 import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
+import type { GraphBatch } from '../kg/index.js';
 import { DEFAULT_CHUNK_OPTIONS, walkProject, type ChunkOptions, type WalkItem } from './project/index.js';
 import { defaultWing } from './project-identity.js';
 import { createPreparer } from './preparer.js';
@@ -48,6 +49,11 @@ export interface MineProjectOptions {
   addedBy?: string;
   /** Called after every file. */
   onProgress?: (p: MineProgress) => void;
+  /**
+   * Run the knowledge-graph extractor while preparing files (in the workers), and hand the results
+   * to `onWritten` after each batch is committed. Default off.
+   */
+  extract?: { userName: string | null; onWritten: (written: { id: string; batch: GraphBatch | null }[]) => Promise<void> };
   /**
    * Worker threads that read, chunk and tokenise while the main thread writes. Default: one
    * per spare core (at most 3) when more than 8 MB must be mined, else 0 (inline).
@@ -151,16 +157,33 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
   }
 
   // 2. Prepare (inline or in workers) and write in batches.
-  const ctx: PrepareContext = { root, wing, room: opts.room, chunk, config, addedBy: opts.addedBy ?? 'loci-mine', redact: opts.redact ?? true };
+  const ctx: PrepareContext = {
+    root,
+    wing,
+    room: opts.room,
+    chunk,
+    config,
+    addedBy: opts.addedBy ?? 'loci-mine',
+    redact: opts.redact ?? true,
+    extract: opts.extract ? { userName: opts.extract.userName } : false,
+  };
   const workers = opts.workers ?? (bytesTotal > 8e6 ? Math.min(3, Math.max(1, availableParallelism() - 1)) : 0);
   const preparer = createPreparer(ctx, workers);
-  type Pending = { state: SourceState; drawers: DrawerInput[]; skipIfHash: string };
+  type Pending = { state: SourceState; drawers: DrawerInput[]; skipIfHash: string; extractions?: (GraphBatch | null)[] };
   let batch: Pending[] = [];
   let batchDrawers = 0;
   let batchBytes = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    const results = await store.replaceSources(batch);
+    const results = await store.replaceSources(batch.map(({ extractions: _x, ...b }) => b));
+    if (opts.extract) {
+      const written: { id: string; batch: GraphBatch | null }[] = [];
+      batch.forEach((b, i) => {
+        if (!results[i]) return;
+        b.drawers.forEach((d, j) => written.push({ id: d.id!, batch: b.extractions?.[j] ?? null }));
+      });
+      await opts.extract.onWritten(written);
+    }
     for (const r of results) {
       if (!r) continue;
       summary.drawersAdded += r.added;
@@ -183,7 +206,8 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
     const window: Promise<Awaited<ReturnType<typeof preparer.prepare>>>[] = [];
     let next = 0;
     while (next < jobs.length || window.length) {
-      while (next < jobs.length && window.length < 64) window.push(preparer.prepare(jobs[next++]!));
+      // Keep the workers busy while the main thread is inside a (synchronous) batch write.
+      while (next < jobs.length && window.length < (workers > 0 ? 512 : 8)) window.push(preparer.prepare(jobs[next++]!));
       if (opts.signal?.aborted) throw createError('ABORTED', { operation: 'mining' });
       const r = await window.shift()!;
       if (r.kind === 'unreadable') {
@@ -201,7 +225,7 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
         summary.filesMined++;
         summary.redactions += r.redactions;
         if (r.warning) summary.warnings.push(r.warning);
-        batch.push({ state: r.state, drawers: r.drawers, skipIfHash: r.state.hash });
+        batch.push({ state: r.state, drawers: r.drawers, skipIfHash: r.state.hash, ...(r.extractions ? { extractions: r.extractions } : {}) });
         batchDrawers += r.drawers.length;
         batchBytes += r.bytes;
         if (batchDrawers >= BATCH_DRAWERS || batchBytes >= BATCH_BYTES) await flush();

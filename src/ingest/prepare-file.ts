@@ -10,6 +10,7 @@ import { sha256, stableId } from '../core/hash.js';
 import type { DrawerInput, SourceState } from '../store/ports.js';
 import { searchColumn } from '../text/index.js';
 import { redactSecrets } from './redact/index.js';
+import { extractFromDrawer, type GraphBatch } from '../kg/index.js';
 import { chunkDocument, contentDateFor, decodeText, languageFor, looksBinary, roomForPath, type ChunkOptions } from './project/index.js';
 
 /** What the miner asks about one file. */
@@ -32,6 +33,11 @@ export interface PrepareContext {
   addedBy: string;
   /** Replace secrets (API keys, tokens, passwords) with `[REDACTED:kind]` before storing. */
   redact: boolean;
+  /**
+   * Also run the knowledge-graph extractor on every drawer (here, in the worker, in parallel with
+   * the writes), so the palace only has to apply the results. Default false.
+   */
+  extract?: { userName: string | null } | false;
 }
 
 /** The outcome for one file. */
@@ -39,7 +45,17 @@ export type Prepared =
   | { kind: 'unreadable'; path: string; message: string }
   | { kind: 'binary'; path: string; bytes: number }
   | { kind: 'same'; path: string; bytes: number; state: SourceState }
-  | { kind: 'file'; path: string; bytes: number; state: SourceState; drawers: DrawerInput[]; redactions: number; warning?: string };
+  | {
+      kind: 'file';
+      path: string;
+      bytes: number;
+      state: SourceState;
+      drawers: DrawerInput[];
+      redactions: number;
+      /** Per drawer (same order), the extracted graph batch or null; present when `extract` is on. */
+      extractions?: (GraphBatch | null)[];
+      warning?: string;
+    };
 
 /** Prepares one file (never throws: failures become `unreadable`). */
 export function prepareFile(job: PrepareJob, ctx: PrepareContext): Prepared {
@@ -68,6 +84,7 @@ export function prepareFile(job: PrepareJob, ctx: PrepareContext): Prepared {
   if (job.prevHash === hash) return { kind: 'same', path: job.path, bytes: buf.length, state };
   const { text, invalidUtf8 } = decodeText(buf);
   const { drawers, redactions } = toDrawers(text, job, hash, ctx);
+  const extractions = ctx.extract ? drawers.map((d) => extractOne(d, ctx.extract as { userName: string | null })) : undefined;
   return {
     kind: 'file',
     path: job.path,
@@ -75,10 +92,19 @@ export function prepareFile(job: PrepareJob, ctx: PrepareContext): Prepared {
     state,
     drawers,
     redactions,
+    ...(extractions ? { extractions } : {}),
     ...(invalidUtf8
       ? { warning: `${job.path}: not valid UTF-8; stored with replacement characters — convert it to UTF-8 to keep it exactly` }
       : {}),
   };
+}
+
+function extractOne(d: DrawerInput, o: { userName: string | null }): GraphBatch | null {
+  const r = extractFromDrawer(
+    { id: d.id!, text: d.text, contentDate: d.contentDate ?? null, wing: d.wing, room: d.room, source: d.source ?? null, metadata: d.metadata ?? {} },
+    { userName: o.userName },
+  );
+  return r.entities.length || r.facts.length || r.invalidations.length ? r : null;
 }
 
 function toDrawers(text: string, job: PrepareJob, hash: string, ctx: PrepareContext): { drawers: DrawerInput[]; redactions: number } {

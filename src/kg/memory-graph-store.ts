@@ -187,6 +187,11 @@ class MemoryGraphStore implements GraphStore {
     const ctx: EngineContext = { functional: this.functionalPredicates, now: this.now(opts.clock), dates: opts.dates ?? 'keep', lenient: opts.lenient ?? false };
     return this.rows.atomic(() => applyBatch(this.rows, batch, ctx, (fn) => this.rows.atomic(fn)));
   }
+  async applyMany(batches: readonly GraphBatch[], opts: ApplyOptions = {}): Promise<ApplyResult[]> {
+    const out: ApplyResult[] = [];
+    for (const b of batches) out.push(await this.apply(b, opts));
+    return out;
+  }
   async upsertEntity(input: EntityInput, opts: WriteOptions = {}): Promise<Entity> {
     return (await this.apply({ entities: [input] }, opts)).entities[0]!;
   }

@@ -6,6 +6,7 @@
  * transaction, so several processes can write one palace at once.
  */
 import type Database from 'better-sqlite3';
+import { isLociError } from '../core/errors.js';
 import { isoAt, systemClock, type Clock } from '../core/clock.js';
 import { mapSqliteError } from '../store/index.js';
 import { applyBatch, resolveKey, type EngineContext } from './engine.js';
@@ -91,6 +92,33 @@ class SqliteGraphStore implements GraphStore {
     rows.begin();
     try {
       return this.run(() => this.db.transaction(() => applyBatch(rows, batch, ctx, (fn) => rows.savepoint(fn))).immediate());
+    } catch (e) {
+      rows.forget();
+      throw e;
+    }
+  }
+  async applyMany(batches: readonly GraphBatch[], opts: ApplyOptions = {}): Promise<ApplyResult[]> {
+    const strict: EngineContext = { functional: this.functionalPredicates, now: this.now(opts.clock), dates: opts.dates ?? 'keep', lenient: false };
+    const lenient = opts.lenient ?? false;
+    const rows = this.rows;
+    rows.begin();
+    try {
+      return this.run(() =>
+        this.db
+          .transaction(() =>
+            batches.map((b) => {
+              // Fast path: one savepoint per batch; only a batch with a bad item is re-applied
+              // item by item (a savepoint each), which is what `lenient` costs.
+              try {
+                return rows.savepoint(() => applyBatch(rows, b, strict));
+              } catch (e) {
+                if (!lenient || !isLociError(e) || e.category !== 'user') throw e;
+                return applyBatch(rows, b, { ...strict, lenient: true }, (fn) => rows.savepoint(fn));
+              }
+            }),
+          )
+          .immediate(),
+      );
     } catch (e) {
       rows.forget();
       throw e;

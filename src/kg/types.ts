@@ -244,6 +244,11 @@ export interface GraphStore {
   invalidate(subject: string, predicate: string, object: string, opts?: WriteOptions & { ended?: string }): Promise<Fact[]>;
   /** Applies a batch (e.g. one drawer's extraction) in one transaction. */
   apply(batch: GraphBatch, opts?: ApplyOptions): Promise<ApplyResult>;
+  /**
+   * Applies several batches in order, in **one** transaction (each batch still all-or-nothing with
+   * `lenient` semantics per batch): the bulk path of extraction at ingest. Results in input order.
+   */
+  applyMany(batches: readonly GraphBatch[], opts?: ApplyOptions): Promise<ApplyResult[]>;
   /** The facts about `entity` valid at `asOf`, ordered by (validFrom, insertion). Unknown entity: []. */
   query(entity: string, opts?: QueryOptions): Promise<Fact[]>;
   /** Every fact about `entity`, any time, ordered by (validFrom with null first, insertion). */

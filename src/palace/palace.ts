@@ -15,6 +15,7 @@ import { createSqliteStore, openDatabase } from '../store/index.js';
 import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
 import { embedderFromSpec, setupVectors } from './vectors.js';
 import type { PalaceGraph } from './graph.js';
+import type { GraphBatch } from '../kg/index.js';
 import type { Embedder } from '../embed/index.js';
 import { searchHybrid, type HybridParams, type SearchOptions, type SearchResult } from '../search/index.js';
 
@@ -151,6 +152,12 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     logger,
   });
   let graphSide: Promise<PalaceGraph> | undefined;
+  /** Extraction during project mining: computed in the miner's workers, applied after each batch. */
+  const graphExtractHook = async () => {
+    const g = await getGraph();
+    const { currentUserName } = await import('./graph.js');
+    return { userName: currentUserName(), onWritten: (w: { id: string; batch: GraphBatch | null }[]) => g.applyWritten(w) };
+  };
   const getGraph = () =>
     (graphSide ??= import('./graph.js').then(({ setupGraph }) => setupGraph({ db, drawers: st, clock, logger })));
   /**
@@ -179,9 +186,10 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       let summary: MineConvosSummary;
       // The miners (walker, chunkers, parsers) load on first use: search and status never pay for them.
       const { mineAuto, mineConversations, mineProject } = await import('../ingest/index.js');
-      if (mode === 'projects') summary = { ...(await mineProject(st, path, { logger, ...rest })), conversations: 0 };
+      const extract = process.env['LOCI_KG_EXTRACT'] !== '0' ? await graphExtractHook() : undefined;
+      if (mode === 'projects') summary = { ...(await mineProject(st, path, { logger, ...rest, ...(extract ? { extract } : {}) })), conversations: 0 };
       else if (mode === 'convos') summary = await mineConversations(st, path, { logger, ...rest });
-      else if (mode === 'auto') summary = await mineAuto(st, path, { logger, ...rest });
+      else if (mode === 'auto') summary = await mineAuto(st, path, { logger, ...rest, ...(extract ? { extract } : {}) });
       else throw createError('INVALID_ARGUMENT', { name: 'mode', value: mode, expected: 'auto, projects or convos' });
       await syncVectors(summary.warnings);
       return summary;

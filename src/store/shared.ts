@@ -18,7 +18,10 @@ export function defaultDrawerId(input: DrawerInput, contentHash: string): string
 const NAME_RE = /^[^\u0000-\u001f/\\]{1,128}$/u;
 
 /** Validates a wing or room name (1–128 chars, no control chars or slashes). */
+const checked = new Set<string>();
+
 export function checkName(kind: 'wing' | 'room' | 'hall', v: string): void {
+  if (checked.has(v)) return; // names repeat across a whole mining run
   if (typeof v !== 'string' || !NAME_RE.test(v) || v.trim() !== v) {
     throw createError('INVALID_ARGUMENT', {
       name: kind,
@@ -26,6 +29,8 @@ export function checkName(kind: 'wing' | 'room' | 'hall', v: string): void {
       expected: '1–128 characters without slashes, control characters or surrounding spaces',
     });
   }
+  if (checked.size > 10_000) checked.clear();
+  checked.add(v);
 }
 
 /** A fully-populated drawer record from an input (validated). */

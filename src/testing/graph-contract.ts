@@ -58,6 +58,23 @@ export function runGraphContract(opts: GraphContractOptions): void {
       await g.close();
     });
 
+    it('applyMany applies batches in order in one call, each lenient on its own', async () => {
+      const res = await g.applyMany(
+        [
+          { facts: [{ subject: 'Ana', predicate: 'uses', object: 'MySQL', validFrom: '2026-01-01' }] },
+          { invalidations: [{ subject: 'Ana', predicate: 'uses', object: 'MySQL', ended: '2026-02-01' }], facts: [{ subject: 'Ana', predicate: 'uses', object: 'PostgreSQL', validFrom: '2026-02-01' }] },
+          { facts: [{ subject: 'Ana', predicate: 'uses', object: 'Redis', validFrom: 'not a date' }, { subject: 'Ana', predicate: 'works_at', object: 'Acme', validFrom: '2026-01-05' }] },
+        ],
+        { lenient: true },
+      );
+      assert.equal(res.length, 3);
+      assert.equal(res[2]!.skipped.length, 1, 'the bad item is skipped, the good one kept');
+      const now = await g.query('Ana', { asOf: '2026-03-01' });
+      assert.deepEqual(now.map((f) => f.objectName).sort(), ['Acme', 'PostgreSQL']);
+      const jan = await g.query('Ana', { asOf: '2026-01-15' });
+      assert.deepEqual(jan.map((f) => f.objectName).sort(), ['Acme', 'MySQL']);
+    });
+
     it('entities resolve by case-, accent- and punctuation-folded name and by declared alias', async () => {
       const e = await g.upsertEntity({ name: 'Dr. Chén', type: 'person', aliases: ['Chen', '@lchen'] }, { clock });
       assert.equal(e.id, 'dr_chen');

@@ -97,7 +97,7 @@ function toSource(r: SourceRow): SourceState {
 }
 
 const ORDER_SQL: Record<NonNullable<ListOptions['order']>, string> = {
-  filed: 'd.filed_at DESC, d.rid DESC',
+  filed: 'd.rid DESC',
   date: 'd.content_date DESC NULLS LAST, d.rid DESC',
   source: 'd.source, d.chunk_index, d.rid',
 };
@@ -123,8 +123,7 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     insert: db.prepare(`INSERT OR IGNORE INTO drawers
       (id, wing, room, hall, source, source_hash, source_mtime, chunk_index, line_start, line_end,
        content_date, filed_at, added_by, content_hash, metadata, index_extra, text)
-      VALUES (@id, @wing, @room, @hall, @source, @sourceHash, @sourceMtime, @chunkIndex, @lineStart, @lineEnd,
-       @contentDate, @filedAt, @addedBy, @contentHash, @metadata, @indexExtra, @text)`),
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     ftsInsert: db.prepare('INSERT INTO drawers_fts (rowid, body) VALUES (?, ?)'),
     ftsDelete: db.prepare('DELETE FROM drawers_fts WHERE rowid = ?'),
     byId: db.prepare('SELECT * FROM drawers WHERE id = ?'),
@@ -146,6 +145,12 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
   };
 
   const lexical = createLexicalSearcher(db);
+  /** Positional binding: measurably cheaper than named parameters on the hot path of mining. */
+  const insertRow = (m: Drawer, indexExtra: string | undefined) =>
+    s.insert.run(
+      m.id, m.wing, m.room, m.hall, m.source, m.sourceHash, m.sourceMtime, m.chunkIndex, m.lineStart, m.lineEnd,
+      m.contentDate, m.filedAt, m.addedBy, m.contentHash, JSON.stringify(m.metadata), indexExtra ?? null, m.text,
+    );
   const wrap = <T>(fn: () => T): T => {
     try {
       return fn();
@@ -157,7 +162,7 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
 
   function insertOne(input: DrawerInput, filedAt: string): { id: string; added: boolean } {
     const m = materialize(input, filedAt);
-    const info = s.insert.run({ ...m, metadata: JSON.stringify(m.metadata), indexExtra: input.indexExtra ?? null });
+    const info = insertRow(m, input.indexExtra);
     if (info.changes === 0) return { id: m.id, added: false };
     s.ftsInsert.run(info.lastInsertRowid, m.search);
     return { id: m.id, added: true };
@@ -189,7 +194,7 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       keep.add(m.id);
       const old = existing.get(m.id);
       if (!old) {
-        const info = s.insert.run({ ...m, metadata: JSON.stringify(m.metadata), indexExtra: input.indexExtra ?? null });
+        const info = insertRow(m, input.indexExtra);
         if (info.changes > 0) {
           s.ftsInsert.run(info.lastInsertRowid, m.search);
           added++;

@@ -42,9 +42,9 @@ CREATE TABLE drawers (
 );
 CREATE INDEX drawers_wing_room    ON drawers (wing, room);
 CREATE INDEX drawers_source_chunk ON drawers (source, chunk_index);
-CREATE INDEX drawers_content_hash ON drawers (content_hash);
 CREATE INDEX drawers_content_date ON drawers (content_date);
-CREATE INDEX drawers_filed_at     ON drawers (filed_at);
+-- No index on filed_at (drawers are filed in rid order, which listings use) nor on content_hash
+-- (duplicate checks are rare and scan): every index costs each of the many inserts of mining.
 
 -- Contentless full-text index over the pre-tokenised search column (tokens joined by spaces).
 CREATE VIRTUAL TABLE drawers_fts USING fts5 (
