@@ -1,8 +1,9 @@
 /**
  * Search latency at scale: a palace of N drawers (~800 characters each) drawn from a Zipf
  * vocabulary of 20,000 words whose 120 most frequent ranks are English function words (as in
- * real English text), and 200 queries of 3–6 words taken from random drawers (a user recalling
- * something written earlier), so query terms follow the corpus's own frequencies.
+ * real English text), and 200 queries of 3–6 content words taken in order from random drawers (a
+ * user recalling something written earlier; function words are left out because query
+ * processing drops them anyway), so query terms follow the corpus's own frequencies.
  * Measures in-process p50/p95 of hybrid and lexical search, the whole `loci search` process, and
  * a MiniSearch baseline over the same texts in the same process.
  * Usage: node --import tsx bench/search-latency.ts [--drawers 150000] [--no-baseline] [--keep DIR]
@@ -82,7 +83,9 @@ const buildSeconds = (performance.now() - t) / 1000;
 const queries: string[] = [];
 const sampleText = (i: number) => texts[i] ?? text();
 for (let i = 0; i < 200; i++) {
-  const words = sampleText(Math.floor(r() * N)).split(/\s+/).filter(Boolean);
+  const words = sampleText(Math.floor(r() * N))
+    .split(/\s+/)
+    .filter((w) => w && !FUNCTION_WORDS.includes(w.replace(/\./g, '')));
   const start = Math.floor(r() * Math.max(1, words.length - 8));
   queries.push(words.slice(start, start + 3 + Math.floor(r() * 4)).join(' ').replace(/\./g, ''));
 }

@@ -101,8 +101,10 @@ class Accumulator {
     const s = this.s;
     const t = this.touched;
     if (t.length > k * 4) {
-      // Threshold from a sample-free selection: sort a copy of scores only when small enough.
-      const scores = Float64Array.from(t, (r) => s[r]!).sort();
+      // Find the k-th best score on a typed copy (native sort), then keep what reaches it.
+      const scores = new Float64Array(t.length);
+      for (let i = 0; i < t.length; i++) scores[i] = s[t[i]!]!;
+      scores.sort();
       const cut = scores[scores.length - k]!;
       const out: [number, number][] = [];
       for (const r of t) if (s[r]! >= cut) out.push([r, s[r]!]);
