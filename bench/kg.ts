@@ -18,6 +18,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rng } from '../test/helpers/corpus.js';
 import { createSqliteGraphStore, extractFromDrawer, type ExtractionInput, type FactInput } from '../src/kg/index.js';
 import { createSqliteStore, openDatabase } from '../src/store/index.js';
 import { searchColumn } from '../src/text/index.js';
@@ -31,16 +32,6 @@ const MB = Number(arg('mb', '20'));
 const ENTITIES = 50_000;
 const work = mkdtempSync(join(tmpdir(), 'loci-bench-kg-'));
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const r = rng(42);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;

@@ -66,15 +66,19 @@ export function goldSessions(evidence: readonly unknown[]): number[] {
   return [...out];
 }
 
-/** Loads a LoCoMo-format file. Throws PATH_NOT_FOUND or INVALID_ARGUMENT with the reason. */
-export function loadLocomo(path: string): LocomoConversation[] {
-  let raw: unknown;
+/** Reads a benchmark's `--data` file as JSON: PATH_NOT_FOUND / PERMISSION_DENIED, or INVALID_ARGUMENT. */
+export function readDataFile(path: string): unknown {
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code) throw fsError(e, path);
     throw createError('INVALID_ARGUMENT', { name: '--data', value: path, expected: `a JSON file (${(e as Error).message})` });
   }
+}
+
+/** Loads a LoCoMo-format file. Throws PATH_NOT_FOUND or INVALID_ARGUMENT with the reason. */
+export function loadLocomo(path: string): LocomoConversation[] {
+  const raw = readDataFile(path);
   if (!Array.isArray(raw)) {
     throw createError('INVALID_ARGUMENT', { name: '--data', value: path, expected: 'a JSON array of LoCoMo conversations' });
   }

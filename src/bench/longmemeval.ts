@@ -5,12 +5,13 @@
  * answer session in the top k (any@k), all@k is reported too. Abstention questions (ids ending in
  * `_abs`) have no answer session: they are counted and left out of the metrics.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createError, fsError } from '../core/errors.js';
+import { createError } from '../core/errors.js';
 import { openPalace, type Palace } from '../palace/index.js';
 import { completeRanking, meanMetrics, scoreRanking, type Metrics } from './metrics.js';
+import { readDataFile } from './locomo-data.js';
 
 /** One LongMemEval item (fields used by the bench). */
 export interface LongMemEvalItem {
@@ -46,13 +47,7 @@ export interface LongMemEvalReport extends Metrics {
 
 /** Loads and validates a LongMemEval JSON file. */
 export function loadLongMemEval(path: string): LongMemEvalItem[] {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code) throw fsError(e, path);
-    throw createError('INVALID_ARGUMENT', { name: '--data', value: path, expected: `a JSON file (${(e as Error).message})` });
-  }
+  const raw = readDataFile(path);
   if (!Array.isArray(raw) || raw.some((x) => !x || !Array.isArray(x.haystack_sessions) || !Array.isArray(x.haystack_session_ids))) {
     throw createError('INVALID_ARGUMENT', {
       name: '--data',

@@ -20,3 +20,62 @@ export function startModuleWorker(url: URL, workerData?: unknown): Worker {
 export function siblingModule(base: string, name: string): URL {
   return new URL(`./${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base);
 }
+
+/** A pool answering jobs in any order (inline when it has no worker). */
+export interface JobPool<J, R> {
+  run(job: J): Promise<R>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `job → result` on `workers` threads started from `url` (whose entry calls
+ * {@link serveJobs}), round-robin; with 0 workers runs `inline` in this thread. A crashed worker
+ * fails the jobs waiting on it and every later one.
+ */
+export function createJobPool<J, R>(url: URL, workerData: unknown, workers: number, inline: (job: J) => R): JobPool<J, R> {
+  if (workers <= 0) return { run: async (job) => inline(job), close: async () => {} };
+  const pool: Worker[] = [];
+  const waiting = new Map<number, { resolve: (r: R) => void; reject: (e: unknown) => void }>();
+  let seq = 0;
+  let failed: unknown;
+  for (let i = 0; i < workers; i++) {
+    const w = startModuleWorker(url, workerData);
+    w.on('message', (m: { seq: number; result?: R; error?: string }) => {
+      const p = waiting.get(m.seq);
+      waiting.delete(m.seq);
+      if (m.error === undefined) p?.resolve(m.result as R);
+      else p?.reject(new Error(`worker job failed: ${m.error}`));
+    });
+    w.on('error', (e) => {
+      failed = e;
+      for (const p of waiting.values()) p.reject(e);
+      waiting.clear();
+    });
+    pool.push(w);
+  }
+  return {
+    run(job) {
+      if (failed) return Promise.reject(failed);
+      const id = seq++;
+      return new Promise<R>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        pool[id % pool.length]!.postMessage({ seq: id, job });
+      });
+    },
+    async close() {
+      await Promise.all(pool.map((w) => w.terminate()));
+    },
+  };
+}
+
+/** The worker side of {@link createJobPool}: answers every job with `handle(job)`. */
+export async function serveJobs<J, R>(handle: (job: J) => R): Promise<void> {
+  const { parentPort } = await import('node:worker_threads');
+  parentPort?.on('message', (msg: { seq: number; job: J }) => {
+    try {
+      parentPort.postMessage({ seq: msg.seq, result: handle(msg.job) });
+    } catch (e) {
+      parentPort.postMessage({ seq: msg.seq, error: (e as Error)?.stack ?? String(e) });
+    }
+  });
+}

@@ -19,11 +19,11 @@
  *   default. Timeouts: 10 s for user-prompt-submit and session-start (they may read the palace),
  *   5 s elsewhere (they only queue work).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createError, findGitRoot, resolveHome, writeFileAtomic } from '../index.js';
+import { createError, findGitRoot, resolveHome, writeFileAtomic, readJsonObjectFile, isJsonObject } from '../index.js';
 import { HOOK_EVENT_NAMES, HOOK_EVENTS, type HookEvent } from './protocol.js';
 
 /** Which settings file. */
@@ -115,9 +115,6 @@ export function defaultEntry(): string {
   return join(dirname(here), 'main.js').replace(/([\\/])src([\\/]hooks[\\/]main\.js)$/, '$1dist$2');
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function detectIndent(text: string): string | number {
   const m = /^[{[][ \t]*\r?\n([ \t]+)\S/.exec(text);
@@ -135,14 +132,14 @@ export function mergeHooks(hooks: Record<string, unknown>, wanted: Partial<Recor
     let placed = false;
     const next: unknown[] = [];
     for (const g of (groups as unknown[] | undefined) ?? []) {
-      if (!isObject(g) || !Array.isArray(g['hooks'])) {
+      if (!isJsonObject(g) || !Array.isArray(g['hooks'])) {
         next.push(g);
         continue;
       }
       const handlers: unknown[] = [];
       let hadLoci = false;
       for (const h of g['hooks'] as unknown[]) {
-        if (isObject(h) && isLociCommand(h['command'])) {
+        if (isJsonObject(h) && isLociCommand(h['command'])) {
           hadLoci = true;
           if (want && !placed) {
             handlers.push({ ...h, ...want });
@@ -183,20 +180,8 @@ export function installHooks(o: HooksInstallOptions = {}): HooksInstallResult {
   if (!o.uninstall && !existsSync(entry)) notes.push(`${entry} does not exist yet: run \`npm run build\` in the Loci package, or the hooks will fail (open) until it does`);
   if (!o.uninstall && scope === 'project') notes.push(`${file} is usually committed: its commands hold absolute paths of this machine; use --scope local to keep them private`);
 
-  let original: string | null = null;
-  let doc: Record<string, unknown> = {};
-  if (existsSync(file)) {
-    original = readFileSync(file, 'utf8');
-    let parsed: unknown;
-    try {
-      parsed = original.trim() === '' ? {} : JSON.parse(original);
-    } catch (e) {
-      throw createError('HOOKS_SETTINGS_INVALID', { path: file, reason: `not valid JSON (${(e as Error).message})` });
-    }
-    if (!isObject(parsed)) throw createError('HOOKS_SETTINGS_INVALID', { path: file, reason: 'the top level is not a JSON object' });
-    doc = parsed;
-  }
-  if (doc['hooks'] !== undefined && !isObject(doc['hooks'])) throw createError('HOOKS_SETTINGS_INVALID', { path: file, reason: '"hooks" is not an object' });
+  const { original, doc } = readJsonObjectFile(file, (reason) => createError('HOOKS_SETTINGS_INVALID', { path: file, reason }));
+  if (doc['hooks'] !== undefined && !isJsonObject(doc['hooks'])) throw createError('HOOKS_SETTINGS_INVALID', { path: file, reason: '"hooks" is not an object' });
   if (o.uninstall && original === null) return { scope, file, action: o.print ? 'printed' : 'absent', handlers, json: '', notes };
 
   const hooks = mergeHooks((doc['hooks'] as Record<string, unknown> | undefined) ?? {}, handlers, file);

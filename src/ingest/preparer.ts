@@ -1,9 +1,8 @@
 /**
  * @module ingest/preparer
- * Runs `prepareFile` inline or on a small pool of worker threads, answering in any order.
+ * Runs `prepareFile` inline or on a small pool of worker threads (`core/worker.ts`).
  */
-import type { Worker } from 'node:worker_threads';
-import { siblingModule, startModuleWorker } from '../core/worker.js';
+import { createJobPool, siblingModule } from '../core/worker.js';
 import { prepareFile, type PrepareContext, type PrepareJob, type Prepared } from './prepare-file.js';
 
 /** Prepares files for the miner. */
@@ -14,38 +13,6 @@ export interface Preparer {
 
 /** `workers` = 0 prepares inline; otherwise that many worker threads share the jobs. */
 export function createPreparer(ctx: PrepareContext, workers: number): Preparer {
-  if (workers <= 0) {
-    return { prepare: async (job) => prepareFile(job, ctx), close: async () => {} };
-  }
-  const pool: Worker[] = [];
-  const waiting = new Map<number, { resolve: (p: Prepared) => void; reject: (e: unknown) => void }>();
-  let seq = 0;
-  let failed: unknown;
-  for (let i = 0; i < workers; i++) {
-    const w = startModuleWorker(siblingModule(import.meta.url, 'mine-worker'), ctx);
-    w.on('message', (m: { seq: number; result: Prepared }) => {
-      const p = waiting.get(m.seq);
-      waiting.delete(m.seq);
-      p?.resolve(m.result);
-    });
-    w.on('error', (e) => {
-      failed = e;
-      for (const p of waiting.values()) p.reject(e);
-      waiting.clear();
-    });
-    pool.push(w);
-  }
-  return {
-    prepare(job) {
-      if (failed) return Promise.reject(failed);
-      const id = seq++;
-      return new Promise<Prepared>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        pool[id % pool.length]!.postMessage({ seq: id, job });
-      });
-    },
-    async close() {
-      await Promise.all(pool.map((w) => w.terminate()));
-    },
-  };
+  const pool = createJobPool<PrepareJob, Prepared>(siblingModule(import.meta.url, 'mine-worker'), ctx, workers, (job) => prepareFile(job, ctx));
+  return { prepare: (job) => pool.run(job), close: () => pool.close() };
 }

@@ -12,10 +12,10 @@
  *
  * The command is `loci mcp` when `loci` is on PATH, else the absolute `node` and `bin/loci.js`.
  */
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createError, findGitRoot, writeFileAtomic } from '../index.js';
+import { createError, findGitRoot, writeFileAtomic, readJsonObjectFile, isJsonObject } from '../index.js';
 
 /** Where the registration goes. */
 export type McpInstallScope = 'project' | 'user' | 'local';
@@ -97,15 +97,12 @@ function detectIndent(text: string): string | number {
   return m ? (m[1]!.startsWith('\t') ? '\t' : m[1]!.length) : 2;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Deep equality of JSON values (key order ignored). */
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
-  if (!isObject(a) || !isObject(b)) return false;
+  if (!isJsonObject(a) || !isJsonObject(b)) return false;
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => k in b && same(a[k], b[k]));
 }
@@ -136,27 +133,15 @@ export function installMcp(opts: McpInstallOptions = {}): McpInstallResult {
 
   const root = findGitRoot(cwd) ?? cwd;
   const file = join(root, '.mcp.json');
-  let doc: Record<string, unknown> = {};
-  let original: string | null = null;
-  if (existsSync(file)) {
-    original = readFileSync(file, 'utf8');
-    let parsed: unknown;
-    try {
-      parsed = original.trim() === '' ? {} : JSON.parse(original);
-    } catch (e) {
-      throw createError('CONFIG_INVALID', { path: file, reason: `not valid JSON (${(e as Error).message})` });
-    }
-    if (!isObject(parsed)) throw createError('CONFIG_INVALID', { path: file, reason: 'the top level is not a JSON object' });
-    if (parsed['mcpServers'] !== undefined && !isObject(parsed['mcpServers'])) throw createError('CONFIG_INVALID', { path: file, reason: '"mcpServers" is not an object' });
-    doc = parsed;
-  }
+  const { original, doc } = readJsonObjectFile(file, (reason) => createError('CONFIG_INVALID', { path: file, reason }));
+  if (doc['mcpServers'] !== undefined && !isJsonObject(doc['mcpServers'])) throw createError('CONFIG_INVALID', { path: file, reason: '"mcpServers" is not an object' });
   const servers = (doc['mcpServers'] as Record<string, unknown> | undefined) ?? {};
   const old = servers[name];
-  const merged = isObject(old)
-    ? { ...old, type: entry.type, command: entry.command, args: entry.args, env: { ...(isObject(old['env']) ? (old['env'] as Record<string, string>) : {}), ...entryEnv } }
+  const merged = isJsonObject(old)
+    ? { ...old, type: entry.type, command: entry.command, args: entry.args, env: { ...(isJsonObject(old['env']) ? (old['env'] as Record<string, string>) : {}), ...entryEnv } }
     : entry;
   if (cmd.command !== 'loci' || home) notes.push(`.mcp.json is usually committed and shared: this entry holds paths of this machine (${[cmd.command !== 'loci' ? cmd.command : '', home ?? ''].filter(Boolean).join(', ')}); use --scope local to keep it private`);
-  if (original !== null && isObject(old) && same(old, merged)) {
+  if (original !== null && isJsonObject(old) && same(old, merged)) {
     return { scope, name, entry, file, action: opts.print ? 'printed' : 'unchanged', claudeCommand, json: original, notes };
   }
   const next = { ...doc, mcpServers: { ...servers, [name]: merged } };

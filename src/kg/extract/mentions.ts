@@ -41,7 +41,6 @@ const BACKTICK = /`([^`\n]{2,120})`/g;
 const EXT = /\.([A-Za-z0-9]{1,10})\b/g;
 const PATH_CHAR = /[\w@./~-]/;
 const TOOL_SET = TOOLS;
-const AMBIGUOUS_SET = AMBIGUOUS_TOOLS;
 const FILE_NAME_SET = FILE_NAMES;
 // Letters outside ASCII (typographic quotes, dashes and emoji do not count).
 const NON_LATIN = /[^\x00-\x7f\u00a0-\u00bf\u2000-\u206f\ud800-\udfff]/;

@@ -7,10 +7,8 @@ import type Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import type {
   Drawer,
-  DrawerFilter,
   DrawerInput,
   DrawerPatch,
-  LexicalHit,
   ListOptions,
   MemoryStore,
   ReplaceResult,
