@@ -5,6 +5,8 @@
  */
 import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
+import { sha256 } from '../core/hash.js';
 import { createError } from '../core/errors.js';
 import { ensureHome, homePaths, resolveHome } from '../core/home.js';
 import { silentLogger, type Logger } from '../core/logger.js';
@@ -203,7 +205,6 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     },
 
     async sync(path) {
-      const { resolve, sep } = await import('node:path');
       const root = path ? resolve(path) : undefined;
       // Conversation archives outlive their transcripts (Claude Code deletes them after 30 days):
       // only project files are synced.
@@ -257,7 +258,6 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     },
     deleteDrawer: async (id) => (await st.delete([id])) === 1,
     async findDuplicates(text) {
-      const { sha256 } = await import('../core/hash.js');
       return st.findByContentHash(sha256(text));
     },
 

@@ -2,7 +2,7 @@
  * @module search
  * The search path: BM25 over the whole corpus, fused with other signals when available.
  */
-export { searchLexical, filterOf, toHit, attachContext, type SearchDeps } from './search.js';
+export { filterOf, toHit, attachContext } from './search.js';
 export { searchHybrid, HYBRID_DEFAULTS, type HybridParams, type HybridDeps, type VectorSearcher } from './hybrid.js';
 export { parseTimeCues, stripTimeCues, timeProximity, type TimeCue } from './time-cues.js';
 export { matchSpans, highlight, snippetLines, type MatchSpan } from './highlight.js';
