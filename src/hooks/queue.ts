@@ -110,14 +110,18 @@ export function readJob(file: string, log?: Logger): ArchiveJob | undefined {
   return undefined;
 }
 
-/** Moves a job file to `queue/failed/` (with its text, in case it changed meanwhile). */
-export function moveToFailed(file: string, text?: string): void {
+/**
+ * Moves a job file to `queue/failed/` (with its text, in case it changed meanwhile). When the copy
+ * cannot be written the job stays where it is (and is retried) rather than being lost.
+ */
+export function moveToFailed(file: string, text?: string): boolean {
   try {
     writeFileAtomic(join(dirname(file), 'failed', basename(file)), text ?? readFileSync(file, 'utf8'), 0o600);
   } catch {
-    // best effort
+    return false;
   }
   rmSync(file, { force: true });
+  return true;
 }
 
 function pidAlive(pid: number): boolean {

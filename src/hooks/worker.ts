@@ -84,8 +84,13 @@ function fail(group: QueuedJob[], e: unknown, maxAttempts: number, log: Logger):
     const attempts = q.job.attempts + 1;
     const next = { ...q.job, attempts, lastError: msg, notBefore: new Date(Date.now() + BACKOFF_MS * attempts).toISOString() };
     if (attempts >= maxAttempts) {
-      moveToFailed(q.file, JSON.stringify(next));
-      log.log('error', 'hook worker: job failed for good; moved to queue/failed', { file: q.file, transcript: q.job.transcript, attempts, ...errorFields(e) });
+      const moved = moveToFailed(q.file, JSON.stringify(next));
+      log.log('error', moved ? 'hook worker: job failed for good; moved to queue/failed' : 'hook worker: job failed for good; could not move it to queue/failed, left in the queue', {
+        file: q.file,
+        transcript: q.job.transcript,
+        attempts,
+        ...errorFields(e),
+      });
     } else {
       try {
         if (existsSync(q.file)) writeFileAtomic(q.file, JSON.stringify(next), 0o600);
