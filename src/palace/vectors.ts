@@ -72,6 +72,7 @@ export function setupVectors(opts: {
   } else store = createMemoryVectorStore(opts.drawers);
 
   let ready: Promise<boolean> | undefined;
+  let checked: { at: number; reason: string | undefined } | undefined;
   const ensureModel = (): Promise<boolean> =>
     (ready ??= (async () => {
       if (!store || !embedder) return false;
@@ -93,12 +94,19 @@ export function setupVectors(opts: {
     async unavailable() {
       if (problem) return problem;
       if (!store || !embedder) return 'vectors are off';
+      // Asked on every search: the answer (which counts vectors) is kept for a few seconds.
+      if (checked && Date.now() - checked.at < 10_000) return checked.reason;
       const info = await store.info();
-      if (!info) return 'no vectors yet — run `loci embed`';
-      if (info.model !== embedder.id) return `vectors were built with ${info.model}, the configured embedder is ${embedder.id} — run \`loci embed\``;
-      return undefined;
+      const reason = !info
+        ? 'no vectors yet — run `loci embed`'
+        : info.model !== embedder.id
+          ? `vectors were built with ${info.model}, the configured embedder is ${embedder.id} — run \`loci embed\``
+          : undefined;
+      checked = { at: Date.now(), reason };
+      return reason;
     },
     async sync(o = {}) {
+      checked = undefined;
       if (!(await ensureModel())) return 0;
       const total = await store!.pendingCount();
       let done = 0;

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { loci, tempDir, writeTree } from '../helpers/cli.js';
@@ -129,12 +129,15 @@ describe('loci CLI (palace core)', () => {
   });
 
   test('re-mining an unchanged tree writes nothing; a changed file replaces its drawers', () => {
-    const before = readFileSync(join(home, 'palace.db')).length;
+    // Byte for byte: the database file (and its WAL, if any) is not written at all.
+    const snapshot = () =>
+      ['palace.db', 'palace.db-wal'].map((f) => (existsSync(join(home, f)) ? `${f}:${statSync(join(home, f)).mtimeMs}:${readFileSync(join(home, f)).toString('base64')}` : `${f}:absent`));
+    const before = snapshot();
     const again = JSON.parse(loci(['mine', proj, '--json'], { home }).stdout);
     assert.equal(again.drawers_added, 0);
     assert.equal(again.drawers_updated, 0);
     assert.equal(again.drawers_removed, 0);
-    assert.ok(before > 0);
+    assert.deepEqual(snapshot(), before, 'an unchanged tree writes nothing');
     appendFileSync(join(proj, 'docs/auth.md'), '\n## Rollout\n\nThe rollout finished on a Tuesday with no incidents.\n');
     const changed = JSON.parse(loci(['mine', proj, '--json'], { home }).stdout);
     assert.ok(changed.drawers_added + changed.drawers_updated >= 1, JSON.stringify(changed));
