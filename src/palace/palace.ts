@@ -263,9 +263,14 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
 
     async status() {
       const s = await st.stats();
-      const wings = await st.countBy('wing');
+      // One GROUP BY gives both levels (wings are the sums of their rooms).
       const rooms: Record<string, Record<string, number>> = {};
-      for (const r of await st.countRooms()) (rooms[r.wing] ??= {})[r.room] = r.count;
+      const totals = new Map<string, number>();
+      for (const r of await st.countRooms()) {
+        (rooms[r.wing] ??= {})[r.room] = r.count;
+        totals.set(r.wing, (totals.get(r.wing) ?? 0) + r.count);
+      }
+      const wings = Object.fromEntries([...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
       return {
         home,
         database: s.location,
