@@ -35,7 +35,7 @@ interface Label {
 
 const keyOf = (file: string, s: string, p: string, o: string) => `${file}\u0000${s === '@wing' ? s : entityKey(s)}\u0000${p}\u0000${entityKey(o) || o}`;
 
-test('knowledge graph on real transcripts: precise, with enough correct facts per MB of conversation', { skip: existsSync(DATA) ? false : `transcripts not found at ${DATA}` }, async () => {
+test('knowledge graph on real transcripts: precise, with enough correct facts per MB of conversation', { skip: existsSync(DATA) ? false : `transcripts not found at ${DATA}` }, async (t) => {
   const prevEmbedder = process.env['LOCI_EMBEDDER'];
   const prevUser = process.env['LOCI_USER_NAME'];
   process.env['LOCI_EMBEDDER'] = 'none';
@@ -66,6 +66,7 @@ test('knowledge graph on real transcripts: precise, with enough correct facts pe
     const unlabelled = [...extracted.entries()].filter(([k]) => !byKey.has(k)).map(([, v]) => v);
     const mb = proseBytes / 1e6;
     const report = { facts: extracted.size, labelled: still.length, correct, precision: still.length ? correct / still.length : 0, proseMB: Math.round(mb * 1000) / 1000, correctPerMB: Math.round(correct / mb) };
+    t.diagnostic(JSON.stringify(report));
     // Every fact extraction gives must be judged: a new rule or a changed ingest needs new labels.
     assert.ok(unlabelled.length <= 0.2 * extracted.size, `unlabelled facts (label them in ${LABELS}):\n${unlabelled.join('\n')}`);
     assert.ok(still.length >= 0.8 * labels.length, `most labelled facts are still extracted: ${JSON.stringify(report)}`);

@@ -109,3 +109,33 @@ test('one person is one entity across titles, case and accents', async () => {
   assert.deepEqual(links, ['a', 'b']);
   assert.equal((await g.query('Chen', { asOf: '2022-01-01' }))[0]?.objectName, 'Stanford University');
 });
+
+test('structured reports: file lists give purposes, component records give status and location', () => {
+  const text = [
+    'Assistant: I restructured the project:',
+    '### Directory Structure:',
+    '- `js/` - JavaScript modules',
+    '  - `data.js` - Contains the sample data structure',
+    '  - `styles.css` - Moved styles into this directory',
+    '1. **README.md** - Explains the concept',
+    '2. **Docker** - Containers everywhere',
+    '- `decision`: ALLOWED or BLOCKED',
+    '- `spotter-fum.3`: IN PROGRESS, not yet committed',
+    '',
+    '**Athena-SAM (Functional Pipeline)**',
+    '- **Status**: Working webcam image processing pipeline ✅',
+    '- **Features**: YAML configuration, real-time processing',
+    '- **Location**: `/code/athena/athena-sam/`',
+    '',
+    '### What is missing or needs work next',
+    '- **Status**: nothing to say',
+  ].join('\n');
+  assert.deepEqual(one(text).sort(), [
+    'Athena-SAM located_in /code/athena/athena-sam/',
+    'Athena-SAM status Working webcam image processing pipeline',
+    'README.md purpose Explains the concept',
+    'data.js purpose Contains the sample data structure',
+    'js/ purpose JavaScript modules',
+    'spotter-fum.3 status IN PROGRESS, not yet committed',
+  ]);
+});

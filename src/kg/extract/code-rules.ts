@@ -14,6 +14,8 @@ import { classifyToken, isFilePath, isTool } from './tokens.js';
 const CODE = '`([^`\\n]{1,120})`';
 const VER = 'v?(\\d+\\.\\d+(?:\\.\\d+)?(?:-[\\w.]+)?)';
 const QVER = `\`?${VER}\`?`;
+// A file named in backticks or bare ("CLAUDE.md", "docker-compose.yml", "js/main.js"); checked by isFilePath.
+const FILE = "(?:`([^`\\n]{1,120})`|((?:[\\w.~-]+/)*[\\w-][\\w.-]*\\.[A-Za-z0-9]{1,8})(?![\\w/.-]))";
 // A subject before a verb: a backticked token, or a capitalised name of one to three words.
 const WORD = "[\\p{Lu}](?:[\\p{L}\\p{M}\\p{N}'’+#-]|\\.(?=[\\p{L}\\p{N}]))*";
 const NAME = `${WORD}(?: ${WORD}){0,2}`;
@@ -33,6 +35,11 @@ function codeName(raw: string | undefined): string | null {
   if (/^(?:~|\.{0,2}\/|[A-Za-z]:\\)[^<>|"]*$/.test(t) && /[\p{L}\d]/u.test(t)) return t;
   const c = classifyToken(t, true, true);
   return c ? c.name : null;
+}
+
+/** A bare file name, not a tool named like one ("D3.js", "Node.js"). */
+function bareFile(raw: string | undefined): string | null {
+  return raw && isFilePath(raw) && !/^[A-Z][\w]*\.js$/.test(raw) ? raw : null;
 }
 
 /** A subject from a `SUBJ` match: the backticked token, or a proper name that the text shows as one. */
@@ -78,17 +85,17 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "I created `scripts/run.sh`", "Created `connectors/` directory", "I've written the script `x.ps1`"
-    re: g(`${DONE}(?:[Cc]reated|[Ww]rote|[Aa]dded|[Ww]ritten) (?:a |an |the )?(?:new )?(?:[\\p{Ll}-]+ ){0,2}${CODE}`),
+    re: g(`${DONE}(?:[Cc]reated|[Ww]rote|[Aa]dded|[Ww]ritten) (?:a |an |the )?(?:new )?(?:[\\p{Ll}-]+ ){0,2}${FILE}`),
     make: (m) => {
-      const file = codeName(m[1]);
+      const file = m[1] !== undefined ? codeName(m[1]) : bareFile(m[2]);
       return file && pathLike(file) ? [rel('we', 'created', { name: file, type: 'file' }, 0.7, { weOk: true })] : [];
     },
   },
   {
     // "Updated `assets/js/app.js`", "I modified `refind.conf`", "wrote to `refind_linux.conf`" → modified
-    re: g(`${DONE}(?:[Uu]pdated|[Mm]odified|[Ee]dited|[Ww]rote to|[Cc]hanged|[Pp]atched|[Rr]ewrote) (?:the )?(?:[\\p{Ll}-]+ ){0,2}${CODE}`),
+    re: g(`${DONE}(?:[Uu]pdated|[Mm]odified|[Ee]dited|[Ww]rote to|[Cc]hanged|[Pp]atched|[Rr]ewrote) (?:the )?(?:[\\p{Ll}-]+ ){0,2}${FILE}`),
     make: (m) => {
-      const file = codeName(m[1]);
+      const file = m[1] !== undefined ? codeName(m[1]) : bareFile(m[2]);
       return file && isFilePath(file) ? [rel('we', 'modified', { name: file, type: 'file' }, 0.6, { weOk: true })] : [];
     },
   },

@@ -11,6 +11,7 @@ import { findDates, type DateMention } from './dates.js';
 import { repeatedNames, scanMentions, type Mention, type RunCounts, type VerbHit } from './mentions.js';
 import { classifyToken, isStopWord, isTool, nameType, trimStops } from './tokens.js';
 import { codeRelations } from './code-rules.js';
+import { structureRelations } from './structure.js';
 import { relationsAtHits, VERB_INDEX, type RawRelation } from './relations.js';
 import { splitTurns, stripCode, type Turn } from './turns.js';
 import { proseLines, skipReason } from './prose.js';
@@ -151,7 +152,7 @@ function properIn(text: string, people: ReadonlyMap<string, string>): (name: str
 /** Turns the relations of one turn into facts and invalidations. */
 function emit(ctx: Context, turn: Turn, text: string, hits: VerbHit[]): void {
   const proper = properIn(text, ctx.people);
-  const groups = [...(hits.length ? relationsAtHits(text, hits) : []), ...codeRelations(text, proper)];
+  const groups = [...(hits.length ? relationsAtHits(text, hits) : []), ...codeRelations(text, proper), ...structureRelations(text)];
   for (const { sentence, relations: rels } of groups) {
     const dated = datesFor(rels, findDates(sentence, ctx.input.contentDate));
     for (const r of rels) {
