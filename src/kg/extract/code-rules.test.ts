@@ -32,6 +32,7 @@ test('coding rules: one example each (the coding rows of ARCHITECTURE.md)', () =
     ['Assistant: It seems Helium is Chromium-based.', ['Helium uses Chromium']],
     ['User: we replaced webpack with vite last month.', ['proj uses vite', 'END proj uses webpack']],
     ['User: We decided to keep the PTZ code in athena-capture.', ['proj decided keep the PTZ code in athena-capture']],
+    ['User: we decided to split the docs - even though it took a while.', ['proj decided split the docs']],
     ['Assistant: `xterm.css` is in `priv/static/assets/` which is gitignored.', ['xterm.css located_in priv/static/assets/']],
     ['Assistant: Added `sha2` dependency to `Cargo.toml`.', ['Cargo.toml contains sha2']],
   ];

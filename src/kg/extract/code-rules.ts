@@ -179,7 +179,8 @@ const RULES: readonly CodeRule[] = [
     // "We decided to keep the PTZ code in athena-capture" → decided "keep the PTZ code in athena-capture"
     re: g(`(?<![\\p{L}])(I|[Ww]e)(?:['’]ve| have)? (?:just |finally )?decided to (?!use |go with |adopt )([^.;:!?\\n]{6,100})`),
     make: (m) => {
-      const what = m[2]!.replace(/[\s,]+$/, '').trim();
+      // the decision ends at a clause boundary ("…, which is awesome", "… - even though…")
+      const what = m[2]!.split(/\s+[-–—]\s+|,|\s(?=(?:which|because|since|even though|although|though|but|so that|as)\b)/)[0]!.trim();
       return what.split(' ').length >= 2 ? [rel(m[1]!, 'decided', { literal: what }, 0.6, { weOk: true })] : [];
     },
   },
