@@ -8,10 +8,10 @@
  *
  * Conversation text is measured as the UTF-8 bytes of `proseText(drawer)` over the conversation
  * drawers — the human and assistant prose extraction reads, without tool calls, tool results,
- * fenced code, shell, diff, table or code lines. Run with `KG_TRANSCRIPTS_PRINT=1` to print every
- * extracted fact with its locator (for labelling new ones).
+ * fenced code, shell, diff, table or code lines. Run with `KG_TRANSCRIPTS_DUMP=/tmp/facts.jsonl` to
+ * write every extracted fact with its locator, one JSON per line (for labelling new ones).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
@@ -58,7 +58,8 @@ test('knowledge graph on real transcripts: precise, with enough correct facts pe
         if (!extracted.has(k)) extracted.set(k, JSON.stringify({ file, line: d.lineStart ?? null, s: subject, p: f.predicate, o: object, window: [f.validFrom, f.validTo] }));
       }
     }
-    if (process.env['KG_TRANSCRIPTS_PRINT']) for (const v of extracted.values()) process.stderr.write(`${v}\n`);
+    const dump = process.env['KG_TRANSCRIPTS_DUMP'];
+    if (dump) writeFileSync(dump, [...extracted.values()].join('\n') + '\n');
     const labels = JSON.parse(readFileSync(LABELS, 'utf8')) as Label[];
     const byKey = new Map(labels.map((l) => [keyOf(l.file, l.s, l.p, l.o), l]));
     const still = [...extracted.keys()].filter((k) => byKey.has(k)).map((k) => byKey.get(k)!);

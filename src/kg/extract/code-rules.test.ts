@@ -30,6 +30,7 @@ test('coding rules: one example each (the coding rows of ARCHITECTURE.md)', () =
     ['Assistant: Current version is 0.2.0. Bumped the version to 0.3.0 and tagged it.', ['proj version 0.2.0', 'proj version 0.3.0']],
     ['Assistant: Upgraded `axum` to 0.8.1.', ['axum version 0.8.1']],
     ['Assistant: It seems Helium is Chromium-based.', ['Helium uses Chromium']],
+    ['Assistant: We ship Bastion. Bastion is a Rust middleware between agents and the chain.', ['Bastion uses Rust']],
     ['User: we replaced webpack with vite last month.', ['proj uses vite', 'END proj uses webpack']],
     ['User: We decided to keep the PTZ code in athena-capture.', ['proj decided keep the PTZ code in athena-capture']],
     ['User: we decided to split the docs - even though it took a while.', ['proj decided split the docs']],
@@ -130,6 +131,12 @@ test('structured reports: file lists give purposes, component records give statu
     '',
     '### What is missing or needs work next',
     '- **Status**: nothing to say',
+    '3. Files and Code Sections:',
+    '- **`assets/js/app.js`** (MODIFIED - task 3)',
+    '- **`priv/static/app.css`** (CREATED - task 2, MODIFIED - task 3)',
+    '- **`lib/parser.ex`** (READ ONLY)',
+    '### `GET /logs` — Fetch audit logs',
+    '- `POST /override` — Human override for blocked transactions',
   ].join('\n');
   assert.deepEqual(one(text).sort(), [
     'Athena-SAM located_in /code/athena/athena-sam/',
@@ -138,5 +145,10 @@ test('structured reports: file lists give purposes, component records give statu
     'data.js purpose Contains the sample data structure',
     'js/ purpose JavaScript modules',
     'spotter-fum.3 status IN PROGRESS, not yet committed',
-  ]);
+    'proj modified assets/js/app.js',
+    'proj created priv/static/app.css',
+    'proj modified priv/static/app.css',
+    'GET /logs purpose Fetch audit logs',
+    'POST /override purpose Human override for blocked transactions',
+  ].sort());
 });

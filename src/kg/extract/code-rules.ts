@@ -92,6 +92,14 @@ const RULES: readonly CodeRule[] = [
     },
   },
   {
+    // "Bastion is a Rust middleware", "spotter is an Elixir/Phoenix app" → uses
+    re: g(`${SUBJ} (?:is|was) (?:a|an) (?:[\\p{Ll}-]+ )?${TOOL_WORD}(?:\\/${TOOL_WORD})?(?: [\\p{Ll}-]+)? (?:middleware|proxy|app|application|library|service|server|CLI|cli|tool|project|framework|plugin|extension|package|program|script|API|backend|frontend|module|binary|daemon|crate|gem|website|site)\\b`),
+    make: (m, proper) => {
+      const s = subjectOf(m[1], m[2], proper);
+      return s ? [m[3], m[4]].filter((w): w is string => w !== undefined && isTool(w, true)).map((w) => rel(s, 'uses', { name: w, type: 'tool' }, 0.6)) : [];
+    },
+  },
+  {
     // "Updated `assets/js/app.js`", "I modified `refind.conf`", "wrote to `refind_linux.conf`" → modified
     re: g(`${DONE}(?:[Uu]pdated|[Mm]odified|[Ee]dited|[Ww]rote to|[Cc]hanged|[Pp]atched|[Rr]ewrote) (?:the )?(?:[\\p{Ll}-]+ ){0,2}${FILE}`),
     make: (m) => {
@@ -148,7 +156,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "Bumped the version to 0.3.0", "Current version is 0.2.0", "Tagged v0.3.0", "Bastion v0.3.0 is live"
-    re: g(`(?:\\b(?:[Bb]ump(?:ed)?|[Ss]et) (?:the )?version (?:from ${QVER} )?to ${QVER}|\\b(?:[Cc]urrent |[Pp]roject |[Pp]ackage )?[Vv]ersion (?:is|is now) ${QVER}|\\b[Tt]agged (?:and pushed )?(?:release )?\`?v(\\d+\\.\\d+(?:\\.\\d+)?)\`?|${SUBJ} ${QVER} (?:is|was) (?:live|released|out|published|tagged))`),
+    re: g(`(?:\\b(?:[Bb]ump(?:ed)?|[Ss]et) (?:the )?version (?:from ${QVER} )?to ${QVER}|\\b(?:[Cc]urrent |[Pp]roject |[Pp]ackage )?[Vv]ersion (?:is|is now) ${QVER}|\\b[Tt]agged:? (?:and pushed )?(?:release )?\`?v(\\d+\\.\\d+(?:\\.\\d+)?)\`?|${SUBJ} ${QVER} (?:is|was) (?:live|released|out|published|tagged))`),
     make: (m, proper) => {
       const v = m[2] ?? m[3] ?? m[4] ?? m[7];
       if (!v) return [];

@@ -71,7 +71,10 @@ function resolveSubject(raw: string, r: RawRelation, turn: Turn, input: Extracti
   if (last === 'We' || last === 'we') return r.weOk && weIsWing ? { name: input.wing, type: 'project' } : null;
   if (raw.startsWith('@')) return { name: raw.slice(1), type: 'person' };
   if (raw.startsWith('`')) {
-    const c = classifyToken(raw.slice(1, -1), true, true);
+    const inner = raw.slice(1, -1);
+    if (/^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/\S*$/.test(inner)) return { name: inner, type: 'endpoint' };
+    if (/^(?:~|\.{0,2}\/)\S+$/.test(inner)) return { name: inner, type: 'file' };
+    const c = classifyToken(inner, true, true);
     return c && r.subjectKind !== 'person' ? { name: c.name, type: c.type } : null;
   }
   const ws = trimStops(words.map((w) => w.replace(/['’]s$/, '')));

@@ -25,6 +25,13 @@ const HEADING = /^[ \t]*(?:#{1,6}[ \t]+|\*\*(?=.*\*\*[ \t]*:?[ \t]*$))(?:\d+[.)]
 const STATUS_WORD = /^(?:CLOSED|OPEN|IN[ _]PROGRESS|DONE|BLOCKED|TODO|WIP|MERGED|FIXED|COMPLETED?|PENDING|READY|FAILED|PASSING|FAILING)\b/;
 const DEED = /^\p{Lu}\p{Ll}+ed\b/u;
 
+// A file item of a changes list with its state in parentheses.
+const FILE_STATE = /^(?:\*\*)?`([^`\n]{2,160})`(?:\*\*)?[ \t]*\(((?:CREATED|NEW|ADDED|MODIFIED|UPDATED|CHANGED|EDITED|DELETED|REMOVED)\b[^)]*)\)/;
+const STATE_WORD = /\b(?:CREATED|NEW|ADDED|MODIFIED|UPDATED|CHANGED|EDITED|DELETED|REMOVED)\b/g;
+const STATES: Record<string, string> = { created: 'created', new: 'created', added: 'created', modified: 'modified', updated: 'modified', changed: 'modified', edited: 'modified', deleted: 'deleted', removed: 'deleted' };
+
+const ENDPOINT_HEADING = /^[ \t]*#{1,6}[ \t]+`((?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/[^`\s]*)`[ \t]*[-–—:][ \t]+(\p{L}.{4,150})$/u;
+
 const KEYS: Record<string, { predicate: string; kind: 'path' | 'literal' | 'port' }> = {
   location: { predicate: 'located_in', kind: 'path' },
   path: { predicate: 'located_in', kind: 'path' },
@@ -56,8 +63,12 @@ function headingName(raw: string): string | null {
   return t;
 }
 
+// "GET /logs", "POST /circuit-breaker/engage": an HTTP endpoint is a name
+const ENDPOINT = /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/\S*$/;
+
 function codeItem(code: string | undefined, bold: string | undefined): string | null {
   const raw = (code ?? bold ?? '').trim();
+  if (code !== undefined && ENDPOINT.test(raw)) return raw;
   if (!raw || /\s/.test(raw)) return null;
   if (bold !== undefined && !isFilePath(raw)) return null;
   if (/^(?:~|\.{0,2}\/)/.test(raw)) return raw;
@@ -76,6 +87,12 @@ export function structureRelations(text: string): SentenceRelations[] {
     const start = pos;
     pos += line.length + 1;
     const item = ITEM.exec(line);
+    const ep = ENDPOINT_HEADING.exec(line);
+    if (ep && !ep[2]!.includes('?')) {
+      out.push({ sentence: line, start, relations: [{ ...rel(`\`${ep[1]!}\``, 'purpose', { literal: clean(ep[2]!) }, 0.6), at: 0, end: line.length }] });
+      subject = null;
+      continue;
+    }
     if (!item) {
       const h = HEADING.exec(line);
       if (h) subject = headingName(h[1]!);
@@ -92,6 +109,12 @@ export function structureRelations(text: string): SentenceRelations[] {
       if (spec.kind === 'path' && /^(?:~|\.{0,2}\/|[A-Za-z]:\\|[\w.-]+\/)\S*$/.test(value)) made.push(rel(subject, spec.predicate, { name: value, type: 'file' }, 0.6));
       if (spec.kind === 'port' && /^\d{2,5}$/.test(value)) made.push(rel(subject, spec.predicate, { literal: value }, 0.6));
       if (spec.kind === 'literal' && value.length >= 2 && value.length <= 120) made.push(rel(subject, spec.predicate, { literal: value }, 0.6));
+    } else if (FILE_STATE.test(body)) {
+      // "- **`assets/js/app.js`** (MODIFIED - spotter-fum.3)", "- `a.ex` (CREATED, MODIFIED)"
+      const m = FILE_STATE.exec(body)!;
+      const file = codeItem(m[1], undefined);
+      const states = new Set([...m[2]!.matchAll(STATE_WORD)].map((w) => STATES[w[0]!.toLowerCase()]!));
+      if (file && isFilePath(file.replace(/\/$/, '/x.md'))) for (const p of states) made.push(rel('we', p, { name: file, type: 'file' }, 0.6, { weOk: true }));
     } else if (!kv) {
       const fi = FILE_ITEM.exec(body);
       const name = fi ? codeItem(fi[1], fi[2]) : null;
