@@ -152,3 +152,8 @@ test('structured reports: file lists give purposes, component records give statu
     'POST /override purpose Human override for blocked transactions',
   ].sort());
 });
+
+test('structured reports: section titles are not components', () => {
+  for (const heading of ['### Current State', '**Key Findings**', '## Next Steps', '### Summary', '**What we accomplished:**'])
+    assert.deepEqual(one(`Assistant: report\n${heading}\n- **Status**: all green\n- **Location**: \`/srv/app/\``), [], heading);
+});

@@ -51,6 +51,14 @@ function clean(v: string): string {
     .trim();
 }
 
+// Words of section titles that name no component ("Current State", "Key Findings", "Next Steps").
+const GENERIC = new Set(
+  `current state overview progress changes change results notes details plan plans key findings analysis implementation
+recommendations recommendation issues problems tasks files features testing setup configuration deployment options option
+approach approaches steps priority priorities phase phases work done remaining pending completed blockers risks questions
+conclusion background context architecture structure organization organisation directory integration project`.split(/\s+/),
+);
+
 /** The component a heading names, or null when it is a sentence or a generic title. */
 function headingName(raw: string): string | null {
   let t = raw.replace(/\*\*/g, '').replace(/[\s:]+$/, '');
@@ -59,7 +67,7 @@ function headingName(raw: string): string | null {
   if (code) return classifyToken(code[1]!, true, true)?.name ?? null;
   const words = t.split(/\s+/);
   if (words.length === 0 || words.length > 4 || /[.?!,;]/.test(t.replace(/\.\w/g, ''))) return null;
-  if (!/^[\p{Lu}`]/u.test(t) || words.some((w) => isStopWord(w))) return null;
+  if (!/^[\p{Lu}`]/u.test(t) || words.some((w) => isStopWord(w) || GENERIC.has(w.toLowerCase()))) return null;
   return t;
 }
 
