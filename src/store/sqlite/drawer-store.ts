@@ -194,7 +194,7 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
    * Inserts a drawer of `source`, or refreshes the row `old(id)` of the same source (visible fields
    * changed → `updated`; bookkeeping-only changes are written silently).
    */
-  function upsertOne(input: DrawerInput, source: string, old: (id: string) => DrawerRow | undefined, filedAt: string): { id: string; added: boolean; updated: boolean } {
+  function upsertOne(input: DrawerInput, source: string, old: (id: string) => ComparedRow | undefined, filedAt: string): { id: string; added: boolean; updated: boolean } {
     const m = materialize({ ...input, source }, filedAt);
     const o = old(m.id);
     if (!o) {
