@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openPalace, type MineConvosSummary, type MineOptions } from '../../src/index.js';
 import { tempDir } from '../helpers/cli.js';
+import { mineAt } from '../helpers/mine.js';
 
 type Row = { source: string; wing: string; text: string };
 
@@ -24,14 +24,7 @@ function rows(home: string): Row[] {
   }
 }
 
-async function mine(home: string, path: string, o: MineOptions = {}): Promise<MineConvosSummary> {
-  const p = await openPalace({ home, embedder: null });
-  try {
-    return await p.mine(path, { mode: 'convos', ...o });
-  } finally {
-    await p.close();
-  }
-}
+const mine = mineAt;
 
 const SID = '3c9e0f6a-1111-4222-8333-944455556666';
 const rec = (o: Record<string, unknown>) => JSON.stringify({ sessionId: SID, version: '2.1.100', ...o });
