@@ -23,9 +23,10 @@ import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
 import { defaultWing } from './project-identity.js';
 import { claudeConfigDir, discoverClaudeFiles } from './convos-miner/claude-dirs.js';
 import { discover, type Discovery } from './convos-miner/discover.js';
+import { rootProjectOf } from './convos-miner/identity.js';
 import { createUnitPreparer } from './convos-miner/pool.js';
 import { isUnchanged, prepareUnit } from './convos-miner/prepare.js';
-import { CONVO_MINER_VERSION, type ConvoContext, type ConvoJob, type ConvoUnit, type MineConvosOptions, type MineConvosSummary, type PreparedUnit } from './convos-miner/types.js';
+import { CONVO_MINER_VERSION, type ClaudeSourceState, type ConvoContext, type ConvoJob, type ConvoUnit, type MineConvosOptions, type MineConvosSummary, type PreparedUnit } from './convos-miner/types.js';
 
 const BATCH_DRAWERS = 2000;
 const BATCH_BYTES = 4 << 20;
@@ -66,6 +67,7 @@ export function convoContext(root: string, opts: MineConvosOptions): ConvoContex
     ...base,
     root,
     fallbackWing: opts.wing ?? defaultWing(root),
+    rootProject: rootProjectOf(root),
     addedBy: opts.addedBy ?? 'loci-mine',
     config,
     now: (opts.now ?? Date.now)(),
@@ -128,6 +130,7 @@ export async function mineConvoUnits(
     drawersAdded: 0, drawersUpdated: 0, drawersRemoved: 0, bytesRead: 0, seconds: 0, warnings: [], redactions: 0, conversations: 0,
   };
   const wings = new Set<string>();
+  const sessions = sessionWings(known);
   const jobs: ConvoJob[] = [];
   let bytesTotal = 0;
   for (const unit of units) {
@@ -167,6 +170,7 @@ export async function mineConvoUnits(
   const write = async (first: PreparedUnit, job: ConvoJob): Promise<void> => {
     let r = first;
     for (let attempt = 1; ; attempt++) {
+      if (!ctx.wing) joinSession(r, sessions);
       summary.warnings.push(...r.warnings);
       if (r.kind === 'unchanged') summary.filesUnchanged++;
       else if (r.kind === 'skipped') summary.filesSkipped++;
@@ -233,6 +237,35 @@ export async function mineConvoUnits(
   else if (wings.size > 0) summary.wing = [...wings].sort().join(', ');
   summary.seconds = (performance.now() - t0) / 1000;
   return summary;
+}
+
+/** Wings of the main session files already stored, by session id (see {@link joinSession}). */
+function sessionWings(known: ReadonlyMap<string, SourceState>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of known.values()) {
+    const st = s.state as Partial<ClaudeSourceState>;
+    if (s.kind === 'convo' && st.kind === 'claude' && st.thread?.group === 'main' && st.thread.facts.sessionId) out.set(st.thread.facts.sessionId, s.wing);
+  }
+  return out;
+}
+
+/**
+ * A subagent or compaction file joins the wing of its parent session (same `sessionId`), whose main
+ * file is stored or mined earlier in the run (a session file sorts before its `subagents/` folder);
+ * a main file records its wing for them. Rewrites the prepared drawers and cursor in place.
+ */
+function joinSession(r: PreparedUnit, sessions: Map<string, string>): void {
+  if (!r.session || !('state' in r)) return;
+  if (r.session.main) {
+    sessions.set(r.session.id, r.state.wing);
+    return;
+  }
+  const wing = sessions.get(r.session.id);
+  if (!wing || wing === r.state.wing) return;
+  r.state.wing = wing;
+  const st = r.state.state as unknown as ClaudeSourceState;
+  if (st.main) st.main.wing = wing;
+  if ('drawers' in r) for (const d of r.drawers) d.wing = wing;
 }
 
 /** Options of {@link mineClaudeCode}. */

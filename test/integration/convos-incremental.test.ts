@@ -10,9 +10,10 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openPalace, type MineConvosSummary, type MineOptions } from '../../src/index.js';
+import { openPalace } from '../../src/index.js';
 import { generateClaudeSession } from '../fixtures/convos/generate-claude-session.js';
 import { tempDir } from '../helpers/cli.js';
+import { mineAt } from '../helpers/mine.js';
 
 type Row = { id: string; chunk_index: number; text: string; wing: string; room: string; hall: string | null; content_date: string | null; line_start: number | null; line_end: number | null };
 
@@ -28,14 +29,7 @@ function rows(home: string, source?: string): Row[] {
   }
 }
 
-async function mine(home: string, path: string, o: MineOptions = {}): Promise<MineConvosSummary> {
-  const p = await openPalace({ home, embedder: null });
-  try {
-    return await p.mine(path, { mode: 'convos', ...o });
-  } finally {
-    await p.close();
-  }
-}
+const mine = mineAt;
 
 /** `mine` with the clock set just after the file's mtime: the file is not idle. */
 const fresh = (file: string) => ({ now: () => statSync(file).mtimeMs + 1000 });

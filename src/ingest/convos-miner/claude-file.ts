@@ -86,6 +86,7 @@ function full(path: string, f: OpenFile, ctx: ConvoContext, warnings: string[]):
   const state: ClaudeSourceState = { v: 1, kind: 'claude', format: 'claude-code', thread: redactThreadState(r.state, ctx), main, slots };
   const hash = sha256(buf.subarray(0, nextOffset));
   return {
+    ...sessionOf(state),
     kind: 'replace',
     path,
     state: sourceState(path, ctx, main?.wing ?? ctx.wing ?? ctx.fallbackWing, f, { hash, offset: nextOffset, prefixHash: prefixHash(f, nextOffset), state }),
@@ -123,13 +124,20 @@ function append(path: string, f: OpenFile, prev: SourceState, st: ClaudeSourceSt
     return { kind: 'unchanged', path, bytesRead: tail.length, redactions: 0, conversations: 0, warnings };
   }
   const state: ClaudeSourceState = { v: 1, kind: 'claude', format: 'claude-code', thread, main, slots: st.slots };
-  return appendAnswer(path, f, prev, ctx, { bytes: tail, consumed: nextOffset }, main?.wing ?? prev.wing, state, {
+  const answer = appendAnswer(path, f, prev, ctx, { bytes: tail, consumed: nextOffset }, main?.wing ?? prev.wing, state, {
     drawers,
     remove,
     redactions: red.count,
     conversations: drawers.length ? 1 : 0,
     warnings,
   });
+  return { ...answer, ...sessionOf(state) };
+}
+
+/** The session a transcript belongs to (see `JobCounts.session`). */
+export function sessionOf(st: ClaudeSourceState): { session?: { id: string; main: boolean } } {
+  const id = st.thread?.facts.sessionId;
+  return id ? { session: { id, main: st.thread!.group === 'main' } } : {};
 }
 
 /** Mines one Claude Code transcript (see the module comment). Throws only for an unreadable file. */

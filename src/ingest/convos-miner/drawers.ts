@@ -7,8 +7,7 @@
  *   deterministic, so two processes writing the same chunk produce one row, and content-addressed
  *   as every drawer id is (a re-read that changes an exchange's text — a rewind, other settings —
  *   gives a new id, never a stale text under an old id);
- * - wing: the forced wing, else the conversation cursor's wing (from `cwd`, see identity), else the
- *   fallback; room: the forced room, else the cursor's room (`roomForConversation`, computed once
+ * - wing: the forced wing, else the conversation cursor's wing (its project, see identity); room: the forced room, else the cursor's room (`roomForConversation`, computed once
  *   per conversation and kept, see `settleCursor`); hall: `classifyHall` of the stored text;
  * - chunkIndex: `slot × SLOT_STRIDE + n` with a running n per conversation (`neighbours()` /
  *   `search --context` then return the neighbouring exchanges of the same conversation);
@@ -41,7 +40,7 @@ import {
   type ExchangeChunk,
 } from '../convos/index.js';
 import { redactSecrets } from '../redact/index.js';
-import { wingForCwd } from './identity.js';
+import { conversationWing } from './identity.js';
 import { SLOT_STRIDE, type ConvCursor, type ConvHead, type ConvoContext } from './types.js';
 
 /** Counts redactions of one job. */
@@ -128,7 +127,7 @@ function roomOf(cur: ConvCursor, messages: readonly ConvoMessage[], whole: boole
  * the first exchanges: the room then depends only on the first user message and the cwd, so an
  * incremental read and a full read of the final file agree.
  */
-export function settleCursor(cur: ConvCursor, conv: Conversation, ctx: ConvoContext, o: { whole: boolean; force: boolean }): void {
+export function settleCursor(cur: ConvCursor, conv: Conversation, ctx: ConvoContext, o: { whole: boolean; force: boolean; source: string }): void {
   const h = headOf(conv);
   cur.head = {
     format: h.format,
@@ -137,7 +136,7 @@ export function settleCursor(cur: ConvCursor, conv: Conversation, ctx: ConvoCont
     gitBranch: h.gitBranch ?? cur.head.gitBranch,
     meta: { ...cur.head.meta, ...h.meta },
   };
-  if (cur.wing === null) cur.wing = ctx.wing ?? wingForCwd(cur.head.cwd) ?? ctx.fallbackWing;
+  if (cur.wing === null) cur.wing = ctx.wing ?? conversationWing({ cwd: cur.head.cwd, format: cur.head.format, file: o.source, rootProject: ctx.rootProject });
   if (cur.room !== null) return;
   if (ctx.room !== null) {
     cur.room = ctx.room;
@@ -219,12 +218,12 @@ export interface CursorWrite {
  */
 export function advanceCursor(source: string, cur: ConvCursor, conv: Conversation, ctx: ConvoContext, o: { close: boolean; whole: boolean }): CursorWrite {
   const known = cur.ex.open.length ? [...cur.ex.open, ...conv.messages] : conv.messages;
-  settleCursor(cur, { ...conv, messages: known }, ctx, { whole: o.whole, force: false });
+  settleCursor(cur, { ...conv, messages: known }, ctx, { whole: o.whole, force: false, source });
   const before = cur.openIds ?? [];
   if (conv.messages.length === 0 && !(o.close && cur.ex.open.length > 0)) return { drawers: [], remove: [] };
   const a = advanceExchanges(cur.ex, conv.messages, { maxChars: ctx.maxChars, flush: o.close });
   cur.ex = a.cursor;
-  if ((a.closed.length || a.open.length) && cur.room === null) settleCursor(cur, { ...conv, messages: known }, ctx, { whole: o.whole, force: true });
+  if ((a.closed.length || a.open.length) && cur.room === null) settleCursor(cur, { ...conv, messages: known }, ctx, { whole: o.whole, force: true, source });
   const closed = chunkDrawers(source, a.closed, cur, ctx);
   const open = chunkDrawers(source, a.open, cur, ctx, true);
   const ids = new Set([...closed, ...open].map((d) => d.id!));

@@ -16,7 +16,7 @@ export const CONVO_MINER_VERSION = 2;
  * (Claude Code deletes them after 30 days), so drawers of a deleted transcript are kept.
  */
 export interface MineConvosOptions {
-  /** Wing for every drawer. Default: per conversation, from its `cwd`'s project (see `wingForCwd`), else the mined folder's wing. */
+  /** Wing for every drawer. Default: per conversation, the project it was held in (see convos-miner/identity). */
   wing?: string;
   /** One room for every drawer. Default: per conversation, `roomForConversation`. */
   room?: string;
@@ -77,8 +77,10 @@ export interface ConvoContext {
   root: string;
   /** Forced wing, if any. */
   wing: string | null;
-  /** Wing of conversations without a usable `cwd`. */
+  /** Wing of a source whose conversations gave none (the summary's wing when nothing was mined). */
   fallbackWing: string;
+  /** Wing of the git repository holding the mined folder, if any (see identity rule 4). */
+  rootProject: string | null;
   /** Forced room, if any. */
   room: string | null;
   redact: boolean;
@@ -128,6 +130,8 @@ export interface JobCounts {
   redactions: number;
   conversations: number;
   warnings: string[];
+  /** Claude Code: the session the file belongs to, and whether it is the session's main file (not a subagent's). */
+  session?: { id: string; main: boolean };
 }
 
 /** What `prepareUnit` answers. */
