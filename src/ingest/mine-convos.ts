@@ -25,6 +25,7 @@ import { claudeConfigDir, discoverClaudeFiles } from './convos-miner/claude-dirs
 import { discover, type Discovery } from './convos-miner/discover.js';
 import { createUnitPreparer } from './convos-miner/pool.js';
 import { isUnchanged, prepareUnit } from './convos-miner/prepare.js';
+import { REDACT_RULES_VERSION } from './redact/index.js';
 import { CONVO_MINER_VERSION, type ConvoContext, type ConvoJob, type ConvoUnit, type MineConvosOptions, type MineConvosSummary, type PreparedUnit } from './convos-miner/types.js';
 
 const BATCH_DRAWERS = 2000;
@@ -60,7 +61,7 @@ export function convoContext(root: string, opts: MineConvosOptions): ConvoContex
     maxChars: clampInt('maxChars', opts.maxChars, 1600, 200, 1_000_000),
     includeBranches: opts.includeBranches ?? true,
   };
-  const config = sha256(JSON.stringify({ v: CONVO_MINER_VERSION, ...base })).slice(0, 16);
+  const config = sha256(JSON.stringify({ v: CONVO_MINER_VERSION, ...base, ...(base.redact ? { redactRules: REDACT_RULES_VERSION } : {}) })).slice(0, 16);
   return {
     ...base,
     root,

@@ -30,6 +30,12 @@
 import { scanAssignments, scanAuth, scanUrlPasswords } from './assignments.js';
 import { scanFree, scanPrefixed, type SecretHit } from './tokens.js';
 
+/**
+ * Version of the rules. Mining fingerprints include it, so that text mined under other rules is
+ * read again (and a value wrongly redacted before is stored verbatim) on the next run.
+ */
+export const REDACT_RULES_VERSION = 2;
+
 /** Result of {@link redactSecrets}. */
 export interface RedactResult {
   /** The text with every secret replaced by `[REDACTED:<kind>]`. */
