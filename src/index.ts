@@ -47,7 +47,7 @@ export {
   slugify, topicFileName, SLUG_PATTERN, parseTopicFile, renderNewTopicFile, applyTopicPatch, type TopicFile, type TopicPatch,
   resolveClaudeMemoryDir, sanitizeProjectPath, lociProjectId, lociMemoryDir, lociUserMemoryDir, selectMemoryDir, normalizeRemoteUrl,
   type ResolveOptions, type SelectOptions, type ClaudeMemoryLocation, type LociProject, type MemoryDirChoice,
-  listMemories, loadMemories, readMemoryFile, type ListMemoriesOptions,
+  listMemories, loadMemories, readMemoryFile, invalidMemoryFiles, type ListMemoriesOptions, type InvalidMemoryFile,
   rebuildIndex, loadMemoryIndex, truncateIndex, renderIndexLine, type IndexStats, type IndexLimits, type LoadedIndex,
   defaultPrivacy, checkPrivacy, effectivePrivacy, exportMemories, type ExportOptions,
   addMemory, editMemory, forgetMemory, findMemory, getMemory, parseMemoryType,
