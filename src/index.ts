@@ -9,6 +9,7 @@ export { LociError, createError, isLociError, fsError, ERRORS, type ErrorCode, t
 export { resolveHome, homePaths, ensureHome } from './core/home.js';
 export { writeFileAtomic } from './core/fs-safe.js';
 export { readJsonObjectFile, isJsonObject } from './core/json-file.js';
+export { lociLaunch, lociBin, type LociLaunch, type LociLaunchOptions, type LaunchKind } from './core/launcher.js';
 export { sha256, stableId } from './core/hash.js';
 export { systemClock, fixedClock, isoAt, type Clock } from './core/clock.js';
 export { silentLogger, stderrLogger, fileLogger, type Logger, type LogLevel } from './core/logger.js';
