@@ -25,7 +25,7 @@ export type { MemoryStore, Drawer, DrawerInput, DrawerPatch, DrawerFilter, ListO
 export { DIARY_WING, type DiaryEntryInput } from './palace/index.js';
 export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
 export { defaultWing, findGitRoot, wingName } from './ingest/project-identity.js';
-export type { MineProjectOptions, MineProgress, MineSummary } from './ingest/index.js';
+export type { MineProjectOptions, MineProgress, MineSummary, SkipReason, SkippedFile } from './ingest/index.js';
 export { matchSpans, highlight, snippetLines, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';
 export { createMemoryStore, createSqliteStore, openDatabase } from './store/index.js';
 export { searchHybrid, HYBRID_DEFAULTS, parseTimeCues, type HybridParams, type VectorSearcher, type TimeCue } from './search/index.js';
