@@ -5,7 +5,8 @@
  */
 
 // ── core ──────────────────────────────────────────────────────────────────────
-export { LociError, createError, isLociError, fsError, ERRORS, type ErrorCode, type ErrorCategory, type ErrorDetails } from './core/errors.js';
+export { LociError, createError, isLociError, fsError, ERRORS, oneLine, shortValue, displayDetails, ECHO_MAX_CHARS, type ErrorCode, type ErrorCategory, type ErrorDetails } from './core/errors.js';
+export { isStrictDate, STRICT_DATE_EXPECTED } from './core/dates.js';
 export { resolveHome, homePaths, ensureHome } from './core/home.js';
 export { writeFileAtomic } from './core/fs-safe.js';
 export { readJsonObjectFile, isJsonObject } from './core/json-file.js';

@@ -12,6 +12,7 @@ import { isoAt, systemClock, type Clock } from '../core/clock.js';
 import { rebuildIndex, type IndexStats } from './index-file.js';
 import { checkPrivacy, defaultPrivacy } from './privacy-rules.js';
 import { loadMemories, readMemoryFile } from './scan.js';
+import { redactMemoryFields } from './redact.js';
 import { slugify } from './slug.js';
 import { applyTopicPatch, renderNewTopicFile, type TopicPatch } from './topic-file.js';
 import { isMemoryType, type Memory, type MemoryType } from './types.js';
@@ -116,8 +117,12 @@ function sameName(m: Memory, slug: string): boolean {
   return slugify(m.name) === slug || slugify(m.file.split('/').pop()!.replace(/\.md$/i, '').replace(/^(user|feedback|project|reference)_/, '')) === slug;
 }
 
-/** Adds a memory. Throws MEMORY_EXISTS when one with the same slug (any type) or file exists. */
+/**
+ * Adds a memory (secrets in its text redacted). Throws MEMORY_EXISTS when one with the same slug
+ * (any type) or file exists.
+ */
 export function addMemory(dir: string, input: AddMemoryInput, options: WriteOptions = {}): WriteResult {
+  input = redactMemoryFields(input);
   const type = parseMemoryType(input.type);
   checkName(input.name);
   if (input.team && type === 'user') {
@@ -226,9 +231,11 @@ export interface EditMemoryInput extends Omit<TopicPatch, 'type' | 'privacy'> {
 /**
  * Edits a memory in place. Frontmatter keys, order, quoting and unknown keys are kept; `modified`
  * is stamped when something changed; a file without frontmatter only has its body edited. If the
- * file changes under us between read and write, the edit is re-applied (up to 5 times).
+ * file changes under us between read and write, the edit is re-applied (up to 5 times). Secrets in
+ * the new text are redacted.
  */
 export function editMemory(dir: string, query: string, input: EditMemoryInput, options: WriteOptions = {}): WriteResult {
+  input = redactMemoryFields(input);
   const m = findMemory(dir, query);
   const type = input.type !== undefined ? parseMemoryType(input.type) : undefined;
   const privacy = input.privacy !== undefined ? checkPrivacy(type ?? m.type ?? 'project', input.privacy) : undefined;
