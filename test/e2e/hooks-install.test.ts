@@ -43,6 +43,14 @@ function killQuietly(pid: number): void {
     // already gone
   }
 }
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 const read = () => JSON.parse(readFileSync(settings, 'utf8')) as Settings;
 const isLoci = (c: string) => c.includes('hooks/main.js') || /\bloci(?:\.js)?'? hook /.test(c);
 
@@ -213,8 +221,11 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     await until(() => logLines(log).some((l) => l['message'] === 'hook worker: transcript archived' && l['flush'] === true), 'the worker to archive the session end');
     const bad = logLines(log).filter((l) => l['level'] === 'error' || l['level'] === 'warn');
     assert.deepEqual(bad, []);
-    // The hook server started by the first hook stops with the world (it would idle for 15 min).
-    for (const l of logLines(log)) if (l['message'] === 'hook server listening' && typeof l['pid'] === 'number') killQuietly(l['pid']);
+    // The hook server started by the first hook stops with the world (it would idle for 15 min);
+    // the world is removed only once it and the worker have exited (they write on the way out).
+    const children = new Set(logLines(log).filter((l) => l['event'] === 'hook-server' || l['event'] === 'hook-worker').map((l) => l['pid'] as number));
+    for (const l of logLines(log)) if (l['message'] === 'hook server listening') killQuietly(l['pid'] as number);
+    await until(() => [...children].every((pid) => !alive(pid)), 'the hook server and worker to exit', 30_000);
     assert.equal(existsSync(join(w.env['TMPDIR']!, 'loci-hooks.log')), false, 'nothing went to the fallback log');
   });
 });
