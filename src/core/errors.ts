@@ -239,6 +239,15 @@ export const ERRORS = {
     (d) =>
       `refusing to serve MCP over HTTP on ${d.host} without a token — set LOCI_TOKEN to a long random secret (clients send it as \`Authorization: Bearer <token>\`), or bind to 127.0.0.1`,
   ),
+  /**
+   * One MCP message (a request line on stdio, a request body over HTTP) is over the transport's
+   * limit; it was dropped unread. details: bytes (its size, or at least this many), max.
+   */
+  MCP_MESSAGE_TOO_LARGE: spec<{ bytes: number; max: number }>(
+    'user',
+    (d) =>
+      `the request is ${d.bytes} bytes, over the ${d.max}-byte limit of one MCP message — send less text per call (each argument's size limit is in the tool's input schema)`,
+  ),
   /** The HTTP port of `loci mcp --http` is taken or not allowed. details: host, port, reason. */
   MCP_LISTEN_FAILED: spec<{ host: string; port: number; reason: string }>(
     'system',
@@ -350,6 +359,7 @@ export function displayDetails<T>(value: T): T {
       return v.length > LIST_MAX ? [...head, `…(${v.length - LIST_MAX} more)`] : head;
     }
     if (v instanceof Error) return shortValue(v.message);
+    if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return walk((v as { toJSON: () => unknown }).toJSON(), depth + 1);
     const entries = Object.entries(v as Record<string, unknown>);
     const out: Record<string, unknown> = {};
     for (const [k, x] of entries.slice(0, LIST_MAX)) out[shortValue(k)] = walk(x, depth + 1);
