@@ -119,6 +119,23 @@ export const ERRORS = {
     'user',
     (d) => `no drawer with id ${d.id} — ids are printed by \`loci search\` and \`loci list drawers\``,
   ),
+  /**
+   * A wing, room or hall name given by a caller cannot be used: empty, over 200 characters, a
+   * control or bidi character or a lone surrogate in it, or `.` / `..`. details: kind, value, reason.
+   */
+  NAME_INVALID: spec<{ kind: string; value: string; reason: string }>(
+    'user',
+    (d) => `cannot use ${JSON.stringify(d.value)} as a ${d.kind} name: ${d.reason} — give a short name such as "myapp" or "auth"`,
+  ),
+  /**
+   * A remote or MCP caller asked to mine a path outside the folders it may mine (by default the
+   * server's project and the Claude Code configuration folder). details: path, roots.
+   */
+  MINE_OUTSIDE_ROOTS: spec<{ path: string; roots: string[] }>(
+    'user',
+    (d) =>
+      `${d.path} is outside the folders this server may mine (${d.roots.join(', ') || 'none'}) — mine it with \`loci mine\`, or add its folder to LOCI_MINE_ROOTS where the server starts`,
+  ),
   /** A search query has no searchable word. details: query. */
   QUERY_EMPTY: spec<{ query: string }>(
     'user',

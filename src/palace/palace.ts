@@ -15,6 +15,7 @@ import type { MineClaudeOptions, MineConvosOptions, MineConvosSummary, MineProje
 import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, MemoryStore } from '../store/ports.js';
 import { createSqliteStore, openDatabase } from '../store/index.js';
 import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
+import { assertUnderRoots, checkName, checkOptionalName } from './names.js';
 import { embedderFromSpec, setupVectors } from './vectors.js';
 import type { PalaceGraph } from './graph.js';
 import type { GraphBatch } from '../kg/index.js';
@@ -51,6 +52,12 @@ export interface MineOptions extends MineProjectOptions, MineConvosOptions {
    * of files whose name can hold a conversation), in one walk.
    */
   mode?: 'auto' | 'projects' | 'convos';
+  /**
+   * Only a path that is one of these folders or inside one (symlinks resolved) may be mined;
+   * anything else throws MINE_OUTSIDE_ROOTS. For callers acting for someone else (the MCP server).
+   * Default: no restriction.
+   */
+  roots?: readonly string[];
 }
 
 /** What `status` reports. */
@@ -183,8 +190,10 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     internals: { db, logger, clock },
 
     mine: async (path, o = {}) => {
+      const { mode = 'auto', roots, ...given } = o;
+      if (roots) assertUnderRoots(path, roots);
       if (!existsSync(path)) throw createError('PATH_NOT_FOUND', { path });
-      const { mode = 'auto', ...rest } = o;
+      const rest = { ...given, ...(given.wing !== undefined ? { wing: checkName('wing', given.wing) } : {}), ...(given.room !== undefined ? { room: checkName('room', given.room) } : {}) };
       let summary: MineConvosSummary;
       // The miners (walker, chunkers, parsers) load on first use: search and status never pay for them.
       const { mineAuto, mineConversations, mineProject } = await import('../ingest/index.js');
@@ -244,12 +253,17 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     listRooms: (wing) => st.countBy('room', wing ? { wing } : undefined),
     listDrawers: (filter, o) => st.list(filter, o),
 
-    async addDrawer(input) {
+    async addDrawer(given) {
+      const input = { ...given, wing: checkName('wing', given.wing), room: checkName('room', given.room), hall: checkOptionalName('hall', given.hall) };
       const r = await st.put([input]);
       if (r.added.length) await syncVectors();
       return { id: (r.added[0] ?? r.existing[0])!, added: r.added.length === 1 };
     },
-    async updateDrawer(id, patch) {
+    async updateDrawer(id, given) {
+      const patch = { ...given };
+      if (given.wing !== undefined) patch.wing = checkName('wing', given.wing);
+      if (given.room !== undefined) patch.room = checkName('room', given.room);
+      if (given.hall !== undefined) patch.hall = checkOptionalName('hall', given.hall);
       const d = await st.update(id, patch);
       if (d && (patch.text !== undefined || patch.indexExtra !== undefined)) {
         await vectors.refresh([id]).catch((e) => logger.log('warn', `re-embedding ${id} failed: ${(e as Error).message}`));
