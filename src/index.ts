@@ -22,7 +22,7 @@ export { tokenize, searchColumn, queryTokens } from './text/index.js';
 export type { MemoryStore, Drawer, DrawerInput, DrawerPatch, DrawerFilter, ListOptions, LexicalHit, SourceState, StoreStats, StoreCapabilities } from './store/ports.js';
 
 // ── palace (open, mine, search) ───────────────────────────────────────────────
-export { DIARY_WING, type DiaryEntryInput } from './palace/index.js';
+export { DIARY_WING, checkName, NAME_MAX_CHARS, type DiaryEntryInput } from './palace/index.js';
 export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
 export { defaultWing, findGitRoot, wingName } from './ingest/project-identity.js';
 export type { MineProjectOptions, MineProgress, MineSummary, SkipReason, SkippedFile } from './ingest/index.js';

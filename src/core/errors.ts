@@ -119,6 +119,23 @@ export const ERRORS = {
     'user',
     (d) => `no drawer with id ${d.id} — ids are printed by \`loci search\` and \`loci list drawers\``,
   ),
+  /**
+   * A wing, room or hall name given by a caller cannot be used: empty, over 200 characters, a
+   * control or bidi character or a lone surrogate in it, or `.` / `..`. details: kind, value, reason.
+   */
+  NAME_INVALID: spec<{ kind: string; value: string; reason: string }>(
+    'user',
+    (d) => `cannot use ${JSON.stringify(d.value)} as a ${d.kind} name: ${d.reason} — give a short name such as "myapp" or "auth"`,
+  ),
+  /**
+   * A remote or MCP caller asked to mine a path outside the folders it may mine (by default the
+   * server's project and the Claude Code configuration folder). details: path, roots.
+   */
+  MINE_OUTSIDE_ROOTS: spec<{ path: string; roots: string[] }>(
+    'user',
+    (d) =>
+      `${d.path} is outside the folders this server may mine (${d.roots.join(', ') || 'none'}) — mine it with \`loci mine\`, or add its folder to LOCI_MINE_ROOTS where the server starts`,
+  ),
   /** A search query has no searchable word. details: query. */
   QUERY_EMPTY: spec<{ query: string }>(
     'user',
@@ -239,6 +256,15 @@ export const ERRORS = {
     (d) =>
       `refusing to serve MCP over HTTP on ${d.host} without a token — set LOCI_TOKEN to a long random secret (clients send it as \`Authorization: Bearer <token>\`), or bind to 127.0.0.1`,
   ),
+  /**
+   * One MCP message (a request line on stdio, a request body over HTTP) is over the transport's
+   * limit; it was dropped unread. details: bytes (its size, or at least this many), max.
+   */
+  MCP_MESSAGE_TOO_LARGE: spec<{ bytes: number; max: number }>(
+    'user',
+    (d) =>
+      `the request is ${d.bytes} bytes, over the ${d.max}-byte limit of one MCP message — send less text per call (each argument's size limit is in the tool's input schema)`,
+  ),
   /** The HTTP port of `loci mcp --http` is taken or not allowed. details: host, port, reason. */
   MCP_LISTEN_FAILED: spec<{ host: string; port: number; reason: string }>(
     'system',
@@ -350,6 +376,7 @@ export function displayDetails<T>(value: T): T {
       return v.length > LIST_MAX ? [...head, `…(${v.length - LIST_MAX} more)`] : head;
     }
     if (v instanceof Error) return shortValue(v.message);
+    if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return walk((v as { toJSON: () => unknown }).toJSON(), depth + 1);
     const entries = Object.entries(v as Record<string, unknown>);
     const out: Record<string, unknown> = {};
     for (const [k, x] of entries.slice(0, LIST_MAX)) out[shortValue(k)] = walk(x, depth + 1);
