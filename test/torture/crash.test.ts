@@ -53,9 +53,13 @@ const expected: Record<string, number> = { 'mine-tree': 1500, 'mine-convos': 150
 const memoryInput = (i: number) => ({ type: 'project', name: `torture note ${i}`, description: `what round ${i} decided`, body: prose(rng(i + 1), 30) });
 const factInput = (i: number) => ({ subject: `Torture${i}`, predicate: 'uses', object: `Tool${i % 5}`, validFrom: `2025-01-${String((i % 28) + 1).padStart(2, '0')}` });
 
-async function queueArchive(home: string): Promise<void> {
-  const stdin = JSON.stringify({ session_id: SESSION, transcript_path: hookTranscript, cwd: hookProject, hook_event_name: 'SessionEnd', reason: 'exit' });
-  assert.equal(await runHook('session-end', stdin, { home, env: env(home), cwd: hookProject, spawnWorker: false }), '');
+/**
+ * Queues an archive job as Claude Code's hook would: `pre-compact` while the session goes on (the
+ * transcript keeps growing), `session-end` at the end (it flushes the last exchange).
+ */
+async function queueArchive(home: string, event: 'pre-compact' | 'session-end' = 'pre-compact'): Promise<void> {
+  const stdin = JSON.stringify({ session_id: SESSION, transcript_path: hookTranscript, cwd: hookProject, hook_event_name: event === 'pre-compact' ? 'PreCompact' : 'SessionEnd', trigger: 'auto', reason: 'exit' });
+  assert.equal(await runHook(event, stdin, { home, env: env(home), cwd: hookProject, spawnWorker: false }), '');
 }
 
 function queueLeft(home: string): { queued: number; failed: number } {
@@ -70,7 +74,7 @@ async function completeAll(home: string, mem: string, rounds: number): Promise<v
     const r = loci(args, { env: env(home) });
     assert.equal(r.code, 0, r.stderr);
   }
-  await queueArchive(home);
+  await queueArchive(home, 'session-end');
   const w = loci(['hook-worker', '--json'], { env: env(home) });
   assert.equal(w.code, 0, w.stderr);
   for (let i = 0; i < rounds; i++) {
@@ -126,7 +130,7 @@ before(async () => {
   const heavy: Op[] = [
     { kind: 'mine-tree', args: ['mine', tree, '--json'] },
     { kind: 'mine-convos', args: ['mine', convos, '--mode', 'convos', '--json'] },
-    { kind: 'hook-worker', args: ['hook-worker', '--json'], prepare: queueArchive },
+    { kind: 'hook-worker', args: ['hook-worker', '--json'], prepare: (h) => queueArchive(h) },
   ];
   for (let round = 0; round < rounds; round++) {
     // Grow every transcript to this round's cut (most cuts fall in the middle of a line).

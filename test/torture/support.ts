@@ -157,3 +157,24 @@ export function listFiles(root: string, skip: readonly string[] = []): string[] 
 export function isOneLine(text: string): boolean {
   return !/[\r\n\u2028\u2029]/.test(text);
 }
+
+/** Result of {@link runLoci}. */
+export interface LociRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `loci …args` to completion in `cwd` with `env` added to the environment. */
+export function runLoci(args: string[], env: NodeJS.ProcessEnv, cwd: string, input = ''): Promise<LociRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
