@@ -187,6 +187,17 @@ test('crash rounds kill real writers mid-way, and every palace in between is sou
   }
 });
 
+/** `mine-tree 8/10, …`: kills over runs of each kind. */
+function killedByKind(perRound: string[]): string {
+  const runs = new Map<string, [number, number]>();
+  for (const p of perRound.flatMap((r) => r.split('+'))) {
+    const [kind, how] = p.split(':') as [string, string];
+    const c = runs.get(kind) ?? [0, 0];
+    runs.set(kind, [c[0] + (how === 'killed' ? 1 : 0), c[1] + 1]);
+  }
+  return [...runs].map(([k, [a, b]]) => `${k} ${a}/${b}`).join(' ');
+}
+
 test('after recovery the palace equals a clean run: 0 lost, 0 duplicated, 0 orphans', { skip: NEEDS_BUILD }, () => {
   const o = out!;
   const c = checkPalace(o.home);
@@ -196,7 +207,7 @@ test('after recovery the palace equals a clean run: 0 lost, 0 duplicated, 0 orph
   const expected = new Set(want);
   const lost = want.filter((r) => !have.has(r)).length;
   const extra = got.filter((r) => !expected.has(r)).length;
-  recordFigures('crash', { schedule: o.perRound.join(' '), rounds: TORTURE.rounds, processes: o.started, kills: o.kills, drawers: want.length, lost, duplicated: extra + c.duplicated, orphans: c.orphans + c.orphanVectors, integrity: c.integrity });
+  recordFigures('crash', { killedByKind: killedByKind(o.perRound), rounds: TORTURE.rounds, processes: o.started, kills: o.kills, drawers: want.length, lost, duplicated: extra + c.duplicated, orphans: c.orphans + c.orphanVectors, integrity: c.integrity });
   assert.equal(c.integrity, 'ok');
   assert.deepEqual({ lost, extra, duplicated: c.duplicated, orphans: c.orphans, orphanVectors: c.orphanVectors }, { lost: 0, extra: 0, duplicated: 0, orphans: 0, orphanVectors: 0 });
   assert.deepEqual(got, want);
