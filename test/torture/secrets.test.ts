@@ -17,7 +17,7 @@ import { addMemory, openPalace, runHook, runHookWorker, silentLogger, type Palac
 
 /** Synthetic secrets of well-known formats (not real credentials). */
 const SECRETS = [
-  ['AKIA', 'Q3EXAMPLE7TORTURE9'].join(''),
+  ['AKIA', 'Q3EXAMPLE7TORTUR'].join(''),
   ['ghp_', 'T0rtur3Exampl3T0k3nAbCdEfGhIjKlMnOpQr'].join(''),
   ['sk-ant-', 'api03-', 'torture0example1key2abcdefghijklmnop'].join(''),
   ['xoxb-', '1234567890-', '0987654321-', 'TortureExampleToken'].join(''),
@@ -72,7 +72,9 @@ after(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-test('mining and the hook archive store no secret', () => {
+test('mining and the hook archive store no secret', async () => {
+  assert.ok((await palace.listDrawers({ source: join(root, 'claude', 'projects', '-vault-app', 'session.jsonl') }, { limit: 1 })).total > 0, 'the transcript was archived');
+  assert.ok((await palace.listDrawers({ source: join(project, 'docs', 'release.md') }, { limit: 1 })).total > 0, 'the file was mined');
   assert.deepEqual(storedSecrets(), []);
 });
 
