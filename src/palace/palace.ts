@@ -15,6 +15,7 @@ import type { MineClaudeOptions, MineConvosOptions, MineConvosSummary, MineProje
 import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, MemoryStore } from '../store/ports.js';
 import { createSqliteStore, openDatabase } from '../store/index.js';
 import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
+import { redactDiaryInput, redactDrawerInput, redactDrawerPatch } from './redacting.js';
 import { embedderFromSpec, setupVectors } from './vectors.js';
 import type { PalaceGraph } from './graph.js';
 import type { GraphBatch } from '../kg/index.js';
@@ -98,8 +99,11 @@ export interface Palace {
   listRooms(wing?: string): Promise<Record<string, number>>;
   /** A page of drawers. */
   listDrawers(filter?: DrawerFilter, opts?: ListOptions): Promise<{ drawers: Drawer[]; total: number }>;
-  /** Stores one drawer (content-addressed: adding the same text twice is a no-op). */
-  addDrawer(input: DrawerInput): Promise<{ id: string; added: boolean }>;
+  /**
+   * Stores one drawer (content-addressed: adding the same text twice is a no-op). Secrets in its
+   * text are replaced by `[REDACTED:<kind>]` first; `redactions` counts them.
+   */
+  addDrawer(input: DrawerInput): Promise<{ id: string; added: boolean; redactions: number }>;
   /** Changes a drawer in place. */
   updateDrawer(id: string, patch: DrawerPatch): Promise<Drawer | undefined>;
   /** Deletes a drawer. Returns false when it did not exist. */
@@ -110,8 +114,8 @@ export interface Palace {
   status(): Promise<PalaceStatus>;
   /** Embeds every drawer without a vector (with the configured embedder). Returns how many. */
   embed(opts?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal }): Promise<number>;
-  /** Writes an agent diary entry (a drawer in the `diary` wing). */
-  diaryWrite(input: DiaryEntryInput): Promise<{ id: string; date: string }>;
+  /** Writes an agent diary entry (a drawer in the `diary` wing), its secrets redacted (`redactions`). */
+  diaryWrite(input: DiaryEntryInput): Promise<{ id: string; date: string; redactions: number }>;
   /** An agent's diary entries, newest first. */
   diaryRead(agent: string, opts?: { limit?: number; offset?: number; since?: string }): Promise<{ entries: Drawer[]; total: number }>;
   /**
@@ -244,12 +248,14 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     listRooms: (wing) => st.countBy('room', wing ? { wing } : undefined),
     listDrawers: (filter, o) => st.list(filter, o),
 
-    async addDrawer(input) {
+    async addDrawer(raw) {
+      const { input, redactions } = redactDrawerInput(raw);
       const r = await st.put([input]);
       if (r.added.length) await syncVectors();
-      return { id: (r.added[0] ?? r.existing[0])!, added: r.added.length === 1 };
+      return { id: (r.added[0] ?? r.existing[0])!, added: r.added.length === 1, redactions };
     },
-    async updateDrawer(id, patch) {
+    async updateDrawer(id, raw) {
+      const patch = redactDrawerPatch(raw);
       const d = await st.update(id, patch);
       if (d && (patch.text !== undefined || patch.indexExtra !== undefined)) {
         await vectors.refresh([id]).catch((e) => logger.log('warn', `re-embedding ${id} failed: ${(e as Error).message}`));
@@ -284,10 +290,11 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       };
     },
 
-    async diaryWrite(input) {
+    async diaryWrite(raw) {
+      const { input, redactions } = redactDiaryInput(raw);
       const r = await diaryWrite(st, clock, input);
       await syncVectors();
-      return r;
+      return { ...r, redactions };
     },
     embed: (o) => vectors.sync(o),
     graph: getGraph,
