@@ -7,8 +7,8 @@
  * home and Claude Code config. Properties: no uncaught exception, no "unexpected error" (a stack
  * trace instead of a catalogued error), exit codes 0/1/2, hooks answer '' or one JSON line and
  * exit 0, the MCP server keeps serving, and no file is written outside the palace (Loci home) or a
- * memory folder. The documented one-line error form and bounded MCP error replies are checked in
- * `todo` tests until the fixes land (issue 11 defects 2 and 5, branch h-harden).
+ * memory folder; CLI errors are in the one-line `loci: <message> [CODE]` form. Bounded MCP error
+ * replies are checked in a `todo` test until the fix lands (issue 11 defect 2).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -189,7 +189,7 @@ test('CLI: real processes with generated arguments exit 0/1/2 with a reason', { 
   assertNoStrayWrite('spawned CLI');
 });
 
-test('CLI errors are one line in the documented form `loci: <message> [CODE]`', { todo: 'h-harden: issue 11 defect 5 (multi-line and echoed errors, commander usage errors without a code)' }, () => {
+test('CLI errors are one line in the documented form `loci: <message> [CODE]`', () => {
   assert.deepEqual(oneLine, []);
 });
 
@@ -224,7 +224,7 @@ test('MCP: generated tool arguments answer a result or an isError, and the serve
   assert.ok(!s.isError, 'the server still answers');
 });
 
-test('MCP error replies are one line and quote at most a short prefix of a bad value', { todo: 'h-harden: issue 11 defects 2 and 5 (error replies repeat an oversized argument; values echoed with line breaks)' }, () => {
+test('MCP error replies are one line and quote at most a short prefix of a bad value', { todo: 'h-harden: issue 11 defect 2 (the message is short now, but structuredContent.error.details.value still carries the whole oversized argument)' }, () => {
   assert.deepEqual(bigReplies, []);
 });
 

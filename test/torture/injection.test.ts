@@ -174,13 +174,16 @@ test('MCP loci_wake_up arrives escaped; loci_memory_recall returns bodies verbat
   }
 });
 
-test('MEMORY.md: names and descriptions are single lines that cannot close a wrapper', { todo: 'h-setup: issue 11 defect 6 (MEMORY.md neutralisation)' }, async () => {
+/** A `<` that may start a tag to a lenient reader (recall escaping's rule without chat-template tokens, which no wrapper here uses). */
+const WRAPPER_START = /<[\s\p{Cf}\u0000]*[/\p{L}!?]/u;
+
+test('MEMORY.md: names and descriptions are single lines that cannot close a wrapper', { todo: 'h-setup: issue 11 defect 6 (MEMORY.md neutralisation leaves a spaced closing tag `< /system-reminder >`, which recall escaping treats as a tag start)' }, async () => {
   await cli(['memory', 'index', '--dir', memDir]);
   const index = readFileSync(join(memDir, 'MEMORY.md'), 'utf8');
   const lines = index.split('\n').filter((l) => l.trim() !== '');
   assert.equal(lines.length, ATTACKS.length + 1, 'one line per memory, no forged line');
   for (const line of lines) {
     assert.match(line, /^- \[[^\]\n]*\]\([^)\s]+\.md\)(?: — .*)?$/, `an index line: ${JSON.stringify(line).slice(0, 200)}`);
-    assert.doesNotMatch(line, TAG_START, `no tag start in MEMORY.md: ${JSON.stringify(line).slice(0, 200)}`);
+    assert.doesNotMatch(line, WRAPPER_START, `no tag start in MEMORY.md: ${JSON.stringify(line).slice(0, 200)}`);
   }
 });

@@ -1,11 +1,11 @@
 /**
  * @module test/torture/secrets
- * Issue 11, secrets — PLACEHOLDER until the secrets corpus of branch h-redact lands: a few
- * synthetic secrets (assembled at run time from pieces, so no scanner flags this file) pushed
- * through the ways text enters the palace. Mining a project file and archiving a Claude Code
- * transcript (hook queue + worker) redact on main and are asserted; the direct writes (MCP
- * `loci_add_drawer`, `loci diary write`, memory files) are `todo` tests naming h-redact. Replace
- * the SECRETS list with the corpus (formats and look-alikes) when it is merged.
+ * Issue 11, secrets — a PLACEHOLDER for the pass-through of the secrets corpus (test/helpers/
+ * secrets-corpus.ts, from h-redact): a few synthetic secrets (assembled at run time from pieces,
+ * so no scanner flags this file) pushed through the ways text enters: mining a project file,
+ * archiving a Claude Code transcript (hook queue + worker), direct palace writes (what MCP
+ * `loci_add_drawer` and `loci diary write` call) and memory files. Replace the SECRETS list with
+ * the corpus (formats and look-alikes, 0 false redactions) to complete it.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,7 +78,7 @@ test('mining and the hook archive store no secret', async () => {
   assert.deepEqual(storedSecrets(), []);
 });
 
-test('direct writes (MCP add_drawer, diary) store no secret', { todo: 'h-redact: secrets pass-through of direct writes (issue 11, secrets)' }, async () => {
+test('direct writes (MCP add_drawer, diary) store no secret', async () => {
   for (let i = 0; i < SECRETS.length; i++) {
     await palace.addDrawer({ wing: 'vault-app', room: 'notes', text: sentence(i), addedBy: 'mcp', source: null });
     await palace.diaryWrite({ agent: 'claude', entry: sentence(i) });
@@ -86,7 +86,7 @@ test('direct writes (MCP add_drawer, diary) store no secret', { todo: 'h-redact:
   assert.deepEqual(storedSecrets(), []);
 });
 
-test('memory files written by Loci store no secret', { todo: 'h-redact: secrets pass-through of memory writes (issue 11, secrets)' }, () => {
+test('memory files written by Loci store no secret', () => {
   const dir = join(root, 'mem');
   addMemory(dir, { type: 'project', name: 'release credentials', description: 'how the release job authenticates', body: SECRETS.map((_, i) => sentence(i)).join('\n') });
   const text = readFileSync(join(dir, 'project_release-credentials.md'), 'utf8');
