@@ -9,9 +9,10 @@
  */
 import { createError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
-import type { DrawerFilter, LexicalHit, MemoryStore } from '../store/ports.js';
+import type { Drawer, DrawerFilter, LexicalHit, MemoryStore } from '../store/ports.js';
 import { matchesFilter } from '../store/shared.js';
 import { queryTokens } from '../text/index.js';
+import { proseShare } from './prose.js';
 import { attachContext, filterOf, toHit } from './search.js';
 import { parseTimeCues, stripTimeCues, timeProximity } from './time-cues.js';
 import type { SearchHit, SearchOptions, SearchResult, SignalTrace } from './types.js';
@@ -77,6 +78,15 @@ export interface HybridParams {
    */
   neighbour: number;
   /**
+   * How much a query word found only in a tool line (`[Bash] …` call, `→ …` result) counts,
+   * relative to the same word in prose. Default 0.25. A drawer's BM25 is scaled by the share of
+   * its match that survives the discount (see `search/prose`), before the source signal sums
+   * it: in real agent transcripts file dumps and command output otherwise outrank the exchange
+   * where the thing was said. 1 turns it off (and skips loading candidate texts); drawers without
+   * tool lines (chat logs, documents) are unaffected.
+   */
+  toolWeight: number;
+  /**
    * BM25 candidates considered (and aggregated per source). Default 100, at least 10 × limit:
    * 100 and 200 gave identical LoCoMo results, and fewer candidates cost less to hydrate.
    */
@@ -94,6 +104,7 @@ export const HYBRID_DEFAULTS: Readonly<HybridParams> = {
   room: 0.1,
   entity: 0,
   neighbour: 0,
+  toolWeight: 0.25,
   candidates: 100,
 };
 
@@ -190,6 +201,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     }
   }
   const live = [...cands.values()].filter((c) => c.hit);
+  const texts = p.toolWeight < 1 ? await discountToolText(deps.store, live, tokens, p.toolWeight) : undefined;
 
   // Source signal: summed BM25 of the candidates of each source.
   const perSource = new Map<string, number>();
@@ -251,7 +263,25 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     if (p.neighbour > 0) trace['neighbour'] = { rank: null, score: c.neighbour, contribution: p.neighbour * (c.neighbour / mb) };
     return { c, fused: c.fused, trace };
   });
-  return finish(deps, query, tokens, top, signals, opts, context, t0, fallback);
+  return finish(deps, query, tokens, top, signals, opts, context, t0, fallback, texts);
+}
+
+/**
+ * Scales each lexical candidate's BM25 by the share of its match found in prose (see
+ * `proseShare`); returns the hydrated drawers for reuse. Query-word weights are idf estimates
+ * from the candidates themselves (a word in most candidates says little).
+ */
+async function discountToolText(store: MemoryStore, live: Cand[], tokens: string[], toolWeight: number): Promise<Map<string, Drawer>> {
+  const scored = live.filter((c) => c.bm25 > 0);
+  const drawers = new Map((await store.getMany(scored.map((c) => c.id))).map((d) => [d.id, d]));
+  const lower = new Map([...drawers.values()].map((d) => [d.id, d.text.toLowerCase()]));
+  const n = Math.max(1, lower.size);
+  const idf = new Map(tokens.map((t) => [t, Math.log(1 + n / (1 + [...lower.values()].filter((x) => x.includes(t)).length))]));
+  for (const c of scored) {
+    const d = drawers.get(c.id);
+    if (d) c.bm25 *= proseShare(d.text, tokens, idf, toolWeight);
+  }
+  return drawers;
 }
 
 async function finish(
@@ -264,9 +294,11 @@ async function finish(
   context: number,
   t0: number,
   fallback: string | undefined,
+  known?: ReadonlyMap<string, Drawer>,
 ): Promise<SearchResult> {
-  const drawers = await deps.store.getMany(top.map((t) => t.c.id));
-  const byId = new Map(drawers.map((d) => [d.id, d]));
+  const missing = top.map((t) => t.c.id).filter((id) => !known?.has(id));
+  const byId = new Map(known);
+  for (const d of missing.length ? await deps.store.getMany(missing) : []) byId.set(d.id, d);
   const hits: SearchHit[] = [];
   for (const t of top) {
     const d = byId.get(t.c.id);
