@@ -12,7 +12,7 @@ import type { Clock } from '../core/clock.js';
 import type { Drawer, DrawerFilter, LexicalHit, MemoryStore } from '../store/ports.js';
 import { matchesFilter } from '../store/shared.js';
 import { queryTokens } from '../text/index.js';
-import { proseShare } from './prose.js';
+import { asksWhy, explains, matchProfile } from './prose.js';
 import { attachContext, filterOf, toHit } from './search.js';
 import { parseTimeCues, stripTimeCues, timeProximity } from './time-cues.js';
 import type { SearchHit, SearchOptions, SearchResult, SignalTrace } from './types.js';
@@ -87,6 +87,26 @@ export interface HybridParams {
    */
   toolWeight: number;
   /**
+   * Weight of the answer-type signal for questions that ask why: 1 when the drawer's prose gives
+   * a reason ("because", "so that", "due to", "instead of" …), else 0. Default 0.1. On the
+   * real-transcripts set 77 % of the answers to why-questions give a reason in those words, and
+   * 28 % of the other top-3 drawers; 0.1 lifted hits@5 there (0.68 → 0.71) and left LoCoMo
+   * unchanged, 0.2 cost LoCoMo one question (BENCHMARKS.md).
+   */
+  why: number;
+  /**
+   * How many of a source's best candidates its source signal sums. Default 0 (all of them):
+   * summing only the best 1–5 (so that a long session does not win by its size) moved the
+   * real-transcripts set by at most one question either way (BENCHMARKS.md).
+   */
+  sourceTop: number;
+  /**
+   * Exponent of the query-coverage factor: each lexical candidate's BM25 is multiplied by
+   * coverage^q, the idf-weighted share of the query's words it contains. Default 0 (off): at 1
+   * it lifted hits@5 on real transcripts but cost LoCoMo frac@10 0.003 (BENCHMARKS.md).
+   */
+  coverage: number;
+  /**
    * BM25 candidates considered (and aggregated per source). Default 100, at least 10 × limit:
    * 100 and 200 gave identical LoCoMo results, and fewer candidates cost less to hydrate.
    */
@@ -105,6 +125,9 @@ export const HYBRID_DEFAULTS: Readonly<HybridParams> = {
   entity: 0,
   neighbour: 0,
   toolWeight: 0.25,
+  why: 0.1,
+  sourceTop: 0,
+  coverage: 0,
   candidates: 100,
 };
 
@@ -201,14 +224,11 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     }
   }
   const live = [...cands.values()].filter((c) => c.hit);
-  const texts = p.toolWeight < 1 ? await discountToolText(deps.store, live, tokens, p.toolWeight) : undefined;
+  const why = p.why > 0 && asksWhy(query);
+  const texts = p.toolWeight < 1 || p.coverage > 0 || why ? await discountToolText(deps.store, live, tokens, p.toolWeight, p.coverage) : undefined;
 
   // Source signal: summed BM25 of the candidates of each source.
-  const perSource = new Map<string, number>();
-  for (const c of live) {
-    const s = c.hit!.source;
-    if (s !== null) perSource.set(s, (perSource.get(s) ?? 0) + c.bm25);
-  }
+  const perSource = sourceEvidence(live, p.sourceTop);
   const roomWords = new Set(tokens);
   const roomHit = new Map<string, number>();
   const roomMatches = (room: string) => {
@@ -243,7 +263,8 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
       (useTime ? p.time * c.time : 0) +
       p.room * c.room +
       p.entity * c.entity +
-      p.neighbour * (c.neighbour / mb);
+      p.neighbour * (c.neighbour / mb) +
+      (why && texts?.has(c.id) && explains(texts.get(c.id)!.text) ? p.why : 0);
   }
   // Ties: better BM25 rank, then earlier chunk.
   live.sort((a, b) => b.fused - a.fused || (a.bm25Rank ?? 1e9) - (b.bm25Rank ?? 1e9));
@@ -266,12 +287,31 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   return finish(deps, query, tokens, top, signals, opts, context, t0, fallback, texts);
 }
 
+/** Per source, the summed BM25 of its best `top` candidates (all when `top` is 0). */
+function sourceEvidence(live: readonly Cand[], top: number): Map<string, number> {
+  const lists = new Map<string, number[]>();
+  for (const c of live) {
+    const s = c.hit!.source;
+    if (s !== null) {
+      let l = lists.get(s);
+      if (!l) lists.set(s, (l = []));
+      l.push(c.bm25);
+    }
+  }
+  const out = new Map<string, number>();
+  for (const [s, l] of lists) {
+    if (top > 0 && l.length > top) l.sort((a, b) => b - a).length = top;
+    out.set(s, l.reduce((a, b) => a + b, 0));
+  }
+  return out;
+}
+
 /**
  * Scales each lexical candidate's BM25 by the share of its match found in prose (see
  * `proseShare`); returns the hydrated drawers for reuse. Query-word weights are idf estimates
  * from the candidates themselves (a word in most candidates says little).
  */
-async function discountToolText(store: MemoryStore, live: Cand[], tokens: string[], toolWeight: number): Promise<Map<string, Drawer>> {
+async function discountToolText(store: MemoryStore, live: Cand[], tokens: string[], toolWeight: number, coverage: number): Promise<Map<string, Drawer>> {
   const scored = live.filter((c) => c.bm25 > 0);
   const drawers = new Map((await store.getMany(scored.map((c) => c.id))).map((d) => [d.id, d]));
   const lower = new Map([...drawers.values()].map((d) => [d.id, d.text.toLowerCase()]));
@@ -279,7 +319,9 @@ async function discountToolText(store: MemoryStore, live: Cand[], tokens: string
   const idf = new Map(tokens.map((t) => [t, Math.log(1 + n / (1 + [...lower.values()].filter((x) => x.includes(t)).length))]));
   for (const c of scored) {
     const d = drawers.get(c.id);
-    if (d) c.bm25 *= proseShare(d.text, tokens, idf, toolWeight);
+    if (!d) continue;
+    const m = matchProfile(d.text, tokens, idf, toolWeight);
+    c.bm25 *= m.share * (coverage > 0 ? m.coverage ** coverage : 1);
   }
   return drawers;
 }

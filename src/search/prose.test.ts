@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMemoryStore } from '../store/index.js';
 import { searchHybrid } from './hybrid.js';
-import { proseShare, splitProse } from './prose.js';
+import { asksWhy, explains, proseShare, splitProse } from './prose.js';
 
 test('splitProse: tool calls and results, with or without a speaker label', () => {
   const text = [
@@ -47,4 +47,26 @@ test('hybrid search: a match said in prose outranks the same words in a file dum
   assert.equal(r.hits[0]?.id, 'said');
   const off = await searchHybrid({ store, params: { toolWeight: 1 } }, 'retry backoff queue');
   assert.equal(off.hits[0]?.id, 'dump', 'without the discount the dump wins (the defect this guards)');
+});
+
+test('asksWhy and explains', () => {
+  assert.ok(asksWhy('why did we pick postgres?'));
+  assert.ok(asksWhy('What was the reason for the rewrite'));
+  assert.ok(!asksWhy('which port does the api use?'));
+  assert.ok(explains('We went with it because the team runs it already.'));
+  assert.ok(!explains('[Bash] echo because\n→ because'), 'tool lines do not count');
+});
+
+test('hybrid search: a why-question prefers the drawer that gives a reason', async () => {
+  const store = createMemoryStore();
+  await store.init();
+  const base = { wing: 'w', room: 'r', hall: null };
+  await store.put([
+    { ...base, id: 'what', source: 'a.jsonl', chunkIndex: 0, text: 'User: switch the cache to redis\nAssistant: Done, the cache now runs on redis.' },
+    { ...base, id: 'why', source: 'b.jsonl', chunkIndex: 0, text: 'User: should we switch the cache to redis?\nAssistant: Yes: a redis cache, because sessions must survive a restart.' },
+  ]);
+  const r = await searchHybrid({ store, params: { source: 0 } }, 'why did we switch the cache to redis?');
+  assert.equal(r.hits[0]?.id, 'why');
+  const off = await searchHybrid({ store, params: { source: 0, why: 0 } }, 'why did we switch the cache to redis?');
+  assert.equal(off.hits[0]?.id, 'what', 'without the answer-type signal the plain mention wins');
 });

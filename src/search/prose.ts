@@ -31,8 +31,15 @@ const sat = (tf: number) => tf / (tf + K1);
  * without matches). `idf` weighs the query tokens (missing ones weigh 1).
  */
 export function proseShare(text: string, tokens: readonly string[], idf: ReadonlyMap<string, number>, toolWeight: number): number {
-  const { prose, tool } = splitProse(text);
-  if (tool === '' || toolWeight >= 1) return 1;
+  return matchProfile(text, tokens, idf, toolWeight).share;
+}
+
+/**
+ * {@link proseShare} and the coverage of the query: the idf-weighted share of the query tokens
+ * the drawer contains at all (words in tool lines count `toolWeight` of a word in prose).
+ */
+export function matchProfile(text: string, tokens: readonly string[], idf: ReadonlyMap<string, number>, toolWeight: number): { share: number; coverage: number } {
+  const { prose, tool } = toolWeight >= 1 ? { prose: text, tool: '' } : splitProse(text);
   const want = new Set(tokens);
   const count = (s: string) => {
     const m = new Map<string, number>();
@@ -40,16 +47,35 @@ export function proseShare(text: string, tokens: readonly string[], idf: Readonl
     return m;
   };
   const p = count(prose);
-  const q = count(tool);
+  const q = tool === '' ? new Map<string, number>() : count(tool);
   let full = 0;
   let kept = 0;
+  let all = 0;
+  let covered = 0;
   for (const t of want) {
+    const w = idf.get(t) ?? 1;
+    all += w;
     const a = p.get(t) ?? 0;
     const b = q.get(t) ?? 0;
     if (a + b === 0) continue;
-    const w = idf.get(t) ?? 1;
+    covered += w * (a > 0 ? 1 : toolWeight);
     full += w * sat(a + b);
     kept += w * sat(a + toolWeight * b);
   }
-  return full > 0 ? kept / full : 1;
+  return { share: full > 0 ? kept / full : 1, coverage: all > 0 ? covered / all : 1 };
+}
+
+/** A question asking for a reason ("why …", "how come …", "what was the reason …"). */
+const WHY_QUERY = /\b(?:why|how come|what (?:was|is|were) the (?:reason|cause)|reasons? (?:for|behind))\b/i;
+/** Words that introduce an explanation in English prose. */
+const EXPLANATION = /\b(?:because|since|so that|due to|the reason|that's why|which is why|in order to|otherwise|caused by|the (?:issue|problem|cause) (?:is|was)|this means|means that|rather than|instead of)\b/i;
+
+/** Whether `query` asks why. */
+export function asksWhy(query: string): boolean {
+  return WHY_QUERY.test(query);
+}
+
+/** Whether the prose of a drawer (tool lines left out) gives a reason. */
+export function explains(text: string): boolean {
+  return EXPLANATION.test(splitProse(text).prose);
 }
