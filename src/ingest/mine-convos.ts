@@ -60,13 +60,12 @@ export function convoContext(root: string, opts: MineConvosOptions): ConvoContex
     maxChars: clampInt('maxChars', opts.maxChars, 1600, 200, 1_000_000),
     includeBranches: opts.includeBranches ?? true,
   };
+  clampInt('idleMinutes', opts.idleMinutes, 10, 0, 100_000); // accepted, no effect (validated only)
   const config = sha256(JSON.stringify({ v: CONVO_MINER_VERSION, ...base })).slice(0, 16);
   return {
     ...base,
     root,
     fallbackWing: opts.wing ?? defaultWing(root),
-    idleMs: clampInt('idleMinutes', opts.idleMinutes, 10, 0, 100_000) * 60_000,
-    flush: opts.flush ?? false,
     addedBy: opts.addedBy ?? 'loci-mine',
     config,
     now: (opts.now ?? Date.now)(),
@@ -181,11 +180,11 @@ export async function mineConvoUnits(
         batchBytes += r.bytesRead;
         if (batchDrawers >= BATCH_DRAWERS || batchBytes >= BATCH_BYTES) await flushBatch();
       } else {
-        const res = await store.appendSource(r.state, r.drawers, r.fromOffset);
+        const res = await store.appendSource(r.state, r.drawers, r.fromOffset, r.remove.length ? { remove: r.remove } : undefined);
         if (res) {
           if (r.drawers.length > 0 || r.state.offset !== r.fromOffset) summary.filesMined++;
           else summary.filesUnchanged++;
-          credit(r, res.added);
+          credit(r, res.added, res.updated, res.removed);
         } else if (attempt < APPEND_ATTEMPTS) {
           // Another process appended since this unit's state was read: continue from its state.
           opts.logger?.log('debug', 'another process appended first; continuing from its state', { source: job.unit.path, attempt });
