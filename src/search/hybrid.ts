@@ -79,13 +79,22 @@ export interface HybridParams {
   neighbour: number;
   /**
    * How much a query word found only in a tool line (`[Bash] …` call, `→ …` result) counts,
-   * relative to the same word in prose. Default 0.25. A drawer's BM25 is scaled by the share of
+   * relative to the same word in prose. Default 0.5. A drawer's BM25 is scaled by the share of
    * its match that survives the discount (see `search/prose`), before the source signal sums
    * it: in real agent transcripts file dumps and command output otherwise outrank the exchange
    * where the thing was said. 1 turns it off (and skips loading candidate texts); drawers without
-   * tool lines (chat logs, documents) are unaffected.
+   * tool lines (chat logs, documents) are unaffected. On the real-transcripts set 0.25–0.5
+   * measured alike (hits@1 0.26 → 0.33–0.35), 0.1 and 0 worse (BENCHMARKS.md).
    */
   toolWeight: number;
+  /**
+   * Weight of the exchange signal: the best normalised BM25 of the other parts of the same
+   * exchange (a long prompt-and-reply stored in several drawers, `metadata.exchangeId`). The
+   * request and the answer of one exchange are often in different parts; each lends the other its
+   * evidence. Default 0 (off): 0.1–0.3 moved the real-transcripts set by one question either
+   * way. Drawers that are a whole exchange are unaffected.
+   */
+  exchange: number;
   /**
    * Weight of the answer-type signal for questions that ask why: 1 when the drawer's prose gives
    * a reason ("because", "so that", "due to", "instead of" …), else 0. Default 0.1. On the
@@ -96,8 +105,8 @@ export interface HybridParams {
   why: number;
   /**
    * How many of a source's best candidates its source signal sums. Default 0 (all of them):
-   * summing only the best 1–5 (so that a long session does not win by its size) moved the
-   * real-transcripts set by at most one question either way (BENCHMARKS.md).
+   * summing only the best 1–3 (so that a long session does not win by its size) lifted hits@5 on
+   * the real-transcripts set by up to 0.06 but cost LoCoMo frac@10 0.003–0.007 (BENCHMARKS.md).
    */
   sourceTop: number;
   /**
@@ -124,7 +133,8 @@ export const HYBRID_DEFAULTS: Readonly<HybridParams> = {
   room: 0.1,
   entity: 0,
   neighbour: 0,
-  toolWeight: 0.25,
+  toolWeight: 0.5,
+  exchange: 0,
   why: 0.1,
   sourceTop: 0,
   coverage: 0,
@@ -155,6 +165,7 @@ interface Cand {
   room: number;
   entity: number;
   neighbour: number;
+  exchange: number;
   fused: number;
 }
 
@@ -191,7 +202,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const cands = new Map<string, Cand>();
   const cand = (id: string): Cand => {
     let c = cands.get(id);
-    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, entity: 0, neighbour: 0, fused: 0 }));
+    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, entity: 0, neighbour: 0, exchange: 0, fused: 0 }));
     return c;
   };
   lex.forEach((h, i) => Object.assign(cand(h.id), { hit: h, bm25: h.score, bm25Rank: i + 1 }));
@@ -229,6 +240,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
 
   // Source signal: summed BM25 of the candidates of each source.
   const perSource = sourceEvidence(live, p.sourceTop);
+  if (p.exchange > 0 && texts) exchangeEvidence(live, texts);
   const roomWords = new Set(tokens);
   const roomHit = new Map<string, number>();
   const roomMatches = (room: string) => {
@@ -264,6 +276,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
       p.room * c.room +
       p.entity * c.entity +
       p.neighbour * (c.neighbour / mb) +
+      p.exchange * (c.exchange / mb) +
       (why && texts?.has(c.id) && explains(texts.get(c.id)!.text) ? p.why : 0);
   }
   // Ties: better BM25 rank, then earlier chunk.
@@ -281,10 +294,28 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     if (useVec) trace['vector'] = { rank: c.vecRank, score: c.vec, contribution: p.vector * (c.vec / mv) };
     if (useTime) trace['time'] = { rank: null, score: c.time, contribution: p.time * c.time };
     if (useEntity) trace['entity'] = { rank: null, score: c.entity, contribution: p.entity * c.entity };
+    if (p.exchange > 0) trace['exchange'] = { rank: null, score: c.exchange, contribution: p.exchange * (c.exchange / mb) };
     if (p.neighbour > 0) trace['neighbour'] = { rank: null, score: c.neighbour, contribution: p.neighbour * (c.neighbour / mb) };
     return { c, fused: c.fused, trace };
   });
   return finish(deps, query, tokens, top, signals, opts, context, t0, fallback, texts);
+}
+
+/** Sets each candidate's exchange signal: the best BM25 among the other parts of its exchange. */
+function exchangeEvidence(live: readonly Cand[], texts: ReadonlyMap<string, Drawer>): void {
+  const parts = new Map<string, Cand[]>();
+  for (const c of live) {
+    const ex = texts.get(c.id)?.metadata['exchangeId'];
+    if (typeof ex !== 'string' || c.hit!.source === null) continue;
+    const key = `${c.hit!.source}\0${ex}`;
+    let l = parts.get(key);
+    if (!l) parts.set(key, (l = []));
+    l.push(c);
+  }
+  for (const l of parts.values()) {
+    if (l.length < 2) continue;
+    for (const c of l) c.exchange = Math.max(...l.map((o) => (o === c ? 0 : o.bm25)));
+  }
 }
 
 /** Per source, the summed BM25 of its best `top` candidates (all when `top` is 0). */
