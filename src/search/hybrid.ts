@@ -236,7 +236,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   }
   const live = [...cands.values()].filter((c) => c.hit);
   const why = p.why > 0 && asksWhy(query);
-  const texts = p.toolWeight < 1 || p.coverage > 0 || why ? await discountToolText(deps.store, live, tokens, p.toolWeight, p.coverage) : undefined;
+  const texts = p.toolWeight < 1 || p.coverage > 0 || why ? await discountToolText(deps.store, live, tokens, p, limit) : undefined;
 
   // Source signal: summed BM25 of the candidates of each source.
   const perSource = sourceEvidence(live, p.sourceTop);
@@ -337,21 +337,34 @@ function sourceEvidence(live: readonly Cand[], top: number): Map<string, number>
   return out;
 }
 
+/** Lexical candidates whose texts are loaded for the prose share and the why signal (at least). */
+const DISCOUNTED = 30;
+
 /**
  * Scales each lexical candidate's BM25 by the share of its match found in prose (see
  * `proseShare`); returns the hydrated drawers for reuse. Query-word weights are idf estimates
  * from the candidates themselves (a word in most candidates says little).
  */
-async function discountToolText(store: MemoryStore, live: Cand[], tokens: string[], toolWeight: number, coverage: number): Promise<Map<string, Drawer>> {
-  const scored = live.filter((c) => c.bm25 > 0);
+async function discountToolText(store: MemoryStore, live: Cand[], tokens: string[], p: HybridParams, limit: number): Promise<Map<string, Drawer>> {
+  const { toolWeight, coverage } = p;
+  // Only the best candidates can reach the top: the discount is at most × toolWeight, so a drawer
+  // ranked below them stays below the prose drawers among them.
+  const scored = live
+    .filter((c) => c.bm25 > 0)
+    .sort((a, b) => b.bm25 - a.bm25)
+    .slice(0, Math.max(DISCOUNTED, 3 * limit));
   const drawers = new Map((await store.getMany(scored.map((c) => c.id))).map((d) => [d.id, d]));
-  const lower = new Map([...drawers.values()].map((d) => [d.id, d.text.toLowerCase()]));
-  const n = Math.max(1, lower.size);
-  const idf = new Map(tokens.map((t) => [t, Math.log(1 + n / (1 + [...lower.values()].filter((x) => x.includes(t)).length))]));
+  // Most drawers have no tool line (documents, chat logs): only the others need the word counts.
+  const texts = [...drawers.values()].map((d) => d.text);
+  const toolish = coverage > 0 || texts.some((t) => t.includes('→') || t.includes('['));
+  if (!toolish) return drawers;
+  const lower = texts.map((t) => t.toLowerCase());
+  const n = Math.max(1, lower.length);
+  const idf = new Map(tokens.map((t) => [t, Math.log(1 + n / (1 + lower.filter((x) => x.includes(t)).length))]));
   for (const c of scored) {
     const d = drawers.get(c.id);
     if (!d) continue;
-    const m = matchProfile(d.text, tokens, idf, toolWeight);
+    const m = matchProfile(d.text, tokens, idf, toolWeight, coverage > 0);
     c.bm25 *= m.share * (coverage > 0 ? m.coverage ** coverage : 1);
   }
   return drawers;

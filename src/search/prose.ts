@@ -31,15 +31,23 @@ const sat = (tf: number) => tf / (tf + K1);
  * without matches). `idf` weighs the query tokens (missing ones weigh 1).
  */
 export function proseShare(text: string, tokens: readonly string[], idf: ReadonlyMap<string, number>, toolWeight: number): number {
-  return matchProfile(text, tokens, idf, toolWeight).share;
+  return matchProfile(text, tokens, idf, toolWeight, false).share;
 }
 
 /**
  * {@link proseShare} and the coverage of the query: the idf-weighted share of the query tokens
  * the drawer contains at all (words in tool lines count `toolWeight` of a word in prose).
  */
-export function matchProfile(text: string, tokens: readonly string[], idf: ReadonlyMap<string, number>, toolWeight: number): { share: number; coverage: number } {
+export function matchProfile(
+  text: string,
+  tokens: readonly string[],
+  idf: ReadonlyMap<string, number>,
+  toolWeight: number,
+  withCoverage = true,
+): { share: number; coverage: number } {
   const { prose, tool } = toolWeight >= 1 ? { prose: text, tool: '' } : splitProse(text);
+  // Without tool lines the share is 1: tokenise only when coverage is asked for.
+  if (tool === '' && !withCoverage) return { share: 1, coverage: 1 };
   const want = new Set(tokens);
   const count = (s: string) => {
     const m = new Map<string, number>();
