@@ -31,9 +31,10 @@ export { createMemoryStore, createSqliteStore, openDatabase } from './store/inde
 export { searchHybrid, HYBRID_DEFAULTS, parseTimeCues, type HybridParams, type VectorSearcher, type TimeCue } from './search/index.js';
 export { METRIC_KEYS, scoreRanking, meanMetrics, type Metrics, type MetricKey } from './bench/metrics.js';
 export type { LocomoBenchOptions, LocomoReport, LocomoScores, LongMemEvalOptions, LongMemEvalReport } from './bench/index.js';
+export type { TranscriptsBenchOptions, TranscriptsReport, TranscriptsGroup, TranscriptQuestion, TranscriptsQuestionResult, HitScores } from './bench/index.js';
 
 // ── conversations (issue 4) ───────────────────────────────────────────────────
-export { mineProject, mineConversations, mineClaudeCode, mineAuto, discoverClaudeFiles, runLocomoBench, runLongMemEvalBench, loadLocomo } from './lazy.js';
+export { mineProject, mineConversations, mineClaudeCode, mineAuto, discoverClaudeFiles, runLocomoBench, runLongMemEvalBench, runTranscriptsBench, loadLocomo } from './lazy.js';
 export { claudeConfigDir } from './ingest/convos-miner/claude-dirs.js';
 export { wingForCwd } from './ingest/convos-miner/identity.js';
 export { CONVO_MINER_VERSION, SLOT_STRIDE } from './ingest/convos-miner/types.js';
