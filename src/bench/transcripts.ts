@@ -69,15 +69,20 @@ export interface TranscriptsQuestionResult {
   kind: string;
   source_kind: string;
   question: string;
+  /** Rank of the first part of an answering exchange (null: not in the top 10). */
   loci: number | null;
   lexical: number | null;
   baseline: number | null;
+  /** Loci's rank of the first drawer that itself holds an anchor (the stricter judgement). */
+  loci_drawer: number | null;
   /** Whether any stored drawer matches the gold at all. */
   stored: boolean;
 }
 
 /** The bench report (`loci bench transcripts --json`). */
 export interface TranscriptsReport extends TranscriptsGroup {
+  /** Loci judged by drawer (the drawer itself holds an anchor) rather than by exchange. */
+  loci_drawer_level: HitScores;
   files: number;
   drawers: number;
   seconds: number;
@@ -150,10 +155,29 @@ function matches(g: Gold, rel: string | null, text: string, lines: [number, numb
   return g.anchors.some((a) => t.includes(a));
 }
 
-function firstRank(ranked: readonly { rel: string | null; text: string; lines: [number, number] | null }[], g: Gold): number | null {
-  const i = ranked.findIndex((d) => matches(g, d.rel, d.text, d.lines));
+/** A ranked drawer as the judge sees it. */
+interface Judged {
+  rel: string | null;
+  text: string;
+  lines: [number, number] | null;
+  /** The exchange the drawer is a part of (`metadata.exchangeId`), when it has one. */
+  exchange: string | null;
+}
+
+/**
+ * Rank of the first answer. The gold is an exchange (issue: "each with the exchange that answers
+ * it"): with `exchanges` given, any part of an answering exchange counts; without, only a drawer
+ * that itself holds an anchor (the stricter drawer-level judgement).
+ */
+function firstRank(ranked: readonly Judged[], g: Gold, exchanges?: ReadonlySet<string>): number | null {
+  const i = ranked.findIndex(
+    (d) => matches(g, d.rel, d.text, d.lines) || (exchanges !== undefined && d.exchange !== null && exchanges.has(d.exchange)),
+  );
   return i < 0 ? null : i + 1;
 }
+
+const exchangeOf = (metadata: Record<string, unknown>): string | null =>
+  typeof metadata['exchangeId'] === 'string' ? metadata['exchangeId'] : null;
 
 function scores(ranks: (number | null)[]): HitScores {
   const n = Math.max(1, ranks.length);
@@ -210,12 +234,24 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
       const { drawers } = await palace.listDrawers(undefined, { limit: 1_000_000 });
       drawerCount = drawers.length;
       opts.onProgress?.(`mined ${files} files into ${drawers.length} drawers`);
-      const byId = new Map(drawers.map((d) => [d.id, { rel: relOf(d.source), text: d.text, lines: d.lineStart !== null && d.lineEnd !== null ? ([d.lineStart, d.lineEnd] as [number, number]) : null }]));
+      const byId = new Map<string, Judged>(
+        drawers.map((d) => [
+          d.id,
+          {
+            rel: relOf(d.source),
+            text: d.text,
+            lines: d.lineStart !== null && d.lineEnd !== null ? ([d.lineStart, d.lineEnd] as [number, number]) : null,
+            exchange: exchangeOf(d.metadata),
+          },
+        ]),
+      );
       const ms = new MiniSearch<{ id: string; text: string }>({ fields: ['text'] });
       ms.addAll(drawers.map((d) => ({ id: d.id, text: d.text })));
-      const view = (hits: SearchHit[]) => hits.map((h) => ({ rel: relOf(h.source), text: h.text, lines: h.lines }));
+      const view = (hits: SearchHit[]): Judged[] =>
+        hits.map((h) => ({ rel: relOf(h.source), text: h.text, lines: h.lines, exchange: exchangeOf(h.metadata) }));
       const all = [...byId.values()];
       for (const g of golds) {
+        const answering = new Set(all.filter((d) => matches(g, d.rel, d.text, d.lines) && d.exchange !== null).map((d) => d.exchange!));
         const [hy, lex] = await Promise.all([palace.search(g.q.question, { limit: 10 }), palace.search(g.q.question, { limit: 10, mode: 'lexical' })]);
         const base = ms.search(g.q.question).slice(0, 10).map((r) => byId.get(r.id as string)!);
         rows.push({
@@ -223,9 +259,10 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
           kind: g.q.kind,
           source_kind: g.q.file.split('/')[0] ?? '',
           question: g.q.question,
-          loci: firstRank(view(hy.hits), g),
-          lexical: firstRank(view(lex.hits), g),
-          baseline: firstRank(base, g),
+          loci: firstRank(view(hy.hits), g, answering),
+          lexical: firstRank(view(lex.hits), g, answering),
+          baseline: firstRank(base, g, answering),
+          loci_drawer: firstRank(view(hy.hits), g),
           stored: firstRank(all, g) !== null,
         });
       }
@@ -238,6 +275,7 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
   }
   return {
     ...group(rows),
+    loci_drawer_level: scores(rows.map((r) => r.loci_drawer)),
     files,
     drawers: drawerCount,
     seconds: Math.round((performance.now() - t0) / 10) / 100,
