@@ -4,7 +4,7 @@
  * is left exactly as it was (verbatim is the product's promise, so precision comes first).
  *
  * Three detectors, in the spirit of gitleaks' rules (format + keyword context + entropy):
- * 1. provider formats (`tokens.ts`): 60+ prefixes over 45 kinds — anthropic, openai, github,
+ * 1. provider formats (`tokens.ts`): 110+ prefixes over 50 kinds — anthropic, openai, github,
  *    gitlab, slack, stripe, google, aws-access-key, npm, pypi, sendgrid, mailgun, twilio, discord,
  *    shopify, huggingface, heroku, digitalocean, square, databricks, doppler, linear, postman,
  *    groq, xai, perplexity, replicate, grafana, sentry, newrelic, atlassian, vault, docker, notion,
