@@ -5,10 +5,12 @@
  */
 
 // ── core ──────────────────────────────────────────────────────────────────────
-export { LociError, createError, isLociError, fsError, ERRORS, type ErrorCode, type ErrorCategory, type ErrorDetails } from './core/errors.js';
+export { LociError, createError, isLociError, fsError, ERRORS, oneLine, shortValue, displayDetails, ECHO_MAX_CHARS, type ErrorCode, type ErrorCategory, type ErrorDetails } from './core/errors.js';
+export { isStrictDate, STRICT_DATE_EXPECTED } from './core/dates.js';
 export { resolveHome, homePaths, ensureHome } from './core/home.js';
 export { writeFileAtomic } from './core/fs-safe.js';
 export { readJsonObjectFile, isJsonObject } from './core/json-file.js';
+export { lociLaunch, lociBin, type LociLaunch, type LociLaunchOptions, type LaunchKind } from './core/launcher.js';
 export { sha256, stableId } from './core/hash.js';
 export { systemClock, fixedClock, isoAt, type Clock } from './core/clock.js';
 export { silentLogger, stderrLogger, fileLogger, type Logger, type LogLevel } from './core/logger.js';
@@ -47,7 +49,7 @@ export {
   slugify, topicFileName, SLUG_PATTERN, parseTopicFile, renderNewTopicFile, applyTopicPatch, type TopicFile, type TopicPatch,
   resolveClaudeMemoryDir, sanitizeProjectPath, lociProjectId, lociMemoryDir, lociUserMemoryDir, selectMemoryDir, normalizeRemoteUrl,
   type ResolveOptions, type SelectOptions, type ClaudeMemoryLocation, type LociProject, type MemoryDirChoice,
-  listMemories, loadMemories, readMemoryFile, type ListMemoriesOptions,
+  listMemories, loadMemories, readMemoryFile, invalidMemoryFiles, type ListMemoriesOptions, type InvalidMemoryFile,
   rebuildIndex, loadMemoryIndex, truncateIndex, renderIndexLine, type IndexStats, type IndexLimits, type LoadedIndex,
   defaultPrivacy, checkPrivacy, effectivePrivacy, exportMemories, type ExportOptions,
   addMemory, editMemory, forgetMemory, findMemory, getMemory, parseMemoryType,

@@ -8,6 +8,12 @@
  *
  * Expected misses (a drawer id that does not exist, an empty search) are results, not errors:
  * they only become `LociError`s at the edges (CLI, MCP) where a failure has to be reported.
+ *
+ * Messages are always one bounded line: every value a message echoes is shortened first
+ * ({@link displayDetails}: strings over {@link ECHO_MAX_CHARS} become a prefix plus their length),
+ * and the finished message has line breaks, other control characters, bidi overrides and lone
+ * surrogates escaped ({@link oneLine}). `details` keeps the full values for library callers;
+ * `toJSON()` (CLI `--json`, MCP error results) carries the shortened ones.
  */
 
 /** Who can fix the problem: the user (bad input), the system (disk, permissions), or a dependency. */
@@ -41,6 +47,16 @@ export const ERRORS = {
   TIMEOUT: spec<{ operation: string; ms: number }>(
     'dependency',
     (d) => `${d.operation} timed out after ${d.ms} ms — retry, or raise the timeout`,
+  ),
+
+  // ── command line ───────────────────────────────────────────────────────────
+  /**
+   * The command line does not parse: unknown command or option, missing or extra argument, missing
+   * required option (commander's own checks). details: problem (commander's text), command (e.g. `loci diary read`).
+   */
+  CLI_USAGE: spec<{ problem: string; command: string }>(
+    'user',
+    (d) => `${d.problem} — run \`${d.command} --help\` for usage`,
   ),
 
   // ── home and files ─────────────────────────────────────────────────────────
@@ -297,6 +313,65 @@ export const ERRORS = {
   ),
 } as const;
 
+/** Longest string value echoed in full in a message or `toJSON()`; longer ones are cut. Default 200. */
+export const ECHO_MAX_CHARS = 200;
+/** Characters of a cut value that are kept (its prefix). */
+const ECHO_PREFIX_CHARS = 120;
+/** Longest message, in characters (a last guard; shortened values keep messages far below it). */
+export const MESSAGE_MAX_CHARS = 2000;
+const LIST_MAX = 20;
+const DEPTH_MAX = 4;
+
+/** Cuts `s` to `n` UTF-16 units without splitting a surrogate pair. */
+function cut(s: string, n: number): string {
+  const c = s.charCodeAt(n - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
+}
+
+/**
+ * A string as a message may echo it: at most {@link ECHO_MAX_CHARS} characters, else its first
+ * 120 followed by `…(N chars)`.
+ */
+export function shortValue(s: string): string {
+  return s.length <= ECHO_MAX_CHARS ? s : `${cut(s, ECHO_PREFIX_CHARS)}…(${s.length} chars)`;
+}
+
+/**
+ * A bounded copy of any value for display: long strings shortened ({@link shortValue}), arrays
+ * and objects cut to 20 entries and 4 levels. Used for messages, `toJSON()` and MCP errors.
+ */
+export function displayDetails<T>(value: T): T {
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return shortValue(v);
+    if (v === null || typeof v !== 'object') return v;
+    if (depth >= DEPTH_MAX) return Array.isArray(v) ? `[${v.length} items]` : '{…}';
+    if (Array.isArray(v)) {
+      const head = v.slice(0, LIST_MAX).map((x) => walk(x, depth + 1));
+      return v.length > LIST_MAX ? [...head, `…(${v.length - LIST_MAX} more)`] : head;
+    }
+    if (v instanceof Error) return shortValue(v.message);
+    const entries = Object.entries(v as Record<string, unknown>);
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of entries.slice(0, LIST_MAX)) out[shortValue(k)] = walk(x, depth + 1);
+    if (entries.length > LIST_MAX) out['…'] = `${entries.length - LIST_MAX} more`;
+    return out;
+  };
+  return walk(value, 0) as T;
+}
+
+// C0/C1 controls, DEL, line/paragraph separators, bidi marks/overrides/isolates, lone surrogates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udfff]/gu;
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * `s` on one line: line breaks become `\n`, other control characters, bidi controls and lone
+ * surrogates become `\uXXXX` escapes, and the result is cut to `max` characters.
+ */
+export function oneLine(s: string, max = MESSAGE_MAX_CHARS): string {
+  const flat = s.replace(UNSAFE, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return flat.length <= max ? flat : `${cut(flat, max - 1)}…`;
+}
+
 /** Every error code Loci can raise. */
 export type ErrorCode = keyof typeof ERRORS;
 
@@ -312,7 +387,7 @@ export class LociError<C extends ErrorCode = ErrorCode> extends Error {
 
   constructor(code: C, details: ErrorDetails<C>, options?: { cause?: unknown }) {
     const entry = ERRORS[code] as ErrorSpec<ErrorDetails<C>>;
-    super(entry.message(details), options?.cause === undefined ? undefined : { cause: options.cause });
+    super(oneLine(entry.message(displayDetails(details))), options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.category = entry.category;
     this.details = details;
@@ -320,7 +395,7 @@ export class LociError<C extends ErrorCode = ErrorCode> extends Error {
 
   /** A JSON-safe view for `--json` output and MCP error results. */
   toJSON(): { code: C; category: ErrorCategory; message: string; details: ErrorDetails<C> } {
-    return { code: this.code, category: this.category, message: this.message, details: this.details };
+    return { code: this.code, category: this.category, message: this.message, details: displayDetails(this.details) };
   }
 }
 

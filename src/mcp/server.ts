@@ -21,6 +21,7 @@ import { createError, openPalace, selectMemoryDir, silentLogger, type Logger, ty
 import { ErrorShape } from './shapes.js';
 import { errorResult, failureOf, invalidArguments, resultOfThrown } from './failure.js';
 import { lociTools } from './registry.js';
+import { mcpProjectDir } from './project.js';
 import type { AnyTool, CallExtras, MemoryDirOptions, ToolContext } from './tool.js';
 
 /** Options of {@link createLociMcpServer}. */
@@ -31,7 +32,10 @@ export interface LociMcpServerOptions {
   home?: string;
   /** Diagnostics (stderr or a file; never stdout). Default silent. */
   logger?: Logger;
-  /** Working directory for relative paths and the memory directory's project. Default `process.cwd()`. */
+  /**
+   * Working directory for relative paths and the memory directory's project. Default
+   * `process.cwd()`. `CLAUDE_PROJECT_DIR` in `env` (an existing absolute directory) wins over it.
+   */
   cwd?: string;
   /** Environment for locating Claude Code's memory directory. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
@@ -95,8 +99,9 @@ export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Prom
   const logger = opts.logger ?? silentLogger;
   const owned = opts.palace === undefined;
   const palace = opts.palace ?? (await openPalace({ ...(opts.home ? { home: opts.home } : {}), logger }));
-  const cwd = opts.cwd ?? process.cwd();
   const env = opts.env ?? process.env;
+  // Claude Code names the project in CLAUDE_PROJECT_DIR; it wins over the working directory.
+  const cwd = mcpProjectDir(opts.cwd ?? process.cwd(), env);
   // The graph is loaded on the first graph tool call, not at start (it would slow the cold start).
   const graph = typeof palace.graph === 'function' ? () => palace.graph() : undefined;
   const ctx: ToolContext = { palace, logger, cwd, env, memoryDir: memoryDirChooser(cwd, env, palace.home), ...(graph ? { graph } : {}) };

@@ -76,7 +76,8 @@ export function createFileExclusive(path: string, data: string, mode = 0o600): b
   } catch (e) {
     throw fsError(e, dir, 'create');
   }
-  const tmp = join(dir, `.new.${randomBytes(6).toString('hex')}.tmp`);
+  // The writer's pid in the name lets the next open tell a killed writer's leftover from a live one.
+  const tmp = join(dir, `.new.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'wx', mode);
   try {
     const buf = Buffer.from(data, 'utf8');
@@ -140,7 +141,7 @@ export function addMemory(dir: string, input: AddMemoryInput, options: WriteOpti
     pinned: input.pinned ?? false,
     modified: now,
   });
-  const existing = loadMemories(dir, { limit: Infinity }).find((m) => sameName(m, rendered.slug));
+  const existing = loadMemories(dir, { limit: Infinity, includeInvalid: true }).find((m) => sameName(m, rendered.slug));
   if (existing) throw createError('MEMORY_EXISTS', { name: input.name, file: existing.file });
   const file = input.team ? `team/${rendered.fileName}` : rendered.fileName;
   if (!createFileExclusive(join(dir, ...file.split('/')), rendered.text)) {
@@ -191,7 +192,7 @@ export function suggestNames(query: string, candidates: readonly (readonly strin
  * or by slug. Throws MEMORY_NOT_FOUND (with suggestions) or MEMORY_AMBIGUOUS.
  */
 export function findMemory(dir: string, query: string): Memory {
-  const all = loadMemories(dir, { limit: Infinity });
+  const all = loadMemories(dir, { limit: Infinity, includeInvalid: true });
   const q = query.trim().replace(/\\/g, '/');
   const slug = slugify(q);
   const tiers: ((m: Memory) => boolean)[] = [

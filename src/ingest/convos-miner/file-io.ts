@@ -82,14 +82,6 @@ export function chainHash(prev: string, appended: Uint8Array): string {
   return createHash('sha256').update(prev).update('\0').update(appended).digest('hex');
 }
 
-/**
- * Whether open exchanges must be stored now: a final mine (`flush`), or the file unchanged for
- * `idleMs` (the session is over or paused; an idle session becomes fully searchable).
- */
-export function isIdle(ctx: ConvoContext, mtimeMs: number): boolean {
-  return ctx.flush || ctx.now - mtimeMs >= ctx.idleMs;
-}
-
 /** A source state for `path` with the given bookkeeping (kind `convo`). */
 export function sourceState(
   path: string,
@@ -131,7 +123,7 @@ export function appendAnswer(
   tail: { bytes: Uint8Array; consumed: number },
   wing: string,
   state: ConvoSourceState,
-  out: { drawers: DrawerInput[]; redactions: number; conversations: number; warnings: string[] },
+  out: { drawers: DrawerInput[]; remove: string[]; redactions: number; conversations: number; warnings: string[] },
 ): PreparedUnit {
   const offset = prev.offset + tail.consumed;
   const moved = tail.consumed > 0;
