@@ -183,7 +183,7 @@ test('SQL and the SQLite driver live in the storage adapters', () => {
 const ENV_READERS = new Set([
   'cli/main.ts', 'core/home.ts', 'embed/create.ts', 'embed/http-embedders.ts', 'embed/types.ts',
   'hooks/install.ts', 'hooks/log.ts', 'hooks/main.ts', 'hooks/queue.ts', 'hooks/run.ts', 'hooks/wake-up.ts',
-  'hooks/worker.ts', 'ingest/convos-miner/claude-dirs.ts', 'ingest/mine-convos.ts', 'ingest/redact/redact.ts',
+  'hooks/worker.ts', 'ingest/convos-miner/claude-dirs.ts', 'ingest/mine-convos.ts',
   'mcp/install.ts', 'mcp/server.ts', 'memdir/claude-md.ts', 'memdir/resolve.ts', 'palace/graph.ts',
   'palace/palace.ts', 'palace/vectors.ts', 'providers/create.ts', 'providers/types.ts',
 ]);

@@ -15,7 +15,7 @@ import { DEFAULT_CHUNK_OPTIONS, walkProject, type ChunkOptions, type WalkItem } 
 import { defaultWing } from './project-identity.js';
 import { createPreparer } from './preparer.js';
 import type { PrepareContext, PrepareJob } from './prepare-file.js';
-import { REDACT_RULES_VERSION } from './redact/index.js';
+import { REDACT_RULES_VERSION } from '../redact/index.js';
 
 /** Bump when chunking or drawer layout changes, so every file is re-mined once. */
 export const PROJECT_MINER_VERSION = 1;

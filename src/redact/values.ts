@@ -1,7 +1,7 @@
 /**
- * @module ingest/redact/values
+ * @module redact/values
  * What a secret value looks like: Shannon entropy, character classes, and the shapes that are
- * never secrets — placeholders (`your_key`, `xxx`, `<token>`, `${VAR}`, `process.env.X`), code
+ * never secrets — placeholders (`your_key`, `xxx`, `<token>`, `${VAR}`, env lookups in code), code
  * (calls, regex literals, dotted identifiers, variable names), paths and URLs.
  */
 
@@ -76,7 +76,7 @@ export function isFillerToken(body: string, minEntropy: number): boolean {
 const PLACEHOLDER_WORDS =
   /your|my[_-]?(?:api|secret|token|key|pass)|example|sample|dummy|fake|placeholder|changeme|change[_-]me|replace|redacted|insert|enter[_-]|here|todo|tbd|fixme|test|secret|passw|token|apikey|api[_-]key|access[_-]key|none|null|undefined|default|foobar|lorem|hunter2/;
 
-/** References and empty values: `$X`, `${X}`, `%X%`, `<x>`, `{{x}}`, `[x]`, `process.env…`, `ENV[…]`, `xxx`. */
+/** References and empty values: `$X`, `${X}`, `%X%`, `<x>`, `{{x}}`, `[x]`, env lookups (`os.environ[…]`, `ENV[…]`), `xxx`. */
 const REFERENCE =
   /^(?:\$|%|<|\{|\[|\(|@|!|#|&|\\|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|env[.(\[:]|ENV\[|secrets\.|vault:|ref\+|op:\/\/|arn:|sm:\/\/|-+$|\.+$|_+$|\*+|x+$|X+$|…|true$|false$|nil$|on$|off$|yes$|no$)/;
 
