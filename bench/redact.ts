@@ -39,7 +39,7 @@ interface Found {
 }
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git', 'coverage']);
-const TEXT = /\.(?:ts|mts|cts|js|mjs|cjs|json|md|txt|yml|yaml|toml|sh|jsonl|html|css|env|example|gitignore)$|^[^.]+$/i;
+const TEXT = /\.(?:ts|mts|cts|js|mjs|cjs|json|md|txt|yml|yaml|toml|sh|jsonl|html|css|env|example|gitignore|py|rb|go|rs|java|c|h|cfg|ini|conf|rst)$|^[^.]+$/i;
 
 function walk(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
