@@ -24,7 +24,8 @@ export type { MemoryStore, Drawer, DrawerInput, DrawerPatch, DrawerFilter, ListO
 // ── palace (open, mine, search) ───────────────────────────────────────────────
 export { DIARY_WING, checkName, NAME_MAX_CHARS, type DiaryEntryInput } from './palace/index.js';
 export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
-export { defaultWing, findGitRoot, wingName } from './ingest/project-identity.js';
+export { defaultWing, wingName } from './ingest/project-identity.js';
+export { findGitRoot } from './core/git.js';
 export type { MineProjectOptions, MineProgress, MineSummary, SkipReason, SkippedFile } from './ingest/index.js';
 export { matchSpans, highlight, snippetLines, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';
 export { createMemoryStore, createSqliteStore, openDatabase } from './store/index.js';

@@ -2,24 +2,9 @@
  * @module ingest/project-identity
  * Finds the project a path belongs to (its git root, or the folder itself) and names its wing.
  */
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { findGitRoot } from '../core/git.js';
 import { basename, dirname, resolve } from 'node:path';
-
-/** The nearest ancestor of `path` (inclusive) that holds a `.git` entry, or null. */
-export function findGitRoot(path: string): string | null {
-  let dir = resolve(path);
-  try {
-    if (!statSync(dir).isDirectory()) dir = dirname(dir);
-  } catch {
-    dir = dirname(dir);
-  }
-  for (;;) {
-    if (existsSync(`${dir}/.git`)) return dir;
-    const up = dirname(dir);
-    if (up === dir) return null;
-    dir = up;
-  }
-}
 
 /** Normalises a name into a wing: lower-case, runs of other characters → `-`, at most 64 chars. */
 export function wingName(raw: string): string {

@@ -27,7 +27,7 @@ export {
   type NewTopicInput,
   type TopicPatch,
 } from './topic-file.js';
-export { normalizeRemoteUrl, findGit, type GitInfo } from './git.js';
+export { normalizeRemoteUrl, findGit, type GitInfo } from '../core/git.js';
 export {
   resolveClaudeMemoryDir,
   sanitizeProjectPath,

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findGit, lociProjectId, normalizeRemoteUrl, resolveClaudeMemoryDir, sanitizeProjectPath, selectMemoryDir, type ResolveOptions } from './index.js';
-import { findGitByBinary, findGitByFiles, parseRemotes } from './git.js';
+import { findGitByBinary, findGitByFiles, parseRemotes } from '../core/git.js';
 
 function tmp(t: { after: (fn: () => void) => void }): string {
   const d = realpathSync(mkdtempSync(join(tmpdir(), 'loci-')));

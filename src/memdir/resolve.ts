@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { resolveHome, homePaths } from '../core/home.js';
 import { sha256 } from '../core/hash.js';
-import { findGit, normalizeRemoteUrl, preferredRemoteUrl, rootCommit, GIT_TIMEOUT_MS, type GitInfo } from './git.js';
+import { findGit, normalizeRemoteUrl, preferredRemoteUrl, rootCommit, GIT_TIMEOUT_MS, type GitInfo } from '../core/git.js';
 import { slugify } from './slug.js';
 import { mergeMemoryDir, tidyMemoryDir, type MergeReport, type TidyReport } from './open.js';
 

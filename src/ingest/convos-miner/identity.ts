@@ -6,7 +6,7 @@
  * 1. `--wing` (the forced wing).
  * 2. The conversation's `cwd` (Claude Code, Codex, `history.jsonl`), see {@link wingForCwd}: when
  *    the folder exists and is inside a git repository, the name of the repository's **canonical
- *    root** (the main worktree, shared by every linked worktree — see memdir's `findGit`), so a
+ *    root** (the main worktree, shared by every linked worktree — see `core/git`'s `findGit`), so a
  *    project's code and its conversations meet in one wing; otherwise the cwd's last folder that
  *    names a project — temporary names (`tmp`, `beam_…`, `tmp.XXXX`, long hex or uuid names) are
  *    passed over, and a home folder (`/home/x`, `/Users/x`, `C:\Users\x`, `/root`) or a temp root is
@@ -23,9 +23,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname } from 'node:path';
-import { findGit } from '../../memdir/index.js';
+import { findGit, findGitRoot } from '../../core/git.js';
 import type { ConvoFormat } from '../convos/index.js';
-import { findGitRoot, wingName } from '../project-identity.js';
+import { wingName } from '../project-identity.js';
 
 const cache = new Map<string, string>();
 

@@ -1,9 +1,11 @@
 /**
- * @module memdir/git
- * Just enough git to name a project: the worktree top level, the common git dir (shared by all
- * worktrees), the remote URLs and the root commit. Files are read directly (`.git` file or
- * directory, `commondir`, `config`); the git binary is only a fallback, run with `execFileSync` and
- * a short timeout, and its absence is never an error.
+ * @module core/git
+ * The one git helper of Loci: just enough git to name a project. The nearest folder holding a
+ * `.git` entry (`findGitRoot`, used for wing names and install scopes), the worktree top level and
+ * the common git dir shared by all worktrees (`findGit`, used for memory-dir keys and chat wings),
+ * the remote URLs and the root commit. Files are read directly (`.git` file or directory,
+ * `commondir`, `config`); the git binary is only a fallback, run with `execFileSync` and a short
+ * timeout, and its absence is never an error.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -49,32 +51,40 @@ function canonicalOf(commonDir: string): string {
   return (basename(commonDir) === '.git' ? dirname(commonDir) : commonDir).normalize('NFC');
 }
 
-/** Reads `.git` files and `commondir` walking up from `start`. Returns undefined outside git. */
-export function findGitByFiles(start: string): GitInfo | undefined {
-  let dir = resolve(start);
+/**
+ * The nearest ancestor of `path` (inclusive; a file starts at its folder) that holds a `.git` entry
+ * (folder or worktree file, readable or not), or null outside any repository. No git binary.
+ */
+export function findGitRoot(path: string): string | null {
+  let dir = resolve(path);
   for (;;) {
-    const dotGit = join(dir, '.git');
-    if (existsSync(dotGit)) {
-      let gitDir: string | undefined;
-      if (isDir(dotGit)) gitDir = dotGit;
-      else {
-        const m = /^gitdir:\s*(.+?)\s*$/m.exec(readText(dotGit) ?? '');
-        if (m) gitDir = resolve(dir, m[1]!);
-      }
-      if (gitDir && isDir(gitDir)) {
-        const cd = readText(join(gitDir, 'commondir'))?.trim();
-        const commonDir = cd ? resolve(gitDir, cd) : gitDir;
-        if (isDir(commonDir)) {
-          // Linked worktrees (and submodules) have a `.git` file; only worktrees have `commondir`.
-          return { topLevel: dir.normalize('NFC'), gitDir, commonDir, canonicalRoot: cd ? canonicalOf(commonDir) : dir.normalize('NFC'), via: 'files' };
-        }
-      }
-      return undefined; // a broken .git: let the git fallback decide
-    }
+    if (existsSync(join(dir, '.git'))) return dir;
     const parent = dirname(dir);
-    if (parent === dir) return undefined;
+    if (parent === dir) return null;
     dir = parent;
   }
+}
+
+/** Reads `.git` files and `commondir` walking up from `start`. Returns undefined outside git. */
+export function findGitByFiles(start: string): GitInfo | undefined {
+  const dir = findGitRoot(start);
+  if (dir === null) return undefined;
+  const dotGit = join(dir, '.git');
+  let gitDir: string | undefined;
+  if (isDir(dotGit)) gitDir = dotGit;
+  else {
+    const m = /^gitdir:\s*(.+?)\s*$/m.exec(readText(dotGit) ?? '');
+    if (m) gitDir = resolve(dir, m[1]!);
+  }
+  if (gitDir && isDir(gitDir)) {
+    const cd = readText(join(gitDir, 'commondir'))?.trim();
+    const commonDir = cd ? resolve(gitDir, cd) : gitDir;
+    if (isDir(commonDir)) {
+      // Linked worktrees (and submodules) have a `.git` file; only worktrees have `commondir`.
+      return { topLevel: dir.normalize('NFC'), gitDir, commonDir, canonicalRoot: cd ? canonicalOf(commonDir) : dir.normalize('NFC'), via: 'files' };
+    }
+  }
+  return undefined; // a broken .git: let the git fallback decide
 }
 
 function git(cwd: string, args: string[], timeoutMs: number): string | undefined {
@@ -103,13 +113,7 @@ export function findGitByBinary(start: string, timeoutMs = GIT_TIMEOUT_MS): GitI
 export function findGit(start: string, timeoutMs = GIT_TIMEOUT_MS): GitInfo | undefined {
   const byFiles = findGitByFiles(start);
   if (byFiles) return byFiles;
-  let dir = resolve(start);
-  for (;;) {
-    if (existsSync(join(dir, '.git'))) return findGitByBinary(start, timeoutMs);
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+  return findGitRoot(start) === null ? undefined : findGitByBinary(start, timeoutMs);
 }
 
 /** Remote name → URL from a git config file's `[remote "…"]` sections, in file order. */
