@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createError, fsError } from '../core/errors.js';
+import { hour24, monthOfPrefix } from '../text/index.js';
 
 /** One turn of a LoCoMo session. */
 export interface LocomoTurn {
@@ -41,16 +42,13 @@ export interface LocomoConversation {
   dropped: number;
 }
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-
 /** Parses "1:56 pm on 8 May, 2023" to ISO-8601 UTC, or null. */
 export function parseLocomoDate(s: string): string | null {
   const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/i.exec(s);
   if (!m) return null;
-  const mo = MONTHS.indexOf(m[5]!.slice(0, 3).toLowerCase());
-  if (mo < 0) return null;
-  let h = +m[1]! % 12;
-  if (m[3]!.toLowerCase() === 'pm') h += 12;
+  const mo = monthOfPrefix(m[5]!);
+  if (mo === undefined) return null;
+  const h = hour24(+m[1]! % 12, m[3]);
   return new Date(Date.UTC(+m[6]!, mo, +m[4]!, h, +m[2]!)).toISOString();
 }
 

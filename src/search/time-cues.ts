@@ -4,6 +4,7 @@
  * "yesterday") and turns them into intervals, so ranking can favour drawers said then.
  * Absolute forms are read as UTC calendar intervals; relative forms are resolved against `now`.
  */
+import { DAY_MS as DAY, MONTH_NAME as MONTH_RE, monthOfPrefix } from '../text/index.js';
 
 /** A time interval named by the query: [start, end) in ms since the epoch (UTC). */
 export interface TimeCue {
@@ -13,11 +14,7 @@ export interface TimeCue {
   text: string;
 }
 
-const DAY = 86_400_000;
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH_RE =
-  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
-const month = (m: string) => MONTHS.indexOf(m.slice(0, 3).toLowerCase());
+const month = (m: string) => monthOfPrefix(m) ?? -1;
 
 const PATTERNS: { re: RegExp; make: (m: RegExpExecArray, now: number) => [number, number] | null }[] = [
   // 8 May, 2023 / 8th of May 2023

@@ -8,10 +8,7 @@
  * English, full or abbreviated. Times: `14:02`, `14:02:05`, `2:05 PM`, `2:05pm`. Times carry no
  * zone and are taken as UTC (the whole archive compares ISO strings).
  */
-
-const MONTHS: Record<string, number> = {
-  jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, sept: 8, oct: 9, nov: 10, dec: 11,
-};
+import { MONTH_NAME, ORDINAL_SUFFIX, hour24, isCalendarDay, monthOfPrefix } from '../../text/index.js';
 
 /** A calendar date and an optional wall-clock time. */
 export interface DateTimeParts {
@@ -23,10 +20,10 @@ export interface DateTimeParts {
   s?: number;
 }
 
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const MONTH = `${MONTH_NAME}\\.?`;
 const WEEKDAY = '(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\\.?,?\\s+)?';
 const TIME = '(\\d{1,2}):(\\d{2})(?::(\\d{2}))?\\s*([ap]\\.?m\\.?)?';
-const ORD = '(?:st|nd|rd|th)?';
+const ORD = ORDINAL_SUFFIX;
 
 const ISO_RE = new RegExp(`^(\\d{4})-(\\d{2})-(\\d{2})(?:[ T]${TIME})?`, 'i');
 const DMY_RE = new RegExp(`^(?:${TIME}\\s+on\\s+)?${WEEKDAY}(\\d{1,2})${ORD}\\s+${MONTH},?\\s+(\\d{4})`, 'i');
@@ -34,12 +31,7 @@ const MDY_RE = new RegExp(`^(?:${TIME}\\s+on\\s+)?${WEEKDAY}${MONTH}\\s+(\\d{1,2
 const TIME_RE = new RegExp(`^${TIME}$`, 'i');
 
 function hour(h: string | undefined, ampm: string | undefined): number | undefined {
-  if (h === undefined) return undefined;
-  let n = Number(h);
-  const ap = ampm?.toLowerCase().replace(/\./g, '');
-  if (ap === 'pm' && n < 12) n += 12;
-  if (ap === 'am' && n === 12) n = 0;
-  return n;
+  return h === undefined ? undefined : hour24(Number(h), ampm);
 }
 
 function withTime(p: DateTimeParts, h: string | undefined, mi: string | undefined, s: string | undefined, ap: string | undefined): DateTimeParts {
@@ -49,8 +41,7 @@ function withTime(p: DateTimeParts, h: string | undefined, mi: string | undefine
 }
 
 function valid(p: DateTimeParts): boolean {
-  const t = new Date(Date.UTC(p.y, p.mo, p.d));
-  return t.getUTCMonth() === p.mo && t.getUTCDate() === p.d && p.y >= 1970 && p.y <= 2200 && (p.h ?? 0) < 24 && (p.mi ?? 0) < 60 && (p.s ?? 0) < 60;
+  return isCalendarDay(p.y, p.mo, p.d) && p.y >= 1970 && p.y <= 2200 && (p.h ?? 0) < 24 && (p.mi ?? 0) < 60 && (p.s ?? 0) < 60;
 }
 
 /**
@@ -66,14 +57,14 @@ export function parseDatePrefix(s: string): { parts: DateTimeParts; length: numb
   }
   m = DMY_RE.exec(t);
   if (m) {
-    const mo = MONTHS[m[6]!.slice(0, 3).toLowerCase()];
+    const mo = monthOfPrefix(m[6]!);
     if (mo === undefined) return null;
     const p = withTime({ y: Number(m[7]), mo, d: Number(m[5]) }, m[1], m[2], m[3], m[4]);
     return valid(p) ? { parts: p, length: m[0].length } : null;
   }
   m = MDY_RE.exec(t);
   if (m) {
-    const mo = MONTHS[m[5]!.slice(0, 3).toLowerCase()];
+    const mo = monthOfPrefix(m[5]!);
     if (mo === undefined) return null;
     let p: DateTimeParts = { y: Number(m[7]), mo, d: Number(m[6]) };
     p = m[1] ? withTime(p, m[1], m[2], m[3], m[4]) : withTime(p, m[8], m[9], m[10], m[11]);

@@ -3,23 +3,22 @@
  * When a mined file's content was written: a date in its name, in its front matter, in a `Date:`
  * line, else its modification time. Pure: never reads the clock or the local time zone.
  */
+import { isCalendarDay, isoDay, monthIndex } from '../../text/index.js';
 import { baseName } from './language.js';
 
-const MONTHS: Readonly<Record<string, number>> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
-  january: 1, february: 2, march: 3, april: 4, june: 6, july: 7, august: 8, september: 9, october: 10,
-  november: 11, december: 12,
-};
+/** 1-based month of an English month name written exactly (full or abbreviated), else undefined. */
+function month1(name: string): number | undefined {
+  const m = monthIndex(name);
+  return m === undefined ? undefined : m + 1;
+}
 
-const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
-
+/** A real calendar day (`m` 1-based) in the years `minYear`–2100. */
 function validDate(y: number, m: number, d: number, minYear = 1900): boolean {
-  if (y < minYear || y > 2100 || m < 1 || m > 12 || d < 1) return false;
-  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return y >= minYear && y <= 2100 && isCalendarDay(y, m - 1, d);
 }
 
 function dateOnly(y: number, m: number, d: number): string {
-  return `${pad(y, 4)}-${pad(m)}-${pad(d)}`;
+  return isoDay(y, m - 1, d);
 }
 
 /** Minutes east of UTC for `Z`, `UTC`, `GMT`, `+0200`, `-05:30`; 0 when absent (no zone = UTC). */
@@ -57,8 +56,8 @@ export function parseLooseDate(value: string): string | null {
     return dateTime(y, mo, d, Number(m[4]), Number(m[5]), Number(m[6] ?? 0), ms, m[8]);
   }
   let y: number, mo: number | undefined, d: number;
-  if ((m = DMY.exec(v))) [d, mo, y] = [Number(m[1]), MONTHS[m[2]!.toLowerCase()], Number(m[3])];
-  else if ((m = MDY.exec(v))) [mo, d, y] = [MONTHS[m[1]!.toLowerCase()], Number(m[2]), Number(m[3])];
+  if ((m = DMY.exec(v))) [d, mo, y] = [Number(m[1]), month1(m[2]!), Number(m[3])];
+  else if ((m = MDY.exec(v))) [mo, d, y] = [month1(m[1]!), Number(m[2]), Number(m[3])];
   else return null;
   if (mo === undefined) return null;
   if (m[4] === undefined) return validDate(y, mo, d) ? dateOnly(y, mo, d) : null;

@@ -21,6 +21,7 @@
  *
  * A month and day without a year take the year that puts them closest to the anchor.
  */
+import { DAY_MS, MONTH_NAME, WEEKDAY_NAME, isCalendarDay, isoDay, monthIndex, weekdayIndex } from '../../text/index.js';
 
 /** A date phrase found in text. */
 export interface DateMention {
@@ -34,24 +35,15 @@ export interface DateMention {
   precision: 'day' | 'week' | 'month' | 'year';
 }
 
-const DAY_MS = 86_400_000;
 const NUMBERS: Record<string, number> = {
   a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
   'a couple of': 2, 'couple of': 2, 'a couple': 2,
 };
-const WEEKDAYS: Record<string, number> = {
-  sunday: 0, sun: 0, monday: 1, mon: 1, tuesday: 2, tue: 2, tues: 2, wednesday: 3, wed: 3, thursday: 4, thu: 4, thur: 4, thurs: 4,
-  friday: 5, fri: 5, saturday: 6, sat: 6,
-};
-const MONTHS: Record<string, number> = {
-  january: 0, jan: 0, february: 1, feb: 1, march: 2, mar: 2, april: 3, apr: 3, may: 4, june: 5, jun: 5, july: 6, jul: 6,
-  august: 7, aug: 7, september: 8, sep: 8, sept: 8, october: 9, oct: 9, november: 10, nov: 10, december: 11, dec: 11,
-};
 
 const NUM = '(\\d{1,2}|a couple of|couple of|a couple|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)';
 const UNIT = '(day|week|weekend|month|year)s?';
-const WD = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun)';
-const MON = '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\.?';
+const WD = WEEKDAY_NAME;
+const MON = `${MONTH_NAME}\\.?`;
 const ORD = '(\\d{1,2})(?:st|nd|rd|th)?';
 const PREP = '(?:in|since|during|until|by|from|early|late|mid|around|of)';
 
@@ -66,7 +58,7 @@ const ms = (x: Ymd) => Date.UTC(x.y, x.m, x.d);
 const addDays = (x: Ymd, n: number) => ymd(ms(x) + n * DAY_MS);
 const weekday = (x: Ymd) => new Date(ms(x)).getUTCDay();
 const monday = (x: Ymd) => addDays(x, -((weekday(x) + 6) % 7));
-const validDay = (y: number, m: number, d: number) => d >= 1 && d <= new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+const validDay = isCalendarDay;
 const num = (s: string) => NUMBERS[s.toLowerCase()] ?? Number(s);
 
 function addUnits(a: Ymd, unit: string, n: number): { at: Ymd; precision: DateMention['precision'] } {
@@ -123,7 +115,7 @@ const RULES: [RegExp, Resolver, boolean][] = [
   [new RegExp(`\\b(last|this|next|on) ${WD}\\b`, 'gi'), (m, a) => {
     if (!a) return null;
     const w = m[1]!.toLowerCase();
-    const target = WEEKDAYS[m[2]!.toLowerCase()]!;
+    const target = weekdayIndex(m[2]!)!;
     const wd = weekday(a);
     if (w === 'this') return { at: addDays(monday(a), (target + 6) % 7), precision: 'day' };
     if (w === 'next') return { at: addDays(a, ((target - wd + 6) % 7) + 1), precision: 'day' };
@@ -133,7 +125,7 @@ const RULES: [RegExp, Resolver, boolean][] = [
   [new RegExp(`\\b(last|this|next) ${MON}(?! \\d)`, 'gi'), (m, a) => {
     if (!a) return null;
     const w = m[1]!.toLowerCase();
-    const month = MONTHS[m[2]!.toLowerCase()]!;
+    const month = monthIndex(m[2]!)!;
     const y = w === 'this' ? a.y : w === 'last' ? (month < a.m ? a.y : a.y - 1) : month > a.m ? a.y : a.y + 1;
     return { at: { y, m: month, d: 1 }, precision: 'month' };
   }, false],
@@ -145,14 +137,14 @@ const RULES: [RegExp, Resolver, boolean][] = [
 ];
 
 function monthDay(a: Ymd | null, monthName: string, d: number, year: string | undefined) {
-  const m = MONTHS[monthName.toLowerCase()]!;
+  const m = monthIndex(monthName)!;
   if (year !== undefined) return validDay(+year, m, d) ? { at: { y: +year, m, d }, precision: 'day' as const } : null;
   const at = a ? closestYear(a, m, d) : null;
   return at ? { at, precision: 'day' as const } : null;
 }
 
 function monthOnly(a: Ymd | null, monthName: string, year: string | undefined) {
-  const m = MONTHS[monthName.toLowerCase()]!;
+  const m = monthIndex(monthName)!;
   if (year !== undefined) return { at: { y: +year, m, d: 1 }, precision: 'month' as const };
   const at = a ? closestYear(a, m, 1) : null;
   return at ? { at, precision: 'month' as const } : null;
@@ -168,8 +160,7 @@ export function parseAnchor(anchor: string | null | undefined): Ymd | null {
   return anchor.length === 10 ? { y: +m[1]!, m: +m[2]! - 1, d: +m[3]! } : ymd(t);
 }
 
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-const iso = (x: Ymd) => `${pad(x.y, 4)}-${pad(x.m + 1)}-${pad(x.d)}`;
+const iso = (x: Ymd) => isoDay(x.y, x.m, x.d);
 const DIGIT = /\d/;
 const QUICK = /\d|yesterday|today|tonight|tomorrow|\bago\b|last night|this (?:morning|afternoon|evening)|\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|week|month|year)/i;
 
