@@ -285,10 +285,13 @@ export const ERRORS = {
     'user',
     (d) => `unknown hook event ${JSON.stringify(d.event)} — expected one of ${d.expected} (run \`loci hooks install\` to write the right commands)`,
   ),
-  /** A hook's stdin is not the JSON object Claude Code sends. details: event, reason. */
+  /**
+   * A hook's stdin is not the JSON object Claude Code sends (not JSON, not an object, or without a
+   * field the event needs, such as `transcript_path`). details: event, reason.
+   */
   HOOK_INPUT_INVALID: spec<{ event: string; reason: string }>(
     'user',
-    (d) => `the ${d.event} hook input is not a JSON object (${d.reason}) — hooks read Claude Code's hook JSON on stdin`,
+    (d) => `the ${d.event} hook input is not the JSON object Claude Code sends (${d.reason}) — hooks read Claude Code's hook JSON on stdin`,
   ),
   /** A Claude Code settings file cannot be merged (not JSON, or `hooks` of the wrong shape). details: path, reason. */
   HOOKS_SETTINGS_INVALID: spec<{ path: string; reason: string }>(

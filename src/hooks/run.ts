@@ -16,7 +16,7 @@
  * into the hook process (`answers.ts`) and a server is started for the next hook.
  */
 import { existsSync } from 'node:fs';
-import { homePaths, resolveHome, type Logger } from './light-core.js';
+import { createError, homePaths, resolveHome, type Logger } from './light-core.js';
 import { askServer, requestEnv, serverEnabled, serverSocketPath, spawnServer } from './client.js';
 import { errorFields, hookLogger } from './log.js';
 import { contextAnswer, isTrivialPrompt, parseHookEvent, parseHookInput, type HookEvent, type HookInput } from './protocol.js';
@@ -75,8 +75,8 @@ function kick(ctx: Ctx): void {
 
 function requireTranscript(event: HookEvent, input: HookInput): string {
   const t = input.transcriptPath;
-  if (!t) throw Object.assign(new Error(`${event}: the input has no transcript_path`), { code: 'HOOK_INPUT_INVALID' });
-  if (!existsSync(t)) throw Object.assign(new Error(`${event}: the transcript ${t} does not exist`), { code: 'PATH_NOT_FOUND' });
+  if (!t) throw createError('HOOK_INPUT_INVALID', { event, reason: 'it has no transcript_path' });
+  if (!existsSync(t)) throw createError('PATH_NOT_FOUND', { path: t });
   return t;
 }
 

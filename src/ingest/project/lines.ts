@@ -81,23 +81,6 @@ export function buildLines(src: string): LineTable {
   return { src, n, start, end, first, indent, blank };
 }
 
-/** Last non-blank line index in [lo, i], or lo - 1 when all are blank. */
-export function lastNonBlank(lt: LineTable, lo: number, i: number): number {
-  while (i >= lo && lt.blank[i]) i--;
-  return i;
-}
-
-/** First non-blank line index in [i, hi], or hi + 1 when all are blank. */
-export function firstNonBlank(lt: LineTable, i: number, hi: number): number {
-  while (i <= hi && lt.blank[i]) i++;
-  return i;
-}
-
-/** Characters from the start of line a to the end of line b (inclusive), as the chunk text would hold. */
-export function spanSize(lt: LineTable, a: number, b: number): number {
-  return lt.end[b]! - lt.start[a]!;
-}
-
 /** True when line i (its last non-space character) ends a sentence: `.`, `!`, `?`, `…`, `。`, `！`, `？` (quotes/brackets after it allowed). */
 export function endsSentence(lt: LineTable, i: number): boolean {
   const src = lt.src;

@@ -150,13 +150,3 @@ export function relationsAtHits(text: string, hits: readonly VerbHit[]): Sentenc
   }
   return out;
 }
-
-/** Runs every rule over `text` (see {@link relationsAtHits}). */
-export function relationsInText(text: string): SentenceRelations[] {
-  return relationsAtHits(text, findVerbHits(text));
-}
-
-/** The relations of one sentence. */
-export function relationsIn(sentence: string): RawRelation[] {
-  return relationsInText(sentence).flatMap((g) => g.relations);
-}
