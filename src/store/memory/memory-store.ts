@@ -29,7 +29,9 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
   const postings = new Map<string, Set<string>>();
   const sources = new Map<string, SourceState>();
   let totalLen = 0;
-  let seq = 0;
+  const meta = new Map<string, string>();
+  /** Feed position of the next drawer (from 1, never reused, like SQLite's AUTOINCREMENT rid). */
+  let seq = 1;
 
   function index(e: Entry, search: string): void {
     const toks = search.length ? search.split(' ') : [];
@@ -324,6 +326,28 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
       return n;
     },
 
+    async feedAfter(after, limit) {
+      const all = [...byId.values()].filter((e) => e.seq > after).sort((a, b) => a.seq - b.seq);
+      return all.slice(0, limit ?? all.length).map((e) => ({ seq: e.seq, id: e.drawer.id }));
+    },
+
+    async feedRange(after, upTo) {
+      return [...byId.values()]
+        .filter((e) => e.seq > after && e.seq <= upTo)
+        .sort((a, b) => a.seq - b.seq)
+        .map(({ drawer: d }) => clone({ id: d.id, wing: d.wing, room: d.room, source: d.source, contentDate: d.contentDate, metadata: d.metadata, text: d.text }));
+    },
+
+    async getMeta(key) {
+      return meta.get(key);
+    },
+
+    async casMeta(key, expected, value) {
+      if (meta.get(key) !== expected) return false;
+      meta.set(key, value);
+      return true;
+    },
+
     async stats() {
       return { drawers: byId.size, sources: sources.size, bytes: 0, schemaVersion: 0, lexicalIndex: 'ok', location: 'memory' };
     },
@@ -334,6 +358,7 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
       byId.clear();
       postings.clear();
       sources.clear();
+      meta.clear();
       totalLen = 0;
     },
   };
