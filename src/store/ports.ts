@@ -149,6 +149,16 @@ export interface ReplaceResult {
 /** The fields of a drawer an incremental consumer (graph extraction) reads from the feed. */
 export type FedDrawer = Pick<Drawer, 'id' | 'wing' | 'room' | 'source' | 'contentDate' | 'metadata' | 'text'>;
 
+/** How often one item (a drawer, a memory file) was recalled: bookkeeping, never searchable. */
+export interface UsageRecord {
+  /** The caller's key of the item, e.g. `drawer:<id>` or `memory:<absolute path>`. */
+  item: string;
+  /** Times recalled, >= 1. */
+  uses: number;
+  /** ISO-8601 time of the last use. */
+  lastUsed: string;
+}
+
 /** Capability flags of an adapter; callers degrade gracefully when one is false. */
 export interface StoreCapabilities {
   /** A vector index is available. */
@@ -243,6 +253,17 @@ export interface MemoryStore {
    * (undefined: absent), atomically across processes. Returns whether it was set.
    */
   casMeta(key: string, expected: string | undefined, value: string): Promise<boolean>;
+  /**
+   * Adds one use to each item key (duplicates in one call count once), last used at `at` (ISO-8601).
+   * Best-effort: returns how many were recorded, 0 (never a throw) when another process holds the
+   * write lock longer than `waitMs` (default: the store's own busy timeout) or the schema predates
+   * usage counts.
+   */
+  recordUsage(items: readonly string[], at: string, opts?: { waitMs?: number }): Promise<number>;
+  /** The usage of the given item keys; never-used keys are absent. */
+  readUsage(items: readonly string[]): Promise<UsageRecord[]>;
+  /** The most used items whose key starts with `prefix`, most used first (then most recent), at most `limit`. */
+  topUsage(prefix: string, limit: number): Promise<UsageRecord[]>;
   /** Storage statistics (bytes, index health) for `status`. */
   stats(): Promise<StoreStats>;
   /** Releases resources. */

@@ -318,6 +318,24 @@ export function runStoreContract(opts: StoreContractOptions): void {
       assert.equal(await store.getMeta('test.mark'), undefined);
     });
 
+    it('usage: counts once per call, reads, lists the most used by prefix', async () => {
+      const t1 = '2026-01-01T00:00:01.000Z';
+      const t2 = '2026-01-01T00:00:02.000Z';
+      assert.equal(await store.recordUsage(['drawer:d1', 'drawer:d1', 'memory:/m/a.md'], t1), 2);
+      assert.equal(await store.recordUsage(['drawer:d1', 'drawer:d2'], t2), 2);
+      assert.equal(await store.recordUsage([], t2), 0);
+      const got = new Map((await store.readUsage(['drawer:d1', 'drawer:d2', 'memory:/m/a.md', 'drawer:none', 'drawer:d1'])).map((r) => [r.item, r]));
+      assert.deepEqual([...got.keys()].sort(), ['drawer:d1', 'drawer:d2', 'memory:/m/a.md']);
+      assert.deepEqual(got.get('drawer:d1'), { item: 'drawer:d1', uses: 2, lastUsed: t2 });
+      assert.deepEqual(got.get('memory:/m/a.md'), { item: 'memory:/m/a.md', uses: 1, lastUsed: t1 });
+      assert.deepEqual((await store.topUsage('drawer:', 10)).map((r) => [r.item, r.uses]), [['drawer:d1', 2], ['drawer:d2', 1]]);
+      assert.deepEqual((await store.topUsage('drawer:', 1)).map((r) => r.item), ['drawer:d1']);
+      assert.deepEqual((await store.topUsage('memory:', 10)).map((r) => r.item), ['memory:/m/a.md']);
+      assert.equal((await store.topUsage('', 10)).length, 3);
+      await store.dangerouslyClearAll();
+      assert.deepEqual(await store.readUsage(['drawer:d1']), []);
+    });
+
     it('stats reports counts and a healthy index', async () => {
       await store.put([d('x one'), d('x two')]);
       const s = await store.stats();

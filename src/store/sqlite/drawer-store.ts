@@ -19,6 +19,7 @@ import { materialize, sqlFilter } from '../shared.js';
 import { createLexicalSearcher } from './lexical.js';
 import { mapSqliteError } from './driver.js';
 import { sqliteFeed } from './feed.js';
+import { sqliteUsage } from './usage.js';
 import { searchColumn } from '../../text/index.js';
 
 interface DrawerRow {
@@ -466,6 +467,7 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     },
 
     ...sqliteFeed(db, wrap, tx),
+    ...sqliteUsage(db),
 
     async stats(): Promise<StoreStats> {
       return wrap(() => {
@@ -504,7 +506,7 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
 
     async dangerouslyClearAll() {
       tx(() => {
-        db.exec("DELETE FROM drawers; DELETE FROM sources; DELETE FROM meta; INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all');");
+        db.exec("DELETE FROM drawers; DELETE FROM sources; DELETE FROM meta; DELETE FROM usage; INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all');");
       });
     },
   };
