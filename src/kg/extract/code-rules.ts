@@ -55,6 +55,9 @@ function subjectOf(code: string | undefined, name: string | undefined, proper: (
 const PLAN = /\b(?:let me|let['’]s|lets|I['’]ll|I will|we['’]ll|we will|will|need to|needs to|have to|has to|try to|trying to|want to|wants to|going to|about to|please)\b/i;
 
 interface CodeRule {
+  /** A cheap test a line must pass before `re` runs on it (plain regex, no Unicode mode). */
+  hint: RegExp;
+  /** The rule, run on one line (global; `^` is the line start). */
   re: RegExp;
   make(m: RegExpExecArray, proper: (name: string) => boolean): RawRelation[];
 }
@@ -67,6 +70,7 @@ const DONE = "(?:(?<![\\p{L}])(?:I|[Ww]e)(?:['’]ve| have)? (?:also |just |now 
 const RULES: readonly CodeRule[] = [
   {
     // "Moved `athena-ptz-connector` into `connectors/`" → located_in (functional: the old place closes)
+    hint: /moved /i,
     re: g(`\\b[Mm]oved ${CODE} (?:in)?to (?:the )?${CODE}`),
     make: (m) => {
       const what = codeName(m[1]);
@@ -76,6 +80,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "`helium` is installed at `~/.local/bin/helium`", "The config lives in `config/app.yaml`"
+    hint: / (?:at|in|under) `/,
     re: g(`${SUBJ} (?:is|are|was|lives|live|sits|now lives|is now|has been) (?:(?:located|stored|installed|saved|kept|defined|placed|moved) )?(?:at|in|under) ${CODE}`),
     make: (m, proper) => {
       const s = subjectOf(m[1], m[2], proper);
@@ -85,6 +90,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "I created `scripts/run.sh`", "Created `connectors/` directory", "I've written the script `x.ps1`"
+    hint: /created|wrote|added|written/i,
     re: g(`${DONE}(?:[Cc]reated|[Ww]rote|[Aa]dded|[Ww]ritten) (?:a |an |the )?(?:new )?(?:[\\p{Ll}-]+ ){0,2}${FILE}`),
     make: (m) => {
       const file = m[1] !== undefined ? codeName(m[1]) : bareFile(m[2]);
@@ -93,6 +99,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "Bastion is a Rust middleware", "spotter is an Elixir/Phoenix app" → uses
+    hint: / (?:is|was) an? /,
     re: g(`${SUBJ} (?:is|was) (?:a|an) (?:[\\p{Ll}-]+ )?${TOOL_WORD}(?:\\/${TOOL_WORD})?(?: [\\p{Ll}-]+)? (?:middleware|proxy|app|application|library|service|server|CLI|cli|tool|project|framework|plugin|extension|package|program|script|API|backend|frontend|module|binary|daemon|crate|gem|website|site)\\b`),
     make: (m, proper) => {
       const s = subjectOf(m[1], m[2], proper);
@@ -101,6 +108,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "Updated `assets/js/app.js`", "I modified `refind.conf`", "wrote to `refind_linux.conf`" → modified
+    hint: /updated|modified|edited|wrote to|changed|patched|rewrote/i,
     re: g(`${DONE}(?:[Uu]pdated|[Mm]odified|[Ee]dited|[Ww]rote to|[Cc]hanged|[Pp]atched|[Rr]ewrote) (?:the )?(?:[\\p{Ll}-]+ ){0,2}${FILE}`),
     make: (m) => {
       const file = m[1] !== undefined ? codeName(m[1]) : bareFile(m[2]);
@@ -109,6 +117,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "Installed `highlight.js`", "We installed pnpm" → uses
+    hint: /installed/i,
     re: g(`${DONE}[Ii]nstalled (?:${CODE}|${TOOL_WORD})(?= *(?:$|[.,;:)]| (?:and|with|via|from|as|for|to|in)\\b| (?:(?:npm|pip|python|node|rust|ruby|elixir|hex) )?(?:package|library|module|crate|gem|dependency|plugin)\\b))`),
     make: (m) => {
       const name = m[1] !== undefined ? codeName(m[1]) : m[2] && (isTool(m[2], true) || /^[\p{Ll}\d][\w-]*[.-][\w.-]+$/u.test(m[2])) ? m[2] : null;
@@ -117,6 +126,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "Helium is Chromium-based", "The API is built with FastAPI", "Bastion is written in Rust" → uses
+    hint: /built |written |implemented |powered by|based on|-based/i,
     re: g(`${SUBJ} (?:is|are|was) (?:(?:built|written|implemented) (?:with|in|on(?: top of)?)|powered by|based on) (?:${CODE}|${TOOL_WORD})(?![\\p{L}-])|${SUBJ} (?:is|are) (?:a |an )?(?:${CODE}|${TOOL_WORD})-based\\b`),
     make: (m, proper) => {
       const s = m[5] !== undefined || m[6] !== undefined ? subjectOf(m[5], m[6], proper) : subjectOf(m[1], m[2], proper);
@@ -128,6 +138,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "Added `sha2` to `Cargo.toml`" → Cargo.toml contains sha2; "`mix.exs` contains `emqtt`"
+    hint: /added |contains|defines|declares|exports/i,
     re: g(`(?:\\b[Aa]dded ${CODE}(?: [\\p{Ll}]+)? to ${CODE}|${CODE} (?:contains|defines|declares|exports|now contains|now defines) (?:a |an |the )?(?:[\\p{Ll}]+ )?${CODE})`),
     make: (m) => {
       const [file, what] = m[1] !== undefined ? [codeName(m[2]), codeName(m[1])] : [codeName(m[3]), codeName(m[4])];
@@ -136,6 +147,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "`big_icon_size` is set to `512`", "I set `timeout` to `30`", "Changed `Icon` to `gemini.svg`"
+    hint: /set |changed|updated/i,
     re: g(`(?:${CODE} (?:is|was|is now|has been) (?:set|changed|updated) to|${DONE}(?:[Ss]et|[Cc]hanged|[Uu]pdated) (?:the )?${CODE}(?: (?:field|setting|option|key|value|variable))? to) (?:\`([^\`\\n]{1,80})\`|(\\d+(?:\\.\\d+)?)\\b)`),
     make: (m) => {
       const key = codeName(m[1] ?? m[2]);
@@ -146,6 +158,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "The server runs on port 5000", "Bastion runs as a local HTTP server (default `http://localhost:3000`)"
+    hint: /port|localhost|127\.0\.0\.1|0\.0\.0\.0/i,
     re: g(`(?:${SUBJ} )?(?:(?:is |are )?(?:now )?(?:runs?|running|listens?|listening|serves?|serving|served|available|starts?|started|exposes?|exposing|binds?|bound)\\b[^.\\n]{0,50}?|\\b[Dd]efault port (?:is |of |= |: )?)\`?(?:(?:https?:\\/\\/)?(?:localhost|127\\.0\\.0\\.1|0\\.0\\.0\\.0):|port )(\\d{2,5})\\b`),
     make: (m, proper) => {
       const port = Number(m[3]);
@@ -156,6 +169,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "Bumped the version to 0.3.0", "Current version is 0.2.0", "Tagged v0.3.0", "Bastion v0.3.0 is live"
+    hint: /version|tagged/i,
     re: g(`(?:\\b(?:[Bb]ump(?:ed)?|[Ss]et) (?:the )?version (?:from ${QVER} )?to ${QVER}|\\b(?:[Cc]urrent |[Pp]roject |[Pp]ackage )?[Vv]ersion (?:is|is now) ${QVER}|\\b[Tt]agged:? (?:and pushed )?(?:release )?\`?v(\\d+\\.\\d+(?:\\.\\d+)?)\`?|${SUBJ} ${QVER} (?:is|was) (?:live|released|out|published|tagged))`),
     make: (m, proper) => {
       const v = m[2] ?? m[3] ?? m[4] ?? m[7];
@@ -166,6 +180,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "Upgraded `axum` to 0.8", "Pinned `zod` to 3.22.4", "Bump rpassword from 7.4.0 to 7.5.2"
+    hint: /upgraded|downgraded|pinned|bump|updated/i,
     re: g(`\\b(?:[Uu]pgraded|[Dd]owngraded|[Pp]inned|[Bb]umped|[Bb]ump|[Uu]pdated) (?:${CODE}|${TOOL_WORD})(?: (?:dependency|package|crate|gem|module|library))? (?:from ${QVER} )?to ${QVER}`),
     make: (m) => {
       const name = m[1] !== undefined ? codeName(m[1]) : m[2] && (isTool(m[2], true) || /[-_.]/.test(m[2])) ? m[2] : null;
@@ -175,6 +190,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "We replaced Webpack with Vite" → uses Vite from then, uses Webpack ended
+    hint: /replaced|swapped/i,
     re: g(`${DONE}(?:[Rr]eplaced|[Ss]wapped(?: out)?) (?:${CODE}|${TOOL_WORD}) (?:with|for) (?:${CODE}|${TOOL_WORD})`),
     make: (m) => {
       const from = m[1] !== undefined ? codeName(m[1]) : m[2] && isTool(m[2], true) ? m[2] : null;
@@ -185,6 +201,7 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "We decided to keep the PTZ code in athena-capture" → decided "keep the PTZ code in athena-capture"
+    hint: /decided to/i,
     re: g(`(?<![\\p{L}])(I|[Ww]e)(?:['’]ve| have)? (?:just |finally )?decided to (?!use |go with |adopt )([^.;:!?\\n]{6,100})`),
     make: (m) => {
       // the decision ends at a clause boundary ("…, which is awesome", "… - even though…")
@@ -201,25 +218,37 @@ const RULES: readonly CodeRule[] = [
 export function codeRelations(text: string, proper: (name: string) => boolean): SentenceRelations[] {
   if (text.length < 12) return [];
   const bySentence = new Map<number, SentenceRelations>();
-  for (const rule of RULES) {
-    rule.re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = rule.re.exec(text)) !== null) {
-      if (m[0].length === 0) {
-        rule.re.lastIndex++;
-        continue;
+  // Line by line, and a rule's regex only on the lines its hint finds: the Unicode regexes with
+  // lookbehinds cost far more than a plain search, and most lines hold no trigger at all.
+  for (let ls = 0; ls < text.length; ) {
+    let le = text.indexOf('\n', ls);
+    if (le < 0) le = text.length;
+    const line = text.slice(ls, le);
+    if (line.length >= 12) {
+      for (const rule of RULES) {
+        if (!rule.hint.test(line)) continue;
+        rule.re.lastIndex = 0;
+        let m: RegExpExecArray | null;
+        while ((m = rule.re.exec(line)) !== null) {
+          if (m[0].length === 0) {
+            rule.re.lastIndex++;
+            continue;
+          }
+          const index = ls + m.index;
+          const [s, e] = sentenceAround(text, index);
+          const sentence = text.slice(s, Math.max(e, index + m[0].length));
+          const at = index - s;
+          const prefix = sentence.slice(0, at);
+          if (QUESTION.test(sentence) || hedged(prefix) || PLAN.test(prefix)) continue;
+          const made = rule.make(m, proper);
+          if (made.length === 0) continue;
+          let group = bySentence.get(s);
+          if (!group) bySentence.set(s, (group = { sentence, start: s, relations: [] }));
+          for (const r of made) group.relations.push({ ...r, at, end: at + m[0].length });
+        }
       }
-      const [s, e] = sentenceAround(text, m.index);
-      const sentence = text.slice(s, Math.max(e, m.index + m[0].length));
-      const at = m.index - s;
-      const prefix = sentence.slice(0, at);
-      if (QUESTION.test(sentence) || hedged(prefix) || PLAN.test(prefix)) continue;
-      const made = rule.make(m, proper);
-      if (made.length === 0) continue;
-      let group = bySentence.get(s);
-      if (!group) bySentence.set(s, (group = { sentence, start: s, relations: [] }));
-      for (const r of made) group.relations.push({ ...r, at, end: at + m[0].length });
     }
+    ls = le + 1;
   }
   return [...bySentence.values()].sort((a, b) => a.start - b.start);
 }
