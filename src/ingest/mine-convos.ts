@@ -28,6 +28,7 @@ import { emptySkips, noteSkip, SKIPPED_LISTED } from './skips.js';
 import { rootProjectOf } from './convos-miner/identity.js';
 import { createUnitPreparer } from './convos-miner/pool.js';
 import { isUnchanged, prepareUnit } from './convos-miner/prepare.js';
+import { REDACT_RULES_VERSION } from './redact/index.js';
 import { CONVO_MINER_VERSION, type ClaudeSourceState, type ConvoContext, type ConvoJob, type ConvoUnit, type MineConvosOptions, type MineConvosSummary, type PreparedUnit } from './convos-miner/types.js';
 
 const BATCH_DRAWERS = 2000;
@@ -64,7 +65,7 @@ export function convoContext(root: string, opts: MineConvosOptions): ConvoContex
     includeBranches: opts.includeBranches ?? true,
   };
   clampInt('idleMinutes', opts.idleMinutes, 10, 0, 100_000); // accepted, no effect (validated only)
-  const config = sha256(JSON.stringify({ v: CONVO_MINER_VERSION, ...base })).slice(0, 16);
+  const config = sha256(JSON.stringify({ v: CONVO_MINER_VERSION, ...base, ...(base.redact ? { redactRules: REDACT_RULES_VERSION } : {}) })).slice(0, 16);
   return {
     ...base,
     root,

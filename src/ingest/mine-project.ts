@@ -16,6 +16,7 @@ import { defaultWing } from './project-identity.js';
 import { emptySkips, noteSkip, type SkipReason, type SkippedFile } from './skips.js';
 import { createPreparer } from './preparer.js';
 import type { PrepareContext, PrepareJob } from './prepare-file.js';
+import { REDACT_RULES_VERSION } from './redact/index.js';
 
 /** Bump when chunking or drawer layout changes, so every file is re-mined once. */
 export const PROJECT_MINER_VERSION = 1;
@@ -106,7 +107,8 @@ export interface MineSummary {
 }
 
 function configFingerprint(opts: MineProjectOptions, chunk: Required<ChunkOptions>): string {
-  return sha256(JSON.stringify({ v: PROJECT_MINER_VERSION, chunk, room: opts.room ?? null, redact: opts.redact ?? true })).slice(0, 16);
+  const redact = opts.redact ?? true;
+  return sha256(JSON.stringify({ v: PROJECT_MINER_VERSION, chunk, room: opts.room ?? null, redact, ...(redact ? { redactRules: REDACT_RULES_VERSION } : {}) })).slice(0, 16);
 }
 
 /** Mines `path` (a folder or a single file) into `store`. */

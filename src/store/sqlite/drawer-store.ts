@@ -41,6 +41,9 @@ interface DrawerRow {
   text: string;
 }
 
+/** The columns of a drawer that re-mining a source compares (see `bySource`). */
+type ComparedRow = Omit<DrawerRow, 'source' | 'filed_at' | 'added_by' | 'content_hash' | 'index_extra' | 'text'>;
+
 interface SourceRow {
   source: string;
   wing: string;
@@ -127,7 +130,9 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     byId: db.prepare('SELECT * FROM drawers WHERE id = ?'),
     ridById: db.prepare('SELECT rid FROM drawers WHERE id = ?').pluck(),
     deleteRid: db.prepare('DELETE FROM drawers WHERE rid = ?'),
-    bySource: db.prepare('SELECT * FROM drawers WHERE source = ? ORDER BY chunk_index, rid'),
+    /** What `replaceOne` compares: every column but the text and the search extra (never re-read). */
+    bySource: db.prepare(`SELECT rid, id, wing, room, hall, source_hash, source_mtime, chunk_index, line_start,
+      line_end, content_date, metadata FROM drawers WHERE source = ?`),
     ridsBySource: db.prepare('SELECT rid FROM drawers WHERE source = ?').pluck(),
     byHash: db.prepare('SELECT * FROM drawers WHERE content_hash = ? ORDER BY rid'),
     getSource: db.prepare('SELECT * FROM sources WHERE source = ?'),
@@ -143,6 +148,16 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
   };
 
   const lexical = createLexicalSearcher(db);
+  /** `SELECT … WHERE id IN (?, …)` statements by arity, prepared once (getMany runs per search). */
+  const byIds = new Map<number, Database.Statement>();
+  const byIdsStatement = (n: number): Database.Statement => {
+    let q = byIds.get(n);
+    if (!q) {
+      q = db.prepare(`SELECT * FROM drawers WHERE id IN (${Array.from({ length: n }, () => '?').join(',')})`);
+      if (byIds.size < 64) byIds.set(n, q);
+    }
+    return q;
+  };
   /** Positional binding: measurably cheaper than named parameters on the hot path of mining. */
   const insertRow = (m: Drawer, indexExtra: string | undefined) =>
     s.insert.run(
@@ -179,7 +194,7 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
    * Inserts a drawer of `source`, or refreshes the row `old(id)` of the same source (visible fields
    * changed → `updated`; bookkeeping-only changes are written silently).
    */
-  function upsertOne(input: DrawerInput, source: string, old: (id: string) => DrawerRow | undefined, filedAt: string): { id: string; added: boolean; updated: boolean } {
+  function upsertOne(input: DrawerInput, source: string, old: (id: string) => ComparedRow | undefined, filedAt: string): { id: string; added: boolean; updated: boolean } {
     const m = materialize({ ...input, source }, filedAt);
     const o = old(m.id);
     if (!o) {
@@ -202,8 +217,8 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       const cur = s.getSource.get(state.source) as SourceRow | undefined;
       if (cur && cur.hash === skipIfHash && cur.config === state.config) return null;
     }
-    const existing = new Map<string, DrawerRow>();
-    for (const r of s.bySource.all(state.source) as DrawerRow[]) existing.set(r.id, r);
+    const existing = new Map<string, ComparedRow>();
+    for (const r of s.bySource.all(state.source) as ComparedRow[]) existing.set(r.id, r);
     let added = 0;
     let updated = 0;
     const ids: string[] = [];
@@ -258,8 +273,7 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
         const out = new Map<string, DrawerRow>();
         for (let i = 0; i < ids.length; i += 500) {
           const chunk = ids.slice(i, i + 500);
-          const q = db.prepare(`SELECT * FROM drawers WHERE id IN (${chunk.map(() => '?').join(',')})`);
-          for (const r of q.all(...chunk) as DrawerRow[]) out.set(r.id, r);
+          for (const r of byIdsStatement(chunk.length).all(...chunk) as DrawerRow[]) out.set(r.id, r);
         }
         return out;
       });
