@@ -19,7 +19,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConversations, parseSlackChannel, type Conversation } from '../src/ingest/convos/index.js';
-import { findSecrets, redactSecrets } from '../src/ingest/redact/index.js';
+import { findSecrets, redactSecrets } from '../src/redact/index.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);

@@ -28,7 +28,7 @@ import { emptySkips, noteSkip, SKIPPED_LISTED } from './skips.js';
 import { rootProjectOf } from './convos-miner/identity.js';
 import { createUnitPreparer } from './convos-miner/pool.js';
 import { isUnchanged, prepareUnit } from './convos-miner/prepare.js';
-import { REDACT_RULES_VERSION } from './redact/index.js';
+import { REDACT_RULES_VERSION } from '../redact/index.js';
 import { CONVO_MINER_VERSION, type ClaudeSourceState, type ConvoContext, type ConvoJob, type ConvoUnit, type MineConvosOptions, type MineConvosSummary, type PreparedUnit } from './convos-miner/types.js';
 
 const BATCH_DRAWERS = 2000;

@@ -16,7 +16,7 @@ import { defaultWing } from './project-identity.js';
 import { emptySkips, noteSkip, type SkipReason, type SkippedFile } from './skips.js';
 import { createPreparer } from './preparer.js';
 import type { PrepareContext, PrepareJob } from './prepare-file.js';
-import { REDACT_RULES_VERSION } from './redact/index.js';
+import { REDACT_RULES_VERSION } from '../redact/index.js';
 
 /** Bump when chunking or drawer layout changes, so every file is re-mined once. */
 export const PROJECT_MINER_VERSION = 1;

@@ -6,7 +6,7 @@
  * other character is kept. (Mining has its own `--no-redact` opt-out; these paths have none.)
  */
 import type { GraphStore } from '../kg/index.js';
-import { redactSecrets } from '../ingest/redact/index.js';
+import { redactSecrets } from '../redact/index.js';
 import type { DrawerInput, DrawerPatch } from '../store/ports.js';
 import type { DiaryEntryInput } from './diary.js';
 

@@ -1,5 +1,5 @@
 /**
- * @module ingest/redact/tokens
+ * @module redact/tokens
  * Provider credentials recognised by their own format (the rule table below, in the spirit of
  * gitleaks' rules; written for Loci). Two kinds of rule:
  *

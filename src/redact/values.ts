@@ -1,5 +1,5 @@
 /**
- * @module ingest/redact/values
+ * @module redact/values
  * What a secret value looks like: Shannon entropy, character classes, and the shapes that are
  * never secrets — placeholders (`your_key`, `xxx`, `<token>`, `${VAR}`, `process.env.X`), code
  * (calls, regex literals, dotted identifiers, variable names), paths and URLs.

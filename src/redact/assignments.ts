@@ -1,5 +1,5 @@
 /**
- * @module ingest/redact/assignments
+ * @module redact/assignments
  * Secrets recognised by their context rather than their format:
  *
  * - assignments `KEY=value`, `KEY: value`, `"key": "value"`, `key = 'value'`, `?token=…` whose key

@@ -1,5 +1,5 @@
 /**
- * @module ingest/redact/redact
+ * @module redact/redact
  * Secret redaction before storage: every secret becomes `[REDACTED:<kind>]`; every other character
  * is left exactly as it was (verbatim is the product's promise, so precision comes first).
  *

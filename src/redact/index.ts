@@ -1,5 +1,5 @@
 /**
- * @module ingest/redact
+ * @module redact
  * Secret redaction applied to text before it is stored: mined files and transcripts (`--no-redact`
  * opts out there) and text written directly (drawers, diary entries, facts, memory files).
  * Small and dependency-free, so that the palace and memdir import it without loading the miners.
