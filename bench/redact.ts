@@ -19,7 +19,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConversations, parseSlackChannel, type Conversation } from '../src/ingest/convos/index.js';
-import { findSecrets, redactSecrets } from '../src/ingest/redact/index.js';
+import { findSecrets, redactSecrets } from '../src/redact/index.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -39,7 +39,7 @@ interface Found {
 }
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git', 'coverage']);
-const TEXT = /\.(?:ts|mts|cts|js|mjs|cjs|json|md|txt|yml|yaml|toml|sh|jsonl|html|css|env|example|gitignore)$|^[^.]+$/i;
+const TEXT = /\.(?:ts|mts|cts|js|mjs|cjs|json|md|txt|yml|yaml|toml|sh|jsonl|html|css|env|example|gitignore|py|rb|go|rs|java|c|h|cfg|ini|conf|rst)$|^[^.]+$/i;
 
 function walk(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {

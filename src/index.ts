@@ -22,18 +22,19 @@ export { tokenize, searchColumn, queryTokens } from './text/index.js';
 export type { MemoryStore, Drawer, DrawerInput, DrawerPatch, DrawerFilter, ListOptions, LexicalHit, SourceState, StoreStats, StoreCapabilities } from './store/ports.js';
 
 // ── palace (open, mine, search) ───────────────────────────────────────────────
-export { DIARY_WING, type DiaryEntryInput } from './palace/index.js';
+export { DIARY_WING, checkName, NAME_MAX_CHARS, type DiaryEntryInput } from './palace/index.js';
 export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
 export { defaultWing, findGitRoot, wingName } from './ingest/project-identity.js';
-export type { MineProjectOptions, MineProgress, MineSummary } from './ingest/index.js';
+export type { MineProjectOptions, MineProgress, MineSummary, SkipReason, SkippedFile } from './ingest/index.js';
 export { matchSpans, highlight, snippetLines, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';
 export { createMemoryStore, createSqliteStore, openDatabase } from './store/index.js';
 export { searchHybrid, HYBRID_DEFAULTS, parseTimeCues, type HybridParams, type VectorSearcher, type TimeCue } from './search/index.js';
 export { METRIC_KEYS, scoreRanking, meanMetrics, type Metrics, type MetricKey } from './bench/metrics.js';
 export type { LocomoBenchOptions, LocomoReport, LocomoScores, LongMemEvalOptions, LongMemEvalReport } from './bench/index.js';
+export type { TranscriptsBenchOptions, TranscriptsReport, TranscriptsGroup, TranscriptQuestion, TranscriptsQuestionResult, HitScores } from './bench/index.js';
 
 // ── conversations (issue 4) ───────────────────────────────────────────────────
-export { mineProject, mineConversations, mineClaudeCode, mineAuto, discoverClaudeFiles, runLocomoBench, runLongMemEvalBench, loadLocomo } from './lazy.js';
+export { mineProject, mineConversations, mineClaudeCode, mineAuto, discoverClaudeFiles, runLocomoBench, runLongMemEvalBench, runTranscriptsBench, loadLocomo } from './lazy.js';
 export { claudeConfigDir } from './ingest/convos-miner/claude-dirs.js';
 export { wingForCwd } from './ingest/convos-miner/identity.js';
 export { CONVO_MINER_VERSION, SLOT_STRIDE } from './ingest/convos-miner/types.js';

@@ -10,7 +10,8 @@
  * they only become `LociError`s at the edges (CLI, MCP) where a failure has to be reported.
  *
  * Messages are always one bounded line: every value a message echoes is shortened first
- * ({@link displayDetails}: strings over {@link ECHO_MAX_CHARS} become a prefix plus their length),
+ * ({@link displayDetails}: strings over {@link ECHO_MAX_CHARS} become a prefix plus their length;
+ * Loci's own prose fields such as `hint` and `expected` may run to {@link PROSE_MAX_CHARS}),
  * and the finished message has line breaks, other control characters, bidi overrides and lone
  * surrogates escaped ({@link oneLine}). `details` keeps the full values for library callers;
  * `toJSON()` (CLI `--json`, MCP error results) carries the shortened ones.
@@ -118,6 +119,23 @@ export const ERRORS = {
   DRAWER_NOT_FOUND: spec<{ id: string }>(
     'user',
     (d) => `no drawer with id ${d.id} — ids are printed by \`loci search\` and \`loci list drawers\``,
+  ),
+  /**
+   * A wing, room or hall name given by a caller cannot be used: empty, over 200 characters, a
+   * control or bidi character or a lone surrogate in it, or `.` / `..`. details: kind, value, reason.
+   */
+  NAME_INVALID: spec<{ kind: string; value: string; reason: string }>(
+    'user',
+    (d) => `cannot use ${JSON.stringify(d.value)} as a ${d.kind} name: ${d.reason} — give a short name such as "myapp" or "auth"`,
+  ),
+  /**
+   * A remote or MCP caller asked to mine a path outside the folders it may mine (by default the
+   * server's project and the Claude Code configuration folder). details: path, roots.
+   */
+  MINE_OUTSIDE_ROOTS: spec<{ path: string; roots: string[] }>(
+    'user',
+    (d) =>
+      `${d.path} is outside the folders this server may mine (${d.roots.join(', ') || 'none'}) — mine it with \`loci mine\`, or add its folder to LOCI_MINE_ROOTS where the server starts`,
   ),
   /** A search query has no searchable word. details: query. */
   QUERY_EMPTY: spec<{ query: string }>(
@@ -239,6 +257,15 @@ export const ERRORS = {
     (d) =>
       `refusing to serve MCP over HTTP on ${d.host} without a token — set LOCI_TOKEN to a long random secret (clients send it as \`Authorization: Bearer <token>\`), or bind to 127.0.0.1`,
   ),
+  /**
+   * One MCP message (a request line on stdio, a request body over HTTP) is over the transport's
+   * limit; it was dropped unread. details: bytes (its size, or at least this many), max.
+   */
+  MCP_MESSAGE_TOO_LARGE: spec<{ bytes: number; max: number }>(
+    'user',
+    (d) =>
+      `the request is ${d.bytes} bytes, over the ${d.max}-byte limit of one MCP message — send less text per call (each argument's size limit is in the tool's input schema)`,
+  ),
   /** The HTTP port of `loci mcp --http` is taken or not allowed. details: host, port, reason. */
   MCP_LISTEN_FAILED: spec<{ host: string; port: number; reason: string }>(
     'system',
@@ -317,6 +344,13 @@ export const ERRORS = {
 export const ECHO_MAX_CHARS = 200;
 /** Characters of a cut value that are kept (its prefix). */
 const ECHO_PREFIX_CHARS = 120;
+/**
+ * Detail fields written by Loci itself (advice, expectations, reasons) rather than echoed input:
+ * they are kept up to {@link PROSE_MAX_CHARS} characters, since cutting them would cut the fix.
+ */
+const PROSE_FIELDS = new Set(['hint', 'expected', 'reason', 'what', 'problem', 'feature']);
+/** Longest prose detail kept in full: 1000. */
+export const PROSE_MAX_CHARS = 1000;
 /** Longest message, in characters (a last guard; shortened values keep messages far below it). */
 export const MESSAGE_MAX_CHARS = 2000;
 const LIST_MAX = 20;
@@ -332,8 +366,8 @@ function cut(s: string, n: number): string {
  * A string as a message may echo it: at most {@link ECHO_MAX_CHARS} characters, else its first
  * 120 followed by `…(N chars)`.
  */
-export function shortValue(s: string): string {
-  return s.length <= ECHO_MAX_CHARS ? s : `${cut(s, ECHO_PREFIX_CHARS)}…(${s.length} chars)`;
+export function shortValue(s: string, max: number = ECHO_MAX_CHARS): string {
+  return s.length <= max ? s : `${cut(s, Math.min(ECHO_PREFIX_CHARS, max))}…(${s.length} chars)`;
 }
 
 /**
@@ -341,8 +375,8 @@ export function shortValue(s: string): string {
  * and objects cut to 20 entries and 4 levels. Used for messages, `toJSON()` and MCP errors.
  */
 export function displayDetails<T>(value: T): T {
-  const walk = (v: unknown, depth: number): unknown => {
-    if (typeof v === 'string') return shortValue(v);
+  const walk = (v: unknown, depth: number, max = ECHO_MAX_CHARS): unknown => {
+    if (typeof v === 'string') return shortValue(v, max);
     if (v === null || typeof v !== 'object') return v;
     if (depth >= DEPTH_MAX) return Array.isArray(v) ? `[${v.length} items]` : '{…}';
     if (Array.isArray(v)) {
@@ -350,9 +384,10 @@ export function displayDetails<T>(value: T): T {
       return v.length > LIST_MAX ? [...head, `…(${v.length - LIST_MAX} more)`] : head;
     }
     if (v instanceof Error) return shortValue(v.message);
+    if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return walk((v as { toJSON: () => unknown }).toJSON(), depth + 1);
     const entries = Object.entries(v as Record<string, unknown>);
     const out: Record<string, unknown> = {};
-    for (const [k, x] of entries.slice(0, LIST_MAX)) out[shortValue(k)] = walk(x, depth + 1);
+    for (const [k, x] of entries.slice(0, LIST_MAX)) out[shortValue(k)] = walk(x, depth + 1, depth === 0 && PROSE_FIELDS.has(k) ? PROSE_MAX_CHARS : ECHO_MAX_CHARS);
     if (entries.length > LIST_MAX) out['…'] = `${entries.length - LIST_MAX} more`;
     return out;
   };

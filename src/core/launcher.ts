@@ -38,8 +38,8 @@ export interface LociLaunch {
 export interface LociLaunchOptions {
   /** The project root (git root or cwd); enables the `project` rule. Default none. */
   projectRoot?: string | undefined;
-  /** Default `process.env` (PATH). */
-  env?: NodeJS.ProcessEnv | undefined;
+  /** The environment the command will run in (its `PATH` is searched). Required: read by the caller. */
+  env: NodeJS.ProcessEnv;
   /** This package's `bin/loci.js`. Default: found from this module. */
   bin?: string | undefined;
 }
@@ -72,8 +72,8 @@ function transientPathDir(dir: string): boolean {
 }
 
 /** Finds the command that starts this package's `bin/loci.js` at run time (see the module comment). */
-export function lociLaunch(o: LociLaunchOptions = {}): LociLaunch {
-  const env = o.env ?? process.env;
+export function lociLaunch(o: LociLaunchOptions): LociLaunch {
+  const env = o.env;
   const bin = o.bin ?? lociBin();
   const target = real(bin) ?? bin;
   const ephemeral = /[\\/]_npx[\\/]/.test(target);

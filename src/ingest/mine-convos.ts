@@ -23,10 +23,12 @@ import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
 import { defaultWing } from './project-identity.js';
 import { claudeConfigDir, discoverClaudeFiles } from './convos-miner/claude-dirs.js';
 import { discover, type Discovery } from './convos-miner/discover.js';
+import { UnknownTypes } from './convos-miner/unknown-types.js';
+import { emptySkips, noteSkip, SKIPPED_LISTED } from './skips.js';
 import { rootProjectOf } from './convos-miner/identity.js';
 import { createUnitPreparer } from './convos-miner/pool.js';
 import { isUnchanged, prepareUnit } from './convos-miner/prepare.js';
-import { REDACT_RULES_VERSION } from './redact/index.js';
+import { REDACT_RULES_VERSION } from '../redact/index.js';
 import { CONVO_MINER_VERSION, type ClaudeSourceState, type ConvoContext, type ConvoJob, type ConvoUnit, type MineConvosOptions, type MineConvosSummary, type PreparedUnit } from './convos-miner/types.js';
 
 const BATCH_DRAWERS = 2000;
@@ -107,13 +109,34 @@ export async function mineConversations(store: MemoryStore, path: string, opts: 
   const t0 = performance.now();
   const d = await discoverConversations(store, path, opts);
   const summary = await mineConvoUnits(store, d.root, d.units, d.known, opts);
-  summary.filesScanned += d.others.length + d.companions;
-  summary.filesSkipped += d.others.length + d.companions;
+  accountWalk(summary, d, true);
   if (d.units.length === 0 && d.others.length > 0 && statSync(d.root).isFile()) {
     summary.warnings.push(`${d.root}: not a recognised conversation format — mine it with --mode projects`);
   }
   summary.seconds = (performance.now() - t0) / 1000;
   return summary;
+}
+
+/**
+ * Counts what the walk did not hand to the conversation miner (see ingest/skips): pruned entries
+ * (ignored), companions, and — when `others` are not mined by the project miner — every other
+ * entry (a file: unrecognised; a walker skip: its reason).
+ */
+export function accountWalk(summary: MineConvosSummary, d: Discovery, others: boolean): void {
+  for (const p of d.pruned) {
+    summary.filesScanned++;
+    noteSkip(summary, p.path, 'ignored', p.why === 'skip-dir' ? 'default skip list' : undefined);
+  }
+  summary.filesScanned += d.companions;
+  summary.filesSkipped += d.companions;
+  summary.skipped.companion += d.companions;
+  for (const p of d.companionPaths) if (summary.skippedFiles.length < SKIPPED_LISTED) summary.skippedFiles.push({ path: p, reason: 'companion' });
+  if (!others) return;
+  for (const it of d.others) {
+    summary.filesScanned++;
+    if (it.kind === 'file') noteSkip(summary, it.path, 'unrecognised', 'not a conversation (mine it with --mode projects)');
+    else noteSkip(summary, it.path, it.reason, it.detail);
+  }
 }
 
 /** Mines discovered conversation units (see {@link discoverConversations}). */
@@ -129,7 +152,9 @@ export async function mineConvoUnits(
   const summary: MineConvosSummary = {
     path: root, wing: ctx.fallbackWing, filesScanned: units.length, filesSkipped: 0, filesUnchanged: 0, filesMined: 0,
     drawersAdded: 0, drawersUpdated: 0, drawersRemoved: 0, bytesRead: 0, seconds: 0, warnings: [], redactions: 0, conversations: 0,
+    skipped: emptySkips(), skippedFiles: [],
   };
+  const unknown = new UnknownTypes();
   const wings = new Set<string>();
   const sessions = sessionWings(known);
   const jobs: ConvoJob[] = [];
@@ -172,9 +197,9 @@ export async function mineConvoUnits(
     let r = first;
     for (let attempt = 1; ; attempt++) {
       if (!ctx.wing) joinSession(r, sessions);
-      summary.warnings.push(...r.warnings);
+      summary.warnings.push(...unknown.take(r.warnings));
       if (r.kind === 'unchanged') summary.filesUnchanged++;
-      else if (r.kind === 'skipped') summary.filesSkipped++;
+      else if (r.kind === 'skipped') noteSkip(summary, r.path, 'unreadable', r.warnings[0]);
       else if (r.kind === 'touch') {
         summary.filesUnchanged++;
         await store.touchSource(r.state);
@@ -198,7 +223,7 @@ export async function mineConvoUnits(
           summary.bytesRead += r.bytesRead;
           continue;
         } else {
-          summary.filesSkipped++;
+          noteSkip(summary, job.unit.path, 'unreadable', 'busy: other processes kept appending to it');
           summary.warnings.push(`${job.unit.path}: other processes kept appending to it; it will be mined on the next run`);
         }
       }
@@ -234,6 +259,7 @@ export async function mineConvoUnits(
     await preparer.close();
   }
 
+  summary.warnings.push(...unknown.finish());
   if (ctx.wing) summary.wing = ctx.wing;
   else if (wings.size > 0) summary.wing = [...wings].sort().join(', ');
   summary.seconds = (performance.now() - t0) / 1000;

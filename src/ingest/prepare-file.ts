@@ -9,7 +9,7 @@ import { fsError } from '../core/errors.js';
 import { sha256, stableId } from '../core/hash.js';
 import type { DrawerInput, SourceState } from '../store/ports.js';
 import { searchColumn } from '../text/index.js';
-import { redactSecrets } from './redact/index.js';
+import { redactSecrets } from '../redact/index.js';
 import { extractFromDrawer, type GraphBatch } from '../kg/index.js';
 import { chunkDocument, contentDateFor, decodeText, languageFor, looksBinary, roomForPath, type ChunkOptions } from './project/index.js';
 

@@ -5,7 +5,7 @@
  * is written, so `loci memory add`, the MCP memory tools and library callers all store the same
  * safe text. Every other character is kept.
  */
-import { redactSecrets } from '../ingest/redact/index.js';
+import { redactSecrets } from '../redact/index.js';
 
 const FIELDS = ['name', 'description', 'body', 'why', 'how'] as const;
 

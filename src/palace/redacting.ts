@@ -1,12 +1,13 @@
 /**
  * @module palace/redacting
- * Secret redaction on the palace's direct write paths — drawers added or edited, diary entries,
+ * Secret redaction on the palace's direct write paths — drawers added or edited (text, extra index
+ * text and the string values of their metadata), diary entries,
  * facts and entities stated by hand — so that the CLI, MCP tools, hooks and library callers all
  * store `[REDACTED:<kind>]` instead of a credential, as mining does. Only secrets change; every
  * other character is kept. (Mining has its own `--no-redact` opt-out; these paths have none.)
  */
 import type { GraphStore } from '../kg/index.js';
-import { redactSecrets } from '../ingest/redact/index.js';
+import { redactSecrets } from '../redact/index.js';
 import type { DrawerInput, DrawerPatch } from '../store/ports.js';
 import type { DiaryEntryInput } from './diary.js';
 
@@ -18,23 +19,42 @@ function red(s: string, n: { count: number }): string {
   return r.text;
 }
 
-/** A drawer to add, with the secrets of its text and extra index text redacted. */
+/** The string leaves of free-form metadata with their secrets redacted (the same object when none). */
+function redMeta(v: unknown, n: { count: number }): unknown {
+  if (typeof v === 'string') return red(v, n);
+  if (Array.isArray(v)) {
+    const before = n.count;
+    const out = v.map((x) => redMeta(x, n));
+    return n.count === before ? v : out;
+  }
+  if (v && typeof v === 'object') {
+    const before = n.count;
+    const out = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redMeta(x, n)]));
+    return n.count === before ? v : out;
+  }
+  return v;
+}
+
+/** A drawer to add, with the secrets of its text, extra index text and metadata redacted. */
 export function redactDrawerInput(input: DrawerInput): { input: DrawerInput; redactions: number } {
   const n = { count: 0 };
   const text = red(input.text, n);
   const indexExtra = input.indexExtra === undefined ? undefined : red(input.indexExtra, n);
+  const metadata = input.metadata === undefined ? undefined : (redMeta(input.metadata, n) as Record<string, unknown>);
   if (n.count === 0) return { input, redactions: 0 };
   // A precomputed hash and search column describe the text before redaction: drop them.
   const { prepared: _stale, ...rest } = input;
-  return { input: { ...rest, text, ...(indexExtra !== undefined ? { indexExtra } : {}) }, redactions: n.count };
+  return { input: { ...rest, text, ...(indexExtra !== undefined ? { indexExtra } : {}), ...(metadata !== undefined ? { metadata } : {}) }, redactions: n.count };
 }
 
-/** A drawer patch with the secrets of its new text redacted. */
+/** A drawer patch with the secrets of its new text and metadata redacted. */
 export function redactDrawerPatch(patch: DrawerPatch): DrawerPatch {
   const n = { count: 0 };
   const text = patch.text === undefined ? undefined : red(patch.text, n);
   const indexExtra = typeof patch.indexExtra === 'string' ? red(patch.indexExtra, n) : patch.indexExtra;
-  return n.count === 0 ? patch : { ...patch, ...(text !== undefined ? { text } : {}), ...(indexExtra !== undefined ? { indexExtra } : {}) };
+  const metadata = patch.metadata === undefined ? undefined : (redMeta(patch.metadata, n) as Record<string, unknown>);
+  if (n.count === 0) return patch;
+  return { ...patch, ...(text !== undefined ? { text } : {}), ...(indexExtra !== undefined ? { indexExtra } : {}), ...(metadata !== undefined ? { metadata } : {}) };
 }
 
 /** A diary entry with the secrets of its entry, topic and project redacted. */

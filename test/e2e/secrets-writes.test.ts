@@ -34,10 +34,11 @@ describe('secrets: library write paths', () => {
   });
 
   it('addDrawer and updateDrawer store no secret, count them, and keep clean text verbatim', async () => {
-    const a = await palace.addDrawer({ wing: 'w', room: 'r', text: DIRTY, indexExtra: token });
-    assert.equal(a.redactions, SECRET_LINES.length + 1);
+    const a = await palace.addDrawer({ wing: 'w', room: 'r', text: DIRTY, indexExtra: token, metadata: { env: { GITHUB_TOKEN: token }, n: 1 } });
+    assert.equal(a.redactions, SECRET_LINES.length + 2);
     const d = (await palace.get(a.id))!;
     assert.deepEqual(leaked(d.text), []);
+    assert.deepEqual(d.metadata, { env: { GITHUB_TOKEN: '[REDACTED:github]' }, n: 1 });
     assert.match(d.text, /\[REDACTED:github\]/);
     assert.equal((await palace.search(token.slice(4, 20))).hits.length, 0, 'the index holds no part of the secret either');
     const c = await palace.addDrawer({ wing: 'w', room: 'r', text: CLEAN });

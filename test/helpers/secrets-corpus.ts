@@ -269,4 +269,9 @@ export const CLEAN_LINES: readonly string[] = [
   j('-----BEGIN ', 'PRIVATE', ' KEY-----\n...\n-----END PRIVATE KEY-----'),
   j('-----BEGIN ', 'RSA PRIVATE', ' KEY-----\n<your key here>\n-----END RSA PRIVATE KEY-----'),
   'Bearer tokens start with eyJ... and look like eyJhbGciOi.eyJzdWIi.sig',
+  // Chained assignments and encoded examples (seen in npm's own packages).
+  '})(Socks5Auth || (exports.Socks5Auth = Socks5Auth = {}));',
+  'authorization = base64.decodebytes(authorization).decode("ascii")',
+  `  password: '${Buffer.from('not my real password').toString('base64')}',`,
+  `  auth: '${Buffer.from('isaacs:not my real password').toString('base64')}',`,
 ];

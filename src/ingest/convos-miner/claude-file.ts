@@ -15,11 +15,11 @@
  */
 import { readSync, openSync, closeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { sha256 } from '../../core/hash.js';
-import { advanceClaudeCodeThread, readCompleteLines, type ParseOptions } from '../convos/index.js';
+import { advanceClaudeCodeThread, type ParseOptions } from '../convos/index.js';
 import type { DrawerInput, SourceState } from '../../store/ports.js';
 import { advanceCursor, newCursor, redactConversation, redactThreadState, redactor } from './drawers.js';
 import { appendAnswer, canContinue, prefixHash, sourceState, withFile, type OpenFile } from './file-io.js';
+import { MAX_LINE_BYTES, readLines, type ReadLinesResult } from './read-lines.js';
 import type { ClaudeSourceState, ConvoContext, ConvoJob, PreparedUnit } from './types.js';
 
 /** Bytes of a sidecar read (enough for the longest head a tool line keeps, in UTF-8). */
@@ -64,9 +64,9 @@ function parseOptions(path: string, ctx: ConvoContext): ParseOptions {
 
 /** Reads the whole file and replaces the source (first read or `reparse`). */
 function full(path: string, f: OpenFile, ctx: ConvoContext, warnings: string[]): PreparedUnit {
-  const buf = f.read(0, f.size);
-  const { lines, nextOffset, invalidUtf8Lines } = readCompleteLines(buf, 0);
-  if (invalidUtf8Lines) warnings.push(`${path}: ${invalidUtf8Lines} line(s) were not valid UTF-8 (decoded with replacement characters)`);
+  const read = readLines(f, 0);
+  const { lines, consumed: nextOffset } = read;
+  readWarnings(path, read, 1, warnings);
   const red = redactor(ctx);
   const r = advanceClaudeCodeThread(null, lines, path, parseOptions(path, ctx));
   warnings.push(...r.warnings.map((w) => `${path}: ${w}`));
@@ -84,7 +84,7 @@ function full(path: string, f: OpenFile, ctx: ConvoContext, warnings: string[]):
     drawers.push(...d);
   }
   const state: ClaudeSourceState = { v: 1, kind: 'claude', format: 'claude-code', thread: redactThreadState(r.state, ctx), main, slots };
-  const hash = sha256(buf.subarray(0, nextOffset));
+  const hash = read.hash;
   return {
     ...sessionOf(state),
     kind: 'replace',
@@ -92,7 +92,7 @@ function full(path: string, f: OpenFile, ctx: ConvoContext, warnings: string[]):
     state: sourceState(path, ctx, main?.wing ?? ctx.wing ?? ctx.fallbackWing, f, { hash, offset: nextOffset, prefixHash: prefixHash(f, nextOffset), state }),
     drawers,
     skipIfHash: hash,
-    bytesRead: buf.length,
+    bytesRead: read.read,
     redactions: red.count,
     conversations,
     warnings,
@@ -102,8 +102,8 @@ function full(path: string, f: OpenFile, ctx: ConvoContext, warnings: string[]):
 /** Continues from the stored cursor; null when the file must be read whole instead. */
 function append(path: string, f: OpenFile, prev: SourceState, st: ClaudeSourceState, ctx: ConvoContext, warnings: string[]): PreparedUnit | null {
   if (st.thread === null) return null;
-  const tail = f.read(prev.offset, f.size);
-  const { lines, nextOffset, invalidUtf8Lines } = readCompleteLines(tail, 0);
+  const read = readLines(f, prev.offset, { chain: prev.hash });
+  const { lines, consumed: nextOffset } = read;
   const red = redactor(ctx);
   let thread = st.thread;
   let main = st.main;
@@ -112,7 +112,7 @@ function append(path: string, f: OpenFile, prev: SourceState, st: ClaudeSourceSt
   if (lines.length > 0) {
     const r = advanceClaudeCodeThread(st.thread, lines, path, parseOptions(path, ctx));
     if (r.status === 'reparse') return null; // a rewind or fork the cursor cannot follow: read whole
-    if (invalidUtf8Lines) warnings.push(`${path}: ${invalidUtf8Lines} line(s) were not valid UTF-8 (decoded with replacement characters)`);
+    readWarnings(path, read, st.thread.nextLine, warnings);
     warnings.push(...r.warnings.map((w) => `${path}: ${w}`));
     thread = redactThreadState(r.state, ctx);
     const conv = redactConversation(r.conversation, red);
@@ -121,10 +121,10 @@ function append(path: string, f: OpenFile, prev: SourceState, st: ClaudeSourceSt
       ({ drawers, remove } = advanceCursor(path, main, conv, ctx, { close: false, whole: false }));
     }
   } else if (f.size === prev.size && f.mtimeMs === prev.mtimeMs) {
-    return { kind: 'unchanged', path, bytesRead: tail.length, redactions: 0, conversations: 0, warnings };
+    return { kind: 'unchanged', path, bytesRead: read.read, redactions: 0, conversations: 0, warnings };
   }
   const state: ClaudeSourceState = { v: 1, kind: 'claude', format: 'claude-code', thread, main, slots: st.slots };
-  const answer = appendAnswer(path, f, prev, ctx, { bytes: tail, consumed: nextOffset }, main?.wing ?? prev.wing, state, {
+  const answer = appendAnswer(path, f, prev, ctx, { read: read.read, consumed: nextOffset, hash: read.hash }, main?.wing ?? prev.wing, state, {
     drawers,
     remove,
     redactions: red.count,
@@ -132,6 +132,14 @@ function append(path: string, f: OpenFile, prev: SourceState, st: ClaudeSourceSt
     warnings,
   });
   return { ...answer, ...sessionOf(state) };
+}
+
+/** Warnings of a read: invalid UTF-8, and huge lines left out (`firstLine`: number of the first line read). */
+export function readWarnings(path: string, r: ReadLinesResult, firstLine: number, warnings: string[]): void {
+  if (r.invalidUtf8Lines) warnings.push(`${path}: ${r.invalidUtf8Lines} line(s) were not valid UTF-8 (decoded with replacement characters)`);
+  for (const x of r.huge) {
+    warnings.push(`${path}: line ${firstLine + x.index} is ${(x.bytes / 1048576).toFixed(1)} MB, over the ${MAX_LINE_BYTES / 1048576} MB line limit: not read (the conversation continues around it)`);
+  }
 }
 
 /** The session a transcript belongs to (see `JobCounts.session`). */

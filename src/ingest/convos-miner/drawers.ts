@@ -39,7 +39,7 @@ import {
   type ConvoMessage,
   type ExchangeChunk,
 } from '../convos/index.js';
-import { redactSecrets } from '../redact/index.js';
+import { redactSecrets } from '../../redact/index.js';
 import { conversationWing } from './identity.js';
 import { SLOT_STRIDE, type ConvCursor, type ConvHead, type ConvoContext } from './types.js';
 

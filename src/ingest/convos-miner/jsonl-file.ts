@@ -12,9 +12,10 @@
  * `history.jsonl` are complete when written (no open exchange).
  * Shrunk or rewritten files, and other settings, are read again from the start and replaced.
  */
-import { sha256 } from '../../core/hash.js';
 import type { DrawerInput, SourceState } from '../../store/ports.js';
-import { parseConversations, readCompleteLines, type Conversation } from '../convos/index.js';
+import { parseConversations, type Conversation } from '../convos/index.js';
+import { readWarnings } from './claude-file.js';
+import { readLines } from './read-lines.js';
 import { advanceCursor, newCursor, redactConversation, redactor, type Redactor } from './drawers.js';
 import { appendAnswer, canContinue, prefixHash, sourceState, withFile, type OpenFile } from './file-io.js';
 import type { ConvoContext, ConvoJob, JsonlSourceState, PreparedUnit } from './types.js';
@@ -65,12 +66,13 @@ function parse(path: string, ctx: ConvoContext, job: ConvoJob, lines: readonly s
 }
 
 function full(path: string, f: OpenFile, job: ConvoJob, ctx: ConvoContext, warnings: string[]): PreparedUnit {
-  const buf = f.read(0, f.size);
-  const { lines, nextOffset } = readCompleteLines(buf, 0);
+  const read = readLines(f, 0);
+  const { lines, consumed: nextOffset } = read;
+  readWarnings(path, read, 1, warnings);
   const red = redactor(ctx);
   const st: JsonlSourceState = { v: 1, kind: 'jsonl', format: job.unit.format, nextLine: 1 + lines.length, primary: null, events: hasEvents(lines), convs: {}, slots: 0 };
   const step = feed(path, job, parse(path, ctx, job, lines, 1, false, warnings), st, ctx, red);
-  const hash = sha256(buf.subarray(0, nextOffset));
+  const hash = read.hash;
   const wing = Object.values(st.convs)[0]?.wing ?? ctx.wing ?? ctx.fallbackWing;
   return {
     kind: 'replace',
@@ -78,7 +80,7 @@ function full(path: string, f: OpenFile, job: ConvoJob, ctx: ConvoContext, warni
     state: sourceState(path, ctx, wing, f, { hash, offset: nextOffset, prefixHash: prefixHash(f, nextOffset), state: st }),
     drawers: step.drawers,
     skipIfHash: hash,
-    bytesRead: buf.length,
+    bytesRead: read.read,
     redactions: red.count,
     conversations: step.conversations,
     warnings,
@@ -86,16 +88,17 @@ function full(path: string, f: OpenFile, job: ConvoJob, ctx: ConvoContext, warni
 }
 
 function append(path: string, f: OpenFile, job: ConvoJob, prev: SourceState, st: JsonlSourceState, ctx: ConvoContext, warnings: string[]): PreparedUnit {
-  const tail = f.read(prev.offset, f.size);
-  const { lines, nextOffset } = readCompleteLines(tail, 0);
+  const read = readLines(f, prev.offset, { chain: prev.hash });
+  const { lines, consumed: nextOffset } = read;
+  readWarnings(path, read, st.nextLine, warnings);
   if (lines.length === 0 && f.size === prev.size && f.mtimeMs === prev.mtimeMs) {
-    return { kind: 'unchanged', path, bytesRead: tail.length, redactions: 0, conversations: 0, warnings };
+    return { kind: 'unchanged', path, bytesRead: read.read, redactions: 0, conversations: 0, warnings };
   }
   const red = redactor(ctx);
   const convs = lines.length ? parse(path, ctx, job, lines, st.nextLine, st.events, warnings) : [];
   const next: JsonlSourceState = { ...st, nextLine: st.nextLine + lines.length, events: st.events || hasEvents(lines) };
   const step = feed(path, job, convs, next, ctx, red);
-  return appendAnswer(path, f, prev, ctx, { bytes: tail, consumed: nextOffset }, prev.wing, next, {
+  return appendAnswer(path, f, prev, ctx, { read: read.read, consumed: nextOffset, hash: read.hash }, prev.wing, next, {
     drawers: step.drawers,
     remove: step.remove,
     redactions: red.count,

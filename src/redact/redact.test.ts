@@ -1,14 +1,14 @@
-/** @module ingest/redact/redact.test */
+/** @module redact/redact.test */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CLEAN_LINES, SECRET_LINES } from '../../../test/helpers/secrets-corpus.js';
-import { chunkExchanges, parseConversations, parseSlackChannel } from '../convos/index.js';
+import { CLEAN_LINES, SECRET_LINES } from '../../test/helpers/secrets-corpus.js';
+import { chunkExchanges, parseConversations, parseSlackChannel } from '../ingest/convos/index.js';
 import { TOKEN_KINDS, entropy, findSecrets, isSecretKey, isSecretValue, redactSecrets } from './index.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const j = (...parts: string[]) => parts.join('');
 
 describe('redactSecrets: the secrets corpus', () => {

@@ -1,7 +1,7 @@
 /**
- * @module ingest/redact/values
+ * @module redact/values
  * What a secret value looks like: Shannon entropy, character classes, and the shapes that are
- * never secrets — placeholders (`your_key`, `xxx`, `<token>`, `${VAR}`, `process.env.X`), code
+ * never secrets — placeholders (`your_key`, `xxx`, `<token>`, `${VAR}`, env lookups in code), code
  * (calls, regex literals, dotted identifiers, variable names), paths and URLs.
  */
 
@@ -76,7 +76,7 @@ export function isFillerToken(body: string, minEntropy: number): boolean {
 const PLACEHOLDER_WORDS =
   /your|my[_-]?(?:api|secret|token|key|pass)|example|sample|dummy|fake|placeholder|changeme|change[_-]me|replace|redacted|insert|enter[_-]|here|todo|tbd|fixme|test|secret|passw|token|apikey|api[_-]key|access[_-]key|none|null|undefined|default|foobar|lorem|hunter2/;
 
-/** References and empty values: `$X`, `${X}`, `%X%`, `<x>`, `{{x}}`, `[x]`, `process.env…`, `ENV[…]`, `xxx`. */
+/** References and empty values: `$X`, `${X}`, `%X%`, `<x>`, `{{x}}`, `[x]`, env lookups (`os.environ[…]`, `ENV[…]`), `xxx`. */
 const REFERENCE =
   /^(?:\$|%|<|\{|\[|\(|@|!|#|&|\\|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|env[.(\[:]|ENV\[|secrets\.|vault:|ref\+|op:\/\/|arn:|sm:\/\/|-+$|\.+$|_+$|\*+|x+$|X+$|…|true$|false$|nil$|on$|off$|yes$|no$)/;
 
@@ -93,6 +93,13 @@ const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 const NOT_A_VALUE =
   /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\|https?:|file:|s3:|gs:|git@|[\w.+-]+@[\w-]+\.[\w.]+$|v?\d+(?:\.\d+)+$|\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}|[\d_.,:-]+$|[\w.-]+\.(?:pem|key|crt|json|ya?ml|txt|env|toml|ini|p12|pfx|jks|ts|js|py|rb|go|md|sh)$)/i;
 
+/** Base64 that decodes to printable text naming a placeholder (`not my real password`, `user:example`). */
+export function isEncodedPlaceholder(value: string): boolean {
+  if (value.length < 12 || value.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  const text = Buffer.from(value, 'base64').toString('latin1');
+  return /^[\x20-\x7e]+$/.test(text) && (PLACEHOLDER_WORDS.test(text.toLowerCase()) || /not my real|xxx/i.test(text));
+}
+
 /**
  * Whether an assigned value (the part after `password=`, `api_key: …`) is a secret: not a
  * placeholder, reference, code, path or plain word, and random enough. `password` keys accept
@@ -103,7 +110,7 @@ export function isSecretValue(value: string, password: boolean): boolean {
   if (n < (password ? 6 : 8) || n > 400) return false;
   if (REFERENCE.test(value) || NOT_A_VALUE.test(value) || CODE.test(value)) return false;
   if (FILLER.test(value) || ENV_NAME.test(value) || withoutSequences(value).length < Math.min(8, n / 2)) return false;
-  if (PLACEHOLDER_WORDS.test(value.toLowerCase())) return false;
+  if (PLACEHOLDER_WORDS.test(value.toLowerCase()) || isEncodedPlaceholder(value)) return false;
   const mask = charClasses(value);
   const classes = classCount(mask);
   const h = entropy(value);

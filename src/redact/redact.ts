@@ -1,10 +1,10 @@
 /**
- * @module ingest/redact/redact
+ * @module redact/redact
  * Secret redaction before storage: every secret becomes `[REDACTED:<kind>]`; every other character
  * is left exactly as it was (verbatim is the product's promise, so precision comes first).
  *
  * Three detectors, in the spirit of gitleaks' rules (format + keyword context + entropy):
- * 1. provider formats (`tokens.ts`): 60+ prefixes over 45 kinds — anthropic, openai, github,
+ * 1. provider formats (`tokens.ts`): 110+ prefixes over 50 kinds — anthropic, openai, github,
  *    gitlab, slack, stripe, google, aws-access-key, npm, pypi, sendgrid, mailgun, twilio, discord,
  *    shopify, huggingface, heroku, digitalocean, square, databricks, doppler, linear, postman,
  *    groq, xai, perplexity, replicate, grafana, sentry, newrelic, atlassian, vault, docker, notion,
@@ -16,7 +16,7 @@
  *    not be filler (`xxxx`, `****`, `<…>`, `${…}`) or too regular (Shannon entropy per rule);
  * 2. context (`assignments.ts`): values assigned to secret-named keys (`password=`, `api_key:`,
  *    `"client_secret": "…"`, `?access_token=…`) when the value is a secret (`values.ts`): never a
- *    placeholder (`your_key`, `xxx`, `<token>`, `${VAR}`, `$VAR`, `process.env.X`, `[PAD]`,
+ *    placeholder (`your_key`, `xxx`, `<token>`, `${VAR}`, `$VAR`, env lookups in code, `[PAD]`,
  *    words such as example/changeme/test), reference, path, URL, number, version, call, regex,
  *    dotted or plain identifier, or env-var name; tokens and keys need entropy near random for
  *    their length and two character classes; passwords at least 6 characters and two classes;

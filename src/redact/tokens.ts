@@ -1,5 +1,5 @@
 /**
- * @module ingest/redact/tokens
+ * @module redact/tokens
  * Provider credentials recognised by their own format (the rule table below, in the spirit of
  * gitleaks' rules; written for Loci). Two kinds of rule:
  *
@@ -123,10 +123,13 @@ for (const r of PREFIX_RULES) {
 }
 /**
  * Places a token may start: after a character that cannot be part of one (or a `\n`-style escape),
- * the first two characters of some prefix, or the start of a Discord bot token.
+ * a whole prefix (longest first), or the start of a Discord bot token. Group 1 is what follows the
+ * boundary. Whole prefixes (not their first characters) keep the hits — and the work after each
+ * hit — rare.
  */
 const ESCAPE = (x: string) => x.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-const ANCHOR = new RegExp(`(?:^|[^A-Za-z0-9_-]|\\\\[nrt])((?:${[...BUCKETS.keys()].map(ESCAPE).join('|')})|[MNO](?=[A-Za-z0-9_-]{23,25}\\.))`, 'dg');
+const ALL_PREFIXES = [...new Set(PREFIX_RULES.flatMap((r) => r.prefixes))].sort((a, b) => b.length - a.length);
+const ANCHOR = new RegExp(`(?:^|[^A-Za-z0-9_-]|\\\\[nrt])(${ALL_PREFIXES.map(ESCAPE).join('|')}|[MNO](?=[A-Za-z0-9_-]{23,25}\\.))`, 'g');
 
 /** Discord bot tokens: the bot's id in base64 (starts with M, N or O), a timestamp, an HMAC. */
 const DISCORD = /[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}/y;
@@ -182,7 +185,7 @@ export function scanPrefixed(text: string, hits: SecretHit[]): void {
   ANCHOR.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = ANCHOR.exec(text)) !== null) {
-    const i = m.indices![1]![0];
+    const i = m.index + m[0].length - m[1]!.length;
     const c = text.charCodeAt(i);
     let end = prefixedAt(text, i, hits);
     if (!end && (c === 77 || c === 78 || c === 79)) end = discordAt(text, i, hits);
@@ -197,6 +200,8 @@ interface FreeRule {
   re: RegExp;
   /** Capture group holding the secret (0 = whole match). */
   group?: number;
+  /** The match must not continue a token on its left (checked here, not by a lookbehind, which is slow). */
+  bounded?: boolean;
   check?: (secret: string) => boolean;
 }
 
@@ -213,12 +218,12 @@ const FREE_RULES: readonly FreeRule[] = [
     re: /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?:[\s\S]*?-----END \1-----|(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*)/g,
     check: pemBody,
   },
-  { kind: 'telegram', needles: [':A'], re: /(?<![\w:-])\d{5,16}:A[A-Za-z0-9_-]{34}(?![\w-])/g, check: (s) => !isFillerToken(s.slice(s.indexOf(':') + 1), 3.5) },
-  { kind: 'azure', needles: ['Q~'], re: /(?<![\w~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])/g, check: (s) => !isFillerToken(s, 3.5) },
+  { kind: 'telegram', needles: [':A'], re: /\d{5,16}:A[A-Za-z0-9_-]{34}(?![\w-])/g, bounded: true, check: (s) => !isFillerToken(s.slice(s.indexOf(':') + 1), 3.5) },
+  { kind: 'azure', needles: ['Q~'], re: /[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])/g, bounded: true, check: (s) => !isFillerToken(s, 3.5) },
   { kind: 'azure', needles: ['AccountKey=', 'SharedAccessKey='], re: /(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{40,}={0,2})/dg, group: 1, check: (s) => !isFillerToken(s, 4) },
   { kind: 'azure', needles: ['sig='], re: /[?&;]sig=([A-Za-z0-9%+/=]{30,})/dg, group: 1, check: (s) => !isFillerToken(s, 3.5) },
-  { kind: 'mailchimp', needles: ['-us'], re: /(?<![\w-])[0-9a-f]{32}-us\d{1,2}(?![\w-])/g, check: (s) => !isFillerToken(s.slice(0, 32), 3) },
-  { kind: 'terraform', needles: ['.atlasv1.'], re: /(?<![\w-])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![\w-])/g, check: (s) => !isFillerToken(s, 3.5) },
+  { kind: 'mailchimp', needles: ['-us'], re: /[0-9a-f]{32}-us\d{1,2}(?![\w-])/g, bounded: true, check: (s) => !isFillerToken(s.slice(0, 32), 3) },
+  { kind: 'terraform', needles: ['.atlasv1.'], re: /[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![\w-])/g, bounded: true, check: (s) => !isFillerToken(s, 3.5) },
 ];
 
 /** Formats without a prefix. */
@@ -230,6 +235,13 @@ export function scanFree(text: string, hits: SecretHit[]): void {
     while ((m = r.re.exec(text)) !== null) {
       const g = r.group ?? 0;
       const secret = m[g];
+      if (r.bounded && m.index > 0) {
+        const p = text.charCodeAt(m.index - 1);
+        if (isTokenChar(p) || p === 58 /* : */ || p === 126 /* ~ */ || p === 46 /* . */) {
+          r.re.lastIndex = m.index + 1;
+          continue;
+        }
+      }
       if (!secret || (r.check && !r.check(secret))) continue;
       const start = g === 0 ? m.index : m.indices![g]![0];
       hits.push({ start, end: start + secret.length, kind: r.kind });

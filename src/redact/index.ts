@@ -1,8 +1,8 @@
 /**
- * @module ingest/redact
+ * @module redact
  * Secret redaction applied to text before it is stored: mined files and transcripts (`--no-redact`
- * opts out there) and text written directly (drawers, diary entries, facts, memory files).
- * Small and dependency-free, so that the palace and memdir import it without loading the miners.
+ * opts out there) and text written directly (drawers, diary entries, facts, memory files). A
+ * capability of its own, below ingest, memdir and palace, which all use it; it imports nothing.
  */
 export { redactSecrets, findSecrets, REDACT_RULES_VERSION, type RedactResult } from './redact.js';
 export { isSecretKey } from './assignments.js';

@@ -1,5 +1,5 @@
 /**
- * @module ingest/redact/assignments
+ * @module redact/assignments
  * Secrets recognised by their context rather than their format:
  *
  * - assignments `KEY=value`, `KEY: value`, `"key": "value"`, `key = 'value'`, `?token=…` whose key
@@ -9,7 +9,7 @@
  * - `Authorization: Bearer|Basic|Token|Bot <credential>` and `Bearer <token>`.
  */
 import type { SecretHit } from './tokens.js';
-import { charClasses, classCount, entropy, isFillerToken, isSecretValue } from './values.js';
+import { charClasses, classCount, entropy, isEncodedPlaceholder, isFillerToken, isSecretValue } from './values.js';
 
 /** Quick test on a candidate key before the full rule. */
 const KEYWORD = /pass|pwd|secret|token|key|auth|credential|pat/i;
@@ -115,7 +115,8 @@ export function scanAssignments(text: string, hits: SecretHit[]): void {
       vs = v;
       ve = vs;
       while (ve < text.length && !isValueEnd(text.charCodeAt(ve))) ve++;
-      if (text[ve] === '(' || text.startsWith(' (', ve)) continue;
+      // Code, not a value: a call, or a chained assignment / operator after it (`a = B = {}`).
+      if (/^\s*(?:\(|=[^=]|[{?]|&&|\|\|)/.test(text.slice(ve, ve + 4))) continue;
     }
     const value = text.slice(vs, ve);
     done = ve;
@@ -164,7 +165,7 @@ const BEARER = /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/dg;
 
 function credentialIsSecret(s: string): boolean {
   if (s.startsWith('[REDACTED') || /^(?:Bearer|Basic|Token|Bot|Digest)$/i.test(s)) return false;
-  if (/your|example|placeholder|token|<|\$/i.test(s) || isFillerToken(s, 3)) return false;
+  if (/your|example|placeholder|token|<|\$/i.test(s) || isFillerToken(s, 3) || isEncodedPlaceholder(s)) return false;
   const classes = classCount(charClasses(s));
   return classes >= 2 && (/\d/.test(s) || /[=+/]/.test(s) || (s.length >= 24 && entropy(s) >= 3.5));
 }
@@ -177,8 +178,8 @@ export function scanAuth(text: string, hits: SecretHit[]): void {
     let m: RegExpExecArray | null;
     while ((m = re.exec(text)) !== null) {
       const s = m[1]!;
-      if (!credentialIsSecret(s)) continue;
       const start = m.indices![1]![0];
+      if (text[start + s.length] === '(' || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(s) || !credentialIsSecret(s)) continue;
       hits.push({ start, end: start + s.length, kind: 'bearer' });
     }
   }
