@@ -56,11 +56,11 @@ export {
   loadClaudeMdChain, managedClaudeMdPath, type ClaudeMdChain, type ClaudeMdPiece, type ClaudeMdSkip, type ClaudeMdKind, type ClaudeMdOptions,
 } from './memdir/index.js';
 export {
-  RECALL_LIMITS, selectRelevantMemories, buildRecall, buildPromptContext, startRecallPrefetch, prefetchGate,
+  RECALL_LIMITS, selectRelevantMemories, buildRecall, buildPromptContext, recallWings, FOREIGN_MARGIN, FOREIGN_COVERAGE, FOREIGN_MAX, startRecallPrefetch, prefetchGate,
   loadRecallSession, recordSurfaced, pruneRecallSessions, sessionPath, sessionBytesLeft,
   escapeReminderContent, wrapSystemReminder, freshnessWarning, parseSelectionAnswer, selectorSystemPrompt, REMINDER_OPEN, REMINDER_CLOSE,
   type RecallBudgets, type RecallSelector, type Selection as RecallSelection, type SelectMemoriesOptions, type RecalledMemory, type RecallResult,
-  type RecallOptions, type RecallSessionState, type PromptContextOptions, type PromptContext, type RecalledDrawer, type PalaceSearcher,
+  type RecallOptions, type RecallSessionState, type PromptContextOptions, type PromptContext, type RecalledDrawer, type PalaceSearcher, type TunnelSource,
   type PrefetchOptions, type RecallPrefetch, type SessionOptions as RecallSessionOptions, type SurfacedRecord,
 } from './recall/index.js';
 

@@ -12,7 +12,8 @@
  *   (its "where we are" sections first: current work, pending tasks, next step, the request);
  * - **last exchange**: the user's request and the assistant's final words (prose only: tool calls,
  *   tool output and file dumps are dropped, see `wake-prose.ts`), and whether it ended on a question
- *   to the user (an open decision).
+ *   to the user (an open decision). A subagent's side conversation (`metadata.agentId`) is skipped;
+ *   when the last exchange holds no prose (only tool output), earlier exchanges are read back.
  * Parts of an exchange are read with `neighbours` (same source, nearby chunks, same `exchangeId`).
  */
 import type { Drawer } from '../index.js';
@@ -198,7 +199,8 @@ export async function latestSessions(drawers: readonly Drawer[], store: SessionS
       const c = condenseSummary(joined(parts), o.summaryChars ?? 1_200);
       if (c.text) summary = { text: c.text, ids: parts.map((p) => p.id), whole: c.whole };
     }
-    const talk = real.filter((d) => !isSummary(d)).sort((a, b) => newer(b, a));
+    // A subagent's side conversation (agentId) is not where the session left off.
+    const talk = real.filter((d) => !isSummary(d) && !meta(d, 'agentId') && !meta(d, 'isSidechain')).sort((a, b) => newer(b, a));
     let request: SessionState['request'] = null;
     let final: SessionState['final'] = null;
     // Walk back from the newest exchange until the user's last request (and, for the newest
