@@ -17,10 +17,12 @@
  *
  * Before/after: run the same file against two builds (the script imports `../dist`): e.g.
  * `git worktree add /tmp/loci-before <commit> && cp bench/payload.ts /tmp/loci-before/bench/ &&
- * (cd /tmp/loci-before && npm ci && npm run build && node --import tsx bench/payload.ts)`.
- * Usage: node --import tsx bench/payload.ts [--keep DIR] [--json]
+ * (cd /tmp/loci-before && npm ci && npm run build && node --import tsx bench/payload.ts --keep /tmp/p
+ * --repo $PWD/.. --transcripts …)`, then the same command with this build and the same `--keep`
+ * palace (it is mined once, by the first run).
+ * Usage: node --import tsx bench/payload.ts [--keep DIR] [--repo DIR] [--transcripts DIR]
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,26 +30,29 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createLociMcpServer, openPalace, runHook } from '../dist/index.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const transcripts = join(repoRoot, '..', 'shared', 'data', 'transcripts');
-if (!existsSync(transcripts)) {
-  console.error(`payload bench: ${transcripts} is absent (the real development transcripts); nothing measured`);
-  process.exit(0);
-}
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
 };
+const here = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The repository mined (default this one; pass the same one to a before/after pair). */
+const repoRoot = resolve(arg('repo') ?? here);
+const transcripts = resolve(arg('transcripts') ?? join(here, '..', 'shared', 'data', 'transcripts'));
+if (!existsSync(transcripts)) {
+  console.error(`payload bench: ${transcripts} is absent (the real development transcripts); nothing measured`);
+  process.exit(0);
+}
 const keep = arg('keep');
 const work = keep ?? mkdtempSync(join(tmpdir(), 'loci-bench-payload-'));
 const home = join(work, 'home');
+// The repository is mined under the wing a session in it resolves to (its canonical git root name).
 const repoWing = (await import('../dist/index.js')).wingForCwd(repoRoot) ?? 'loci';
 
 // ── the palace ───────────────────────────────────────────────────────────────
 const palace = await openPalace({ home, embedder: null });
 if ((await palace.store.count()) === 0) {
   await palace.mine(transcripts, { mode: 'convos' });
-  await palace.mine(repoRoot);
+  await palace.mine(repoRoot, { wing: repoWing });
 }
 
 /** Prompts a user of each project might type (paraphrases, not copied rare words). */
@@ -107,19 +112,24 @@ await server.close();
 await palace.close();
 
 // ── hooks ────────────────────────────────────────────────────────────────────
+// Hooks write (sessions, usage counts, caches): they run on a copy, so a kept palace stays as mined.
+const hookHome = join(work, `hooks-${process.pid}`);
+cpSync(home, hookHome, { recursive: true });
 const cwds = join(work, 'cwd');
-const env = { ...process.env, LOCI_HOME: home, LOCI_HOOK_SERVER: '0', LOCI_HOOK_WORKER: '0', CLAUDE_CONFIG_DIR: join(work, 'claude') };
+const env = { ...process.env, LOCI_HOME: hookHome, LOCI_HOOK_SERVER: '0', LOCI_HOOK_WORKER: '0', CLAUDE_CONFIG_DIR: join(work, 'claude') };
 const hooks: { event: string; wing: string; prompt?: string; chars: number }[] = [];
+/** Fresh session ids per run: a kept palace home holds the sessions of earlier runs (already surfaced drawers). */
+const run = `${process.pid}-${Date.now()}`;
 const contextOf = (out: string) => (out ? ((JSON.parse(out) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '') : '');
 for (const w of WINGS) {
   const cwd = w === repoWing ? repoRoot : join(cwds, w);
   mkdirSync(cwd, { recursive: true });
-  const out = await runHook('session-start', JSON.stringify({ hook_event_name: 'SessionStart', session_id: `bench-${w}`, cwd, source: 'startup' }), { home, env, cwd, spawnWorker: false });
+  const out = await runHook('session-start', JSON.stringify({ hook_event_name: 'SessionStart', session_id: `bench-${run}-${w}`, cwd, source: 'startup' }), { home: hookHome, env, cwd, spawnWorker: false });
   hooks.push({ event: 'SessionStart', wing: w, chars: contextOf(out).length });
 }
 for (const s of SEARCHES) {
   const cwd = s.wing === repoWing ? repoRoot : join(cwds, s.wing);
-  const out = await runHook('user-prompt-submit', JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: `bench-p-${hooks.length}`, cwd, prompt: s.query }), { home, env, cwd, spawnWorker: false });
+  const out = await runHook('user-prompt-submit', JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: `bench-${run}-p${hooks.length}`, cwd, prompt: s.query }), { home: hookHome, env, cwd, spawnWorker: false });
   hooks.push({ event: 'UserPromptSubmit', wing: s.wing, prompt: s.query, chars: contextOf(out).length });
 }
 
@@ -139,4 +149,5 @@ const report = {
   },
 };
 console.log(JSON.stringify(report, null, 2));
+rmSync(hookHome, { recursive: true, force: true });
 if (!keep) rmSync(work, { recursive: true, force: true });

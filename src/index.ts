@@ -24,7 +24,7 @@ export { DIARY_WING, type DiaryEntryInput } from './palace/index.js';
 export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
 export { defaultWing, findGitRoot, wingName } from './ingest/project-identity.js';
 export type { MineProjectOptions, MineProgress, MineSummary } from './ingest/index.js';
-export { matchSpans, highlight, snippetLines, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';
+export { matchSpans, highlight, snippetLines, excerptChars, type Excerpt, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';
 export { createMemoryStore, createSqliteStore, openDatabase } from './store/index.js';
 export { searchHybrid, HYBRID_DEFAULTS, parseTimeCues, type HybridParams, type VectorSearcher, type TimeCue } from './search/index.js';
 export { METRIC_KEYS, scoreRanking, meanMetrics, type Metrics, type MetricKey } from './bench/metrics.js';

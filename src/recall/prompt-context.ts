@@ -8,7 +8,7 @@
  */
 import { systemClock } from '../core/clock.js';
 import { isAbsolute, relative, sep } from 'node:path';
-import type { SearchHit, SearchOptions, SearchResult } from '../search/index.js';
+import { excerptChars, matchSpans, type SearchHit, type SearchOptions, type SearchResult } from '../search/index.js';
 import { tokenize } from '../text/index.js';
 import { emptyRecall, minimumInjectionBytes, packMemories, resolveBudgets } from './build.js';
 import { escapeReminderContent, utf8Bytes } from './escape.js';
@@ -35,7 +35,7 @@ export interface PromptContextOptions extends Omit<RecallOptions, 'dir'> {
   maxChars?: number | undefined;
   /** Palace drawers searched. Default 5; 0 … 20. */
   drawers?: number | undefined;
-  /** Most characters of one drawer's content before it is trimmed. Default 1,500; 100 … 100,000. */
+  /** Most characters of one drawer's content: a longer drawer gives a verbatim excerpt around the prompt's words. Default 800; 100 … 100,000. */
   drawerChars?: number | undefined;
   /**
    * The wings drawers come from: the project's wing and the wings its explicit tunnels reach.
@@ -119,11 +119,16 @@ function inside(dir: string, path: string | null): boolean {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
-function drawerDraft(h: SearchHit, date: string, days: number, capBytes: number, capChars: number): BlockDraft {
+function drawerDraft(h: SearchHit, date: string, days: number, capBytes: number, capChars: number, tokens: ReadonlySet<string>): BlockDraft {
   const lines = h.lines ? `${h.lines[0]}-${h.lines[1]}` : undefined;
+  // A long drawer gives the verbatim excerpt around the prompt's words, not its first characters.
+  const ex = excerptChars(h.text, matchSpans(h.text, tokens), Math.max(100, capChars - 80));
+  const content = ex.cut
+    ? `${ex.start > 0 ? '…' : ''}${ex.text}${ex.end < h.text.length ? '…' : ''}\n[excerpt of ${h.text.length} characters; the whole text is drawer ${h.id}]`
+    : h.text;
   return {
     head: `<drawer${attrs({ id: h.id, source: h.source, lines, wing: h.wing, room: h.room, date: date.slice(0, 10), age_days: days })}>\n`,
-    content: escapedContent(h.text) || '(empty)',
+    content: escapedContent(content) || '(empty)',
     tail: '\n</drawer>',
     capBytes,
     capContentChars: capChars,
@@ -155,15 +160,19 @@ function foreignHits(o: PromptContextOptions, all: SearchResult, wings: Readonly
     .slice(0, FOREIGN_MAX);
 }
 
-async function searchDrawers(o: PromptContextOptions, limit: number): Promise<SearchHit[]> {
-  if (!o.palace || limit === 0 || o.query.trim() === '') return [];
+async function searchDrawers(o: PromptContextOptions, limit: number): Promise<{ hits: SearchHit[]; tokens: string[] }> {
+  const none = { hits: [], tokens: [] };
+  if (!o.palace || limit === 0 || o.query.trim() === '') return none;
   const fresh = (h: SearchHit) => !o.session?.drawers.has(h.id) && !inside(o.memoryDir, h.source) && !(o.userMemoryDir && inside(o.userMemoryDir, h.source));
   const strong = (hits: SearchHit[]) => {
     const best = hits[0]?.score ?? 0;
     return hits.filter((h) => h.score >= best * RELATIVE_THRESHOLD);
   };
   try {
-    if (!o.wings) return strong((await o.palace.search(o.query, { limit })).hits).filter(fresh);
+    if (!o.wings) {
+      const r = await o.palace.search(o.query, { limit });
+      return { hits: strong(r.hits).filter(fresh), tokens: r.tokens };
+    }
     const wings = new Set(o.wings);
     const [mine, all] = await Promise.all([
       wings.size ? o.palace.search(o.query, { limit, wing: [...wings] }) : Promise.resolve(undefined),
@@ -171,10 +180,10 @@ async function searchDrawers(o: PromptContextOptions, limit: number): Promise<Se
     ]);
     const inScope = strong(mine?.hits ?? []);
     const foreign = foreignHits(o, all, wings, inScope.length > 0);
-    return [...inScope, ...foreign].filter(fresh).slice(0, limit + foreign.length);
+    return { hits: [...inScope, ...foreign].filter(fresh).slice(0, limit + foreign.length), tokens: all.tokens };
   } catch (e) {
     o.logger?.log('warn', 'recall: palace search failed; memories only', { error: (e as Error)?.message ?? String(e) });
-    return [];
+    return none;
   }
 }
 
@@ -201,7 +210,7 @@ export async function buildPromptContext(o: PromptContextOptions): Promise<Promp
     if (left < minimumInjectionBytes(true)) {
       return none(emptyRecall('search', `the session recall budget is spent (${o.session?.bytes ?? 0} of ${budgets.sessionBytes} bytes)`));
     }
-    const [sel, userSel, hits] = await Promise.all([
+    const [sel, userSel, found] = await Promise.all([
       selectRelevantMemories(o.query, { ...o, dir: o.memoryDir, alreadySurfaced: o.session?.surfaced }),
       o.userMemoryDir && o.userMemoryDir !== o.memoryDir
         ? selectRelevantMemories(o.query, { ...o, dir: o.userMemoryDir, alreadySurfaced: o.session?.surfaced })
@@ -209,6 +218,8 @@ export async function buildPromptContext(o: PromptContextOptions): Promise<Promp
       searchDrawers(o, clamp(o.drawers, RECALL_LIMITS.drawerHits, 0, 20)),
     ]);
     const userFiles = userSel?.files ?? [];
+    const hits = found.hits;
+    const tokens = new Set(found.tokens);
     if (sel.files.length === 0 && userFiles.length === 0 && hits.length === 0) return none(emptyRecall(sel.selector, sel.reason));
     const maxBytes = Math.min(budgets.turnBytes, left);
     const packer = new Packer(preamble({ memories: sel.files.length + userFiles.length > 0, drawers: hits.length > 0 }), maxBytes, maxChars, o.wrap ?? true);
@@ -222,9 +233,10 @@ export async function buildPromptContext(o: PromptContextOptions): Promise<Promp
     for (const h of hits) {
       const date = h.contentDate ?? h.filedAt;
       const days = ageDays(date, now);
-      const fitted = packer.add(drawerDraft(h, date, days, budgets.fileBytes, drawerChars));
+      const fitted = packer.add(drawerDraft(h, date, days, budgets.fileBytes, drawerChars, tokens));
       if (!fitted) continue;
-      drawers.push({ id: h.id, wing: h.wing, room: h.room, source: h.source, date, age_days: days, score: h.score, bytes: fitted.bytes, truncated: fitted.truncated });
+      const excerpted = h.text.length > Math.max(100, drawerChars - 80);
+      drawers.push({ id: h.id, wing: h.wing, room: h.room, source: h.source, date, age_days: days, score: h.score, bytes: fitted.bytes, truncated: fitted.truncated || excerpted });
     }
     const { text, kept } = packer.finish();
     const memories = packed.memories.slice(0, kept);
