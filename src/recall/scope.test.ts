@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { openPalace, type Palace } from '../palace/index.js';
-import { buildPromptContext, recallWings, REMINDER_OPEN } from './index.js';
+import { buildPromptContext, prefetchGate, recallWings, REMINDER_OPEN } from './index.js';
 
 let root: string;
 let palace: Palace;
@@ -72,6 +72,8 @@ describe('recall scope', () => {
     const id = await add('acme', '钩子在会话开始时注入记忆，并且在每个提示时召回相关的抽屉。');
     const zh = await buildPromptContext({ query: '钩子如何注入记忆', memoryDir: memDir, palace, wings: ['acme'] });
     assert.deepEqual(zh.drawers.map((d) => d.id), [id]);
+    assert.notEqual(prefetchGate('钩子如何注入记忆', { dir: userDir }), 'single-word query');
+    assert.equal(prefetchGate('好的', { dir: userDir }), 'single-word query');
   });
 
   it('hook output has no wrapper of its own and stays escaped', async () => {
