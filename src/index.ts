@@ -5,10 +5,12 @@
  */
 
 // ── core ──────────────────────────────────────────────────────────────────────
-export { LociError, createError, isLociError, fsError, ERRORS, type ErrorCode, type ErrorCategory, type ErrorDetails } from './core/errors.js';
+export { LociError, createError, isLociError, fsError, ERRORS, oneLine, shortValue, displayDetails, ECHO_MAX_CHARS, type ErrorCode, type ErrorCategory, type ErrorDetails } from './core/errors.js';
+export { isStrictDate, STRICT_DATE_EXPECTED } from './core/dates.js';
 export { resolveHome, homePaths, ensureHome } from './core/home.js';
 export { writeFileAtomic } from './core/fs-safe.js';
 export { readJsonObjectFile, isJsonObject } from './core/json-file.js';
+export { lociLaunch, lociBin, type LociLaunch, type LociLaunchOptions, type LaunchKind } from './core/launcher.js';
 export { sha256, stableId } from './core/hash.js';
 export { systemClock, fixedClock, isoAt, type Clock } from './core/clock.js';
 export { silentLogger, stderrLogger, fileLogger, type Logger, type LogLevel } from './core/logger.js';
@@ -20,18 +22,19 @@ export { tokenize, searchColumn, queryTokens } from './text/index.js';
 export type { MemoryStore, Drawer, DrawerInput, DrawerPatch, DrawerFilter, ListOptions, LexicalHit, SourceState, StoreStats, StoreCapabilities } from './store/ports.js';
 
 // ── palace (open, mine, search) ───────────────────────────────────────────────
-export { DIARY_WING, type DiaryEntryInput } from './palace/index.js';
+export { DIARY_WING, checkName, NAME_MAX_CHARS, type DiaryEntryInput } from './palace/index.js';
 export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
 export { defaultWing, findGitRoot, wingName } from './ingest/project-identity.js';
-export type { MineProjectOptions, MineProgress, MineSummary } from './ingest/index.js';
+export type { MineProjectOptions, MineProgress, MineSummary, SkipReason, SkippedFile } from './ingest/index.js';
 export { matchSpans, highlight, snippetLines, excerptChars, type Excerpt, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';
 export { createMemoryStore, createSqliteStore, openDatabase } from './store/index.js';
 export { searchHybrid, HYBRID_DEFAULTS, parseTimeCues, type HybridParams, type VectorSearcher, type TimeCue } from './search/index.js';
 export { METRIC_KEYS, scoreRanking, meanMetrics, type Metrics, type MetricKey } from './bench/metrics.js';
 export type { LocomoBenchOptions, LocomoReport, LocomoScores, LongMemEvalOptions, LongMemEvalReport } from './bench/index.js';
+export type { TranscriptsBenchOptions, TranscriptsReport, TranscriptsGroup, TranscriptQuestion, TranscriptsQuestionResult, HitScores } from './bench/index.js';
 
 // ── conversations (issue 4) ───────────────────────────────────────────────────
-export { mineProject, mineConversations, mineClaudeCode, mineAuto, discoverClaudeFiles, runLocomoBench, runLongMemEvalBench, loadLocomo } from './lazy.js';
+export { mineProject, mineConversations, mineClaudeCode, mineAuto, discoverClaudeFiles, runLocomoBench, runLongMemEvalBench, runTranscriptsBench, loadLocomo } from './lazy.js';
 export { claudeConfigDir } from './ingest/convos-miner/claude-dirs.js';
 export { wingForCwd } from './ingest/convos-miner/identity.js';
 export { CONVO_MINER_VERSION, SLOT_STRIDE } from './ingest/convos-miner/types.js';
@@ -47,7 +50,7 @@ export {
   slugify, topicFileName, SLUG_PATTERN, parseTopicFile, renderNewTopicFile, applyTopicPatch, type TopicFile, type TopicPatch,
   resolveClaudeMemoryDir, sanitizeProjectPath, lociProjectId, lociMemoryDir, lociUserMemoryDir, selectMemoryDir, normalizeRemoteUrl,
   type ResolveOptions, type SelectOptions, type ClaudeMemoryLocation, type LociProject, type MemoryDirChoice,
-  listMemories, loadMemories, readMemoryFile, type ListMemoriesOptions,
+  listMemories, loadMemories, readMemoryFile, invalidMemoryFiles, type ListMemoriesOptions, type InvalidMemoryFile,
   rebuildIndex, loadMemoryIndex, truncateIndex, renderIndexLine, type IndexStats, type IndexLimits, type LoadedIndex,
   defaultPrivacy, checkPrivacy, effectivePrivacy, exportMemories, type ExportOptions,
   addMemory, editMemory, forgetMemory, findMemory, getMemory, parseMemoryType,

@@ -5,7 +5,7 @@
  * MCP server or a hook — does not pay for them.
  */
 import type { MineProjectOptions, MineSummary, MineConvosOptions, MineConvosSummary, MineClaudeOptions, MineAutoOptions } from './ingest/index.js';
-import type { LocomoBenchOptions, LocomoReport, LongMemEvalOptions, LongMemEvalReport } from './bench/index.js';
+import type { LocomoBenchOptions, LocomoReport, LongMemEvalOptions, LongMemEvalReport, TranscriptsBenchOptions, TranscriptsReport } from './bench/index.js';
 import type { MemoryStore } from './store/ports.js';
 
 /** Mines a project folder or file into `store` (see `ingest/mine-project`). */
@@ -41,6 +41,11 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
 /** The LongMemEval retrieval benchmark (see `bench/longmemeval`). */
 export async function runLongMemEvalBench(opts: LongMemEvalOptions): Promise<LongMemEvalReport> {
   return (await import('./bench/index.js')).runLongMemEvalBench(opts);
+}
+
+/** The real-transcripts retrieval benchmark (see `bench/transcripts`). */
+export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promise<TranscriptsReport> {
+  return (await import('./bench/index.js')).runTranscriptsBench(opts);
 }
 
 /** Reads a LoCoMo-format file. */

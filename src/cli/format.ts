@@ -3,7 +3,7 @@
  * Output helpers: JSON, aligned tables, colours only on a terminal.
  */
 import pc from 'picocolors';
-import { createError } from '../index.js';
+import { createError, isStrictDate, STRICT_DATE_EXPECTED } from '../index.js';
 import type { CliIO } from './context.js';
 
 /** Prints `value` as one JSON document followed by a newline. */
@@ -55,4 +55,10 @@ export function intOption(name: string, raw: string | undefined, def: number, mi
     throw createError('INVALID_ARGUMENT', { name, value: raw, expected: `an integer from ${min} to ${max}` });
   }
   return n;
+}
+
+/** Checks a date option strictly (a real calendar day, see `isStrictDate`) or throws INVALID_ARGUMENT. */
+export function dateOption(name: string, raw: string | undefined): string | undefined {
+  if (raw !== undefined && !isStrictDate(raw)) throw createError('INVALID_ARGUMENT', { name, value: raw, expected: STRICT_DATE_EXPECTED });
+  return raw;
 }

@@ -4,7 +4,7 @@
  * public library (`src/index.ts`). `runCli` is the programmatic entry used by tests.
  */
 import { Command, CommanderError } from 'commander';
-import { isLociError } from '../index.js';
+import { createError, isLociError, type LociError } from '../index.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT, type CliContext, type CliIO, type GlobalOptions } from './context.js';
 import { VERSION } from './version.js';
@@ -37,8 +37,8 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .description('Local-first memory for AI coding agents: mine, search and recall what was said and written.')
     .version(VERSION, '-V, --version')
     .option('--home <dir>', 'palace folder (default: $LOCI_HOME or ~/.loci)')
-    .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    // Usage errors are printed by runCli in the one-line form (CLI_USAGE), not by commander.
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s), outputError: () => {} })
     .exitOverride();
   const ctx: CliContext = {
     io,
@@ -47,6 +47,32 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
   };
   for (const register of COMMANDS) register(program, ctx);
   return program;
+}
+
+/** The command `argv` names (`loci diary read`), for the `--help` hint of a usage error. */
+function commandPath(program: Command, argv: readonly string[]): string {
+  const names = ['loci'];
+  let cmd = program;
+  for (const a of argv) {
+    if (a === '--') break;
+    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    if (!sub) continue;
+    names.push(sub.name());
+    cmd = sub;
+  }
+  return names.join(' ');
+}
+
+/** Commander's usage error (`error: …`, possibly with a second `(Did you mean …?)` line) as CLI_USAGE. */
+function usageError(e: CommanderError, program: Command, argv: readonly string[]): LociError {
+  const problem = e.message.replace(/^error:\s*/i, '').replace(/\s*\n\s*/g, ' ').trim();
+  return createError('CLI_USAGE', { problem, command: commandPath(program, argv) });
+}
+
+/** Prints an error in the documented one-line form and returns the exit code. */
+function report(io: CliIO, e: LociError): number {
+  io.stderr(`loci: ${e.message} [${e.code}]\n`);
+  return e.category === 'user' ? EXIT.usage : EXIT.failure;
 }
 
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
@@ -60,15 +86,16 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {
-      // Help and version exit with 0; usage errors were already printed by commander.
-      return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      // Help and version (also help shown for a bare command group) were printed by commander.
+      if (e.exitCode === 0 || e.code === 'commander.help' || e.code === 'commander.helpDisplayed') return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      return report(io, usageError(e, program, argv));
     }
-    if (isLociError(e)) {
-      io.stderr(`loci: ${e.message} [${e.code}]\n`);
-      return e.category === 'user' ? EXIT.usage : EXIT.failure;
-    }
-    io.stderr(`loci: unexpected error: ${(e as Error)?.stack ?? String(e)}\n`);
-    return EXIT.failure;
+    if (isLociError(e)) return report(io, e);
+    // A bug: one line with its message; the stack only on request (LOCI_DEBUG=1), on the lines after.
+    const err = e instanceof Error ? e : new Error(String(e));
+    const code = report(io, createError('INTERNAL', { what: `unexpected ${err.name}: ${err.message}` }));
+    if (io.env['LOCI_DEBUG']) io.stderr(`${err.stack ?? ''}\n`);
+    return code;
   }
   return code;
 }

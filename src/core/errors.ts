@@ -8,6 +8,12 @@
  *
  * Expected misses (a drawer id that does not exist, an empty search) are results, not errors:
  * they only become `LociError`s at the edges (CLI, MCP) where a failure has to be reported.
+ *
+ * Messages are always one bounded line: every value a message echoes is shortened first
+ * ({@link displayDetails}: strings over {@link ECHO_MAX_CHARS} become a prefix plus their length),
+ * and the finished message has line breaks, other control characters, bidi overrides and lone
+ * surrogates escaped ({@link oneLine}). `details` keeps the full values for library callers;
+ * `toJSON()` (CLI `--json`, MCP error results) carries the shortened ones.
  */
 
 /** Who can fix the problem: the user (bad input), the system (disk, permissions), or a dependency. */
@@ -41,6 +47,16 @@ export const ERRORS = {
   TIMEOUT: spec<{ operation: string; ms: number }>(
     'dependency',
     (d) => `${d.operation} timed out after ${d.ms} ms — retry, or raise the timeout`,
+  ),
+
+  // ── command line ───────────────────────────────────────────────────────────
+  /**
+   * The command line does not parse: unknown command or option, missing or extra argument, missing
+   * required option (commander's own checks). details: problem (commander's text), command (e.g. `loci diary read`).
+   */
+  CLI_USAGE: spec<{ problem: string; command: string }>(
+    'user',
+    (d) => `${d.problem} — run \`${d.command} --help\` for usage`,
   ),
 
   // ── home and files ─────────────────────────────────────────────────────────
@@ -102,6 +118,23 @@ export const ERRORS = {
   DRAWER_NOT_FOUND: spec<{ id: string }>(
     'user',
     (d) => `no drawer with id ${d.id} — ids are printed by \`loci search\` and \`loci list drawers\``,
+  ),
+  /**
+   * A wing, room or hall name given by a caller cannot be used: empty, over 200 characters, a
+   * control or bidi character or a lone surrogate in it, or `.` / `..`. details: kind, value, reason.
+   */
+  NAME_INVALID: spec<{ kind: string; value: string; reason: string }>(
+    'user',
+    (d) => `cannot use ${JSON.stringify(d.value)} as a ${d.kind} name: ${d.reason} — give a short name such as "myapp" or "auth"`,
+  ),
+  /**
+   * A remote or MCP caller asked to mine a path outside the folders it may mine (by default the
+   * server's project and the Claude Code configuration folder). details: path, roots.
+   */
+  MINE_OUTSIDE_ROOTS: spec<{ path: string; roots: string[] }>(
+    'user',
+    (d) =>
+      `${d.path} is outside the folders this server may mine (${d.roots.join(', ') || 'none'}) — mine it with \`loci mine\`, or add its folder to LOCI_MINE_ROOTS where the server starts`,
   ),
   /** A search query has no searchable word. details: query. */
   QUERY_EMPTY: spec<{ query: string }>(
@@ -223,6 +256,15 @@ export const ERRORS = {
     (d) =>
       `refusing to serve MCP over HTTP on ${d.host} without a token — set LOCI_TOKEN to a long random secret (clients send it as \`Authorization: Bearer <token>\`), or bind to 127.0.0.1`,
   ),
+  /**
+   * One MCP message (a request line on stdio, a request body over HTTP) is over the transport's
+   * limit; it was dropped unread. details: bytes (its size, or at least this many), max.
+   */
+  MCP_MESSAGE_TOO_LARGE: spec<{ bytes: number; max: number }>(
+    'user',
+    (d) =>
+      `the request is ${d.bytes} bytes, over the ${d.max}-byte limit of one MCP message — send less text per call (each argument's size limit is in the tool's input schema)`,
+  ),
   /** The HTTP port of `loci mcp --http` is taken or not allowed. details: host, port, reason. */
   MCP_LISTEN_FAILED: spec<{ host: string; port: number; reason: string }>(
     'system',
@@ -297,6 +339,66 @@ export const ERRORS = {
   ),
 } as const;
 
+/** Longest string value echoed in full in a message or `toJSON()`; longer ones are cut. Default 200. */
+export const ECHO_MAX_CHARS = 200;
+/** Characters of a cut value that are kept (its prefix). */
+const ECHO_PREFIX_CHARS = 120;
+/** Longest message, in characters (a last guard; shortened values keep messages far below it). */
+export const MESSAGE_MAX_CHARS = 2000;
+const LIST_MAX = 20;
+const DEPTH_MAX = 4;
+
+/** Cuts `s` to `n` UTF-16 units without splitting a surrogate pair. */
+function cut(s: string, n: number): string {
+  const c = s.charCodeAt(n - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
+}
+
+/**
+ * A string as a message may echo it: at most {@link ECHO_MAX_CHARS} characters, else its first
+ * 120 followed by `…(N chars)`.
+ */
+export function shortValue(s: string): string {
+  return s.length <= ECHO_MAX_CHARS ? s : `${cut(s, ECHO_PREFIX_CHARS)}…(${s.length} chars)`;
+}
+
+/**
+ * A bounded copy of any value for display: long strings shortened ({@link shortValue}), arrays
+ * and objects cut to 20 entries and 4 levels. Used for messages, `toJSON()` and MCP errors.
+ */
+export function displayDetails<T>(value: T): T {
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return shortValue(v);
+    if (v === null || typeof v !== 'object') return v;
+    if (depth >= DEPTH_MAX) return Array.isArray(v) ? `[${v.length} items]` : '{…}';
+    if (Array.isArray(v)) {
+      const head = v.slice(0, LIST_MAX).map((x) => walk(x, depth + 1));
+      return v.length > LIST_MAX ? [...head, `…(${v.length - LIST_MAX} more)`] : head;
+    }
+    if (v instanceof Error) return shortValue(v.message);
+    if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return walk((v as { toJSON: () => unknown }).toJSON(), depth + 1);
+    const entries = Object.entries(v as Record<string, unknown>);
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of entries.slice(0, LIST_MAX)) out[shortValue(k)] = walk(x, depth + 1);
+    if (entries.length > LIST_MAX) out['…'] = `${entries.length - LIST_MAX} more`;
+    return out;
+  };
+  return walk(value, 0) as T;
+}
+
+// C0/C1 controls, DEL, line/paragraph separators, bidi marks/overrides/isolates, lone surrogates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udfff]/gu;
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * `s` on one line: line breaks become `\n`, other control characters, bidi controls and lone
+ * surrogates become `\uXXXX` escapes, and the result is cut to `max` characters.
+ */
+export function oneLine(s: string, max = MESSAGE_MAX_CHARS): string {
+  const flat = s.replace(UNSAFE, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return flat.length <= max ? flat : `${cut(flat, max - 1)}…`;
+}
+
 /** Every error code Loci can raise. */
 export type ErrorCode = keyof typeof ERRORS;
 
@@ -312,7 +414,7 @@ export class LociError<C extends ErrorCode = ErrorCode> extends Error {
 
   constructor(code: C, details: ErrorDetails<C>, options?: { cause?: unknown }) {
     const entry = ERRORS[code] as ErrorSpec<ErrorDetails<C>>;
-    super(entry.message(details), options?.cause === undefined ? undefined : { cause: options.cause });
+    super(oneLine(entry.message(displayDetails(details))), options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.category = entry.category;
     this.details = details;
@@ -320,7 +422,7 @@ export class LociError<C extends ErrorCode = ErrorCode> extends Error {
 
   /** A JSON-safe view for `--json` output and MCP error results. */
   toJSON(): { code: C; category: ErrorCategory; message: string; details: ErrorDetails<C> } {
-    return { code: this.code, category: this.category, message: this.message, details: this.details };
+    return { code: this.code, category: this.category, message: this.message, details: displayDetails(this.details) };
   }
 }
 

@@ -13,17 +13,24 @@
  *   other events and every other key are untouched; key order, indentation (2 spaces for a new
  *   file) and the final newline are kept. Unchanged content is not rewritten (a second run is a
  *   no-op). `uninstall` removes only Loci's handlers and the groups and event lists they leave empty.
- * - Command: the absolute `node` (`process.execPath`) and the absolute hook entry
- *   `dist/hooks/main.js` (robust when `loci` is not on PATH, and ~3× faster to start than
- *   `bin/loci.js hook`, which loads the whole CLI), plus `--home DIR` when the home is not the
- *   default. Timeouts: 10 s for user-prompt-submit and session-start (they may read the palace),
- *   5 s elsewhere (they only queue work).
+ * - Command: `<launcher> hook <event>`, plus `--home DIR` when the home is not the default. The
+ *   launcher never pins the absolute Node binary, so a Node upgrade (nvm, Homebrew, a new
+ *   installer) does not break the hooks; it is, by `core/launcher.ts`: `"$CLAUDE_PROJECT_DIR"/
+ *   node_modules/.bin/loci` when the project depends on this Loci (what `npx loci` runs; Claude
+ *   Code sets `CLAUDE_PROJECT_DIR` for hooks, so moving the project is fine too), `loci` when it is
+ *   on PATH (global install), else `node <abs>/bin/loci.js` (node found at run time; moving this
+ *   package needs a re-install, which the notes say). `bin/loci.js hook …` goes straight to the
+ *   light hook entry, so it starts as fast as `dist/hooks/main.js`. Timeouts: 10 s for
+ *   user-prompt-submit and session-start (they may read the palace), 5 s elsewhere (they only
+ *   queue work).
+ * - Git: a `.claude/settings.local.json` that Loci creates inside a git repository is git-ignored
+ *   (a `settings.local.json` line in `.claude/.gitignore`, added once) unless git already ignores it.
  */
-import { existsSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createError, findGitRoot, resolveHome, writeFileAtomic, readJsonObjectFile, isJsonObject } from '../index.js';
+import { basename, dirname, join, resolve } from 'node:path';
+import { createError, findGitRoot, lociBin, lociLaunch, resolveHome, writeFileAtomic, readJsonObjectFile, isJsonObject, type LociLaunch } from '../index.js';
 import { HOOK_EVENT_NAMES, HOOK_EVENTS, type HookEvent } from './protocol.js';
 
 /** Which settings file. */
@@ -43,10 +50,8 @@ export interface HooksInstallOptions {
   env?: NodeJS.ProcessEnv | undefined;
   /** Loci home the hooks use; added as `--home` when it is not the default `~/.loci`. Default: `LOCI_HOME` or the default. */
   home?: string | undefined;
-  /** The `node` binary. Default `process.execPath`. */
-  nodePath?: string | undefined;
-  /** The hook entry script. Default this package's `dist/hooks/main.js`. */
-  entry?: string | undefined;
+  /** This package's `bin/loci.js` (the launcher's target). Default: found from this module. */
+  bin?: string | undefined;
   /** Events to install. Default all six. */
   events?: readonly HookEvent[] | undefined;
 }
@@ -109,13 +114,6 @@ export function settingsPath(scope: HooksInstallScope, cwd: string, env: NodeJS.
   return join(root, '.claude', scope === 'project' ? 'settings.json' : 'settings.local.json');
 }
 
-/** The default hook entry: `dist/hooks/main.js` of this package. */
-export function defaultEntry(): string {
-  const here = fileURLToPath(import.meta.url);
-  return join(dirname(here), 'main.js').replace(/([\\/])src([\\/]hooks[\\/]main\.js)$/, '$1dist$2');
-}
-
-
 function detectIndent(text: string): string | number {
   const m = /^[{[][ \t]*\r?\n([ \t]+)\S/.exec(text);
   return m ? (m[1]!.startsWith('\t') ? '\t' : m[1]!.length) : 2;
@@ -157,6 +155,46 @@ export function mergeHooks(hooks: Record<string, unknown>, wanted: Partial<Recor
   return out;
 }
 
+function launchNotes(launch: LociLaunch, bin: string, scope: HooksInstallScope, file: string, pinnedHome: boolean): string[] {
+  const notes: string[] = [];
+  if (!existsSync(join(dirname(dirname(bin)), 'dist', 'hooks', 'main.js'))) notes.push(`${bin} has no build next to it yet: run \`npm run build\` in the Loci package, or the hooks will fail (open) until it does`);
+  if (launch.kind === 'node') {
+    notes.push(
+      launch.ephemeral
+        ? `this Loci runs from npx's temporary cache (${bin}); the hooks break when npm cleans it: install Loci in the project (\`npm i -D loci\`) or globally (\`npm i -g loci\`) and run \`loci hooks install\` again`
+        : `the hooks run ${bin} with the \`node\` on PATH: after moving or removing this Loci, run \`loci hooks install\` again (a project or global install of Loci avoids machine paths)`,
+    );
+  }
+  if (scope === 'project' && (launch.kind === 'node' || pinnedHome)) notes.push(`${file} is usually committed: its commands hold paths of this machine; use --scope local to keep them private`);
+  return notes;
+}
+
+/**
+ * Makes git ignore a `.claude/settings.local.json` that Loci just created: nothing when git already
+ * ignores it, else a `settings.local.json` line in `.claude/.gitignore` (created, or appended to
+ * once). Returns a note for the user, or undefined when nothing was done. Never throws.
+ */
+export function ignoreLocalSettings(root: string, file: string): string | undefined {
+  try {
+    const check = spawnSync('git', ['check-ignore', '-q', '--', file], { cwd: root, stdio: 'ignore', timeout: 5000 });
+    if (check.status === 0) return undefined;
+    const ignoreFile = join(dirname(file), '.gitignore');
+    const name = basename(file);
+    let text = '';
+    try {
+      text = readFileSync(ignoreFile, 'utf8');
+    } catch {
+      text = '';
+    }
+    if (text.split(/\r?\n/).some((l) => l.trim() === name || l.trim() === `/${name}`)) return undefined;
+    const head = text === '' ? '# Personal Claude Code settings: not for committing (added by `loci hooks install`)\n' : text.endsWith('\n') ? '' : '\n';
+    writeFileAtomic(ignoreFile, `${text}${head}${name}\n`);
+    return `added ${name} to ${ignoreFile}: it is personal and holds paths of this machine`;
+  } catch (e) {
+    return `could not git-ignore ${file} (${(e as Error).message}); add it to your .gitignore`;
+  }
+}
+
 /** Installs, uninstalls or prints Loci's Claude Code hooks (see the module comment). */
 export function installHooks(o: HooksInstallOptions = {}): HooksInstallResult {
   const scope = o.scope ?? 'local';
@@ -164,8 +202,11 @@ export function installHooks(o: HooksInstallOptions = {}): HooksInstallResult {
   const env = o.env ?? process.env;
   const cwd = o.cwd ?? process.cwd();
   const file = settingsPath(scope, cwd, env);
-  const nodePath = o.nodePath ?? process.execPath;
-  const entry = o.entry ?? defaultEntry();
+  const root = findGitRoot(cwd) ?? resolve(cwd);
+  const bin = o.bin ?? lociBin();
+  const launch = lociLaunch({ env, bin, ...(scope !== 'user' ? { projectRoot: root } : {}) });
+  // The project form is already shell text (`"$CLAUDE_PROJECT_DIR"/…`, expanded by the hook shell).
+  const launcher = launch.kind === 'project' ? launch.command : [launch.command, ...launch.args].map(quoteWord).join(' ');
   const home = resolveHome(o.home, env);
   const defaultHome = resolveHome(undefined, { ...env, LOCI_HOME: undefined });
   const homeArgs = home !== defaultHome ? ` --home ${quoteWord(home)}` : '';
@@ -173,12 +214,11 @@ export function installHooks(o: HooksInstallOptions = {}): HooksInstallResult {
   const handlers: Record<string, HookHandler> = {};
   if (!o.uninstall) {
     for (const e of events) {
-      handlers[HOOK_EVENT_NAMES[e]] = { type: 'command', command: `${quoteWord(nodePath)} ${quoteWord(entry)} ${e}${homeArgs}`, timeout: HOOK_TIMEOUTS[e] };
+      handlers[HOOK_EVENT_NAMES[e]] = { type: 'command', command: `${launcher} hook ${e}${homeArgs}`, timeout: HOOK_TIMEOUTS[e] };
     }
   }
   const notes: string[] = [];
-  if (!o.uninstall && !existsSync(entry)) notes.push(`${entry} does not exist yet: run \`npm run build\` in the Loci package, or the hooks will fail (open) until it does`);
-  if (!o.uninstall && scope === 'project') notes.push(`${file} is usually committed: its commands hold absolute paths of this machine; use --scope local to keep them private`);
+  if (!o.uninstall) notes.push(...launchNotes(launch, bin, scope, file, homeArgs !== ''));
 
   const { original, doc } = readJsonObjectFile(file, (reason) => createError('HOOKS_SETTINGS_INVALID', { path: file, reason }));
   if (doc['hooks'] !== undefined && !isJsonObject(doc['hooks'])) throw createError('HOOKS_SETTINGS_INVALID', { path: file, reason: '"hooks" is not an object' });
@@ -192,5 +232,9 @@ export function installHooks(o: HooksInstallOptions = {}): HooksInstallResult {
   if (o.print) return { scope, file, action: 'printed', handlers, json, notes };
   if (original !== null && JSON.stringify(next) === JSON.stringify(doc)) return { scope, file, action: 'unchanged', handlers, json: original, notes };
   writeFileAtomic(file, json, original !== null ? statSync(file).mode & 0o777 : 0o644);
+  if (original === null && scope === 'local' && !o.uninstall && findGitRoot(cwd) !== null) {
+    const ignored = ignoreLocalSettings(root, file);
+    if (ignored) notes.push(ignored);
+  }
   return { scope, file, action: o.uninstall ? 'removed' : original === null ? 'created' : 'updated', handlers, json, notes };
 }

@@ -24,6 +24,15 @@ describe('hook protocol', () => {
     }
   });
 
+  it('keeps the HOOK_INPUT_INVALID message one short line when the input has line breaks (JSON.parse quotes it)', () => {
+    for (const bad of ['x\ry', 'a\nb\u2028c', `${'z'.repeat(5000)}\n{`]) {
+      assert.throws(
+        () => parseHookInput('session-start', bad),
+        (e) => isLociError(e, 'HOOK_INPUT_INVALID') && !/[\r\n\u2028\u2029]/.test(e.message) && e.message.length < 400,
+      );
+    }
+  });
+
   it('accepts kebab-case and Claude Code event names; unknown names fail with HOOK_EVENT_UNKNOWN', () => {
     for (const e of HOOK_EVENTS) assert.equal(parseHookEvent(e), e);
     assert.equal(parseHookEvent('UserPromptSubmit'), 'user-prompt-submit');

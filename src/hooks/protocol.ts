@@ -78,7 +78,9 @@ export function parseHookInput(event: HookEvent, text: string): HookInput {
   try {
     j = JSON.parse(t);
   } catch (e) {
-    throw createError('HOOK_INPUT_INVALID', { event, reason: (e as Error).message });
+    // JSON.parse quotes the input: keep the reason one line and short.
+    const reason = (e as Error).message.replace(/[\r\n\u2028\u2029]+/g, ' ');
+    throw createError('HOOK_INPUT_INVALID', { event, reason: reason.length > 200 ? `${reason.slice(0, 199)}…` : reason });
   }
   if (!j || typeof j !== 'object' || Array.isArray(j)) throw createError('HOOK_INPUT_INVALID', { event, reason: `got ${Array.isArray(j) ? 'an array' : typeof j}` });
   const o = j as Record<string, unknown>;

@@ -210,6 +210,9 @@ export function mainCommand(sub: string, home: string): { file: string; args: st
 export function spawnDetached(sub: string, home: string, log: Logger, env: NodeJS.ProcessEnv): boolean {
   try {
     const cmd = mainCommand(sub, home);
+    // The child runs in the home: on a fresh machine it does not exist yet, and spawn would fail
+    // with a misleading `spawn node ENOENT`.
+    mkdirSync(home, { recursive: true });
     const child = spawn(cmd.file, cmd.args, { detached: true, stdio: 'ignore', cwd: home, env: { ...env, LOCI_HOME: home }, windowsHide: true });
     child.on('error', (e) => log.log('error', `${sub} failed to start`, { error: e.message }));
     child.unref();

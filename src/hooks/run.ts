@@ -6,7 +6,7 @@
  * | --- | --- | --- |
  * | session-start | `additionalContext` = wake-up text | cached draft when fresh (no library load), else computed; leftover jobs get a worker; `source: resume` queues a catch-up archive |
  * | user-prompt-submit | `additionalContext` = recalled memories + drawers (≤ 10,000 chars) | skipped for trivial prompts (slash commands, one word) |
- * | stop | none, or with `LOCI_HOOK_NUDGE=1` a short `additionalContext` when a checkpoint is queued | every `LOCI_HOOK_SAVE_EVERY` (15) human prompts: queue an archive job; nothing when `stop_hook_active` |
+ * | stop | none, or with `LOCI_HOOK_NUDGE=1` a short `additionalContext` every `LOCI_HOOK_SAVE_EVERY` (15) human prompts | queue an archive job when the transcript grew (the turn that just ended); nothing when `stop_hook_active` |
  * | pre-compact, session-end | none | queue an archive job (`flush` on session-end) |
  * | post-compact | none | queue an archive job carrying `compact_summary` |
  *
@@ -87,18 +87,23 @@ function stop(input: HookInput, ctx: Ctx): string {
   const { state, existed } = loadState(ctx.home, transcript, input.sessionId ?? null);
   const c = countHumanPrompts(transcript, state.offset, state.humans);
   if (c.reset) state.queuedAt = 0;
-  const changed = c.offset !== state.offset || c.humans !== state.humans || !existed;
+  const grew = c.offset !== state.offset || !existed;
+  const changed = grew || c.humans !== state.humans;
   state.offset = c.offset;
   state.humans = c.humans;
   let out = '';
   let queued = false;
   const since = state.humans - state.queuedAt;
-  if (since >= every) {
+  // The turn that just ended is archived at once (the miner stores the open last exchange);
+  // every N human prompts is a checkpoint (the optional nudge).
+  if (grew || since >= every) {
     queued = true;
     enqueue(ctx.home, { event: 'stop', transcript, sessionId: input.sessionId ?? null, cwd: input.cwd ?? null, flush: false });
-    state.queuedAt = state.humans;
     kick(ctx);
     ctx.log.log('debug', 'stop: archive queued', { humans: state.humans, every });
+  }
+  if (since >= every) {
+    state.queuedAt = state.humans;
     if (ctx.env['LOCI_HOOK_NUDGE'] === '1') out = contextAnswer('stop', nudgeText(since));
   }
   if (changed || queued) saveState(ctx.home, state, !existed);

@@ -4,6 +4,7 @@
  */
 export { mineProject, PROJECT_MINER_VERSION, type MineProjectOptions, type MineProgress, type MineSummary } from './mine-project.js';
 export { findGitRoot, wingName, defaultWing } from './project-identity.js';
+export { SKIP_REASONS, type SkipReason, type SkippedFile } from './skips.js';
 // The conversation miner loads on first use (see convos-miner/lazy); types are free.
 export { mineConversations, mineClaudeCode, mineAuto } from './convos-miner/lazy.js';
 export type { MineClaudeOptions } from './mine-convos.js';

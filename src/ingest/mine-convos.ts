@@ -23,9 +23,13 @@ import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
 import { defaultWing } from './project-identity.js';
 import { claudeConfigDir, discoverClaudeFiles } from './convos-miner/claude-dirs.js';
 import { discover, type Discovery } from './convos-miner/discover.js';
+import { UnknownTypes } from './convos-miner/unknown-types.js';
+import { emptySkips, noteSkip, SKIPPED_LISTED } from './skips.js';
+import { rootProjectOf } from './convos-miner/identity.js';
 import { createUnitPreparer } from './convos-miner/pool.js';
 import { isUnchanged, prepareUnit } from './convos-miner/prepare.js';
-import { CONVO_MINER_VERSION, type ConvoContext, type ConvoJob, type ConvoUnit, type MineConvosOptions, type MineConvosSummary, type PreparedUnit } from './convos-miner/types.js';
+import { REDACT_RULES_VERSION } from './redact/index.js';
+import { CONVO_MINER_VERSION, type ClaudeSourceState, type ConvoContext, type ConvoJob, type ConvoUnit, type MineConvosOptions, type MineConvosSummary, type PreparedUnit } from './convos-miner/types.js';
 
 const BATCH_DRAWERS = 2000;
 const BATCH_BYTES = 4 << 20;
@@ -60,13 +64,13 @@ export function convoContext(root: string, opts: MineConvosOptions): ConvoContex
     maxChars: clampInt('maxChars', opts.maxChars, 1600, 200, 1_000_000),
     includeBranches: opts.includeBranches ?? true,
   };
-  const config = sha256(JSON.stringify({ v: CONVO_MINER_VERSION, ...base })).slice(0, 16);
+  clampInt('idleMinutes', opts.idleMinutes, 10, 0, 100_000); // accepted, no effect (validated only)
+  const config = sha256(JSON.stringify({ v: CONVO_MINER_VERSION, ...base, ...(base.redact ? { redactRules: REDACT_RULES_VERSION } : {}) })).slice(0, 16);
   return {
     ...base,
     root,
     fallbackWing: opts.wing ?? defaultWing(root),
-    idleMs: clampInt('idleMinutes', opts.idleMinutes, 10, 0, 100_000) * 60_000,
-    flush: opts.flush ?? false,
+    rootProject: rootProjectOf(root),
     addedBy: opts.addedBy ?? 'loci-mine',
     config,
     now: (opts.now ?? Date.now)(),
@@ -105,13 +109,34 @@ export async function mineConversations(store: MemoryStore, path: string, opts: 
   const t0 = performance.now();
   const d = await discoverConversations(store, path, opts);
   const summary = await mineConvoUnits(store, d.root, d.units, d.known, opts);
-  summary.filesScanned += d.others.length + d.companions;
-  summary.filesSkipped += d.others.length + d.companions;
+  accountWalk(summary, d, true);
   if (d.units.length === 0 && d.others.length > 0 && statSync(d.root).isFile()) {
     summary.warnings.push(`${d.root}: not a recognised conversation format — mine it with --mode projects`);
   }
   summary.seconds = (performance.now() - t0) / 1000;
   return summary;
+}
+
+/**
+ * Counts what the walk did not hand to the conversation miner (see ingest/skips): pruned entries
+ * (ignored), companions, and — when `others` are not mined by the project miner — every other
+ * entry (a file: unrecognised; a walker skip: its reason).
+ */
+export function accountWalk(summary: MineConvosSummary, d: Discovery, others: boolean): void {
+  for (const p of d.pruned) {
+    summary.filesScanned++;
+    noteSkip(summary, p.path, 'ignored', p.why === 'skip-dir' ? 'default skip list' : undefined);
+  }
+  summary.filesScanned += d.companions;
+  summary.filesSkipped += d.companions;
+  summary.skipped.companion += d.companions;
+  for (const p of d.companionPaths) if (summary.skippedFiles.length < SKIPPED_LISTED) summary.skippedFiles.push({ path: p, reason: 'companion' });
+  if (!others) return;
+  for (const it of d.others) {
+    summary.filesScanned++;
+    if (it.kind === 'file') noteSkip(summary, it.path, 'unrecognised', 'not a conversation (mine it with --mode projects)');
+    else noteSkip(summary, it.path, it.reason, it.detail);
+  }
 }
 
 /** Mines discovered conversation units (see {@link discoverConversations}). */
@@ -127,8 +152,11 @@ export async function mineConvoUnits(
   const summary: MineConvosSummary = {
     path: root, wing: ctx.fallbackWing, filesScanned: units.length, filesSkipped: 0, filesUnchanged: 0, filesMined: 0,
     drawersAdded: 0, drawersUpdated: 0, drawersRemoved: 0, bytesRead: 0, seconds: 0, warnings: [], redactions: 0, conversations: 0,
+    skipped: emptySkips(), skippedFiles: [],
   };
+  const unknown = new UnknownTypes();
   const wings = new Set<string>();
+  const sessions = sessionWings(known);
   const jobs: ConvoJob[] = [];
   let bytesTotal = 0;
   for (const unit of units) {
@@ -168,9 +196,10 @@ export async function mineConvoUnits(
   const write = async (first: PreparedUnit, job: ConvoJob): Promise<void> => {
     let r = first;
     for (let attempt = 1; ; attempt++) {
-      summary.warnings.push(...r.warnings);
+      if (!ctx.wing) joinSession(r, sessions);
+      summary.warnings.push(...unknown.take(r.warnings));
       if (r.kind === 'unchanged') summary.filesUnchanged++;
-      else if (r.kind === 'skipped') summary.filesSkipped++;
+      else if (r.kind === 'skipped') noteSkip(summary, r.path, 'unreadable', r.warnings[0]);
       else if (r.kind === 'touch') {
         summary.filesUnchanged++;
         await store.touchSource(r.state);
@@ -181,11 +210,11 @@ export async function mineConvoUnits(
         batchBytes += r.bytesRead;
         if (batchDrawers >= BATCH_DRAWERS || batchBytes >= BATCH_BYTES) await flushBatch();
       } else {
-        const res = await store.appendSource(r.state, r.drawers, r.fromOffset);
+        const res = await store.appendSource(r.state, r.drawers, r.fromOffset, r.remove.length ? { remove: r.remove } : undefined);
         if (res) {
           if (r.drawers.length > 0 || r.state.offset !== r.fromOffset) summary.filesMined++;
           else summary.filesUnchanged++;
-          credit(r, res.added);
+          credit(r, res.added, res.updated, res.removed);
         } else if (attempt < APPEND_ATTEMPTS) {
           // Another process appended since this unit's state was read: continue from its state.
           opts.logger?.log('debug', 'another process appended first; continuing from its state', { source: job.unit.path, attempt });
@@ -194,7 +223,7 @@ export async function mineConvoUnits(
           summary.bytesRead += r.bytesRead;
           continue;
         } else {
-          summary.filesSkipped++;
+          noteSkip(summary, job.unit.path, 'unreadable', 'busy: other processes kept appending to it');
           summary.warnings.push(`${job.unit.path}: other processes kept appending to it; it will be mined on the next run`);
         }
       }
@@ -230,10 +259,40 @@ export async function mineConvoUnits(
     await preparer.close();
   }
 
+  summary.warnings.push(...unknown.finish());
   if (ctx.wing) summary.wing = ctx.wing;
   else if (wings.size > 0) summary.wing = [...wings].sort().join(', ');
   summary.seconds = (performance.now() - t0) / 1000;
   return summary;
+}
+
+/** Wings of the main session files already stored, by session id (see {@link joinSession}). */
+function sessionWings(known: ReadonlyMap<string, SourceState>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of known.values()) {
+    const st = s.state as Partial<ClaudeSourceState>;
+    if (s.kind === 'convo' && st.kind === 'claude' && st.thread?.group === 'main' && st.thread.facts.sessionId) out.set(st.thread.facts.sessionId, s.wing);
+  }
+  return out;
+}
+
+/**
+ * A subagent or compaction file joins the wing of its parent session (same `sessionId`), whose main
+ * file is stored or mined earlier in the run (a session file sorts before its `subagents/` folder);
+ * a main file records its wing for them. Rewrites the prepared drawers and cursor in place.
+ */
+function joinSession(r: PreparedUnit, sessions: Map<string, string>): void {
+  if (!r.session || !('state' in r)) return;
+  if (r.session.main) {
+    sessions.set(r.session.id, r.state.wing);
+    return;
+  }
+  const wing = sessions.get(r.session.id);
+  if (!wing || wing === r.state.wing) return;
+  r.state.wing = wing;
+  const st = r.state.state as unknown as ClaudeSourceState;
+  if (st.main) st.main.wing = wing;
+  if ('drawers' in r) for (const d of r.drawers) d.wing = wing;
 }
 
 /** Options of {@link mineClaudeCode}. */

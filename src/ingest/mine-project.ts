@@ -5,7 +5,7 @@
  * are unchanged is not even read; a touched file with the same content writes only its bookkeeping.
  */
 import { availableParallelism } from 'node:os';
-import { resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { createError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { Logger } from '../core/logger.js';
@@ -13,8 +13,10 @@ import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
 import type { GraphBatch } from '../kg/index.js';
 import { DEFAULT_CHUNK_OPTIONS, walkProject, type ChunkOptions, type WalkItem } from './project/index.js';
 import { defaultWing } from './project-identity.js';
+import { emptySkips, noteSkip, type SkipReason, type SkippedFile } from './skips.js';
 import { createPreparer } from './preparer.js';
 import type { PrepareContext, PrepareJob } from './prepare-file.js';
+import { REDACT_RULES_VERSION } from './redact/index.js';
 
 /** Bump when chunking or drawer layout changes, so every file is re-mined once. */
 export const PROJECT_MINER_VERSION = 1;
@@ -98,10 +100,15 @@ export interface MineSummary {
   seconds: number;
   /** One line per file that could not be mined as-is (what and why). */
   warnings: string[];
+  /** Skipped entries per reason (every reason present); they add up to `filesSkipped` (see ingest/skips). */
+  skipped: Record<SkipReason, number>;
+  /** The skipped entries with their paths (the first 2000), for `--verbose`. */
+  skippedFiles: SkippedFile[];
 }
 
 function configFingerprint(opts: MineProjectOptions, chunk: Required<ChunkOptions>): string {
-  return sha256(JSON.stringify({ v: PROJECT_MINER_VERSION, chunk, room: opts.room ?? null, redact: opts.redact ?? true })).slice(0, 16);
+  const redact = opts.redact ?? true;
+  return sha256(JSON.stringify({ v: PROJECT_MINER_VERSION, chunk, room: opts.room ?? null, redact, ...(redact ? { redactRules: REDACT_RULES_VERSION } : {}) })).slice(0, 16);
 }
 
 /** Mines `path` (a folder or a single file) into `store`. */
@@ -121,6 +128,7 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
   const summary: MineSummary = {
     path: root, wing, filesScanned: 0, filesSkipped: 0, filesUnchanged: 0, filesMined: 0,
     drawersAdded: 0, drawersUpdated: 0, drawersRemoved: 0, bytesRead: 0, redactions: 0, seconds: 0, warnings: [],
+    skipped: emptySkips(), skippedFiles: [],
   };
 
   const known = new Map<string, SourceState>();
@@ -132,17 +140,22 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
   // 1. Walk and sort out what is unchanged at the stat level (no read at all).
   const jobs: PrepareJob[] = [];
   let bytesTotal = 0;
-  for (const item of opts.items ?? walkProject({
+  const items = opts.items ?? walkProject({
     root,
     ...(opts.maxFileBytes !== undefined ? { maxFileBytes: opts.maxFileBytes } : {}),
     ...(opts.respectGitignore !== undefined ? { respectGitignore: opts.respectGitignore } : {}),
     ...(opts.ignore ? { extraIgnores: opts.ignore } : {}),
-  })) {
+    onPrune: (rel, why) => {
+      summary.filesScanned++;
+      noteSkip(summary, `${join(root, rel)}${why === 'skip-dir' ? '/' : ''}`, 'ignored', why === 'skip-dir' ? 'default skip list' : undefined);
+    },
+  });
+  for (const item of items) {
     summary.filesScanned++;
     seen.add(item.path);
     if (item.kind === 'skipped') {
       // Drawers of a file that is now unreadable, too large or binary are kept (never lose data).
-      summary.filesSkipped++;
+      noteSkip(summary, item.path, item.reason, item.detail);
       if (item.reason === 'unreadable') summary.warnings.push(`${item.path}: unreadable (${item.detail ?? 'error'}) — check its permissions`);
       continue;
     }
@@ -211,10 +224,10 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
       if (opts.signal?.aborted) throw createError('ABORTED', { operation: 'mining' });
       const r = await window.shift()!;
       if (r.kind === 'unreadable') {
-        summary.filesSkipped++;
+        noteSkip(summary, r.path, 'unreadable', r.message);
         summary.warnings.push(r.message);
       } else if (r.kind === 'binary') {
-        summary.filesSkipped++;
+        noteSkip(summary, r.path, 'binary', 'content');
         summary.bytesRead += r.bytes;
       } else if (r.kind === 'same') {
         summary.bytesRead += r.bytes;

@@ -117,6 +117,8 @@ function toDrawers(text: string, job: PrepareJob, hash: string, ctx: PrepareCont
         c.text = r.text;
         redactions += r.count;
       }
+      // The heading repeats a line of the file (counted with its text); it goes into metadata and the index.
+      if (c.heading) c.heading = redactSecrets(c.heading).text;
     }
   }
   const language = languageFor(job.rel);

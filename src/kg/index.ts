@@ -46,7 +46,7 @@ export {
   type TunnelStore,
 } from './tunnels.js';
 export { createSqliteTunnelStore } from './sqlite-tunnel-store.js';
-export { extractFromDrawer, type ExtractionInput, type ExtractionResult, type ExtractOptions } from './extract/extract.js';
+export { extractFromDrawer, proseText, type ExtractionInput, type ExtractionResult, type ExtractOptions } from './extract/extract.js';
 export { resolveDate, findDates, type DateMention } from './extract/dates.js';
-export type { LlmExtractor, LlmExtractorOptions, CompleteFn, CreateLlmExtractor } from './extract/llm.js';
+export { createLlmExtractor, type LlmExtractor, type LlmExtractorOptions, type CompleteFn, type CreateLlmExtractor } from './extract/llm.js';
 export { queryEntities, nameCandidates, type QueryEntitiesOptions } from './query-entities.js';

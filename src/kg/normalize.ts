@@ -11,6 +11,8 @@ const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const ASCII_SEPARATORS = /[^A-Za-z0-9./#+@]+/g;
 const ABBREVIATION_DOTS = /\.+(?= |$)/g;
 const LEADING_AT = /^[@ ]+(?=[^/]*$)/;
+// A leading title before a name ("Dr. Chén" is Chen): only when a name follows.
+const HONORIFIC = /^(?:dr|mr|mrs|ms|mx|prof) +(?=\S)/;
 
 /** Longest accepted entity name or alias, in characters. */
 export const MAX_NAME_LENGTH = 200;
@@ -24,7 +26,9 @@ export const MAX_LITERAL_LENGTH = 1000;
  * NFKC, Latin diacritics folded, full case folding (ß → ss), apostrophes dropped, a leading `@`
  * dropped (not in `@scope/pkg`), dots ending a word dropped ("Dr." → "dr"), every other run of
  * characters outside letters, digits, `. / # + @` becomes one `_`. Idempotent.
- * `"Dr. Chen"` → `dr_chen`; `"auth-migration"` → `auth_migration`; `"package.json"` → `package.json`.
+ * A leading title (Dr, Mr, Mrs, Ms, Mx, Prof) before a name is dropped, so one person is one entity
+ * however they are addressed: `"Dr. Chén"`, `"Chen"` and `"chen"` → `chen`;
+ * `"auth-migration"` → `auth_migration`; `"package.json"` → `package.json`.
  * Returns `''` when nothing is left (callers reject it).
  */
 export function entityKey(name: string): string {
@@ -35,6 +39,11 @@ export function entityKey(name: string): string {
     s = s.toLowerCase().toUpperCase().toLowerCase().replace(APOSTROPHES, '').replace(SEPARATORS, ' ');
   }
   s = s.replace(ABBREVIATION_DOTS, '').trim().replace(LEADING_AT, '').trim();
+  // Titles and `@` may reveal each other ("@dr x", "dr @x"): strip both until nothing changes.
+  for (let prev = ''; prev !== s && HONORIFIC.test(s); ) {
+    prev = s;
+    s = s.replace(HONORIFIC, '').replace(LEADING_AT, '').trim();
+  }
   return s.replace(/ +/g, '_');
 }
 

@@ -13,7 +13,9 @@ import { cmpEnd, cmpStart } from './normalize.js';
  * - `works_at`, `lives_in`, `located_in`: one employer / home / location at a time;
  * - `assigned_to`: reassignment is the common story ("Maya was assigned to billing");
  * - `reports_to`, `married_to`: one manager, one spouse;
- * - `role`, `status`: one title, one state (usually literal objects).
+ * - `role`, `status`: one title, one state (usually literal objects);
+ * - `version`, `set_to`: one version of a thing, one value of a setting at a time ("bumped to 0.3.0"
+ *   closes 0.2.0).
  * Not functional on purpose: `uses`, `works_on`, `member_of`, `chose`, `owns` (many at once).
  */
 export const DEFAULT_FUNCTIONAL_PREDICATES: readonly string[] = Object.freeze([
@@ -25,6 +27,8 @@ export const DEFAULT_FUNCTIONAL_PREDICATES: readonly string[] = Object.freeze([
   'married_to',
   'role',
   'status',
+  'version',
+  'set_to',
 ]);
 
 /** The window of a stored fact, as the rules see it. */

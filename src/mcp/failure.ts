@@ -3,10 +3,11 @@
  * Turns anything a tool throws into an MCP error result: `isError: true`, a one-line text
  * (`loci: <message> [CODE]`) and `structuredContent: { error: { code, message, details } }` with a
  * code from the catalogue. Unknown errors become INTERNAL; their stack goes to the server's logger
- * (stderr), never to the client.
+ * (stderr), never to the client. Echoed values are shortened by the catalogue (a prefix and the
+ * length of a long value), so a 4 MB argument gets a reply of a few hundred bytes.
  */
 import type * as z from 'zod';
-import { createError, isLociError, type Logger, type LociError } from '../index.js';
+import { createError, displayDetails, isLociError, type Logger, type LociError } from '../index.js';
 
 /** The structured error every failed call carries. */
 export interface ToolFailure {
@@ -32,9 +33,9 @@ function jsonSafe(v: unknown): Record<string, unknown> {
   }
 }
 
-/** The failure of a LociError. */
+/** The failure of a LociError (its details bounded for display, like its message). */
 export function failureOf(e: LociError): ToolFailure {
-  return { code: e.code, message: e.message, details: jsonSafe(e.details) };
+  return { code: e.code, message: e.message, details: jsonSafe(displayDetails(e.details)) };
 }
 
 /** Builds the error result of a failure. */
@@ -47,6 +48,16 @@ export function resultOfThrown(e: unknown, tool: string, logger: Logger): ErrorR
   if (isLociError(e)) return errorResult(failureOf(e));
   logger.log('error', `tool ${tool} failed`, { error: (e as Error)?.stack ?? String(e) });
   return errorResult(failureOf(createError('INTERNAL', { what: `${tool} failed unexpectedly (details are in the server log)` })));
+}
+
+/** What an argument should have been, from a zod issue (sizes in words, not zod's symbols). */
+function expectation(issue: z.core.$ZodIssue): string {
+  if ((issue.code === 'too_big' || issue.code === 'too_small') && (issue.origin === 'string' || issue.origin === 'array')) {
+    const unit = issue.origin === 'string' ? 'characters' : 'items';
+    const bound = Number(issue.code === 'too_big' ? issue.maximum : issue.minimum);
+    return issue.code === 'too_big' ? `at most ${bound} ${unit} (this argument's size limit)` : `at least ${bound} ${unit}`;
+  }
+  return issue.message;
 }
 
 /** INVALID_ARGUMENT for arguments that do not match a tool's input schema. */
@@ -66,6 +77,7 @@ export function invalidArguments(error: z.ZodError, args: unknown, accepted: rea
   const path = issue.path.map(String);
   let value: unknown = args;
   for (const p of path) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[p] : undefined;
+  const expected = expectation(issue);
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more: ${error.issues.slice(1).map((i) => i.path.join('.') || 'arguments').join(', ')})` : '';
-  return failureOf(createError('INVALID_ARGUMENT', { name: path.join('.') || 'arguments', value: value ?? null, expected: `${issue.message}${more}` }));
+  return failureOf(createError('INVALID_ARGUMENT', { name: path.join('.') || 'arguments', value: value ?? null, expected: `${expected}${more}` }));
 }

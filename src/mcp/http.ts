@@ -7,14 +7,22 @@
  * name the loopback address). Binding to any other host requires a bearer token (`LOCI_TOKEN`;
  * MCP_TOKEN_REQUIRED otherwise). When a token is set, every request without
  * `Authorization: Bearer <token>` gets 401, whatever the host.
+ *
+ * Every request with an `Origin` header must come from a loopback origin (`http://localhost:*`,
+ * `127.0.0.0/8`, `[::1]`) or one of `allowedOrigins`, else 403 — a web page cannot drive the
+ * server from a browser (the MCP specification requires this check). A body over `maxBodyBytes` is
+ * read to its end and discarded, then answered 413 (no connection reset). Sessions without a
+ * request for `idleSessionMs` (default 5 minutes) are closed, and when all `maxSessions` slots are
+ * taken the least recently used idle session yields its slot to the new client.
  */
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createError, openPalace, silentLogger, type Palace } from '../index.js';
+import { createError, oneLine, openPalace, shortValue, silentLogger, systemClock, type Clock, type Palace } from '../index.js';
 import { createLociMcpServer, type LociMcpServer, type LociMcpServerOptions } from './server.js';
+import { MAX_MESSAGE_BYTES } from './args.js';
 
 /** Options of {@link serveHttp}. */
 export interface ServeHttpOptions extends LociMcpServerOptions {
@@ -24,12 +32,19 @@ export interface ServeHttpOptions extends LociMcpServerOptions {
   port?: number;
   /** Bearer token every request must carry. Default: none (loopback only). */
   token?: string;
-  /** Most concurrent sessions. Default 64. */
+  /** Most concurrent sessions; when full, the least recently used idle one is closed for a new client. Default 64. */
   maxSessions?: number;
-  /** Largest accepted request body in bytes. Default 4 MiB. */
+  /** Largest accepted request body in bytes (larger ones get 413). Default 4 MiB. */
   maxBodyBytes?: number;
-  /** A session without requests for this long is closed, in ms. Default 30 minutes. */
+  /** A session without requests for this long is closed, in ms (≥ 1). Default 5 minutes (`LOCI_MCP_IDLE_SECONDS` in the CLI). */
   idleSessionMs?: number;
+  /**
+   * Browser origins allowed besides loopback ones, e.g. `https://app.example:8443` (scheme, host
+   * and port; compared exactly). Requests without `Origin` are always allowed. Default none.
+   */
+  allowedOrigins?: readonly string[];
+  /** Time source for session idleness. Default the system clock. */
+  clock?: Clock;
 }
 
 /** A running HTTP server. */
@@ -46,6 +61,8 @@ export interface HttpServing {
 
 /** Default port of `loci mcp --http` ("LOCI" on a phone keypad). */
 export const DEFAULT_HTTP_PORT = 5624;
+/** Default idle time after which a session is closed: 5 minutes. */
+export const DEFAULT_IDLE_SESSION_MS = 5 * 60_000;
 /** The endpoint path. */
 export const MCP_PATH = '/mcp';
 
@@ -63,20 +80,71 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/** A body over the limit: how many bytes arrived (all of them, or at least this many when cut off). */
+class BodyTooLarge extends Error {
+  constructor(readonly bytes: number) {
+    super(`request body of ${bytes} bytes`);
+  }
+}
+
+/**
+ * Reads a body of at most `max` bytes. A larger one is read to its end and discarded (so the
+ * client can read the 413 instead of seeing a reset); past 16 × `max` the connection is cut.
+ */
 function readBody(req: IncomingMessage, max: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > max) {
-        reject(new RangeError(`request body over ${max} bytes`));
+      if (size <= max) parts.push(c);
+      else if (size > 16 * max) {
+        reject(new BodyTooLarge(size));
         req.destroy();
-      } else parts.push(c);
+      } else parts.length = 0;
     });
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('end', () => (size > max ? reject(new BodyTooLarge(size)) : resolve(Buffer.concat(parts).toString('utf8'))));
     req.on('error', reject);
   });
+}
+
+/** The origin of an `Origin` header in canonical form (`scheme://host:port`), or undefined when it is not a URL origin (e.g. `null`). */
+function canonicalOrigin(raw: string): string | undefined {
+  try {
+    const u = new URL(raw);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `Origin` check: absent, a loopback origin, or one of `allowed` (canonical forms). `null`,
+ * other schemes and everything else are refused.
+ */
+export function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
+  if (origin === undefined) return true;
+  const canonical = canonicalOrigin(origin);
+  if (!canonical) return false;
+  return isLoopback(new URL(canonical).hostname) || allowed.has(canonical);
+}
+
+/** Parses `allowedOrigins` entries (throws INVALID_ARGUMENT for one that is not an http(s) origin). */
+function allowedOriginSet(list: readonly string[] = []): Set<string> {
+  const set = new Set<string>();
+  for (const o of list) {
+    let u: URL | undefined;
+    try {
+      u = new URL(o.trim());
+    } catch {
+      u = undefined;
+    }
+    if (!u || !/^https?:$/.test(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username) {
+      throw createError('INVALID_ARGUMENT', { name: 'allowed origin', value: o, expected: 'an origin such as https://app.example or http://host:8080 (scheme, host and port, no path)' });
+    }
+    set.add(u.origin.toLowerCase());
+  }
+  return set;
 }
 
 /** Serves the Loci tools over Streamable HTTP. */
@@ -86,11 +154,15 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
   if (!isLoopback(host) && !token) throw createError('MCP_TOKEN_REQUIRED', { host });
   const logger = opts.logger ?? silentLogger;
   const maxSessions = opts.maxSessions ?? 64;
-  const maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxBody = opts.maxBodyBytes ?? MAX_MESSAGE_BYTES;
+  const origins = allowedOriginSet(opts.allowedOrigins);
+  const now = () => (opts.clock ?? systemClock).now();
   const owned = opts.palace === undefined;
   const palace: Palace = opts.palace ?? (await openPalace({ ...(opts.home ? { home: opts.home } : {}), logger }));
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; mcp: LociMcpServer; seen: number }>();
-  const idleMs = opts.idleSessionMs ?? 30 * 60_000;
+  /** Sessions by id; `busy` counts requests in flight (a standalone GET stream does not count). */
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; mcp: LociMcpServer; seen: number; busy: number }>();
+  const idleMs = opts.idleSessionMs ?? DEFAULT_IDLE_SESSION_MS;
+  if (!(idleMs >= 1)) throw createError('INVALID_ARGUMENT', { name: 'idleSessionMs', value: idleMs, expected: 'a positive number of milliseconds' });
   const expected = token ? digest(`Bearer ${token}`) : undefined;
   let port = opts.port ?? DEFAULT_HTTP_PORT;
 
@@ -100,8 +172,34 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
     return typeof got === 'string' && timingSafeEqual(digest(got), expected);
   };
 
+  const endSession = (id: string, why: string) => {
+    const s = sessions.get(id);
+    if (!s) return;
+    logger.log('info', `closing MCP session ${id}: ${why}`);
+    sessions.delete(id);
+    void s.transport.close().catch(() => {});
+  };
+  /** Closes sessions idle for `idleMs` or longer (run on a timer and before each new session). */
+  const sweep = () => {
+    const t = now();
+    for (const [id, s] of sessions) if (s.busy === 0 && t - s.seen >= idleMs) endSession(id, `idle for ${Math.round((t - s.seen) / 1000)} s`);
+  };
+  /** When all slots are taken, the least recently used idle session yields; false when every one is busy. */
+  const freeSlot = (): boolean => {
+    if (sessions.size < maxSessions) return true;
+    let oldest: [string, number] | undefined;
+    for (const [id, s] of sessions) if (s.busy === 0 && (!oldest || s.seen < oldest[1])) oldest = [id, s.seen];
+    if (!oldest) return false;
+    endSession(oldest[0], `all ${maxSessions} session slots are taken and it is the least recently used`);
+    return true;
+  };
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
+    const origin = req.headers.origin;
+    if (!originAllowed(origin, origins)) {
+      return rpcError(res, 403, -32000, `forbidden origin ${JSON.stringify(oneLine(shortValue(String(origin))))}: only loopback origins and those allowed with --allow-origin (LOCI_MCP_ALLOWED_ORIGINS) may call this server`);
+    }
     if (!authorised(req)) return rpcError(res, 401, -32001, 'unauthorised: send Authorization: Bearer <LOCI_TOKEN>', { 'www-authenticate': 'Bearer realm="loci"' });
     if (path !== MCP_PATH) return rpcError(res, 404, -32601, `not found: the MCP endpoint is ${MCP_PATH}`);
     const sid = req.headers['mcp-session-id'];
@@ -111,22 +209,34 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
       try {
         body = JSON.parse(await readBody(req, maxBody));
       } catch (e) {
-        return e instanceof RangeError ? rpcError(res, 413, -32600, e.message) : rpcError(res, 400, -32700, 'parse error: the body is not JSON');
+        if (e instanceof BodyTooLarge) {
+          const f = createError('MCP_MESSAGE_TOO_LARGE', { bytes: e.bytes, max: maxBody });
+          return rpcError(res, 413, -32600, `loci: ${f.message} [${f.code}]`, { connection: 'close' });
+        }
+        return rpcError(res, 400, -32700, 'parse error: the body is not JSON');
       }
     }
     if (sessionId) {
       const s = sessions.get(sessionId);
-      if (!s) return rpcError(res, 404, -32001, 'session not found: start a new one with initialize');
-      s.seen = Date.now();
+      if (!s) return rpcError(res, 404, -32001, 'session not found (it ended or expired): start a new one with initialize');
+      s.seen = now();
+      if (req.method !== 'GET') {
+        s.busy++;
+        res.once('close', () => {
+          s.busy--;
+          s.seen = now();
+        });
+      }
       return s.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) return rpcError(res, 400, -32000, 'bad request: no valid session id (send initialize first)');
-    if (sessions.size >= maxSessions) return rpcError(res, 503, -32000, `too many sessions (${maxSessions}); close some first`);
+    sweep();
+    if (!freeSlot()) return rpcError(res, 503, -32000, `too many sessions (${maxSessions}), all busy; retry shortly`);
     const mcp = await createLociMcpServer({ ...opts, palace, logger });
     const loopback = isLoopback(host);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, mcp, seen: Date.now() }),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, mcp, seen: now(), busy: 0 }),
       ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`] } : {}),
     });
     transport.onclose = () => {
@@ -157,22 +267,15 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
   const url = `http://${shown}:${port}${MCP_PATH}`;
   logger.log('info', `loci mcp serving over HTTP at ${url}${token ? ' (bearer token required)' : ''}`);
 
-  const sweep = setInterval(() => {
-    for (const [id, s] of sessions) {
-      if (Date.now() - s.seen < idleMs) continue;
-      logger.log('info', `closing idle MCP session ${id}`);
-      sessions.delete(id);
-      void s.transport.close().catch(() => {});
-    }
-  }, Math.min(60_000, Math.max(50, idleMs / 2)));
-  sweep.unref();
+  const sweeper = setInterval(sweep, Math.min(60_000, Math.max(50, idleMs / 2)));
+  sweeper.unref();
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((r) => (resolveClosed = r));
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      clearInterval(sweep);
+      clearInterval(sweeper);
       for (const { transport } of [...sessions.values()]) await transport.close().catch(() => {});
       sessions.clear();
       http.closeAllConnections();

@@ -10,12 +10,12 @@
  *   and has changed between versions, so Loci never edits it: it prints the equivalent
  *   `claude mcp add --scope …` command instead.
  *
- * The command is `loci mcp` when `loci` is on PATH, else the absolute `node` and `bin/loci.js`.
+ * The command is `loci mcp` when `loci` on PATH is this package, else `node` (looked up when the
+ * server starts, never pinned) and the absolute `bin/loci.js`.
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createError, findGitRoot, writeFileAtomic, readJsonObjectFile, isJsonObject } from '../index.js';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createError, findGitRoot, lociLaunch, writeFileAtomic, readJsonObjectFile, isJsonObject } from '../index.js';
 
 /** Where the registration goes. */
 export type McpInstallScope = 'project' | 'user' | 'local';
@@ -63,33 +63,34 @@ export interface McpInstallResult {
   notes: string[];
 }
 
-/** True when an executable `cmd` is on `PATH`. */
-export function onPath(cmd: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  const exts = process.platform === 'win32' ? (env['PATHEXT'] ?? '.EXE;.CMD').split(';') : [''];
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (!dir) continue;
-    for (const ext of exts) {
-      try {
-        const p = join(dir, cmd + ext);
-        accessSync(p, constants.X_OK);
-        if (statSync(p).isFile()) return true;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return false;
-}
-
-/** `loci mcp` when `loci` is on PATH, else `<node> <abs>/bin/loci.js mcp`. */
+/**
+ * `loci mcp` when `loci` on PATH is this package, else `node <abs>/bin/loci.js mcp`. `node` is
+ * found on PATH when Claude Code starts the server, so a Node upgrade does not break it (see
+ * `core/launcher.ts`).
+ */
 export function resolveLociCommand(env: NodeJS.ProcessEnv = process.env): { command: string; args: string[] } {
-  if (onPath('loci', env)) return { command: 'loci', args: ['mcp'] };
-  return { command: process.execPath, args: [fileURLToPath(new URL('../../bin/loci.js', import.meta.url)), 'mcp'] };
+  const l = lociLaunch({ env });
+  return { command: l.command, args: [...l.args, 'mcp'] };
 }
 
 /** POSIX shell quoting of one word. */
 export function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The `claude mcp add` command line for a stdio server: `claude mcp add --scope S NAME
+ * [-e K=V]… -- COMMAND ARGS…`. The name comes before `-e`, because Claude Code declares
+ * `-e, --env <env...>` as variadic: in `-e K=V NAME -- …` it takes NAME as a second variable and
+ * rejects it ("Invalid environment variable format"). `--` ends the variables and separates the
+ * server's own command and arguments from Claude Code's options.
+ */
+export function claudeMcpAddCommand(scope: McpInstallScope, name: string, env: Record<string, string>, cmd: { command: string; args: string[] }): string {
+  return [
+    'claude', 'mcp', 'add', '--scope', scope, name,
+    ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+    '--', cmd.command, ...cmd.args,
+  ].map(shellQuote).join(' ');
 }
 
 function detectIndent(text: string): string | number {
@@ -119,11 +120,7 @@ export function installMcp(opts: McpInstallOptions = {}): McpInstallResult {
   const home = opts.home ?? env['LOCI_HOME'];
   const entryEnv: Record<string, string> = home ? { LOCI_HOME: home } : {};
   const entry: McpServerEntry = { type: 'stdio', command: cmd.command, args: [...cmd.args], env: entryEnv };
-  const claudeCommand = [
-    'claude', 'mcp', 'add', '--scope', scope,
-    ...Object.entries(entryEnv).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
-    name, '--', cmd.command, ...cmd.args,
-  ].map(shellQuote).join(' ');
+  const claudeCommand = claudeMcpAddCommand(scope, name, entryEnv, cmd);
   const notes: string[] = [];
 
   if (scope !== 'project') {
@@ -140,7 +137,7 @@ export function installMcp(opts: McpInstallOptions = {}): McpInstallResult {
   const merged = isJsonObject(old)
     ? { ...old, type: entry.type, command: entry.command, args: entry.args, env: { ...(isJsonObject(old['env']) ? (old['env'] as Record<string, string>) : {}), ...entryEnv } }
     : entry;
-  if (cmd.command !== 'loci' || home) notes.push(`.mcp.json is usually committed and shared: this entry holds paths of this machine (${[cmd.command !== 'loci' ? cmd.command : '', home ?? ''].filter(Boolean).join(', ')}); use --scope local to keep it private`);
+  if (cmd.command !== 'loci' || home) notes.push(`.mcp.json is usually committed and shared: this entry holds paths of this machine (${[cmd.command !== 'loci' ? cmd.args[0] ?? cmd.command : '', home ?? ''].filter(Boolean).join(', ')}); use --scope local to keep it private`);
   if (original !== null && isJsonObject(old) && same(old, merged)) {
     return { scope, name, entry, file, action: opts.print ? 'printed' : 'unchanged', claudeCommand, json: original, notes };
   }

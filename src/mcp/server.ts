@@ -14,13 +14,15 @@
  * `strictOutputSchemas: true` to advertise the strict shapes.
  */
 import { createRequire } from 'node:module';
+import { delimiter, resolve } from 'node:path';
 import * as z from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createError, openPalace, selectMemoryDir, silentLogger, type Logger, type MemoryDirChoice, type Palace } from '../index.js';
+import { claudeConfigDir, createError, openPalace, selectMemoryDir, silentLogger, type Logger, type MemoryDirChoice, type Palace } from '../index.js';
 import { ErrorShape } from './shapes.js';
 import { errorResult, failureOf, invalidArguments, resultOfThrown } from './failure.js';
 import { lociTools } from './registry.js';
+import { mcpProjectDir } from './project.js';
 import type { AnyTool, CallExtras, MemoryDirOptions, ToolContext } from './tool.js';
 
 /** Options of {@link createLociMcpServer}. */
@@ -31,10 +33,20 @@ export interface LociMcpServerOptions {
   home?: string;
   /** Diagnostics (stderr or a file; never stdout). Default silent. */
   logger?: Logger;
-  /** Working directory for relative paths and the memory directory's project. Default `process.cwd()`. */
+  /**
+   * Working directory for relative paths and the memory directory's project. Default
+   * `process.cwd()`. `CLAUDE_PROJECT_DIR` in `env` (an existing absolute directory) wins over it.
+   */
   cwd?: string;
   /** Environment for locating Claude Code's memory directory. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Folders `loci_mine` may read (MCP callers act for someone else: they may not mine
+   * `/etc/passwd`). Default: `LOCI_MINE_ROOTS` from `env` (separated by `:`, `;` on Windows), else
+   * the project of `cwd` (its git root, or `cwd`) and the Claude Code configuration folder
+   * (`CLAUDE_CONFIG_DIR` or `~/.claude`).
+   */
+  mineRoots?: readonly string[];
   /** Advertise the strict output schemas (see the module comment). Default false. */
   strictOutputSchemas?: boolean;
   /** Server version reported at initialize. Default: the package version. */
@@ -90,16 +102,26 @@ function memoryDirChooser(cwd: string, env: NodeJS.ProcessEnv, lociHome: string)
   };
 }
 
+/** `LOCI_MINE_ROOTS` when set, else the project root and Claude Code's configuration folder. */
+function defaultMineRoots(env: NodeJS.ProcessEnv, projectRoot: () => string): string[] {
+  const fromEnv = (env['LOCI_MINE_ROOTS'] ?? '').split(delimiter).map((s) => s.trim()).filter(Boolean);
+  return fromEnv.length ? fromEnv.map((p) => resolve(p)) : [projectRoot(), claudeConfigDir(undefined, env)];
+}
+
 /** Builds the Loci MCP server (tools registered, not yet connected). */
 export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Promise<LociMcpServer> {
   const logger = opts.logger ?? silentLogger;
   const owned = opts.palace === undefined;
   const palace = opts.palace ?? (await openPalace({ ...(opts.home ? { home: opts.home } : {}), logger }));
-  const cwd = opts.cwd ?? process.cwd();
   const env = opts.env ?? process.env;
+  // Claude Code names the project in CLAUDE_PROJECT_DIR; it wins over the working directory.
+  const cwd = mcpProjectDir(opts.cwd ?? process.cwd(), env);
   // The graph is loaded on the first graph tool call, not at start (it would slow the cold start).
   const graph = typeof palace.graph === 'function' ? () => palace.graph() : undefined;
-  const ctx: ToolContext = { palace, logger, cwd, env, memoryDir: memoryDirChooser(cwd, env, palace.home), ...(graph ? { graph } : {}) };
+  const memoryDir = memoryDirChooser(cwd, env, palace.home);
+  let roots: readonly string[] | undefined;
+  const mineRoots = () => (roots ??= opts.mineRoots ?? defaultMineRoots(env, () => memoryDir().projectRoot));
+  const ctx: ToolContext = { palace, logger, cwd, env, memoryDir, mineRoots, ...(graph ? { graph } : {}) };
   const tools = lociTools({ kg: graph !== undefined });
 
   const server = new McpServer(

@@ -3,12 +3,17 @@
  * `loci mcp`: the server over stdio. Stdout belongs to the protocol, so while serving every
  * `console.log/info/debug/warn` is routed to stderr; logs go to stderr. The palace is opened once
  * and closed when the client closes stdin, on SIGINT/SIGTERM, or when the transport closes —
- * after the calls in flight have answered.
+ * after the calls in flight have answered. A request line over 4 MiB is dropped unread and
+ * answered with MCP_MESSAGE_TOO_LARGE; the session goes on.
  */
 import { format } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
+import { createError } from '../index.js';
 import { createLociMcpServer, type LociMcpServerOptions } from './server.js';
+import { MAX_MESSAGE_BYTES } from './args.js';
+import { errorResult, failureOf } from './failure.js';
+import { guardLines, requestOf, type OversizedLine } from './line-guard.js';
 
 /** Options of {@link serveStdio}. */
 export interface ServeStdioOptions extends LociMcpServerOptions {
@@ -18,6 +23,8 @@ export interface ServeStdioOptions extends LociMcpServerOptions {
   stdout?: Writable;
   /** Handle SIGINT/SIGTERM by closing cleanly. Default true. */
   handleSignals?: boolean;
+  /** Largest request line in bytes; longer ones are answered with MCP_MESSAGE_TOO_LARGE. Default 4 MiB. */
+  maxMessageBytes?: number;
 }
 
 /** A running stdio server. */
@@ -55,7 +62,22 @@ export async function serveStdio(opts: ServeStdioOptions = {}): Promise<StdioSer
   const built = lociServer;
   const logger = opts.logger;
   logger?.log('debug', `SDK, tools and palace loaded in ${Math.round(performance.now() - t0)} ms`);
-  const transport = new StdioServerTransport(stdin, stdout);
+  // A line over the limit is dropped before the SDK sees it (past 10 MiB the SDK would close the
+  // session) and answered here: an isError result for a tool call, a JSON-RPC error otherwise.
+  const maxBytes = opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+  const onOversized = (line: OversizedLine) => {
+    const { id, method } = requestOf(line);
+    const failure = failureOf(createError('MCP_MESSAGE_TOO_LARGE', { bytes: line.bytes, max: maxBytes }));
+    logger?.log('warn', `dropped a ${line.bytes}-byte message (${method ?? 'unknown method'}): over the ${maxBytes}-byte limit`);
+    if (id === undefined) return;
+    const reply =
+      method === 'tools/call'
+        ? { jsonrpc: '2.0', id, result: errorResult(failure) }
+        : { jsonrpc: '2.0', id, error: { code: -32600, message: `loci: ${failure.message} [${failure.code}]` } };
+    stdout.write(`${JSON.stringify(reply)}\n`);
+  };
+  const guarded = guardLines(stdin, maxBytes, onOversized);
+  const transport = new StdioServerTransport(guarded, stdout);
 
   // Count requests in flight so that a closed stdin still lets them answer.
   let inFlight = 0;
@@ -77,6 +99,9 @@ export async function serveStdio(opts: ServeStdioOptions = {}): Promise<StdioSer
     return (closing ??= (async () => {
       stdin.off('end', onEnd);
       stdin.off('close', onEnd);
+      // Stop reading (as the SDK transport does when it reads stdin itself), so the process can exit.
+      stdin.unpipe(guarded);
+      stdin.pause();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       try {

@@ -43,6 +43,11 @@ export interface ToolContext {
   env: NodeJS.ProcessEnv;
   /** Picks the memory directory (Claude Code's when it exists here, else Loci's own). */
   memoryDir(opts?: MemoryDirOptions): MemoryDirChoice;
+  /**
+   * The folders `loci_mine` may read (a path must be one of them or inside one): `mineRoots`
+   * of the server options, else `LOCI_MINE_ROOTS`, else the project and Claude Code's folder.
+   */
+  mineRoots(): readonly string[];
   /** The palace's knowledge graph and tunnels (loaded on first use), when it has them. */
   graph?: () => Promise<PalaceGraph>;
 }

@@ -70,16 +70,38 @@ export interface ParsedYaml {
   errors: string[];
 }
 
-/** Parses YAML frontmatter text tolerantly (duplicate keys allowed, last wins). */
+/** One line, at most 200 characters: YAML error messages may carry line breaks and source excerpts. */
+function oneLineError(message: string): string {
+  const s = message.replace(/\s+/g, ' ').trim();
+  return s.length > 200 ? `${s.slice(0, 199)}…` : s;
+}
+
+/**
+ * Parses YAML frontmatter text tolerantly (duplicate keys allowed, last wins). Never throws: parse
+ * errors, unresolved aliases (`b: *x`), alias bombs (more than 100 alias expansions) and
+ * non-mapping documents are reported in `errors` (one line each).
+ */
 export function parseYaml(yamlText: string): ParsedYaml {
-  const doc = yaml().parseDocument(yamlText.replace(/\r\n/g, '\n'), { uniqueKeys: false, prettyErrors: false });
-  const errors = doc.errors.map((e) => e.message);
+  const y = yaml();
+  let doc: Document;
+  try {
+    doc = y.parseDocument(yamlText.replace(/\r\n/g, '\n'), { uniqueKeys: false, prettyErrors: false, logLevel: 'error' });
+  } catch (e) {
+    // Not expected from the yaml package, but a memory file must never break the folder.
+    return { doc: new y.Document({}), data: {}, errors: [oneLineError(`YAML could not be read: ${(e as Error).message}`)] };
+  }
+  const errors = doc.errors.map((e) => oneLineError(e.message));
   let data: Record<string, unknown> = {};
   if (errors.length === 0) {
     if (doc.contents === null) data = {};
-    else if (yaml().isMap(doc.contents)) {
-      const js: unknown = doc.toJS({ maxAliasCount: 100 });
-      data = js && typeof js === 'object' ? (js as Record<string, unknown>) : {};
+    else if (y.isMap(doc.contents)) {
+      try {
+        const js: unknown = doc.toJS({ maxAliasCount: 100 });
+        data = js && typeof js === 'object' ? (js as Record<string, unknown>) : {};
+      } catch (e) {
+        // toJS throws on an unresolved alias and past maxAliasCount (the "billion laughs" guard).
+        errors.push(oneLineError((e as Error).message));
+      }
     } else errors.push('frontmatter is not a mapping of keys to values');
   }
   return { doc, data, errors };

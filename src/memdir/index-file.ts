@@ -7,7 +7,8 @@
  * - One line per memory, `- [Title](file.md) — hook`, at most 150 characters; pinned first, then
  *   newest first; at most 200 topic files (the scan cap). No frontmatter.
  * - An existing line that points at a known file is kept verbatim (its hand-written hook survives)
- *   unless that file was just written or the line is over 150 characters.
+ *   unless that file was just written, the line is over 150 characters or it carries text that
+ *   new lines would have neutralised (markup, invisible characters; see `neutralise.ts`).
  * - Foreign pointer lines (to files Loci did not list) are kept while their target exists, and
  *   dropped once it is gone. A leading `# heading` and non-pointer prose lines are kept; other
  *   headings and blank lines are regenerated.
@@ -19,6 +20,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../core/fs-safe.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { stripBlockComments } from './markdown.js';
+import { linkTarget, linkText, hasMarkupOrInvisible, neutraliseLine } from './neutralise.js';
 import { listMemories, scanTopicFiles } from './scan.js';
 import { INDEX_FILE, MEMORY_LIMITS, type MemoryEntry } from './types.js';
 
@@ -37,21 +39,28 @@ function clip(s: string, max: number): string {
   return s.slice(0, Math.max(0, max - 1)).replace(/\s+$/, '') + '…';
 }
 
-function linkTarget(file: string): string {
-  return /[\s()<>]/.test(file) ? `<${file}>` : file;
-}
-
-/** The index line for one memory: `- [Title](file.md) — hook`, at most `maxChars` characters. */
+/**
+ * The index line for one memory: `- [Title](file.md) — hook`, at most `maxChars` characters.
+ * Title and hook are neutralised (`neutralise.ts`): one line, no invisible characters, no markup
+ * that could close the wrapper Claude Code loads MEMORY.md in.
+ */
 export function renderIndexLine(m: Pick<MemoryEntry, 'title' | 'file' | 'description'>, maxChars: number = MEMORY_LIMITS.indexLineChars): string {
-  const title = clip(m.title.replace(/\s+/g, ' ').trim(), 60).replace(/([[\]])/g, '\\$1');
+  const title = linkText(clip(neutraliseLine(m.title), 60));
   const head = `- [${title}](${linkTarget(m.file)})`;
-  const hook = m.description.replace(/\s+/g, ' ').trim();
+  const hook = neutraliseLine(m.description);
   if (!hook) return head;
   const room = maxChars - head.length - 3;
   return room >= 10 ? `${head} — ${clip(hook, room)}` : head;
 }
 
 const POINTER = /^\s*[-*+]\s+\[(?:\\.|[^\]\\])*\]\(\s*(<[^>]*>|[^)\s]+)(?:\s+"[^"]*")?\s*\)/;
+
+/** True when a pointer line carries text that {@link renderIndexLine} would neutralise (its target aside). */
+function unsafeLine(line: string): boolean {
+  const m = POINTER.exec(line);
+  const title = m ? (/\[((?:\\.|[^\]\\])*)\]/.exec(m[0])?.[1] ?? '') : '';
+  return hasMarkupOrInvisible(m ? `${title} ${line.slice(m.index + m[0].length)}` : line);
+}
 
 /** The relative file a pointer line links to, or undefined for prose and web links. */
 export function pointerTarget(line: string): string | undefined {
@@ -127,7 +136,7 @@ export function buildIndex(
       continue;
     }
     if (known.has(target)) {
-      if (!kept.has(target) && !touched.has(target) && !options.regenerate && line.length <= maxChars) kept.set(target, line.trimEnd());
+      if (!kept.has(target) && !touched.has(target) && !options.regenerate && line.length <= maxChars && !unsafeLine(line)) kept.set(target, line.trimEnd());
     } else if (fileExists(target)) {
       if (!foreign.includes(line.trimEnd())) foreign.push(line.trimEnd());
     } else dropped++;

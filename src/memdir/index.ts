@@ -45,7 +45,7 @@ export {
   type LociProject,
   type MemoryDirChoice,
 } from './resolve.js';
-export { listMemories, loadMemories, readMemoryFile, scanTopicFiles, type ListMemoriesOptions, type TopicCandidate } from './scan.js';
+export { listMemories, loadMemories, readMemoryFile, scanTopicFiles, invalidMemoryFiles, type ListMemoriesOptions, type TopicCandidate, type InvalidMemoryFile } from './scan.js';
 export {
   rebuildIndex,
   buildIndex,
@@ -71,6 +71,17 @@ export {
   type WriteOptions,
   type WriteResult,
 } from './memories.js';
+export {
+  mergeMemoryDir,
+  tidyMemoryDir,
+  removeStaleTemps,
+  indexDisagrees,
+  STALE_TEMP_MS,
+  INDEX_REPAIR_GRACE_MS,
+  type MergeReport,
+  type TidyReport,
+} from './open.js';
+export { neutraliseLine } from './neutralise.js';
 export { memorySystemPrompt, type MemoryPromptOptions } from './prompt.js';
 export {
   loadClaudeMdChain,

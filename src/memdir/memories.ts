@@ -12,6 +12,7 @@ import { isoAt, systemClock, type Clock } from '../core/clock.js';
 import { rebuildIndex, type IndexStats } from './index-file.js';
 import { checkPrivacy, defaultPrivacy } from './privacy-rules.js';
 import { loadMemories, readMemoryFile } from './scan.js';
+import { redactMemoryFields } from './redact.js';
 import { slugify } from './slug.js';
 import { applyTopicPatch, renderNewTopicFile, type TopicPatch } from './topic-file.js';
 import { isMemoryType, type Memory, type MemoryType } from './types.js';
@@ -75,7 +76,8 @@ export function createFileExclusive(path: string, data: string, mode = 0o600): b
   } catch (e) {
     throw fsError(e, dir, 'create');
   }
-  const tmp = join(dir, `.new.${randomBytes(6).toString('hex')}.tmp`);
+  // The writer's pid in the name lets the next open tell a killed writer's leftover from a live one.
+  const tmp = join(dir, `.new.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'wx', mode);
   try {
     const buf = Buffer.from(data, 'utf8');
@@ -115,8 +117,12 @@ function sameName(m: Memory, slug: string): boolean {
   return slugify(m.name) === slug || slugify(m.file.split('/').pop()!.replace(/\.md$/i, '').replace(/^(user|feedback|project|reference)_/, '')) === slug;
 }
 
-/** Adds a memory. Throws MEMORY_EXISTS when one with the same slug (any type) or file exists. */
+/**
+ * Adds a memory (secrets in its text redacted). Throws MEMORY_EXISTS when one with the same slug
+ * (any type) or file exists.
+ */
 export function addMemory(dir: string, input: AddMemoryInput, options: WriteOptions = {}): WriteResult {
+  input = redactMemoryFields(input);
   const type = parseMemoryType(input.type);
   checkName(input.name);
   if (input.team && type === 'user') {
@@ -135,7 +141,7 @@ export function addMemory(dir: string, input: AddMemoryInput, options: WriteOpti
     pinned: input.pinned ?? false,
     modified: now,
   });
-  const existing = loadMemories(dir, { limit: Infinity }).find((m) => sameName(m, rendered.slug));
+  const existing = loadMemories(dir, { limit: Infinity, includeInvalid: true }).find((m) => sameName(m, rendered.slug));
   if (existing) throw createError('MEMORY_EXISTS', { name: input.name, file: existing.file });
   const file = input.team ? `team/${rendered.fileName}` : rendered.fileName;
   if (!createFileExclusive(join(dir, ...file.split('/')), rendered.text)) {
@@ -186,7 +192,7 @@ export function suggestNames(query: string, candidates: readonly (readonly strin
  * or by slug. Throws MEMORY_NOT_FOUND (with suggestions) or MEMORY_AMBIGUOUS.
  */
 export function findMemory(dir: string, query: string): Memory {
-  const all = loadMemories(dir, { limit: Infinity });
+  const all = loadMemories(dir, { limit: Infinity, includeInvalid: true });
   const q = query.trim().replace(/\\/g, '/');
   const slug = slugify(q);
   const tiers: ((m: Memory) => boolean)[] = [
@@ -225,9 +231,11 @@ export interface EditMemoryInput extends Omit<TopicPatch, 'type' | 'privacy'> {
 /**
  * Edits a memory in place. Frontmatter keys, order, quoting and unknown keys are kept; `modified`
  * is stamped when something changed; a file without frontmatter only has its body edited. If the
- * file changes under us between read and write, the edit is re-applied (up to 5 times).
+ * file changes under us between read and write, the edit is re-applied (up to 5 times). Secrets in
+ * the new text are redacted.
  */
 export function editMemory(dir: string, query: string, input: EditMemoryInput, options: WriteOptions = {}): WriteResult {
+  input = redactMemoryFields(input);
   const m = findMemory(dir, query);
   const type = input.type !== undefined ? parseMemoryType(input.type) : undefined;
   const privacy = input.privacy !== undefined ? checkPrivacy(type ?? m.type ?? 'project', input.privacy) : undefined;

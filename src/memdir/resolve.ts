@@ -11,6 +11,7 @@ import { resolveHome, homePaths } from '../core/home.js';
 import { sha256 } from '../core/hash.js';
 import { findGit, normalizeRemoteUrl, preferredRemoteUrl, rootCommit, GIT_TIMEOUT_MS, type GitInfo } from './git.js';
 import { slugify } from './slug.js';
+import { mergeMemoryDir, tidyMemoryDir, type MergeReport, type TidyReport } from './open.js';
 
 /** Options shared by the resolvers. */
 export interface ResolveOptions {
@@ -295,6 +296,11 @@ export interface SelectOptions extends ResolveOptions {
   claude?: boolean;
   /** `--user`: use the user-level directory (memories that follow the user). Default false. */
   user?: boolean;
+  /**
+   * Only resolve: do not open the chosen directory (no merge of Loci's own memories into Claude
+   * Code's directory, no temp-file clean-up, no index repair; see `open.ts`). Default false.
+   */
+  readOnly?: boolean;
 }
 
 /** The directory `loci memory …` works on, and why. */
@@ -310,10 +316,34 @@ export interface MemoryDirChoice {
   lociDir: string;
   /** The user-level directory. */
   userDir: string;
+  /**
+   * Set when opening moved memories from Loci's own directory into Claude Code's (the first time
+   * Claude Code's directory is chosen), or failed to move some.
+   */
+  merged?: MergeReport;
+  /** Set when opening removed stale temp files, repaired MEMORY.md or met a problem. */
+  tidied?: TidyReport;
 }
 
-/** `--dir` > `--user` > Claude Code's directory (when it exists, or `--claude`) > Loci's own. */
+/**
+ * `--dir` > `--user` > Claude Code's directory (when it exists, or `--claude`) > Loci's own. Unless
+ * `readOnly`, the chosen directory is then opened: when it is Claude Code's, memories in Loci's own
+ * directory for this project are merged into it (never left behind); stale temp files are removed
+ * and MEMORY.md is repaired when it disagrees with the files. Never throws for these.
+ */
 export function selectMemoryDir(o: SelectOptions = {}): MemoryDirChoice {
+  const choice = chooseMemoryDir(o);
+  if (o.readOnly) return choice;
+  if (choice.kind === 'claude' && resolve(choice.lociDir) !== resolve(choice.dir)) {
+    const merged = mergeMemoryDir(choice.lociDir, choice.dir);
+    if (merged.moved.length || merged.errors.length) choice.merged = merged;
+  }
+  const tidied = tidyMemoryDir(choice.dir);
+  if (tidied.removedTemps.length || tidied.indexRepaired || tidied.errors.length) choice.tidied = tidied;
+  return choice;
+}
+
+function chooseMemoryDir(o: SelectOptions): MemoryDirChoice {
   const env = o.env ?? process.env;
   const lociHome = o.lociHome ?? resolveHome(undefined, env);
   const claude = resolveClaudeMemoryDir(o);

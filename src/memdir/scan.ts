@@ -10,7 +10,7 @@ import { isAbsolute, join } from 'node:path';
 import { lazyRequire } from '../core/lazy.js';
 
 const ignore = lazyRequire<typeof import('ignore')>('ignore');
-import { parseTopicFile } from './topic-file.js';
+import { parseTopicFile, type TopicFields } from './topic-file.js';
 import { effectivePrivacy } from './privacy-rules.js';
 import { INDEX_FILE, MEMORY_LIMITS, type Memory, type MemoryEntry, type MemoryType } from './types.js';
 
@@ -88,8 +88,29 @@ function readHead(path: string, size: number): string {
   }
 }
 
-function toMemory(c: TopicCandidate, text: string): Memory {
+/** A topic file left out of listings because its frontmatter cannot be read. */
+export interface InvalidMemoryFile {
+  /** Path relative to the memory directory. */
+  file: string;
+  /** Absolute path. */
+  path: string;
+  /** The first YAML problem, one line (e.g. `Unresolved alias … : x`). */
+  reason: string;
+}
+
+interface Parsed {
+  memory: Memory;
+  /** Set when the frontmatter has errors (the memory then holds filename fallbacks). */
+  problem?: string;
+}
+
+function parseCandidate(c: TopicCandidate, text: string): Parsed {
   const t = parseTopicFile(text, c.file);
+  const memory = toMemory(c, t, text);
+  return t.errors.length ? { memory, problem: t.errors[0]! } : { memory };
+}
+
+function toMemory(c: TopicCandidate, t: TopicFields, text: string): Memory {
   return {
     name: t.name,
     title: t.title,
@@ -115,6 +136,14 @@ export interface ListMemoriesOptions {
   limit?: number;
   /** Only this type. Default: all. */
   type?: MemoryType;
+  /**
+   * Also return files whose frontmatter cannot be read (bad YAML, unresolved alias), with the
+   * fields derived from the file name. Default false: such files are skipped (and reported to
+   * `onSkip`), so one broken file never breaks a listing, the index or recall.
+   */
+  includeInvalid?: boolean;
+  /** Called once per skipped file. Default none. */
+  onSkip?: (file: InvalidMemoryFile) => void;
 }
 
 /** Newest first: by `modified` (frontmatter, else mtime), then by file name for stability. */
@@ -126,35 +155,49 @@ export function byNewest(a: { modified: string; file: string }, b: { modified: s
  * Parsed files by path, valid while inode, size and mtime are unchanged (every Loci write is a
  * rename, which changes the inode). Keeps repeated scans of one directory cheap.
  */
-const cache = new Map<string, { key: string; memory: Memory }>();
+const cache = new Map<string, { key: string; parsed: Parsed }>();
 const CACHE_MAX = 4096;
 
-function cached(c: TopicCandidate): Memory | undefined {
+function cached(c: TopicCandidate): Parsed | undefined {
   const key = `${c.ino}:${c.size}:${c.mtimeMs}:${c.file}`;
   const hit = cache.get(c.path);
-  if (hit && hit.key === key) return hit.memory;
+  if (hit && hit.key === key) return hit.parsed;
   let text: string;
   try {
     text = readHead(c.path, c.size);
   } catch {
     return undefined;
   }
-  const memory = toMemory(c, text);
+  const parsed = parseCandidate(c, text);
   if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
-  cache.set(c.path, { key, memory });
-  return memory;
+  cache.set(c.path, { key, parsed });
+  return parsed;
 }
 
-/** Reads and parses every candidate; files that vanish or cannot be read are skipped. */
+/**
+ * Reads and parses every candidate; files that vanish or cannot be read are skipped, and so are
+ * files whose frontmatter cannot be read unless `includeInvalid` is set.
+ */
 export function loadMemories(dir: string, options: ListMemoriesOptions = {}): Memory[] {
   const limit = options.limit ?? MEMORY_LIMITS.scanFiles;
   const all: Memory[] = [];
   for (const c of scanTopicFiles(dir)) {
-    const m = cached(c);
-    if (!m) continue;
-    if (options.type === undefined || m.type === options.type) all.push(m);
+    const p = cached(c);
+    if (!p) continue;
+    if (p.problem !== undefined && !options.includeInvalid) {
+      options.onSkip?.({ file: c.file, path: c.path, reason: p.problem });
+      continue;
+    }
+    if (options.type === undefined || p.memory.type === options.type) all.push(p.memory);
   }
   return all.sort(byNewest).slice(0, limit);
+}
+
+/** The topic files of `dir` that listings skip because their frontmatter cannot be read. */
+export function invalidMemoryFiles(dir: string): InvalidMemoryFile[] {
+  const out: InvalidMemoryFile[] = [];
+  loadMemories(dir, { limit: 0, onSkip: (f) => out.push(f) });
+  return out;
 }
 
 /**
@@ -173,7 +216,7 @@ export function readMemoryFile(dir: string, file: string): Memory | undefined {
   try {
     const st = statSync(path);
     if (!st.isFile()) return undefined;
-    return toMemory({ file, path, mtimeMs: st.mtimeMs, size: st.size, ino: st.ino }, readFileSync(path, 'utf8'));
+    return parseCandidate({ file, path, mtimeMs: st.mtimeMs, size: st.size, ino: st.ino }, readFileSync(path, 'utf8')).memory;
   } catch {
     return undefined;
   }

@@ -27,7 +27,7 @@ export interface DiaryEntryInput {
 /** Normalises an agent name into a room name. */
 export function agentRoom(agent: string): string {
   const a = agent.trim().toLowerCase().replace(/[^\p{L}\p{N}_.-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 64);
-  if (!a) throw createError('INVALID_ARGUMENT', { name: 'agent', value: agent, expected: 'a name with letters or digits, e.g. "claude"' });
+  if (!a || /^\.+$/.test(a)) throw createError('INVALID_ARGUMENT', { name: 'agent', value: agent, expected: 'a name with letters or digits, e.g. "claude"' });
   return a;
 }
 

@@ -26,6 +26,7 @@ import {
   type TunnelStore,
 } from '../kg/index.js';
 import type { Drawer, MemoryStore } from '../store/ports.js';
+import { redactingGraph } from './redacting.js';
 
 /** The graph side of an open palace. */
 export interface PalaceGraph {
@@ -142,7 +143,7 @@ export async function setupGraph(opts: { db: Database.Database | null; drawers: 
   }
 
   return {
-    graph,
+    graph: redactingGraph(graph),
     tunnels,
     rooms,
     applyWritten,

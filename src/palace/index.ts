@@ -4,3 +4,4 @@
  */
 export { openPalace, type OpenPalaceOptions, type MineOptions, type Palace, type PalaceStatus, type PalaceInternals } from './palace.js';
 export { diaryWrite, diaryRead, agentRoom, DIARY_WING, type DiaryEntryInput } from './diary.js';
+export { checkName, assertUnderRoots, NAME_MAX_CHARS } from './names.js';

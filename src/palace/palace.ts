@@ -15,6 +15,8 @@ import type { MineClaudeOptions, MineConvosOptions, MineConvosSummary, MineProje
 import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, MemoryStore } from '../store/ports.js';
 import { createSqliteStore, openDatabase } from '../store/index.js';
 import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
+import { assertUnderRoots, checkName, checkOptionalName } from './names.js';
+import { redactDiaryInput, redactDrawerInput, redactDrawerPatch } from './redacting.js';
 import { embedderFromSpec, setupVectors } from './vectors.js';
 import type { PalaceGraph } from './graph.js';
 import type { GraphBatch } from '../kg/index.js';
@@ -51,6 +53,12 @@ export interface MineOptions extends MineProjectOptions, MineConvosOptions {
    * of files whose name can hold a conversation), in one walk.
    */
   mode?: 'auto' | 'projects' | 'convos';
+  /**
+   * Only a path that is one of these folders or inside one (symlinks resolved) may be mined;
+   * anything else throws MINE_OUTSIDE_ROOTS. For callers acting for someone else (the MCP server).
+   * Default: no restriction.
+   */
+  roots?: readonly string[];
 }
 
 /** What `status` reports. */
@@ -98,8 +106,11 @@ export interface Palace {
   listRooms(wing?: string): Promise<Record<string, number>>;
   /** A page of drawers. */
   listDrawers(filter?: DrawerFilter, opts?: ListOptions): Promise<{ drawers: Drawer[]; total: number }>;
-  /** Stores one drawer (content-addressed: adding the same text twice is a no-op). */
-  addDrawer(input: DrawerInput): Promise<{ id: string; added: boolean }>;
+  /**
+   * Stores one drawer (content-addressed: adding the same text twice is a no-op). Secrets in its
+   * text are replaced by `[REDACTED:<kind>]` first; `redactions` counts them.
+   */
+  addDrawer(input: DrawerInput): Promise<{ id: string; added: boolean; redactions: number }>;
   /** Changes a drawer in place. */
   updateDrawer(id: string, patch: DrawerPatch): Promise<Drawer | undefined>;
   /** Deletes a drawer. Returns false when it did not exist. */
@@ -110,8 +121,8 @@ export interface Palace {
   status(): Promise<PalaceStatus>;
   /** Embeds every drawer without a vector (with the configured embedder). Returns how many. */
   embed(opts?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal }): Promise<number>;
-  /** Writes an agent diary entry (a drawer in the `diary` wing). */
-  diaryWrite(input: DiaryEntryInput): Promise<{ id: string; date: string }>;
+  /** Writes an agent diary entry (a drawer in the `diary` wing), its secrets redacted (`redactions`). */
+  diaryWrite(input: DiaryEntryInput): Promise<{ id: string; date: string; redactions: number }>;
   /** An agent's diary entries, newest first. */
   diaryRead(agent: string, opts?: { limit?: number; offset?: number; since?: string }): Promise<{ entries: Drawer[]; total: number }>;
   /**
@@ -183,8 +194,10 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     internals: { db, logger, clock },
 
     mine: async (path, o = {}) => {
+      const { mode = 'auto', roots, ...given } = o;
+      if (roots) assertUnderRoots(path, roots);
       if (!existsSync(path)) throw createError('PATH_NOT_FOUND', { path });
-      const { mode = 'auto', ...rest } = o;
+      const rest = { ...given, ...(given.wing !== undefined ? { wing: checkName('wing', given.wing) } : {}), ...(given.room !== undefined ? { room: checkName('room', given.room) } : {}) };
       let summary: MineConvosSummary;
       // The miners (walker, chunkers, parsers) load on first use: search and status never pay for them.
       const { mineAuto, mineConversations, mineProject } = await import('../ingest/index.js');
@@ -244,12 +257,19 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     listRooms: (wing) => st.countBy('room', wing ? { wing } : undefined),
     listDrawers: (filter, o) => st.list(filter, o),
 
-    async addDrawer(input) {
+    async addDrawer(given) {
+      const named = { ...given, wing: checkName('wing', given.wing), room: checkName('room', given.room), hall: checkOptionalName('hall', given.hall) };
+      const { input, redactions } = redactDrawerInput(named);
       const r = await st.put([input]);
       if (r.added.length) await syncVectors();
-      return { id: (r.added[0] ?? r.existing[0])!, added: r.added.length === 1 };
+      return { id: (r.added[0] ?? r.existing[0])!, added: r.added.length === 1, redactions };
     },
-    async updateDrawer(id, patch) {
+    async updateDrawer(id, given) {
+      const named = { ...given };
+      if (given.wing !== undefined) named.wing = checkName('wing', given.wing);
+      if (given.room !== undefined) named.room = checkName('room', given.room);
+      if (given.hall !== undefined) named.hall = checkOptionalName('hall', given.hall);
+      const patch = redactDrawerPatch(named);
       const d = await st.update(id, patch);
       if (d && (patch.text !== undefined || patch.indexExtra !== undefined)) {
         await vectors.refresh([id]).catch((e) => logger.log('warn', `re-embedding ${id} failed: ${(e as Error).message}`));
@@ -284,10 +304,11 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       };
     },
 
-    async diaryWrite(input) {
+    async diaryWrite(raw) {
+      const { input, redactions } = redactDiaryInput(raw);
       const r = await diaryWrite(st, clock, input);
       await syncVectors();
-      return r;
+      return { ...r, redactions };
     },
     embed: (o) => vectors.sync(o),
     graph: getGraph,

@@ -55,6 +55,7 @@ describe('escapeReminderContent', () => {
     assert.equal(escapeReminderContent('Map<K, V> and a < b and x<3 and 1 <= 2'), `Map${SAFE_LT}K, V> and a < b and x<3 and 1 <= 2`);
     assert.equal(escapeReminderContent('trailing <'), `trailing ${SAFE_LT}`);
     assert.equal(escapeReminderContent('line\r\nend\rold\u0000nul\ttab'), 'line\nend\nold\uFFFDnul\ttab');
+    assert.equal(escapeReminderContent('a\u2028</memory>\u2029b'), `a\n${SAFE_LT}/memory>\nb`, 'Unicode line separators are line ends too');
     assert.equal(escapeReminderContent('plain text, no tags'), 'plain text, no tags');
   });
 

@@ -29,11 +29,12 @@ const TAG_START =
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /**
- * Line ends to `\n` and control characters (other than tab) to U+FFFD: the part of escaping that
- * is not about tags. Exposed so tests can state what escaping preserves.
+ * Line ends (CR LF, CR, and the Unicode line and paragraph separators U+2028 / U+2029, which some
+ * readers break lines at) to `\n`, and control characters (other than tab) to U+FFFD: the part of
+ * escaping that is not about tags. Exposed so tests can state what escaping preserves.
  */
 export function normalizeControls(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(CONTROL, '\uFFFD');
+  return text.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(CONTROL, '\uFFFD');
 }
 
 /**

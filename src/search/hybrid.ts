@@ -9,9 +9,10 @@
  */
 import { createError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
-import type { DrawerFilter, LexicalHit, MemoryStore } from '../store/ports.js';
+import type { Drawer, DrawerFilter, LexicalHit, MemoryStore } from '../store/ports.js';
 import { matchesFilter } from '../store/shared.js';
 import { queryTokens } from '../text/index.js';
+import { asksWhy, explains, matchProfile } from './prose.js';
 import { attachContext, filterOf, toHit } from './search.js';
 import { parseTimeCues, stripTimeCues, timeProximity } from './time-cues.js';
 import type { SearchHit, SearchOptions, SearchResult, SignalTrace } from './types.js';
@@ -77,6 +78,44 @@ export interface HybridParams {
    */
   neighbour: number;
   /**
+   * How much a query word found only in a tool line (`[Bash] …` call, `→ …` result) counts,
+   * relative to the same word in prose. Default 0.5. A drawer's BM25 is scaled by the share of
+   * its match that survives the discount (see `search/prose`), before the source signal sums
+   * it: in real agent transcripts file dumps and command output otherwise outrank the exchange
+   * where the thing was said. 1 turns it off (and skips loading candidate texts); drawers without
+   * tool lines (chat logs, documents) are unaffected. On the real-transcripts set 0.25–0.5
+   * measured alike (hits@1 0.26 → 0.33–0.35), 0.1 and 0 worse (BENCHMARKS.md).
+   */
+  toolWeight: number;
+  /**
+   * Weight of the exchange signal: the best normalised BM25 of the other parts of the same
+   * exchange (a long prompt-and-reply stored in several drawers, `metadata.exchangeId`). The
+   * request and the answer of one exchange are often in different parts; each lends the other its
+   * evidence. Default 0 (off): 0.1–0.3 moved the real-transcripts set by one question either
+   * way. Drawers that are a whole exchange are unaffected.
+   */
+  exchange: number;
+  /**
+   * Weight of the answer-type signal for questions that ask why: 1 when the drawer's prose gives
+   * a reason ("because", "so that", "due to", "instead of" …), else 0. Default 0.1. On the
+   * real-transcripts set 77 % of the answers to why-questions give a reason in those words, and
+   * 28 % of the other top-3 drawers; 0.1 lifted hits@5 there (0.68 → 0.71) and left LoCoMo
+   * unchanged, 0.2 cost LoCoMo one question (BENCHMARKS.md).
+   */
+  why: number;
+  /**
+   * How many of a source's best candidates its source signal sums. Default 0 (all of them):
+   * summing only the best 1–3 (so that a long session does not win by its size) lifted hits@5 on
+   * the real-transcripts set by up to 0.06 but cost LoCoMo frac@10 0.003–0.007 (BENCHMARKS.md).
+   */
+  sourceTop: number;
+  /**
+   * Exponent of the query-coverage factor: each lexical candidate's BM25 is multiplied by
+   * coverage^q, the idf-weighted share of the query's words it contains. Default 0 (off): at 1
+   * it lifted hits@5 on real transcripts but cost LoCoMo frac@10 0.003 (BENCHMARKS.md).
+   */
+  coverage: number;
+  /**
    * BM25 candidates considered (and aggregated per source). Default 100, at least 10 × limit:
    * 100 and 200 gave identical LoCoMo results, and fewer candidates cost less to hydrate.
    */
@@ -94,6 +133,11 @@ export const HYBRID_DEFAULTS: Readonly<HybridParams> = {
   room: 0.1,
   entity: 0,
   neighbour: 0,
+  toolWeight: 0.5,
+  exchange: 0,
+  why: 0.1,
+  sourceTop: 0,
+  coverage: 0,
   candidates: 100,
 };
 
@@ -121,6 +165,7 @@ interface Cand {
   room: number;
   entity: number;
   neighbour: number;
+  exchange: number;
   fused: number;
 }
 
@@ -157,7 +202,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const cands = new Map<string, Cand>();
   const cand = (id: string): Cand => {
     let c = cands.get(id);
-    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, entity: 0, neighbour: 0, fused: 0 }));
+    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, entity: 0, neighbour: 0, exchange: 0, fused: 0 }));
     return c;
   };
   lex.forEach((h, i) => Object.assign(cand(h.id), { hit: h, bm25: h.score, bm25Rank: i + 1 }));
@@ -190,13 +235,12 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     }
   }
   const live = [...cands.values()].filter((c) => c.hit);
+  const why = p.why > 0 && asksWhy(query);
+  const texts = p.toolWeight < 1 || p.coverage > 0 || why ? await discountToolText(deps.store, live, tokens, p, limit) : undefined;
 
   // Source signal: summed BM25 of the candidates of each source.
-  const perSource = new Map<string, number>();
-  for (const c of live) {
-    const s = c.hit!.source;
-    if (s !== null) perSource.set(s, (perSource.get(s) ?? 0) + c.bm25);
-  }
+  const perSource = sourceEvidence(live, p.sourceTop);
+  if (p.exchange > 0 && texts) exchangeEvidence(live, texts);
   const roomWords = new Set(tokens);
   const roomHit = new Map<string, number>();
   const roomMatches = (room: string) => {
@@ -231,7 +275,9 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
       (useTime ? p.time * c.time : 0) +
       p.room * c.room +
       p.entity * c.entity +
-      p.neighbour * (c.neighbour / mb);
+      p.neighbour * (c.neighbour / mb) +
+      p.exchange * (c.exchange / mb) +
+      (why && texts?.has(c.id) && explains(texts.get(c.id)!.text) ? p.why : 0);
   }
   // Ties: better BM25 rank, then earlier chunk.
   live.sort((a, b) => b.fused - a.fused || (a.bm25Rank ?? 1e9) - (b.bm25Rank ?? 1e9));
@@ -248,10 +294,80 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     if (useVec) trace['vector'] = { rank: c.vecRank, score: c.vec, contribution: p.vector * (c.vec / mv) };
     if (useTime) trace['time'] = { rank: null, score: c.time, contribution: p.time * c.time };
     if (useEntity) trace['entity'] = { rank: null, score: c.entity, contribution: p.entity * c.entity };
+    if (p.exchange > 0) trace['exchange'] = { rank: null, score: c.exchange, contribution: p.exchange * (c.exchange / mb) };
     if (p.neighbour > 0) trace['neighbour'] = { rank: null, score: c.neighbour, contribution: p.neighbour * (c.neighbour / mb) };
     return { c, fused: c.fused, trace };
   });
-  return finish(deps, query, tokens, top, signals, opts, context, t0, fallback);
+  return finish(deps, query, tokens, top, signals, opts, context, t0, fallback, texts);
+}
+
+/** Sets each candidate's exchange signal: the best BM25 among the other parts of its exchange. */
+function exchangeEvidence(live: readonly Cand[], texts: ReadonlyMap<string, Drawer>): void {
+  const parts = new Map<string, Cand[]>();
+  for (const c of live) {
+    const ex = texts.get(c.id)?.metadata['exchangeId'];
+    if (typeof ex !== 'string' || c.hit!.source === null) continue;
+    const key = `${c.hit!.source}\0${ex}`;
+    let l = parts.get(key);
+    if (!l) parts.set(key, (l = []));
+    l.push(c);
+  }
+  for (const l of parts.values()) {
+    if (l.length < 2) continue;
+    for (const c of l) c.exchange = Math.max(...l.map((o) => (o === c ? 0 : o.bm25)));
+  }
+}
+
+/** Per source, the summed BM25 of its best `top` candidates (all when `top` is 0). */
+function sourceEvidence(live: readonly Cand[], top: number): Map<string, number> {
+  const lists = new Map<string, number[]>();
+  for (const c of live) {
+    const s = c.hit!.source;
+    if (s !== null) {
+      let l = lists.get(s);
+      if (!l) lists.set(s, (l = []));
+      l.push(c.bm25);
+    }
+  }
+  const out = new Map<string, number>();
+  for (const [s, l] of lists) {
+    if (top > 0 && l.length > top) l.sort((a, b) => b - a).length = top;
+    out.set(s, l.reduce((a, b) => a + b, 0));
+  }
+  return out;
+}
+
+/** Lexical candidates whose texts are loaded for the prose share and the why signal (at least). */
+const DISCOUNTED = 30;
+
+/**
+ * Scales each lexical candidate's BM25 by the share of its match found in prose (see
+ * `proseShare`); returns the hydrated drawers for reuse. Query-word weights are idf estimates
+ * from the candidates themselves (a word in most candidates says little).
+ */
+async function discountToolText(store: MemoryStore, live: Cand[], tokens: string[], p: HybridParams, limit: number): Promise<Map<string, Drawer>> {
+  const { toolWeight, coverage } = p;
+  // Only the best candidates can reach the top: the discount is at most × toolWeight, so a drawer
+  // ranked below them stays below the prose drawers among them.
+  const scored = live
+    .filter((c) => c.bm25 > 0)
+    .sort((a, b) => b.bm25 - a.bm25)
+    .slice(0, Math.max(DISCOUNTED, 3 * limit));
+  const drawers = new Map((await store.getMany(scored.map((c) => c.id))).map((d) => [d.id, d]));
+  // Most drawers have no tool line (documents, chat logs): only the others need the word counts.
+  const texts = [...drawers.values()].map((d) => d.text);
+  const toolish = coverage > 0 || texts.some((t) => t.includes('→') || t.includes('['));
+  if (!toolish) return drawers;
+  const lower = texts.map((t) => t.toLowerCase());
+  const n = Math.max(1, lower.length);
+  const idf = new Map(tokens.map((t) => [t, Math.log(1 + n / (1 + lower.filter((x) => x.includes(t)).length))]));
+  for (const c of scored) {
+    const d = drawers.get(c.id);
+    if (!d) continue;
+    const m = matchProfile(d.text, tokens, idf, toolWeight, coverage > 0);
+    c.bm25 *= m.share * (coverage > 0 ? m.coverage ** coverage : 1);
+  }
+  return drawers;
 }
 
 async function finish(
@@ -264,9 +380,11 @@ async function finish(
   context: number,
   t0: number,
   fallback: string | undefined,
+  known?: ReadonlyMap<string, Drawer>,
 ): Promise<SearchResult> {
-  const drawers = await deps.store.getMany(top.map((t) => t.c.id));
-  const byId = new Map(drawers.map((d) => [d.id, d]));
+  const missing = top.map((t) => t.c.id).filter((id) => !known?.has(id));
+  const byId = new Map(known);
+  for (const d of missing.length ? await deps.store.getMany(missing) : []) byId.set(d.id, d);
   const hits: SearchHit[] = [];
   for (const t of top) {
     const d = byId.get(t.c.id);

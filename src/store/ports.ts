@@ -206,8 +206,16 @@ export interface MemoryStore {
   /**
    * Appends drawers to an append-only source and advances its state in one transaction, provided
    * the stored offset still equals `fromOffset` (else returns null: another process appended).
+   * A drawer whose id the source already holds is refreshed (wing, room, lines, date, metadata)
+   * rather than added; `opts.remove` lists drawer ids of this source deleted in the same
+   * transaction (an open exchange replaced by its grown text). Ids of other sources are ignored.
    */
-  appendSource(state: SourceState, drawers: readonly DrawerInput[], fromOffset: number): Promise<{ added: number; ids: string[] } | null>;
+  appendSource(
+    state: SourceState,
+    drawers: readonly DrawerInput[],
+    fromOffset: number,
+    opts?: { remove?: readonly string[] },
+  ): Promise<{ added: number; updated: number; removed: number; ids: string[] } | null>;
   /** The state of one source. */
   getSource(source: string): Promise<SourceState | undefined>;
   /** Every source state, optionally only those mined from `root` or of a `kind`. */

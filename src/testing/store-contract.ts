@@ -250,13 +250,27 @@ export function runStoreContract(opts: StoreContractOptions): void {
     it('appendSource appends only from the expected offset', async () => {
       const st = src('/c/s.jsonl', 'h', { kind: 'convo', offset: 100 });
       const a = await store.appendSource(st, [d('turn one', { id: 'c1', chunkIndex: 0 })], 0);
-      assert.deepEqual(a, { added: 1, ids: ['c1'] });
+      assert.deepEqual(a, { added: 1, updated: 0, removed: 0, ids: ['c1'] });
       const stale = await store.appendSource({ ...st, offset: 150 }, [d('turn x', { id: 'cx', chunkIndex: 1 })], 0);
       assert.equal(stale, null, 'another writer already advanced the offset');
       assert.equal(await store.get('cx'), undefined);
       const b = await store.appendSource({ ...st, offset: 200 }, [d('turn two', { id: 'c2', chunkIndex: 1 })], 100);
       assert.equal(b?.added, 1);
       assert.equal((await store.getSource('/c/s.jsonl'))!.offset, 200);
+    });
+
+    it('appendSource replaces an open drawer: refreshes same ids, removes listed ids of its own source only', async () => {
+      const st = src('/c/o.jsonl', 'h', { kind: 'convo', offset: 10 });
+      await store.put([d('other source', { id: 'x1', source: '/c/other.jsonl' })]);
+      await store.appendSource(st, [d('Q', { id: 'o1', chunkIndex: 0, metadata: { parts: 1 } })], 0);
+      const r = await store.appendSource({ ...st, offset: 20 }, [d('Q', { id: 'o1', chunkIndex: 0, lineEnd: 9, metadata: { parts: 2 } }), d('Q and A', { id: 'o2', chunkIndex: 1 })], 10, { remove: ['o1', 'x1', 'nope'] });
+      assert.deepEqual(r, { added: 1, updated: 1, removed: 0, ids: ['o1', 'o2'] }, 'o1 is rewritten, so not removed');
+      assert.deepEqual((await store.get('o1'))?.metadata, { parts: 2 });
+      const r2 = await store.appendSource({ ...st, offset: 30 }, [d('Q and A, longer', { id: 'o3', chunkIndex: 1 })], 20, { remove: ['o2', 'x1'] });
+      assert.deepEqual(r2, { added: 1, updated: 0, removed: 1, ids: ['o3'] });
+      assert.equal(await store.get('o2'), undefined);
+      assert.ok(await store.get('x1'), 'a drawer of another source is never removed');
+      assert.equal((await store.searchLexical(['longer'], undefined, 5))[0]?.id, 'o3');
     });
 
     it('sources: list by root and kind, touch, remove', async () => {

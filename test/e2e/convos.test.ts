@@ -50,7 +50,7 @@ const CASES: Case[] = [
     text: /Keep 5 per minute, but exempt the health-check range 10\.0\.0\.0\/8/,
     date: '2025-06-12',
     session: SESSION,
-    neighbours: [/^User: Go with option 1/, /^Title: Login rate limiting/],
+    neighbours: [/^Title: Login rate limiting/, /^Summary: This session is being continued/], // a title sits before the exchange it was written during
   },
   {
     file: `claude-code/projects/-home-dev-acme-api/${SESSION}/subagents/agent-a1b2c3d.jsonl`,
@@ -339,5 +339,24 @@ describe('loci mine: conversations', () => {
     const notChat = loci(['mine', join(tree, 'chat-text', 'not-a-chat.md'), '--mode', 'convos', '--json'], { home: convos });
     assert.equal(notChat.code, 0);
     assert.match(JSON.parse(notChat.stdout).warnings.join('\n'), /not a recognised conversation format/);
+  });
+
+  test('the summary counts skipped files per reason; --verbose lists them (issue 10)', () => {
+    const dir = join(work.dir, 'skips-e2e');
+    mkdirSync(join(dir, 'sub'), { recursive: true });
+    writeFileSync(join(dir, '.gitignore'), 'sub/\n');
+    writeFileSync(join(dir, 'sub', 'x.txt'), 'x');
+    writeFileSync(join(dir, 'readme.md'), '# notes\n');
+    const home = join(work.dir, 'home-skips');
+    const j = JSON.parse(loci(['mine', dir, '--mode', 'convos', '--json', '--verbose'], { home }).stdout);
+    assert.equal(j.skipped.ignored, 1);
+    assert.equal(j.skipped.unrecognised, 2, '.gitignore and readme.md are not conversations');
+    assert.equal(j.skipped.too_large, 0);
+    assert.deepEqual(j.skipped_files.map((f: { reason: string; path: string }) => `${f.reason} ${f.path.slice(dir.length + 1)}`).sort(), ['ignored sub', 'unrecognised .gitignore', 'unrecognised readme.md']);
+    const plain = JSON.parse(loci(['mine', dir, '--mode', 'convos', '--json'], { home }).stdout);
+    assert.equal(plain.skipped_files, undefined, 'listed only with --verbose');
+    const text = loci(['mine', dir, '--mode', 'convos', '--verbose'], { home });
+    assert.match(text.stdout, /3 skipped: 1 ignored, 2 unrecognised/);
+    assert.match(text.stdout, /skipped \(ignored\) .*sub\n/);
   });
 });

@@ -66,6 +66,31 @@ describe('archiving through the queue', { skip: NEEDS_BUILD }, () => {
     assert.ok((await counts()).transcript > first.transcript, 'the new part is archived');
   });
 
+  test('stop archives the turn that just ended: its last words are searchable at once, and replaced as it grows (issue 10)', async () => {
+    runHookProcess('stop', hookInput('stop.json', w), w, 'main');
+    worker();
+    const p = await openPalace({ home: w.home, embedder: null });
+    try {
+      const hits = await p.search('Tests pass and the change is committed', { limit: 3 });
+      assert.ok(hits.hits.some((h) => h.source === w.transcript && h.text.includes('Tests pass and the change is committed.')), 'the reply that ended the turn');
+    } finally {
+      await p.close();
+    }
+    appendTurns(w.transcript, 1, 1);
+    runHookProcess('stop', hookInput('stop.json', w), w, 'main');
+    worker();
+    const q = await openPalace({ home: w.home, embedder: null });
+    try {
+      const all = (await q.listDrawers({ source: w.transcript }, { limit: 500 })).drawers;
+      const last = all.filter((d) => d.text.includes('what about the retry budget'));
+      assert.equal(last.length, 1, 'the new open exchange is stored once');
+      const ids = all.map((d) => d.id);
+      assert.equal(new Set(ids).size, ids.length);
+    } finally {
+      await q.close();
+    }
+  });
+
   test('post-compact stores compact_summary once per summary, as a summary drawer of the project wing', async () => {
     for (let i = 0; i < 2; i++) runHookProcess('post-compact', hookInput('post-compact.json', w), w);
     assert.equal(worker()['summaries'], 1);

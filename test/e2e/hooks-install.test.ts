@@ -7,10 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { HOOK_MAIN, hookInput, hookWorld, lociIn, NEEDS_BUILD, type HookWorld } from '../fixtures/hooks/support.js';
+import { hookInput, hookWorld, lociIn, logLines, NEEDS_BUILD, until, type HookWorld } from '../fixtures/hooks/support.js';
+import { BIN } from '../helpers/cli.js';
 
 let w: HookWorld;
 let settings: string;
@@ -35,8 +36,23 @@ const ORIGINAL = {
 };
 
 type Settings = { hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout?: number }[] }[]> } & Record<string, unknown>;
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+}
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 const read = () => JSON.parse(readFileSync(settings, 'utf8')) as Settings;
-const isLoci = (c: string) => c.includes('hooks/main.js') || /\bloci hook /.test(c);
+const isLoci = (c: string) => c.includes('hooks/main.js') || /\bloci(?:\.js)?'? hook /.test(c);
 
 describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
   test('merges into existing settings without touching other hooks or keys; idempotent; uninstall restores', () => {
@@ -63,7 +79,7 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
       const handlers = s.hooks[event]!.flatMap((g) => g.hooks).filter((h) => isLoci(h.command));
       assert.equal(handlers.length, 1, `one Loci handler for ${event}`);
       assert.equal(handlers[0]!.timeout, timeout);
-      assert.ok(handlers[0]!.command.startsWith(`${process.execPath} ${HOOK_MAIN} ${name}`), handlers[0]!.command);
+      assert.ok(handlers[0]!.command.startsWith(`node ${BIN} hook ${name}`), handlers[0]!.command);
       assert.match(handlers[0]!.command, new RegExp(`--home ${w.home.replace(/[/.]/g, '\\$&')}$`), 'a non-default home is pinned');
     }
     assert.deepEqual(s.hooks['Stop']!.length, 1, 'the older `loci hook stop` handler was replaced in place, in its group');
@@ -124,5 +140,92 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     const start = spawnSync('/bin/sh', ['-c', command('SessionStart')], { cwd: w.project, input: hookInput('session-start.json', w), encoding: 'utf8', env });
     assert.equal(start.status, 0);
     assert.equal(start.stderr, '');
+  });
+
+  test('survives a Node upgrade: no absolute node in the commands; `node` is found on PATH when the hook runs', () => {
+    lociIn(w, ['hooks', 'install']);
+    const commands = Object.values(read().hooks).flatMap((gs) => gs.flatMap((g) => g.hooks)).map((h) => h.command).filter(isLoci);
+    assert.equal(commands.length, 6);
+    for (const c of commands) assert.ok(!c.includes(process.execPath) && c.startsWith('node '), c);
+    // "Upgrade": the only node is now another file in another folder.
+    const newNode = join(w.root, 'node-v99', 'bin');
+    mkdirSync(newNode, { recursive: true });
+    copyFileSync(process.execPath, join(newNode, 'node'));
+    const env = { ...w.env, PATH: `${newNode}:/bin`, LOCI_HOOK_SAVE_EVERY: '1' };
+    const stop = spawnSync('/bin/sh', ['-c', commands.find((c) => / hook stop/.test(c))!], { cwd: w.project, input: hookInput('stop.json', w), encoding: 'utf8', env });
+    assert.deepEqual([stop.status, stop.stderr], [0, '']);
+    assert.equal(readdirSync(join(w.home, 'queue')).filter((n) => n.endsWith('.json')).length, 1);
+  });
+
+  test('a project that depends on Loci (run via npx) gets "$CLAUDE_PROJECT_DIR"/node_modules/.bin/loci, which runs', () => {
+    // What `npm i -D loci` leaves: node_modules/.bin/loci → ../loci/bin/loci.js (here: this build).
+    mkdirSync(join(w.project, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(BIN, join(w.project, 'node_modules', '.bin', 'loci'));
+    const r = lociIn(w, ['hooks', 'install', '--scope', 'project']);
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(readFileSync(join(w.project, '.claude', 'settings.json'), 'utf8')) as Settings;
+    const stop = s.hooks['Stop']![0]!.hooks[0]!.command;
+    assert.equal(stop, `"$CLAUDE_PROJECT_DIR"/node_modules/.bin/loci hook stop --home ${w.home}`);
+    assert.doesNotMatch(r.stderr, /npm run build|re-install|again/, r.stderr);
+    // Claude Code runs it from a sub-folder with CLAUDE_PROJECT_DIR set; `loci` is not on PATH.
+    mkdirSync(join(w.project, 'src'));
+    const env = { ...w.env, PATH: `${dirname(process.execPath)}:/bin`, CLAUDE_PROJECT_DIR: w.project, LOCI_HOOK_SAVE_EVERY: '1' };
+    const run = spawnSync('/bin/sh', ['-c', stop], { cwd: join(w.project, 'src'), input: hookInput('stop.json', w), encoding: 'utf8', env });
+    assert.deepEqual([run.status, run.stderr], [0, '']);
+    assert.equal(readdirSync(join(w.home, 'queue')).filter((n) => n.endsWith('.json')).length, 1);
+  });
+
+  test('a settings.local.json Loci creates is git-ignored, once; one it did not create is left alone', () => {
+    rmSync(join(w.project, '.git'), { recursive: true });
+    spawnSync('git', ['init', '-q', w.project]);
+    const r = lociIn(w, ['hooks', 'install']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /added settings\.local\.json to .*\.claude\/\.gitignore/);
+    assert.equal(spawnSync('git', ['check-ignore', '-q', settings], { cwd: w.project }).status, 0, 'git ignores it');
+    const ignore = readFileSync(join(w.project, '.claude', '.gitignore'), 'utf8');
+    lociIn(w, ['hooks', 'install', '--uninstall']);
+    rmSync(settings);
+    lociIn(w, ['hooks', 'install']);
+    assert.equal(readFileSync(join(w.project, '.claude', '.gitignore'), 'utf8'), ignore, 'added once');
+    // A file that existed before (Claude Code's or the user's) is theirs to ignore or commit.
+    rmSync(join(w.project, '.claude', '.gitignore'));
+    lociIn(w, ['hooks', 'install', '--uninstall']);
+    writeFileSync(settings, '{}\n');
+    lociIn(w, ['hooks', 'install']);
+    assert.equal(existsSync(join(w.project, '.claude', '.gitignore')), false);
+  });
+
+  test('the first hooks on a fresh machine (no Loci home, no palace) log no error or warning', async () => {
+    const fresh = join(w.root, 'fresh-home');
+    // As on a real machine: the detached worker and the hook server are on.
+    const env = { ...w.env, LOCI_HOME: fresh, LOCI_HOOK_SAVE_EVERY: '1', LOCI_HOOK_WORKER: '', LOCI_HOOK_SERVER: '' };
+    const r = spawnSync(process.execPath, [BIN, 'hooks', 'install'], { cwd: w.project, env, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(existsSync(fresh), false, 'installing creates no home');
+    const s = read();
+    const inputs: [string, string][] = [
+      ['SessionStart', 'session-start.json'],
+      ['UserPromptSubmit', 'user-prompt-submit.json'],
+      ['Stop', 'stop.json'],
+      ['PreCompact', 'pre-compact.json'],
+      ['PostCompact', 'post-compact.json'],
+      ['SessionEnd', 'session-end.json'],
+    ];
+    for (const [event, input] of inputs) {
+      const command = s.hooks[event]!.flatMap((g) => g.hooks).find((h) => isLoci(h.command))!.command;
+      const run = spawnSync('/bin/sh', ['-c', command], { cwd: w.project, input: hookInput(input, w), encoding: 'utf8', env: { ...env, LOCI_HOME: '' } });
+      assert.deepEqual([event, run.status, run.stderr], [event, 0, '']);
+    }
+    const log = join(fresh, 'logs', 'hooks.log');
+    // Let the detached worker finish what the hooks queued, then read every line it and they wrote.
+    await until(() => logLines(log).some((l) => l['message'] === 'hook worker: transcript archived' && l['flush'] === true), 'the worker to archive the session end');
+    const bad = logLines(log).filter((l) => l['level'] === 'error' || l['level'] === 'warn');
+    assert.deepEqual(bad, []);
+    // The hook server started by the first hook stops with the world (it would idle for 15 min);
+    // the world is removed only once it and the worker have exited (they write on the way out).
+    const children = new Set(logLines(log).filter((l) => l['event'] === 'hook-server' || l['event'] === 'hook-worker').map((l) => l['pid'] as number));
+    for (const l of logLines(log)) if (l['message'] === 'hook server listening') killQuietly(l['pid'] as number);
+    await until(() => [...children].every((pid) => !alive(pid)), 'the hook server and worker to exit', 30_000);
+    assert.equal(existsSync(join(w.env['TMPDIR']!, 'loci-hooks.log')), false, 'nothing went to the fallback log');
   });
 });

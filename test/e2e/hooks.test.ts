@@ -157,26 +157,27 @@ describe('hooks fail open', { skip: NEEDS_BUILD }, () => {
   });
 });
 
-describe('stop: every N real human prompts, zero tokens', { skip: NEEDS_BUILD }, () => {
-  test('counts typed prompts only (not tool results, meta or markup) and queues every N', () => {
-    const env = { LOCI_HOOK_SAVE_EVERY: '3' };
+describe('stop: archives the turn that just ended; a checkpoint every N real human prompts, zero tokens', { skip: NEEDS_BUILD }, () => {
+  test('queues an archive job whenever the transcript grew (issue 10); counts typed prompts only for checkpoints', () => {
+    const env = { LOCI_HOOK_SAVE_EVERY: '3', LOCI_HOOK_NUDGE: '1' };
     const stop = () => runHookProcess('stop', hookInput('stop.json', w), w, 'main', env);
-    assert.deepEqual(stop(), { code: 0, stdout: '', stderr: '' });
-    assert.equal(queued().length, 1, 'the fixture holds 5 human prompts ≥ 3: one checkpoint');
+    const first = stop();
+    assert.equal(first.code, 0);
+    assert.match(contextOf(first.stdout, 'Stop'), /5 prompts since the last checkpoint/, 'the fixture holds 5 human prompts ≥ 3: one checkpoint');
+    assert.equal(queued().length, 1);
     const job = JSON.parse(readFileSync(join(w.home, 'queue', queued()[0]!), 'utf8')) as Record<string, unknown>;
     assert.deepEqual([job['event'], job['transcript'], job['cwd'], job['flush']], ['stop', w.transcript, w.project, false]);
-    stop();
-    assert.equal(queued().length, 1, 'nothing new');
+    assert.deepEqual(stop(), { code: 0, stdout: '', stderr: '' });
+    assert.equal(queued().length, 1, 'nothing new: nothing queued');
     appendNoise(w.transcript);
-    appendNoise(w.transcript);
-    stop();
-    assert.equal(queued().length, 1, 'tool results and meta records do not count');
+    assert.equal(stop().stdout, '', 'tool results and meta records are no checkpoint');
+    assert.equal(queued().length, 2, 'but the grown turn is archived');
     appendTurns(w.transcript, 2, 3);
-    stop();
-    assert.equal(queued().length, 1, '2 new prompts < 3');
+    assert.equal(stop().stdout, '', '2 new prompts < 3');
+    assert.equal(queued().length, 3);
     appendTurns(w.transcript, 1, 1);
-    stop();
-    assert.equal(queued().length, 2, 'the third new prompt queues the second checkpoint');
+    assert.match(contextOf(stop().stdout, 'Stop'), /3 prompts since the last checkpoint/, 'the third new prompt is the next checkpoint');
+    assert.equal(queued().length, 4);
   });
 
   test('does nothing while stop_hook_active is true', () => {
@@ -197,14 +198,12 @@ describe('stop: every N real human prompts, zero tokens', { skip: NEEDS_BUILD },
     assert.equal(runHookProcess('stop', hookInput('stop.json', w), w, 'bin', env).stdout, '', 'no nudge until the next checkpoint');
   });
 
-  test('the default is every 15 prompts', () => {
-    runHookProcess('stop', hookInput('stop.json', w), w, 'main');
-    assert.equal(queued().length, 0);
+  test('the default checkpoint is every 15 prompts', () => {
+    const env = { LOCI_HOOK_NUDGE: '1' };
+    assert.equal(runHookProcess('stop', hookInput('stop.json', w), w, 'main', env).stdout, '');
     appendTurns(w.transcript, 9);
-    runHookProcess('stop', hookInput('stop.json', w), w, 'main');
-    assert.equal(queued().length, 0, '14 prompts');
+    assert.equal(runHookProcess('stop', hookInput('stop.json', w), w, 'main', env).stdout, '', '14 prompts');
     appendTurns(w.transcript, 1);
-    runHookProcess('stop', hookInput('stop.json', w), w, 'main');
-    assert.equal(queued().length, 1, '15 prompts');
+    assert.match(contextOf(runHookProcess('stop', hookInput('stop.json', w), w, 'main', env).stdout, 'Stop'), /15 prompts/, '15 prompts');
   });
 });

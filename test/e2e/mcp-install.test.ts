@@ -6,7 +6,7 @@
  * resolves the command to `loci` on PATH or to absolute node + bin/loci.js.
  */
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { installMcpServer, isLociError } from '../../src/index.js';
@@ -98,21 +98,20 @@ describe('loci mcp install', () => {
       const r = await installMcpServer({ cwd: root, env: {}, command: CMD, scope, home: '/my palace' });
       assert.equal(r.action, 'printed');
       assert.equal(r.file, null);
-      assert.equal(r.claudeCommand, `claude mcp add --scope ${scope} -e 'LOCI_HOME=/my palace' loci -- loci mcp`);
+      assert.equal(r.claudeCommand, `claude mcp add --scope ${scope} loci -e 'LOCI_HOME=/my palace' -- loci mcp`, 'the name comes before the variadic -e');
     }
     assert.equal(existsSync(join(root, '.mcp.json')), false);
   });
 
-  test('the command is loci when on PATH, else absolute node and bin/loci.js', async () => {
+  test('the command is loci when this package is on PATH, else node (found at run time) and bin/loci.js', async () => {
     const root = project();
     const bin = join(work.dir, 'bin');
     mkdirSync(bin, { recursive: true });
-    writeFileSync(join(bin, 'loci'), '#!/bin/sh\n');
-    chmodSync(join(bin, 'loci'), 0o755);
+    symlinkSync(BIN, join(bin, 'loci'));
     const onPath = await installMcpServer({ cwd: root, env: { PATH: bin }, print: true });
     assert.deepEqual([onPath.entry.command, onPath.entry.args], ['loci', ['mcp']]);
     const off = await installMcpServer({ cwd: root, env: { PATH: join(work.dir, 'empty') }, print: true });
-    assert.deepEqual([off.entry.command, off.entry.args], [process.execPath, [BIN, 'mcp']]);
+    assert.deepEqual([off.entry.command, off.entry.args], ['node', [BIN, 'mcp']], 'never the absolute node: it moves on upgrades');
   });
 
   const built = existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
@@ -124,10 +123,10 @@ describe('loci mcp install', () => {
     assert.equal(w.code, 0, w.stderr);
     assert.match(w.stdout, /created: loci in .*\.mcp\.json/);
     const entry = JSON.parse(readFileSync(join(root, '.mcp.json'), 'utf8')).mcpServers.loci;
-    assert.deepEqual(entry, { type: 'stdio', command: process.execPath, args: [BIN, 'mcp'], env: { LOCI_HOME: home } });
+    assert.deepEqual(entry, { type: 'stdio', command: 'node', args: [BIN, 'mcp'], env: { LOCI_HOME: home } });
     assert.match(loci(['mcp', 'install'], { cwd: root, home, env }).stdout, /already registered/);
     const user = loci(['mcp', 'install', '--scope', 'user'], { cwd: root, home, env });
-    assert.equal(user.stdout.trim(), `claude mcp add --scope user -e LOCI_HOME=${home} loci -- ${process.execPath} ${BIN} mcp`);
+    assert.equal(user.stdout.trim(), `claude mcp add --scope user loci -e LOCI_HOME=${home} -- node ${BIN} mcp`);
     const json = JSON.parse(loci(['mcp', 'install', '--print', '--json', '--name', 'mem'], { cwd: root, home, env }).stdout);
     assert.equal(json.action, 'printed');
     assert.ok(JSON.parse(json.json).mcpServers.mem);

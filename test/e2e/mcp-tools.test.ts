@@ -182,8 +182,10 @@ describe('Loci MCP tools (in-memory transport)', () => {
     h.called.add('loci_mine');
     assert.equal((rel.structuredContent as { path: string }).path, h.project, 'relative to the server\'s cwd (the project)');
     assert.ok(progress.length >= 1, 'progress notifications reach a client that asked for them');
-    const missing = await h.call('loci_mine', { path: join(h.dir, 'nope') });
+    const missing = await h.call('loci_mine', { path: join(h.project, 'nope') });
     assert.equal(missing.data.error.code, 'PATH_NOT_FOUND');
+    const outside = await h.call('loci_mine', { path: h.chat });
+    assert.equal(outside.data.error.code, 'MINE_OUTSIDE_ROOTS', 'only the project and the Claude Code folder by default');
     rmSync(join(h.project, 'docs', 'deploy.md'));
     assert.equal(existsSync(join(h.project, 'docs', 'deploy.md')), false);
     const s = await h.call('loci_sync', { path: h.project });

@@ -115,6 +115,22 @@ describe('loci memory (spawned binary)', () => {
     const priv = run(['add', '--type', 'user', '--name', 'me', '--description', 'd', '--body', 'b', '--privacy', 'team']);
     assert.match(priv.stderr, /\[MEMORY_PRIVACY_INVALID\]/);
   });
+
+  test('a file with bad frontmatter (YAML alias) is skipped with a one-line warning; the folder keeps working', () => {
+    const m = join(base, 'm');
+    mkdirSync(m, { recursive: true });
+    writeFileSync(join(m, 'user_x.md'), '---\nname: x\ndescription: d\ntype: user\nb: *x\n---\nbody\n');
+    writeFileSync(join(m, 'user_ok.md'), '---\nname: ok\ndescription: fine\ntype: user\n---\nbody\n');
+    const list = run(['list', '--dir', m]);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /ok\s+\S+\s+fine/);
+    const warnings = list.stderr.trim().split('\n');
+    assert.equal(warnings.length, 1, list.stderr);
+    assert.match(warnings[0]!, /^loci: warning: skipped .*user_x\.md: its frontmatter cannot be read \(.*alias.*\)/i);
+    assert.doesNotMatch(list.stderr, /unexpected error|    at /);
+    assert.equal(run(['index', '--dir', m]).code, 0);
+    assert.equal(run(['show', '--dir', m, 'user_x']).code, 0);
+  });
 });
 
 describe('loci memory (in-process runCli)', () => {

@@ -3,17 +3,17 @@
  * The conversation miner on real SQLite palaces in temp folders: growing transcripts are read from
  * the committed offset (only new drawers), a truncated last line waits for the next run, a
  * rewritten file is mined again from the start, an unchanged file writes nothing, the open last
- * exchange is stored when the file is idle or on a final mine, and the persisted cursors hold no
- * secret. Every incremental result is compared with a clean mine of the final file.
+ * exchange is stored at once and replaced as it grows, and the persisted cursors hold no secret. Every incremental result is compared with a clean mine of the final file.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openPalace, type MineConvosSummary, type MineOptions } from '../../src/index.js';
+import { openPalace } from '../../src/index.js';
 import { generateClaudeSession } from '../fixtures/convos/generate-claude-session.js';
 import { tempDir } from '../helpers/cli.js';
+import { mineAt } from '../helpers/mine.js';
 
 type Row = { id: string; chunk_index: number; text: string; wing: string; room: string; hall: string | null; content_date: string | null; line_start: number | null; line_end: number | null };
 
@@ -29,14 +29,7 @@ function rows(home: string, source?: string): Row[] {
   }
 }
 
-async function mine(home: string, path: string, o: MineOptions = {}): Promise<MineConvosSummary> {
-  const p = await openPalace({ home, embedder: null });
-  try {
-    return await p.mine(path, { mode: 'convos', ...o });
-  } finally {
-    await p.close();
-  }
-}
+const mine = mineAt;
 
 /** `mine` with the clock set just after the file's mtime: the file is not idle. */
 const fresh = (file: string) => ({ now: () => statSync(file).mtimeMs + 1000 });
@@ -107,10 +100,12 @@ describe('conversation miner: incremental and idempotent', () => {
     writeFileSync(file, text.slice(0, 1_000_000)); // in the middle of the long line
     const h = home();
     const a = await mine(h, file, fresh(file));
-    assert.equal(a.drawersAdded, 0, 'the first exchange is still open');
+    assert.equal(a.drawersAdded, 1, 'the open first exchange is stored at once');
+    assert.equal(rows(h)[0]!.text, 'User: dump the table\nAssistant: [Bash] cat table.csv');
     writeFileSync(file, text);
     const b = await mine(h, file, fresh(file));
-    assert.equal(b.drawersAdded, 1);
+    assert.equal(b.drawersAdded, 2, 'the grown first exchange and the open second one');
+    assert.equal(b.drawersRemoved, 1, 'the earlier drawer of the first exchange is replaced');
     const [d] = rows(h);
     assert.ok(d!.text.length < 1000, 'the tool result is a short line');
     assert.match(d!.text, /^User: dump the table\nAssistant: \[Bash\] cat table\.csv\n→ row,value ⏎ row,value/);
@@ -164,26 +159,32 @@ describe('conversation miner: incremental and idempotent', () => {
     assert.ok(readFileSync(join(h, 'palace.db')).equals(bytes), 'the database file did not change');
   });
 
-  test('the open last exchange is stored once the file is idle, or with flush', async () => {
-    const file = join(work.dir, 'idle', 'session.jsonl');
-    mkdirSync(join(work.dir, 'idle'), { recursive: true });
-    writeFileSync(file, generateClaudeSession(200, 16));
+  test('the open last exchange is stored at once and replaced as it grows; flush and idle minutes change nothing (issue 10)', async () => {
+    const lines = generateClaudeSession(200, 16).split('\n').filter(Boolean);
+    const file = join(work.dir, 'open', 'session.jsonl');
+    mkdirSync(join(work.dir, 'open'), { recursive: true });
     const h = home();
-    const s1 = await mine(h, file, fresh(file));
-    const mtime = statSync(file).mtimeMs;
-    const s2 = await mine(h, file, { now: () => mtime + 9 * 60_000 });
-    assert.equal(s2.drawersAdded, 0, 'not idle for 10 minutes yet');
-    const s3 = await mine(h, file, { now: () => mtime + 11 * 60_000 });
-    assert.ok(s3.drawersAdded >= 1, 'idle: the last exchange is stored');
-    const s4 = await mine(h, file, { now: () => mtime + 60 * 60_000 });
-    assert.equal(s4.drawersAdded, 0, 'stored once');
+    const seen = new Set<string>();
+    for (const k of [40, 41, 90, 150, lines.length]) {
+      writeFileSync(file, `${lines.slice(0, k).join('\n')}\n`);
+      await mine(h, file, fresh(file));
+      const got = rows(h);
+      const clean = home();
+      await mine(clean, file, fresh(file));
+      assert.deepEqual(got, rows(clean), `after ${k} lines the archive equals a clean mine (open exchange included)`);
+      const ids = got.map((r) => r.id);
+      assert.equal(new Set(ids).size, ids.length, 'no duplicates');
+      const exchanges = got.map((r) => r.chunk_index);
+      assert.equal(new Set(exchanges).size, exchanges.length, 'one drawer per chunk index: the replaced open drawer is gone');
+      for (const id of ids) seen.add(id);
+    }
+    const last = rows(h);
+    assert.match(last[last.length - 1]!.text, /\S/, 'the latest words are stored');
+    const again = await mine(h, file, fresh(file));
+    assert.equal(again.drawersAdded + again.drawersRemoved, 0, 'unchanged: nothing written');
     const flushed = home();
-    const f = await mine(flushed, file, { ...fresh(file), flush: true });
-    assert.equal(f.drawersAdded, s1.drawersAdded + s3.drawersAdded);
-    assert.deepEqual(rows(flushed), rows(h));
-    const short = home();
-    await mine(short, file, { now: () => mtime + 2 * 60_000, idleMinutes: 1 });
-    assert.deepEqual(rows(short), rows(h), '--idle-minutes changes the wait');
+    await mine(flushed, file, { ...fresh(file), flush: true, idleMinutes: 1 });
+    assert.deepEqual(rows(flushed), last, '--flush / --idle-minutes are accepted and change nothing');
   });
 
   test('history.jsonl and Codex logs grow append-only too', async () => {

@@ -1,11 +1,12 @@
 /**
  * @module cli/commands/bench
- * `loci bench locomo|longmemeval --data FILE`: retrieval benchmarks through the product path,
- * with a plain-BM25 baseline in the same run.
+ * `loci bench locomo|longmemeval --data FILE` and `loci bench transcripts`: retrieval benchmarks
+ * through the product path, with a plain-BM25 baseline in the same run.
  */
 import { METRIC_KEYS, runLocomoBench, runLongMemEvalBench, type Metrics } from '../../index.js';
 import type { RegisterCommand } from '../context.js';
 import { colors, intOption, printJson, table } from '../format.js';
+import { registerTranscriptsBench } from './bench-transcripts.js';
 
 const f = (x: number) => x.toFixed(3);
 
@@ -48,6 +49,7 @@ export const register: RegisterCommand = (program, ctx) => {
       ctx.io.stdout(compare(rows));
       ctx.io.stdout(c.dim(`rendering: ${r.rendering}\nembedder: ${r.embedder}\n`));
     });
+  registerTranscriptsBench(bench, ctx);
   bench
     .command('longmemeval')
     .description('LongMemEval session retrieval: one fresh palace per question, user turns only')

@@ -4,7 +4,7 @@
  */
 import { createError } from '../../index.js';
 import type { RegisterCommand } from '../context.js';
-import { colors, intOption, printJson } from '../format.js';
+import { colors, dateOption, intOption, printJson } from '../format.js';
 import { withPalace } from '../open.js';
 
 export const register: RegisterCommand = (program, ctx) => {
@@ -32,6 +32,7 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--json', 'print as JSON')
     .action(async (o: { agent: string; limit?: string; since?: string; json?: boolean }) => {
       const limit = intOption('--limit', o.limit, 10, 1, 1000);
+      dateOption('--since', o.since);
       const r = await withPalace(ctx, (p) => p.diaryRead(o.agent, { limit, ...(o.since ? { since: o.since } : {}) }));
       if (o.json) {
         return printJson(ctx.io, { total: r.total, entries: r.entries.map((d) => ({ id: d.id, date: d.contentDate, topic: d.metadata['topic'] ?? null, text: d.text })) });

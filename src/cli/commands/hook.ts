@@ -4,7 +4,7 @@
  * post-compact, session-end) — reads Claude Code's JSON on stdin and prints the protocol answer.
  * Fails open: always exit 0, no output on error (logged to `<LOCI_HOME>/logs/hooks.log`).
  * `loci hook-worker` (hidden) drains the archive queue; hooks start it detached.
- * `loci hooks install` writes the faster `node …/dist/hooks/main.js <event>` form of the same command.
+ * `loci hooks install` writes this command (`bin/loci.js hook <event>` goes straight to the light hook entry).
  */
 import { join } from 'node:path';
 import { fileLogger, homePaths, resolveHome, runHook, runHookWorker } from '../../index.js';

@@ -4,7 +4,7 @@
  */
 import { createError, type Fact } from '../../index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
-import { colors, intOption, printJson, table } from '../format.js';
+import { colors, dateOption, intOption, printJson, table } from '../format.js';
 import { withPalace } from '../open.js';
 
 function factJson(f: Fact) {
@@ -34,11 +34,7 @@ function printFacts(ctx: CliContext, facts: Fact[], withSources: Map<string, str
   }
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
-function date(name: string, v: string | undefined): string | undefined {
-  if (v !== undefined && !DATE.test(v)) throw createError('INVALID_ARGUMENT', { name, value: v, expected: 'a date like 2026-01-15 or 2026-01-15T10:00:00Z' });
-  return v;
-}
+const date = dateOption;
 
 export const register: RegisterCommand = (program, ctx) => {
   const kg = program.command('kg').description('the temporal knowledge graph: facts with validity windows, filled at ingest');

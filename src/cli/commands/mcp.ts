@@ -24,6 +24,8 @@ interface ServeOptions {
   port?: string;
   host?: string;
   logLevel?: string;
+  allowOrigin?: string[];
+  idleTimeout?: string;
 }
 
 async function serve(ctx: CliContext, o: ServeOptions): Promise<void> {
@@ -31,16 +33,23 @@ async function serve(ctx: CliContext, o: ServeOptions): Promise<void> {
   const home = homeOf(ctx);
   const base = { logger, cwd: ctx.io.cwd, env: ctx.io.env, ...(home ? { home } : {}) };
   if (!o.http) {
-    if (o.port !== undefined || o.host !== undefined) throw createError('INVALID_ARGUMENT', { name: '--port/--host', value: o.port ?? o.host, expected: 'used together with --http' });
+    if (o.port !== undefined || o.host !== undefined || o.allowOrigin !== undefined || o.idleTimeout !== undefined) {
+      throw createError('INVALID_ARGUMENT', { name: '--port/--host/--allow-origin/--idle-timeout', value: o.port ?? o.host ?? o.allowOrigin ?? o.idleTimeout, expected: 'used together with --http' });
+    }
     const serving = await serveMcpStdio(base);
     await serving.closed;
     return;
   }
   const token = ctx.io.env['LOCI_TOKEN'] ?? '';
+  const envOrigins = (ctx.io.env['LOCI_MCP_ALLOWED_ORIGINS'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const idleFlag = o.idleTimeout ?? ctx.io.env['LOCI_MCP_IDLE_SECONDS'];
+  const idleSeconds = intOption(o.idleTimeout !== undefined ? '--idle-timeout' : 'LOCI_MCP_IDLE_SECONDS', idleFlag, 300, 1, 7 * 24 * 3600);
   const serving = await serveMcpHttp({
     ...base,
     host: o.host ?? '127.0.0.1',
     port: intOption('--port', o.port, 5624, 0, 65535),
+    allowedOrigins: [...envOrigins, ...(o.allowOrigin ?? [])],
+    idleSessionMs: idleSeconds * 1000,
     ...(token ? { token } : {}),
   });
   ctx.io.stderr(`loci mcp: serving at ${serving.url}${token ? ' (Authorization: Bearer $LOCI_TOKEN required)' : ''}; Ctrl-C to stop\n`);
@@ -59,6 +68,8 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--http', 'serve Streamable HTTP instead of stdio')
     .option('--port <port>', 'HTTP port (default 5624; 0 picks a free one)')
     .option('--host <host>', 'HTTP interface (default 127.0.0.1; any other needs LOCI_TOKEN)')
+    .option('--allow-origin <origin>', 'HTTP: also accept requests from this browser origin, e.g. https://app.example (repeatable; adds to LOCI_MCP_ALLOWED_ORIGINS); loopback origins are always accepted', (v: string, acc: string[] = []) => [...acc, v])
+    .option('--idle-timeout <seconds>', 'HTTP: close a session after this long without requests (default: LOCI_MCP_IDLE_SECONDS or 300)')
     .option('--log-level <level>', 'stderr log level: debug, info, warn, error (default warn)')
     .action((o: ServeOptions) => serve(ctx, o));
 

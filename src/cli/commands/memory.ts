@@ -10,6 +10,7 @@ import {
   editMemory,
   findMemory,
   forgetMemory,
+  invalidMemoryFiles,
   listMemories,
   loadMemoryIndex,
   parseMemoryType,
@@ -39,7 +40,7 @@ function withDirOptions(cmd: Command): Command {
 }
 
 function choose(ctx: CliContext, o: DirOptions): MemoryDirChoice {
-  return selectMemoryDir({
+  const choice = selectMemoryDir({
     cwd: ctx.io.cwd,
     env: ctx.io.env,
     lociHome: resolveHome(ctx.globals().home, ctx.io.env),
@@ -47,6 +48,18 @@ function choose(ctx: CliContext, o: DirOptions): MemoryDirChoice {
     ...(o.claude ? { claude: true } : {}),
     ...(o.user ? { user: true } : {}),
   });
+  if (choice.merged) {
+    const m = choice.merged;
+    if (m.moved.length) ctx.io.stderr(`loci: note: moved ${m.moved.length} ${m.moved.length === 1 ? 'memory' : 'memories'} from Loci's own folder ${m.from} into Claude Code's ${choice.dir}\n`);
+    for (const [a, b] of m.renamed) ctx.io.stderr(`loci: note: ${a} was taken by a different memory in Claude Code's folder; moved as ${b}\n`);
+    for (const e of m.errors) ctx.io.stderr(`loci: warning: ${e}\n`);
+  }
+  for (const e of choice.tidied?.errors ?? []) ctx.io.stderr(`loci: warning: ${e}\n`);
+  // One broken file never breaks the folder: it is skipped, and named here once per command.
+  for (const f of invalidMemoryFiles(choice.dir)) {
+    ctx.io.stderr(`loci: warning: skipped ${f.path}: its frontmatter cannot be read (${f.reason}); fix the YAML or delete the file\n`);
+  }
+  return choice;
 }
 
 function entryJson(m: MemoryEntry) {
@@ -206,6 +219,8 @@ export const register: RegisterCommand = (program, ctx) => {
         lociDir: w.lociDir,
         userDir: w.userDir,
         warnings: w.claude.warnings,
+        ...(w.merged ? { merged: w.merged } : {}),
+        ...(w.tidied ? { tidied: w.tidied } : {}),
       };
       if (o.json) return printJson(ctx.io, out);
       const c = colors(ctx.io);

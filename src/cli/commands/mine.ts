@@ -24,15 +24,22 @@ interface MineFlags {
   redact?: boolean;
   flush?: boolean;
   idleMinutes?: string;
+  verbose?: boolean;
 }
 
 const MODES = ['auto', 'projects', 'convos'] as const;
 
-/** The JSON shape of a mining summary. */
-export function summaryJson(s: MineConvosSummary) {
+/** `too-large` → `too_large`: JSON keys of the per-reason counts. */
+const key = (r: string) => r.replace(/-/g, '_');
+
+/** The JSON shape of a mining summary (`skipped_files` only with `verbose`). */
+export function summaryJson(s: MineConvosSummary, verbose = false) {
   return {
     files_scanned: s.filesScanned,
+    files_mined: s.filesMined,
     files_skipped: s.filesSkipped,
+    skipped: Object.fromEntries(Object.entries(s.skipped).map(([r, n]) => [key(r), n])),
+    ...(verbose ? { skipped_files: s.skippedFiles.map((f) => ({ path: f.path, reason: key(f.reason), ...(f.detail ? { detail: f.detail } : {}) })) } : {}),
     files_unchanged: s.filesUnchanged,
     drawers_added: s.drawersAdded,
     drawers_updated: s.drawersUpdated,
@@ -54,8 +61,9 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--mode <mode>', 'auto (each file by its content), projects (files as documents) or convos (transcripts only)', 'auto')
     .option('--claude', 'mine every Claude Code transcript (sessions, subagents, history.jsonl), one wing per project')
     .option('--no-redact', 'store secrets (API keys, tokens, passwords) as they are instead of [REDACTED:…]')
-    .option('--flush', 'also store the still-open last exchange of each transcript (end of a session)')
-    .option('--idle-minutes <n>', 'store the open last exchange of transcripts unchanged for this long (default 10)')
+    .option('--flush', 'accepted for compatibility, no effect: the last exchange of a transcript is always stored at once')
+    .option('--idle-minutes <n>', 'accepted for compatibility, no effect (see --flush)')
+    .option('--verbose', 'list every skipped file with its reason')
     .option('--wing <wing>', 'wing for everything mined (default: git root or folder name; conversations: their project)')
     .option('--room <room>', 'put everything in this room (default: from the folder structure, or the conversation topic)')
     .option('--prune', 'remove drawers of project files that no longer exist under <path> (conversations are kept)')
@@ -101,16 +109,23 @@ export const register: RegisterCommand = (program, ctx) => {
       const s = await withPalace(ctx, (p) =>
         o.claude ? p.mineClaude({ ...opts, ...(path !== undefined ? { configDir: path } : {}) }) : p.mine(path!, { ...opts, mode }),
       ).finally(() => progress.done());
-      if (o.json) return printJson(ctx.io, summaryJson(s));
+      if (o.json) return printJson(ctx.io, summaryJson(s, o.verbose === true));
       const c = colors(ctx.io);
       for (const w of s.warnings) ctx.io.stderr(`loci: warning: ${w}\n`);
+      const reasons = Object.entries(s.skipped).filter(([, n]) => n > 0).map(([r, n]) => `${n} ${r}`);
       ctx.io.stdout(
         `${c.bold('mined')} ${s.path} → wing ${c.cyan(s.wing)}: ${s.filesScanned} files scanned ` +
-          `(${s.filesMined} mined, ${s.filesUnchanged} unchanged, ${s.filesSkipped} skipped), ` +
+          `(${s.filesMined} mined, ${s.filesUnchanged} unchanged, ${s.filesSkipped} skipped${reasons.length ? `: ${reasons.join(', ')}` : ''}), ` +
           `drawers +${s.drawersAdded} ~${s.drawersUpdated} -${s.drawersRemoved}, ` +
           (s.conversations || s.redactions ? `${s.conversations} conversations, ${s.redactions} secrets redacted, ` : '') +
           `${bytes(s.bytesRead)} in ${s.seconds.toFixed(2)} s\n`,
       );
+      if (o.verbose) {
+        for (const f of s.skippedFiles) ctx.io.stdout(`  skipped (${f.reason}${f.detail ? `: ${f.detail}` : ''}) ${f.path}\n`);
+        if (s.skippedFiles.length < s.filesSkipped) ctx.io.stdout(`  … and ${s.filesSkipped - s.skippedFiles.length} more\n`);
+      } else if (s.filesSkipped > 0 && (s.skipped.ignored || s.skipped.unrecognised || s.skipped.unreadable)) {
+        ctx.io.stdout(`  (--verbose lists the skipped files)\n`);
+      }
     });
 
   program

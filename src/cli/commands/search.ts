@@ -4,7 +4,7 @@
  */
 import { createError, highlight, matchSpans, snippetLines, type SearchHit, type SearchOptions } from '../../index.js';
 import type { RegisterCommand } from '../context.js';
-import { colors, intOption, printJson } from '../format.js';
+import { colors, dateOption, intOption, printJson } from '../format.js';
 import { withPalace } from '../open.js';
 
 interface SearchFlags {
@@ -19,14 +19,6 @@ interface SearchFlags {
   context?: string;
   lexical?: boolean;
   full?: boolean;
-}
-
-const DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-function checkDate(name: string, v: string | undefined): void {
-  if (v !== undefined && !DATE.test(v)) {
-    throw createError('INVALID_ARGUMENT', { name, value: v, expected: 'a date like 2026-01-15 or 2026-01-15T10:00:00Z' });
-  }
 }
 
 function hitJson(h: SearchHit) {
@@ -65,8 +57,8 @@ export const register: RegisterCommand = (program, ctx) => {
     .addHelpText('after', '\nExamples:\n  loci search "why did we switch to OAuth2"\n  loci search 认证 --wing myapp -n 5 --json\n')
     .action(async (words: string[], o: SearchFlags) => {
       const query = words.join(' ');
-      checkDate('--since', o.since);
-      checkDate('--until', o.until);
+      dateOption('--since', o.since);
+      dateOption('--until', o.until);
       const opts: SearchOptions = {
         limit: intOption('--limit', o.limit, 10, 1, 100),
         context: intOption('--context', o.context, 0, 0, 10),

@@ -7,7 +7,8 @@
 import type { MemoryStore } from '../../store/ports.js';
 import { DEFAULT_MAX_FILE_BYTES, type WalkItem } from '../project/index.js';
 import { mineProject, type MineProjectOptions } from '../mine-project.js';
-import { discoverConversations, mineConvoUnits } from '../mine-convos.js';
+import { accountWalk, discoverConversations, mineConvoUnits } from '../mine-convos.js';
+import { mergeSkips } from '../skips.js';
 import type { MineConvosOptions, MineConvosSummary } from './types.js';
 
 /** Options of {@link mineAuto}: those of both miners. */
@@ -25,11 +26,11 @@ export async function mineAuto(store: MemoryStore, path: string, opts: MineAutoO
   );
   const project = await mineProject(store, d.root, { ...opts, items });
   const projectSeen = project.filesScanned > 0;
-  return {
+  const out: MineConvosSummary = {
     path: d.root,
     wing: projectSeen || convo.filesScanned === 0 ? project.wing : convo.wing,
-    filesScanned: project.filesScanned + convo.filesScanned + d.companions,
-    filesSkipped: project.filesSkipped + convo.filesSkipped + d.companions,
+    filesScanned: project.filesScanned + convo.filesScanned,
+    filesSkipped: project.filesSkipped,
     filesUnchanged: project.filesUnchanged + convo.filesUnchanged,
     filesMined: project.filesMined + convo.filesMined,
     drawersAdded: project.drawersAdded + convo.drawersAdded,
@@ -40,5 +41,10 @@ export async function mineAuto(store: MemoryStore, path: string, opts: MineAutoO
     warnings: [...convo.warnings, ...project.warnings],
     redactions: convo.redactions + project.redactions,
     conversations: convo.conversations,
+    skipped: project.skipped,
+    skippedFiles: project.skippedFiles,
   };
+  mergeSkips(out, convo);
+  accountWalk(out, d, false);
+  return out;
 }

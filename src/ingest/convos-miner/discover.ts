@@ -8,35 +8,20 @@
  * 1. a companion of a conversation (`tool-results/`, `session-memory/`, subagent `.meta.json`) or a
  *    Slack export root's metadata (`users.json`, `channels.json`, … at the root) → neither;
  * 2. a file stored before with the same size and mtime → what it was (no read);
- * 3. a name that cannot hold a conversation (not `.jsonl`, `.json`, `.txt`, `.md`, `.markdown`,
- *    `.log`, `.text`, `.chat` or extension-less) → a project file (no read);
- * 4. otherwise the first 64 KiB are sniffed with `detectFormat`.
- * Slack day files are grouped into one unit per channel folder.
+ * 3. otherwise the content decides, whatever the name (see sniff: a file whose name cannot hold a
+ *    conversation is peeked at first and sniffed only when it starts like JSON).
+ * Slack day files (recognised by content, any name) are grouped into one unit per channel folder.
+ * Entries the walk leaves out (ignore rules inside the root, the default skip list) are reported in
+ * `pruned` so that the summary accounts for every file.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
-import { basename, dirname, extname } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import type { SourceState } from '../../store/ports.js';
-import { DETECT_HEAD_CHARS, detectFormat, isConvoCompanion, isSlackExportRoot, type ConvoFormat } from '../convos/index.js';
+import { isConvoCompanion, isSlackExportRoot, type ConvoFormat } from '../convos/index.js';
+import { sniffFormat } from './sniff.js';
 import { walkProject, type WalkItem } from '../project/index.js';
 import type { ConvoSourceState, ConvoUnit, UnitKind } from './types.js';
 
-const CANDIDATE_EXT = new Set(['.jsonl', '.json', '.txt', '.md', '.markdown', '.log', '.text', '.chat', '']);
 const SLACK_DAY = /^\d{4}-\d{2}-\d{2}\.json$/i;
-
-/** The first 64 KiB of a file as text, or null when it cannot be read. */
-export function sniffHead(path: string): string | null {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    const buf = Buffer.allocUnsafe(DETECT_HEAD_CHARS);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return buf.subarray(0, n).toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
 
 /** How a file of `format` is read (see types `UnitKind`). */
 export function unitKind(format: ConvoFormat, path: string): UnitKind {
@@ -55,6 +40,10 @@ export interface Discovery {
   others: WalkItem[];
   /** Conversation companions and Slack metadata files (neither mined nor handed on). */
   companions: number;
+  /** Their paths (the first 2000). */
+  companionPaths: string[];
+  /** Entries the walk left out: ignored by a rule, or a folder of the default skip list (path ends with `/`). */
+  pruned: { path: string; why: 'skip-dir' | 'ignored' }[];
 }
 
 /** Options of {@link discover}. */
@@ -88,6 +77,7 @@ function* walkFiles(files: readonly string[]): Generator<WalkItem> {
 
 /** Walks `root` (or `opts.files`) once and sorts conversations from everything else (see the module comment). */
 export function discover(root: string, opts: DiscoverOptions): Discovery {
+  const pruned: Discovery['pruned'] = [];
   const items = opts.files
     ? walkFiles(opts.files)
     : walkProject({
@@ -95,6 +85,7 @@ export function discover(root: string, opts: DiscoverOptions): Discovery {
         maxFileBytes: Number.MAX_SAFE_INTEGER,
         ...(opts.respectGitignore !== undefined ? { respectGitignore: opts.respectGitignore } : {}),
         ...(opts.ignore ? { extraIgnores: opts.ignore } : {}),
+        onPrune: (rel, why) => pruned.push({ path: `${join(root, rel)}${why === 'skip-dir' ? '/' : ''}`, why }),
       });
   const all = [...items];
   const names = new Map<string, string[]>();
@@ -105,7 +96,7 @@ export function discover(root: string, opts: DiscoverOptions): Discovery {
     else names.set(d, [basename(it.path)]);
   }
   const slackRoots = new Set([...names].filter(([, n]) => isSlackExportRoot(n)).map(([d]) => d));
-  const out: Discovery = { units: [], others: [], companions: 0 };
+  const out: Discovery = { units: [], others: [], companions: 0, companionPaths: [], pruned };
   const channels = new Map<string, ConvoUnit>();
   for (const it of all) {
     if (it.kind !== 'file') {
@@ -114,7 +105,7 @@ export function discover(root: string, opts: DiscoverOptions): Discovery {
     }
     const dir = dirname(it.path);
     if (isConvoCompanion(it.path) || (slackRoots.has(dir) && extname(it.path).toLowerCase() === '.json')) {
-      out.companions++;
+      if (out.companions++ < 2000) out.companionPaths.push(it.path);
       continue;
     }
     let found: { kind: UnitKind; format: ConvoFormat } | null = null;
@@ -124,9 +115,8 @@ export function discover(root: string, opts: DiscoverOptions): Discovery {
     if (stored && prev!.size === it.size && prev!.mtimeMs === it.mtimeMs) found = stored;
     else if (prev && prev.kind !== 'convo' && prev.size === it.size && prev.mtimeMs === it.mtimeMs) found = null;
     else if (channel?.kind === 'slack' && SLACK_DAY.test(basename(it.path))) found = channel;
-    else if (CANDIDATE_EXT.has(extname(it.path).toLowerCase())) {
-      const head = sniffHead(it.path);
-      const format = head === null ? null : detectFormat(it.path, head);
+    else {
+      const format = sniffFormat(it.path);
       if (format) found = { kind: unitKind(format, it.path), format };
     }
     if (!found) {

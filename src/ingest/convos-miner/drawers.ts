@@ -7,8 +7,7 @@
  *   deterministic, so two processes writing the same chunk produce one row, and content-addressed
  *   as every drawer id is (a re-read that changes an exchange's text — a rewind, other settings —
  *   gives a new id, never a stale text under an old id);
- * - wing: the forced wing, else the conversation cursor's wing (from `cwd`, see identity), else the
- *   fallback; room: the forced room, else the cursor's room (`roomForConversation`, computed once
+ * - wing: the forced wing, else the conversation cursor's wing (its project, see identity); room: the forced room, else the cursor's room (`roomForConversation`, computed once
  *   per conversation and kept, see `settleCursor`); hall: `classifyHall` of the stored text;
  * - chunkIndex: `slot × SLOT_STRIDE + n` with a running n per conversation (`neighbours()` /
  *   `search --context` then return the neighbouring exchanges of the same conversation);
@@ -19,6 +18,10 @@
  * - indexExtra: the conversation title (searchable, never shown).
  * Title and other header facts are those known when the drawer is stored (a growing transcript's
  * title may arrive later; earlier drawers keep what was known).
+ *
+ * The open last exchange of a growing transcript is stored at once (its chunk indices follow the
+ * closed ones); the cursor keeps its drawer ids (`openIds`), and when the exchange grows the new
+ * drawers are written and the old ones that no longer match are removed in the same transaction.
  *
  * Redaction (unless turned off) runs on every message **before** chunking — so a secret is never
  * split by a part boundary and the open exchange kept in the cursor holds no secret — and on
@@ -37,7 +40,7 @@ import {
   type ExchangeChunk,
 } from '../convos/index.js';
 import { redactSecrets } from '../redact/index.js';
-import { wingForCwd } from './identity.js';
+import { conversationWing } from './identity.js';
 import { SLOT_STRIDE, type ConvCursor, type ConvHead, type ConvoContext } from './types.js';
 
 /** Counts redactions of one job. */
@@ -124,7 +127,7 @@ function roomOf(cur: ConvCursor, messages: readonly ConvoMessage[], whole: boole
  * the first exchanges: the room then depends only on the first user message and the cwd, so an
  * incremental read and a full read of the final file agree.
  */
-export function settleCursor(cur: ConvCursor, conv: Conversation, ctx: ConvoContext, o: { whole: boolean; force: boolean }): void {
+export function settleCursor(cur: ConvCursor, conv: Conversation, ctx: ConvoContext, o: { whole: boolean; force: boolean; source: string }): void {
   const h = headOf(conv);
   cur.head = {
     format: h.format,
@@ -133,7 +136,7 @@ export function settleCursor(cur: ConvCursor, conv: Conversation, ctx: ConvoCont
     gitBranch: h.gitBranch ?? cur.head.gitBranch,
     meta: { ...cur.head.meta, ...h.meta },
   };
-  if (cur.wing === null) cur.wing = ctx.wing ?? wingForCwd(cur.head.cwd) ?? ctx.fallbackWing;
+  if (cur.wing === null) cur.wing = ctx.wing ?? conversationWing({ cwd: cur.head.cwd, format: cur.head.format, file: o.source, rootProject: ctx.rootProject });
   if (cur.room !== null) return;
   if (ctx.room !== null) {
     cur.room = ctx.room;
@@ -145,14 +148,19 @@ export function settleCursor(cur: ConvCursor, conv: Conversation, ctx: ConvoCont
   }
 }
 
-/** Drawers of closed chunks of the cursor's conversation (text already redacted); advances `cur.next`. */
-export function chunkDrawers(source: string, chunks: readonly ExchangeChunk[], cur: ConvCursor, ctx: ConvoContext): DrawerInput[] {
+/**
+ * Drawers of chunks of the cursor's conversation (text already redacted). Closed chunks advance
+ * `cur.next`; chunks of the open exchange (`open`) take the indices that follow without advancing
+ * it, so they keep them when the exchange closes.
+ */
+export function chunkDrawers(source: string, chunks: readonly ExchangeChunk[], cur: ConvCursor, ctx: ConvoContext, open = false): DrawerInput[] {
   const out: DrawerInput[] = [];
   if (chunks.length === 0) return out;
   const wing = cur.wing ?? ctx.wing ?? ctx.fallbackWing;
   const room = cur.room ?? ctx.room ?? 'general';
   const { format, title, cwd, gitBranch, meta } = cur.head;
   const sessionId = typeof meta.sessionId === 'string' ? meta.sessionId : cur.id;
+  let n = cur.next;
   for (const c of chunks) {
     const contentHash = sha256(c.text);
     const metadata: Record<string, unknown> = {
@@ -177,7 +185,7 @@ export function chunkDrawers(source: string, chunks: readonly ExchangeChunk[], c
       room,
       hall: classifyHall(c.text),
       source,
-      chunkIndex: cur.slot * SLOT_STRIDE + cur.next++,
+      chunkIndex: cur.slot * SLOT_STRIDE + n++,
       lineStart: c.lineStart ?? null,
       lineEnd: c.lineEnd ?? null,
       contentDate: c.timestamp,
@@ -188,29 +196,37 @@ export function chunkDrawers(source: string, chunks: readonly ExchangeChunk[], c
       prepared: { contentHash, search: searchColumn(indexExtra ? `${c.text}\n${indexExtra}` : c.text) },
     });
   }
+  if (!open) cur.next = n;
   return out;
 }
 
-/**
- * Feeds (redacted) messages to a cursor: settles it, advances its exchanges (`flush` stores the
- * open exchange too) and returns the drawers of the exchanges that closed. `whole`: the
- * conversation is read whole (see {@link settleCursor}).
- */
-export function advanceCursor(source: string, cur: ConvCursor, conv: Conversation, ctx: ConvoContext, o: { flush: boolean; whole: boolean }): DrawerInput[] {
-  const known = cur.ex.open.length ? [...cur.ex.open, ...conv.messages] : conv.messages;
-  settleCursor(cur, { ...conv, messages: known }, ctx, { whole: o.whole, force: false });
-  if (conv.messages.length === 0 && (!o.flush || cur.ex.open.length === 0)) return [];
-  const a = advanceExchanges(cur.ex, conv.messages, { maxChars: ctx.maxChars, flush: o.flush });
-  cur.ex = a.cursor;
-  if (a.closed.length && cur.room === null) settleCursor(cur, { ...conv, messages: known }, ctx, { whole: o.whole, force: true });
-  return chunkDrawers(source, a.closed, cur, ctx);
+/** What feeding a cursor asks the store to do: drawers to write, and drawer ids of the source to remove. */
+export interface CursorWrite {
+  /** Drawers of closed exchanges and of the open exchange (rewritten in place when unchanged). */
+  drawers: DrawerInput[];
+  /** Drawers of the open exchange stored earlier that its new text replaces. */
+  remove: string[];
 }
 
-/** Stores the open exchange of a cursor (idle file or final mine); the next message starts a new exchange. */
-export function flushCursor(source: string, cur: ConvCursor, ctx: ConvoContext): DrawerInput[] {
-  if (cur.ex.open.length === 0) return [];
-  if (cur.room === null) cur.room = ctx.room ?? roomOf(cur, cur.ex.open, false);
-  const a = advanceExchanges(cur.ex, [], { maxChars: ctx.maxChars, flush: true });
+/**
+ * Feeds (redacted) messages to a cursor: settles it, advances its exchanges and returns the
+ * drawers of the exchanges that closed **and of the open last exchange**, which is stored at once
+ * so the latest words are searchable; when it grows later its earlier drawers are listed in
+ * `remove` (ids are content-addressed, so an unchanged part keeps its id). `close`: the
+ * conversation is complete (a whole read, a `history.jsonl` prompt, a branch): nothing stays open.
+ * `whole`: the conversation is read whole (see {@link settleCursor}).
+ */
+export function advanceCursor(source: string, cur: ConvCursor, conv: Conversation, ctx: ConvoContext, o: { close: boolean; whole: boolean }): CursorWrite {
+  const known = cur.ex.open.length ? [...cur.ex.open, ...conv.messages] : conv.messages;
+  settleCursor(cur, { ...conv, messages: known }, ctx, { whole: o.whole, force: false, source });
+  const before = cur.openIds ?? [];
+  if (conv.messages.length === 0 && !(o.close && cur.ex.open.length > 0)) return { drawers: [], remove: [] };
+  const a = advanceExchanges(cur.ex, conv.messages, { maxChars: ctx.maxChars, flush: o.close });
   cur.ex = a.cursor;
-  return chunkDrawers(source, a.closed, cur, ctx);
+  if ((a.closed.length || a.open.length) && cur.room === null) settleCursor(cur, { ...conv, messages: known }, ctx, { whole: o.whole, force: true, source });
+  const closed = chunkDrawers(source, a.closed, cur, ctx);
+  const open = chunkDrawers(source, a.open, cur, ctx, true);
+  const ids = new Set([...closed, ...open].map((d) => d.id!));
+  cur.openIds = open.map((d) => d.id!);
+  return { drawers: [...closed, ...open], remove: before.filter((id) => !ids.has(id)) };
 }

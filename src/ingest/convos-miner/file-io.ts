@@ -77,18 +77,6 @@ export function prefixHash(f: OpenFile, offset: number): string {
   return h.digest('hex');
 }
 
-/** The next content fingerprint of an append-only source: chained over the appended bytes. */
-export function chainHash(prev: string, appended: Uint8Array): string {
-  return createHash('sha256').update(prev).update('\0').update(appended).digest('hex');
-}
-
-/**
- * Whether open exchanges must be stored now: a final mine (`flush`), or the file unchanged for
- * `idleMs` (the session is over or paused; an idle session becomes fully searchable).
- */
-export function isIdle(ctx: ConvoContext, mtimeMs: number): boolean {
-  return ctx.flush || ctx.now - mtimeMs >= ctx.idleMs;
-}
 
 /** A source state for `path` with the given bookkeeping (kind `convo`). */
 export function sourceState(
@@ -121,17 +109,18 @@ export function canContinue(f: OpenFile, prev: SourceState): boolean {
 
 /**
  * The `append` answer of an append-only source: bookkeeping advanced over the `consumed` bytes
- * (complete lines) of `tail` (what was read from the stored offset), and the drawers to add.
+ * (complete lines, `tail.hash` their chained hash, see `readLines`) read from the stored offset, and
+ * the drawers to add.
  */
 export function appendAnswer(
   path: string,
   f: OpenFile,
   prev: SourceState,
   ctx: ConvoContext,
-  tail: { bytes: Uint8Array; consumed: number },
+  tail: { read: number; consumed: number; hash: string },
   wing: string,
   state: ConvoSourceState,
-  out: { drawers: DrawerInput[]; redactions: number; conversations: number; warnings: string[] },
+  out: { drawers: DrawerInput[]; remove: string[]; redactions: number; conversations: number; warnings: string[] },
 ): PreparedUnit {
   const offset = prev.offset + tail.consumed;
   const moved = tail.consumed > 0;
@@ -139,13 +128,13 @@ export function appendAnswer(
     kind: 'append',
     path,
     state: sourceState(path, ctx, wing, f, {
-      hash: moved ? chainHash(prev.hash, tail.bytes.subarray(0, tail.consumed)) : prev.hash,
+      hash: moved ? tail.hash : prev.hash,
       offset,
       prefixHash: moved ? prefixHash(f, offset) : prev.prefixHash,
       state,
     }),
     fromOffset: prev.offset,
-    bytesRead: tail.bytes.length,
+    bytesRead: tail.read,
     ...out,
   };
 }

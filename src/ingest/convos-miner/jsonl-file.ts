@@ -7,15 +7,17 @@
  *
  * Continuity rules: a single-conversation file keeps the id, cwd and branch of its first read (an
  * appended slice has no `session_meta` header); a Codex file that has shown `event_msg` records
- * keeps taking said text from them even in a slice without one (see parse-codex); prompts of
- * `history.jsonl` are complete when written, so each is stored at once (no open exchange).
+ * keeps taking said text from them even in a slice without one (see parse-codex); the open last
+ * exchange is stored at once and replaced when it grows (see drawers); prompts of
+ * `history.jsonl` are complete when written (no open exchange).
  * Shrunk or rewritten files, and other settings, are read again from the start and replaced.
  */
-import { sha256 } from '../../core/hash.js';
 import type { DrawerInput, SourceState } from '../../store/ports.js';
-import { parseConversations, readCompleteLines, type Conversation } from '../convos/index.js';
-import { advanceCursor, flushCursor, newCursor, redactConversation, redactor, type Redactor } from './drawers.js';
-import { appendAnswer, canContinue, isIdle, prefixHash, sourceState, withFile, type OpenFile } from './file-io.js';
+import { parseConversations, type Conversation } from '../convos/index.js';
+import { readWarnings } from './claude-file.js';
+import { readLines } from './read-lines.js';
+import { advanceCursor, newCursor, redactConversation, redactor, type Redactor } from './drawers.js';
+import { appendAnswer, canContinue, prefixHash, sourceState, withFile, type OpenFile } from './file-io.js';
 import type { ConvoContext, ConvoJob, JsonlSourceState, PreparedUnit } from './types.js';
 
 /** A record that marks a Codex file as holding event messages, without producing any message. */
@@ -25,14 +27,14 @@ const hasEvents = (lines: readonly string[]) => lines.some((l) => l.includes('"e
 
 interface Step {
   drawers: DrawerInput[];
+  remove: string[];
   conversations: number;
 }
 
-/** Feeds parsed conversations to their cursors (and flushes idle ones); mutates `st`. */
-function feed(path: string, job: ConvoJob, convs: readonly Conversation[], st: JsonlSourceState, ctx: ConvoContext, red: Redactor, idle: boolean): Step {
+/** Feeds parsed conversations to their cursors (the open exchange of each is stored too); mutates `st`. */
+function feed(path: string, job: ConvoJob, convs: readonly Conversation[], st: JsonlSourceState, ctx: ConvoContext, red: Redactor): Step {
   const single = job.unit.format !== 'claude-history';
-  const alwaysFlush = !single;
-  const out: Step = { drawers: [], conversations: 0 };
+  const out: Step = { drawers: [], remove: [], conversations: 0 };
   for (const c of convs) {
     let conv = redactConversation(c, red);
     if (single) {
@@ -41,16 +43,11 @@ function feed(path: string, job: ConvoJob, convs: readonly Conversation[], st: J
       conv = { ...conv, id: st.primary, meta: known ? { ...conv.meta, ...known.head.meta } : conv.meta };
     }
     const cur = (st.convs[conv.id] ??= newCursor(conv, st.slots++));
-    const d = advanceCursor(path, cur, conv, ctx, { flush: alwaysFlush || idle, whole: false });
-    if (d.length) out.conversations++;
-    out.drawers.push(...d);
-  }
-  if (idle) {
-    for (const cur of Object.values(st.convs)) {
-      const d = flushCursor(path, cur, ctx);
-      if (d.length) out.conversations++;
-      out.drawers.push(...d);
-    }
+    // history.jsonl prompts are complete when written: nothing stays open
+    const d = advanceCursor(path, cur, conv, ctx, { close: !single, whole: false });
+    if (d.drawers.length) out.conversations++;
+    out.drawers.push(...d.drawers);
+    out.remove.push(...d.remove);
   }
   return out;
 }
@@ -69,12 +66,13 @@ function parse(path: string, ctx: ConvoContext, job: ConvoJob, lines: readonly s
 }
 
 function full(path: string, f: OpenFile, job: ConvoJob, ctx: ConvoContext, warnings: string[]): PreparedUnit {
-  const buf = f.read(0, f.size);
-  const { lines, nextOffset } = readCompleteLines(buf, 0);
+  const read = readLines(f, 0);
+  const { lines, consumed: nextOffset } = read;
+  readWarnings(path, read, 1, warnings);
   const red = redactor(ctx);
   const st: JsonlSourceState = { v: 1, kind: 'jsonl', format: job.unit.format, nextLine: 1 + lines.length, primary: null, events: hasEvents(lines), convs: {}, slots: 0 };
-  const step = feed(path, job, parse(path, ctx, job, lines, 1, false, warnings), st, ctx, red, isIdle(ctx, f.mtimeMs));
-  const hash = sha256(buf.subarray(0, nextOffset));
+  const step = feed(path, job, parse(path, ctx, job, lines, 1, false, warnings), st, ctx, red);
+  const hash = read.hash;
   const wing = Object.values(st.convs)[0]?.wing ?? ctx.wing ?? ctx.fallbackWing;
   return {
     kind: 'replace',
@@ -82,7 +80,7 @@ function full(path: string, f: OpenFile, job: ConvoJob, ctx: ConvoContext, warni
     state: sourceState(path, ctx, wing, f, { hash, offset: nextOffset, prefixHash: prefixHash(f, nextOffset), state: st }),
     drawers: step.drawers,
     skipIfHash: hash,
-    bytesRead: buf.length,
+    bytesRead: read.read,
     redactions: red.count,
     conversations: step.conversations,
     warnings,
@@ -90,19 +88,19 @@ function full(path: string, f: OpenFile, job: ConvoJob, ctx: ConvoContext, warni
 }
 
 function append(path: string, f: OpenFile, job: ConvoJob, prev: SourceState, st: JsonlSourceState, ctx: ConvoContext, warnings: string[]): PreparedUnit {
-  const tail = f.read(prev.offset, f.size);
-  const { lines, nextOffset } = readCompleteLines(tail, 0);
-  const idle = isIdle(ctx, f.mtimeMs);
-  const open = Object.values(st.convs).some((c) => c.ex.open.length > 0);
-  if (lines.length === 0 && !(idle && open) && f.size === prev.size && f.mtimeMs === prev.mtimeMs) {
-    return { kind: 'unchanged', path, bytesRead: tail.length, redactions: 0, conversations: 0, warnings };
+  const read = readLines(f, prev.offset, { chain: prev.hash });
+  const { lines, consumed: nextOffset } = read;
+  readWarnings(path, read, st.nextLine, warnings);
+  if (lines.length === 0 && f.size === prev.size && f.mtimeMs === prev.mtimeMs) {
+    return { kind: 'unchanged', path, bytesRead: read.read, redactions: 0, conversations: 0, warnings };
   }
   const red = redactor(ctx);
   const convs = lines.length ? parse(path, ctx, job, lines, st.nextLine, st.events, warnings) : [];
   const next: JsonlSourceState = { ...st, nextLine: st.nextLine + lines.length, events: st.events || hasEvents(lines) };
-  const step = feed(path, job, convs, next, ctx, red, idle);
-  return appendAnswer(path, f, prev, ctx, { bytes: tail, consumed: nextOffset }, prev.wing, next, {
+  const step = feed(path, job, convs, next, ctx, red);
+  return appendAnswer(path, f, prev, ctx, { read: read.read, consumed: nextOffset, hash: read.hash }, prev.wing, next, {
     drawers: step.drawers,
+    remove: step.remove,
     redactions: red.count,
     conversations: step.conversations,
     warnings,

@@ -7,7 +7,7 @@
  * | stored state                                  | what happens                                      |
  * | --------------------------------------------- | ------------------------------------------------- |
  * | none, another miner's, other settings         | read whole → replace                              |
- * | same size and mtime, nothing open to store    | nothing (decided without reading: `isUnchanged`)  |
+ * | same size and mtime                           | nothing (decided without reading: `isUnchanged`)  |
  * | append-only kind, prefix hash matches         | read the bytes after the offset → append          |
  * | append-only kind, shrunk or prefix differs    | read whole → replace                              |
  * | whole-file kind, content hash unchanged       | bookkeeping only (touch)                          |
@@ -15,7 +15,6 @@
 import { isLociError, fsError } from '../../core/errors.js';
 import type { SourceState } from '../../store/ports.js';
 import { prepareClaude } from './claude-file.js';
-import { isIdle } from './file-io.js';
 import { prepareJsonl } from './jsonl-file.js';
 import { prepareSlack, prepareWhole } from './whole-file.js';
 import type { ClaudeSourceState, ConvoContext, ConvoJob, ConvoSourceState, JsonlSourceState, PreparedUnit } from './types.js';
@@ -28,22 +27,11 @@ export function usableState(prev: SourceState | null, ctx: ConvoContext): ConvoS
   return st as ConvoSourceState;
 }
 
-/** True when a stored cursor holds an open exchange (messages not stored yet). */
-function hasOpen(st: ConvoSourceState): boolean {
-  if (st.kind === 'claude') return (st.main?.ex.open.length ?? 0) > 0;
-  if (st.kind === 'jsonl') return Object.values(st.convs).some((c) => c.ex.open.length > 0);
-  return false;
-}
-
-/**
- * True when a unit needs no read at all: stored with the same settings, size and mtime, and
- * nothing open that the idle rule or `flush` wants stored now.
- */
+/** True when a unit needs no read at all: stored with the same settings, size and mtime. */
 export function isUnchanged(job: ConvoJob, ctx: ConvoContext): boolean {
   const { unit, prev } = job;
   const st = usableState(prev, ctx);
-  if (!st || !prev || prev.size !== unit.size || prev.mtimeMs !== unit.mtimeMs) return false;
-  return !(hasOpen(st) && isIdle(ctx, unit.mtimeMs));
+  return !!st && !!prev && prev.size === unit.size && prev.mtimeMs === unit.mtimeMs;
 }
 
 /** Prepares one unit. A file that cannot be read becomes `skipped` with a warning (never a throw). */

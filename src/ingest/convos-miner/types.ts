@@ -9,14 +9,14 @@ import type { DrawerInput, SourceState } from '../../store/ports.js';
 import type { MineProgress, MineSummary } from '../mine-project.js';
 
 /** Bump when parsing, chunking or the drawer layout of conversations changes: every file is re-mined once. */
-export const CONVO_MINER_VERSION = 1;
+export const CONVO_MINER_VERSION = 2;
 
 /**
  * Options of `mineConversations`. There is no `prune`: the archive outlives its transcripts
  * (Claude Code deletes them after 30 days), so drawers of a deleted transcript are kept.
  */
 export interface MineConvosOptions {
-  /** Wing for every drawer. Default: per conversation, from its `cwd`'s project (see `wingForCwd`), else the mined folder's wing. */
+  /** Wing for every drawer. Default: per conversation, the project it was held in (see convos-miner/identity). */
   wing?: string;
   /** One room for every drawer. Default: per conversation, `roomForConversation`. */
   room?: string;
@@ -31,14 +31,11 @@ export interface MineConvosOptions {
   /** Also archive abandoned branches (rewinds, edits) as `~branch-N` conversations. Default true. */
   includeBranches?: boolean;
   /**
-   * Minutes without a change after which a growing transcript is taken as idle and its open last
-   * exchange is stored (see `flush`). Default 10; range 0–100000 (0: always store it).
+   * Accepted for compatibility; no effect. The open last exchange of a transcript is always
+   * stored at once and replaced when it grows. Range 0–100000 when given.
    */
   idleMinutes?: number;
-  /**
-   * Store the open last exchange of every transcript now (a final mine, e.g. from a session-end
-   * hook). A later message then starts a new exchange. Default false.
-   */
+  /** Accepted for compatibility; no effect (see `idleMinutes`). */
   flush?: boolean;
   /** Mine exactly these files (absolute paths) instead of walking `path`; `path` stays the root. Default: walk. */
   files?: readonly string[];
@@ -53,7 +50,7 @@ export interface MineConvosOptions {
    * per idle core (at most 3) when more than 8 MB must be read, else 0 (inline); see `defaultWorkers`.
    */
   workers?: number;
-  /** Time source for the idle rule, ms since the epoch. Default `Date.now`. */
+  /** Time source (stored as `minedAt`), ms since the epoch. Default `Date.now`. */
   now?: () => number;
   /** Called after every file. */
   onProgress?: (p: MineProgress) => void;
@@ -80,8 +77,10 @@ export interface ConvoContext {
   root: string;
   /** Forced wing, if any. */
   wing: string | null;
-  /** Wing of conversations without a usable `cwd`. */
+  /** Wing of a source whose conversations gave none (the summary's wing when nothing was mined). */
   fallbackWing: string;
+  /** Wing of the git repository holding the mined folder, if any (see identity rule 4). */
+  rootProject: string | null;
   /** Forced room, if any. */
   room: string | null;
   redact: boolean;
@@ -89,12 +88,10 @@ export interface ConvoContext {
   toolInputChars: number;
   maxChars: number;
   includeBranches: boolean;
-  idleMs: number;
-  flush: boolean;
   addedBy: string;
   /** Settings fingerprint (see `convoConfig`). */
   config: string;
-  /** Run start, ms since the epoch (idle rule). */
+  /** Run start, ms since the epoch (stored as `minedAt`). */
   now: number;
 }
 
@@ -133,6 +130,8 @@ export interface JobCounts {
   redactions: number;
   conversations: number;
   warnings: string[];
+  /** Claude Code: the session the file belongs to, and whether it is the session's main file (not a subagent's). */
+  session?: { id: string; main: boolean };
 }
 
 /** What `prepareUnit` answers. */
@@ -140,7 +139,7 @@ export type PreparedUnit = JobCounts &
   (
     | { kind: 'unchanged'; path: string }
     | { kind: 'skipped'; path: string }
-    | { kind: 'append'; path: string; state: SourceState; drawers: DrawerInput[]; fromOffset: number }
+    | { kind: 'append'; path: string; state: SourceState; drawers: DrawerInput[]; remove: string[]; fromOffset: number }
     | { kind: 'replace'; path: string; state: SourceState; drawers: DrawerInput[]; skipIfHash: string }
     | { kind: 'touch'; path: string; state: SourceState }
   );
@@ -167,6 +166,8 @@ export interface ConvCursor {
   room: string | null;
   wing: string | null;
   ex: ExchangeCursor;
+  /** Ids of the drawers stored for the open exchange (replaced when it grows). Default none. */
+  openIds?: string[];
 }
 
 /**

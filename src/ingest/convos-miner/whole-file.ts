@@ -65,7 +65,7 @@ function finish(job: ConvoJob, ctx: ConvoContext, hash: string, bytes: number, c
   convs.forEach((c, slot) => {
     const conv = redactConversation(c, red);
     const cur = newCursor(conv, slot);
-    const d = advanceCursor(path, cur, conv, ctx, { flush: true, whole: true });
+    const d = advanceCursor(path, cur, conv, ctx, { close: true, whole: true }).drawers;
     wing ??= cur.wing;
     if (d.length) conversations++;
     drawers.push(...d);

@@ -3,7 +3,9 @@
  * Claude Code records → tree nodes, messages, titles and session facts. Shared by the full parser
  * and the incremental reader so that both produce identical messages.
  *
- * Kept: user text (typed prompts, `[image]` placeholders), assistant text, tool calls and results
+ * Kept: user text (typed prompts, `[image]` placeholders, prompts queued while the agent worked —
+ * `attachment` records of type `queued_command`), assistant text, API error replies
+ * (`isApiErrorMessage`: what the user saw as the answer), tool calls and results
  * (one line each, see tool-lines), compact summaries (`isCompactSummary`, or a user text starting
  * with "This session is being continued from a previous conversation") as kind `summary`,
  * `summary` records as kind `summary` (and as the title when no other title exists),
@@ -11,11 +13,12 @@
  *
  * Dropped (documented noise): `isMeta` user records (injected by the harness), `thinking` and
  * `redacted_thinking` blocks (model scratch work, not said; often signed/encrypted), synthetic
- * assistant records (`model: "<synthetic>"`, `isApiErrorMessage`), every `system` record
- * (`turn_duration`, `local_command`, `api_error`, `compact_boundary`, …), `progress`,
- * `file-history-snapshot`, `queue-operation`, `last-prompt`, plus the tags and lines listed in
- * the noise module. Unknown record types are skipped with one counted warning per type; if they
- * carry a uuid they still link the tree.
+ * assistant records other than API errors (`model: "<synthetic>"`), every `system` record
+ * (`turn_duration`, `local_command`, `api_error`, `compact_boundary`, …) and the other metadata
+ * records of {@link CLAUDE_METADATA_TYPES} (`progress`, `attachment`, `mode`, `permission-mode`,
+ * `file-history-snapshot`, `queue-operation`, `last-prompt`, …), plus the tags and lines listed in
+ * the noise module. Unknown record types are skipped with one counted warning per type (summed
+ * per run by the miner); if they carry a uuid they still link the tree.
  */
 import type { JsonlRecord } from './jsonl.js';
 import { stripNoise } from './noise.js';
@@ -78,7 +81,17 @@ export function newScanState(): ScanState {
   };
 }
 
-const SILENT = new Set(['file-history-snapshot', 'queue-operation', 'progress', 'system', 'last-prompt', 'agent-name']);
+/**
+ * Record types of current and past Claude Code versions that carry no conversation text (or only
+ * text stored elsewhere: `last-prompt` repeats a prompt, `queue-operation` the queued prompt that an
+ * `attachment` of type `queued_command` carries). They still link the tree when they have a uuid.
+ */
+export const CLAUDE_METADATA_TYPES: ReadonlySet<string> = new Set([
+  'file-history-snapshot', 'queue-operation', 'progress', 'system', 'last-prompt', 'agent-name', 'agent-color',
+  'agent-setting', 'attachment', 'permission-mode', 'mode', 'tag', 'pr-link', 'worktree-state', 'cost-state',
+  'attribution-snapshot', 'speculation-accept', 'content-replacement', 'marble-origami-commit', 'marble-origami-snapshot',
+]);
+const SILENT = CLAUDE_METADATA_TYPES;
 const CONTINUED = 'This session is being continued from a previous conversation';
 
 /** The group key of a record (`main` or `agent-<id>`). `fileAgent` is the id from an `agent-<id>.jsonl` name. */
@@ -102,7 +115,11 @@ export function recordMessages(rec: Json, line: number, o: ToolLineOptions): Con
   const out: ConvoMessage[] = [];
   const content: unknown = msg ? msg.content : rec.content;
   if (rec.type === 'assistant') {
-    if (rec.isApiErrorMessage === true || msg?.model === '<synthetic>') return out;
+    // Synthetic replies: an API error is what the user saw as the answer (kept); others
+    // ("No response requested.") are harness filler.
+    if (msg?.model === '<synthetic>' || rec.isApiErrorMessage === true) {
+      if (rec.isApiErrorMessage !== true) return out;
+    }
     const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
     for (const b of blocks) {
       if (!isObj(b)) continue;
@@ -236,14 +253,15 @@ export function scanRecord(
     return;
   }
   const uuid = str(rec.uuid);
-  const isMsg = type === 'user' || type === 'assistant' || type === 'human';
+  const queued = type === 'attachment' ? queuedPrompt(rec) : null;
+  const isMsg = type === 'user' || type === 'assistant' || type === 'human' || queued !== null;
   if (!isMsg && !SILENT.has(type)) w.count(`unknown Claude Code record type ${JSON.stringify(type)} skipped`);
   if (!uuid) return;
   if (isMsg) f.firstTimestamp ??= normIso(rec.timestamp);
   const parent = str(rec.parentUuid) ?? str(rec.logicalParentUuid) ?? null;
   let msgs: ConvoMessage[] = [];
   if (isMsg) {
-    const r = type === 'human' ? { ...rec, type: 'user' } : rec;
+    const r = type === 'human' ? { ...rec, type: 'user' } : queued !== null ? { ...rec, type: 'user', message: { role: 'user', content: queued } } : rec;
     msgs = recordMessages(r, line, { ...o, cwd: f.cwd });
     if (type === 'assistant') {
       const model = isObj(rec.message) ? str(rec.message.model) : undefined;
@@ -256,6 +274,23 @@ export function scanRecord(
     msgs,
     group: groupOf(rec, fileAgent),
   });
+}
+
+/**
+ * The prompt of an `attachment` record of type `queued_command` that a person typed while the
+ * agent was working (`commandMode` `prompt` or absent, origin not a task notification), else null.
+ */
+function queuedPrompt(rec: Json): string | null {
+  const a = isObj(rec.attachment) ? rec.attachment : undefined;
+  if (!a || a.type !== 'queued_command') return null;
+  if (a.commandMode !== undefined && a.commandMode !== 'prompt') return null;
+  if (isObj(a.origin) && a.origin.kind !== undefined && a.origin.kind !== 'human') return null;
+  if (typeof a.prompt === 'string') return a.prompt.trim() ? a.prompt : null;
+  if (Array.isArray(a.prompt)) {
+    const t = a.prompt.map((b) => (isObj(b) && typeof b.text === 'string' ? b.text : '')).join('\n');
+    return t.trim() ? t : null;
+  }
+  return null;
 }
 
 /** Merges thread messages (already in line order) with loose items by line. */

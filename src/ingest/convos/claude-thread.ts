@@ -11,7 +11,10 @@
  *    `tool_use` block (sharing one API `message.id`) and each `tool_result` record hangs under its
  *    own `tool_use` record, so all but one are siblings of the path. They are added back: a node
  *    joins the thread when its `message.id` equals that of a thread node, or when it holds only tool
- *    results for tool calls already on the thread (one forward pass in line order).
+ *    results for tool calls already on the thread, **and** it hangs off the thread (its nearest
+ *    message ancestor is on it) — a resumed session replays its history under new uuids with the
+ *    same API message ids, and the original copy must not join the replay (one forward pass in
+ *    line order).
  * 4. Message nodes left over are abandoned (rewinds, edits, interrupted retries). They are grouped
  *    into branches from their leaves (earliest leaf first), each branch walking up until it meets
  *    the thread or an earlier branch; `forkedFrom` is where it left.
@@ -64,11 +67,24 @@ export function withToolSiblings(ordered: readonly ThreadNode[], path: ReadonlyS
     if (n.id) msgIds.add(n.id);
     if (n.tu) for (const t of n.tu) toolIds.add(t);
   }
+  const byId = new Map<string, ThreadNode>();
+  for (const n of ordered) byId.set(n.u, n);
+  // The nearest message ancestor (through structural records) is on the thread, or unknown.
+  const anchored = (n: ThreadNode): boolean => {
+    let p = n.p;
+    for (let hops = 0; p !== null && hops < 10_000; hops++) {
+      const x = byId.get(p);
+      if (!x) return true; // outside what is known (a cursor's tail): cannot tell
+      if (x.m === 1) return included.has(x.u);
+      p = x.p;
+    }
+    return true;
+  };
   for (const n of ordered) {
     if (included.has(n.u) || n.m === 0) continue;
     const sameMessage = n.id !== undefined && msgIds.has(n.id);
     const answers = n.tr !== undefined && n.tr.length > 0 && n.tr.every((t) => toolIds.has(t));
-    if (sameMessage || answers) {
+    if ((sameMessage || answers) && anchored(n)) {
       included.add(n.u);
       if (n.tu) for (const t of n.tu) toolIds.add(t);
     }

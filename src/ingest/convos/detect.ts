@@ -8,23 +8,24 @@
  * `file-history-snapshot`, `custom-title`, …) with `uuid`/`sessionId`/`leafUuid`/`messageId` →
  * claude-code; `session_meta`/`response_item`/`event_msg`/`turn_context` records (or a first
  * `{id, timestamp, instructions}` line) → codex; `session_metadata` or `user`/`gemini`/`model`
- * records → gemini. When the head holds no complete line (a huge first line), key names decide.
+ * records → gemini. JSONL is recognised by content too (two of the first lines are JSON objects),
+ * whatever the name. When the head holds no complete line (a huge first line), the records after
+ * that line decide, else key names anywhere in the line's head and tail
+ * (`detectFormatPastHugeLine`; the miner reads them without holding the line).
  * JSON (`.json`, or text starting with `[`/`{`): `"mapping"` with `current_node`/`create_time` →
  * chatgpt; `"chat_messages"` or `sender: human` or `messages` with `role` → claude-ai; Gemini keys
  * (`"type": "gemini"`, `projectHash`, `[{"role": "model", "parts"`, `logs.json` with `messageId`)
- * → gemini; a `YYYY-MM-DD.json` array of messages with `ts` → slack.
+ * → gemini; an array of `type: message` objects with a `ts` (any file name) → slack.
  * Text (`.txt`, `.md`, `.markdown`, `.log`, `.text`, `.chat`, or no extension): the chat rule of
  * chat-lines → chat-text. Anything else → null (a project file).
  */
 import { basename, extname } from 'node:path';
 import { looksLikeChat } from './chat-lines.js';
+import { CLAUDE_METADATA_TYPES } from './claude-scan.js';
 import type { ConvoFormat } from './types.js';
 import { isObj, str, tryJson, type Json } from './util.js';
 
-const CC_TYPES = new Set([
-  'user', 'assistant', 'summary', 'system', 'progress', 'file-history-snapshot', 'queue-operation',
-  'custom-title', 'ai-title', 'agent-name', 'last-prompt',
-]);
+const CC_TYPES = new Set(['user', 'assistant', 'summary', 'custom-title', 'ai-title', ...CLAUDE_METADATA_TYPES]);
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 const TEXT_EXT = new Set(['.txt', '.md', '.markdown', '.log', '.text', '.chat', '']);
 
@@ -44,11 +45,17 @@ function jsonlFormat(rec: Json, index: number): ConvoFormat | null {
   return null;
 }
 
-function jsonlByKeys(head: string): ConvoFormat | null {
-  if (/"parentUuid"\s*:/.test(head) && /"sessionId"\s*:/.test(head)) return 'claude-code';
-  if (/"type"\s*:\s*"(?:session_meta|response_item|event_msg)"/.test(head)) return 'codex';
-  if (/"session_metadata"/.test(head)) return 'gemini';
-  if (/"display"\s*:/.test(head) && /"pastedContents"\s*:/.test(head)) return 'claude-history';
+/**
+ * Format from key names alone, for a head holding no complete record (a huge first line): each key
+ * is looked for anywhere in `text` (the line's head and tail), so key order does not matter.
+ */
+function jsonlByKeys(text: string): ConvoFormat | null {
+  const has = (k: string) => text.includes(`"${k}"`);
+  if (has('parentUuid') && (has('sessionId') || has('uuid'))) return 'claude-code';
+  if (has('uuid') && has('sessionId') && /"type"\s*:\s*"(?:user|assistant|summary|system|progress|attachment)"/.test(text)) return 'claude-code';
+  if (/"type"\s*:\s*"(?:session_meta|response_item|event_msg|turn_context)"/.test(text) && has('payload')) return 'codex';
+  if (has('session_metadata')) return 'gemini';
+  if (has('display') && has('pastedContents')) return 'claude-history';
   return null;
 }
 
@@ -59,8 +66,24 @@ function jsonFormat(name: string, head: string): ConvoFormat | null {
   if (name === 'logs.json' && /"sessionId"\s*:/.test(head) && /"messageId"\s*:/.test(head)) return 'gemini';
   if (/"chat_messages"\s*:/.test(head) || /"sender"\s*:\s*"human"/.test(head)) return 'claude-ai';
   if (/^\s*\{\s*"messages"\s*:\s*\[/.test(head) && /"(?:role|sender)"\s*:\s*"(?:user|human|assistant)"/.test(head)) return 'claude-ai';
+  // Slack day files by content (any name): an array of message objects with a `ts` and `type: message`.
+  if (/^\s*\[\s*\{/.test(head) && /"ts"\s*:\s*"\d+\.\d+"/.test(head) && /"type"\s*:\s*"message"/.test(head)) return 'slack';
   if (/^\d{4}-\d{2}-\d{2}\.json$/.test(name) && /^\s*\[/.test(head) && /"ts"\s*:\s*"\d+\.\d+"/.test(head)) return 'slack';
   return null;
+}
+
+/** True when at least two of the first lines of `t` are complete JSON objects (JSONL, whatever the file name). */
+function looksJsonl(t: string): boolean {
+  let objects = 0;
+  let seen = 0;
+  for (const l of t.split('\n', 24)) {
+    const x = l.trim();
+    if (!x) continue;
+    if (++seen > 20) break;
+    if (x.startsWith('{') && x.endsWith('}') && isObj(tryJson(x))) objects++;
+    if (objects >= 2) return true;
+  }
+  return false;
 }
 
 /**
@@ -74,7 +97,8 @@ export function detectFormat(path: string, head: string): ConvoFormat | null {
   const h = head.charCodeAt(0) === 0xfeff ? head.slice(1) : head;
   const t = h.trimStart();
   const firstNl = t.indexOf('\n');
-  const jsonlLike = ext === '.jsonl' || (t.startsWith('{') && firstNl > 0 && t.slice(firstNl + 1).trimStart().startsWith('{'));
+  const jsonlLike =
+    ext === '.jsonl' || ext === '.ndjson' || (t.startsWith('{') && firstNl > 0 && t.slice(firstNl + 1).trimStart().startsWith('{')) || looksJsonl(t);
   if (jsonlLike) {
     const lines = t.split('\n');
     if (!h.endsWith('\n')) lines.pop(); // the last line may be cut by the 64 KiB window
@@ -101,6 +125,31 @@ export function detectFormat(path: string, head: string): ConvoFormat | null {
     return looksLikeChat(lines).chat ? 'chat-text' : null;
   }
   return null;
+}
+
+/**
+ * The format of a file whose first line is longer than the sniffed head (say a 50 MB record): the
+ * complete records after that line decide (`rest`, the text following it), else the key names of
+ * the first line's head and tail (`lineHead`, `lineTail`), in any order. Null when neither does.
+ */
+export function detectFormatPastHugeLine(path: string, lineHead: string, lineTail: string, rest: string): ConvoFormat | null {
+  if (isConvoCompanion(path)) return null;
+  const t = rest.trimStart();
+  if (t.startsWith('{')) {
+    const lines = t.split('\n');
+    if (!rest.endsWith('\n')) lines.pop();
+    let seen = 0;
+    for (const l of lines) {
+      const rec = l.trim() ? tryJson(l) : undefined;
+      if (!isObj(rec)) continue;
+      const f = jsonlFormat(rec, 1 + seen++);
+      if (f) return f;
+      if (seen >= 50) break;
+    }
+  }
+  const h = lineHead.charCodeAt(0) === 0xfeff ? lineHead.slice(1) : lineHead;
+  if (!h.trimStart().startsWith('{')) return null;
+  return jsonlByKeys(`${h}\n${lineTail}`);
 }
 
 /**

@@ -43,9 +43,8 @@ describe('groupExchanges', () => {
     assert.deepEqual(g, [
       ['Hello, how can I help?'],
       ['Fix the test.', 'It is in auth.test.ts.', '[Bash] npm test', '→ 1 failing', 'Fixed.'],
-      ['Thanks'],
       ['Compacted summary'],
-      ['Anything else?'],
+      ['Thanks', 'Anything else?'],
     ]);
   });
 
@@ -106,6 +105,37 @@ describe('chunkExchanges', () => {
     assert.deepEqual(chunks.map((x) => x.part), chunks.map((_, i) => i));
   });
 
+  it('gives each part of a long exchange its own time and line range (issue 10)', () => {
+    const long = (tag: string) => Array.from({ length: 14 }, (_, i) => `${tag} sentence ${i} adds one more detail.`).join(' ');
+    const c = conv([
+      m('user', 'Plan it.', { timestamp: '2024-01-01T21:18:00.000Z', line: 10 }),
+      m('assistant', long('Early'), { timestamp: '2024-01-01T21:19:00.000Z', line: 11 }),
+      m('assistant', '[Bash] make', { kind: 'tool', timestamp: '2024-01-01T21:20:00.000Z', line: 12 }),
+      m('tool', '→ ok', { timestamp: '2024-01-01T21:21:00.000Z', line: 13 }),
+      m('assistant', long('Late') + ' The default port is 1100.', { timestamp: '2024-01-01T21:24:00.000Z', line: 20 }),
+    ]);
+    const chunks = chunkExchanges(c, { maxChars: 600 });
+    assert.ok(chunks.length >= 2);
+    const last = chunks[chunks.length - 1]!;
+    assert.match(last.text, /port is 1100/);
+    assert.equal(last.timestamp, '2024-01-01T21:24:00.000Z');
+    assert.equal(last.lineEnd, 20);
+    assert.ok((last.lineStart ?? 0) > 10, `the last part starts after the prompt's line, got ${last.lineStart}`);
+    assert.equal(chunks[0]!.timestamp, '2024-01-01T21:18:00.000Z');
+    assert.equal(chunks[0]!.lineStart, 10);
+  });
+
+  it('starts a part with prose rather than a tool line when it can (issue 10)', () => {
+    const prose = Array.from({ length: 8 }, (_, i) => `Point ${i} is explained here in a few words.`).join(' ');
+    const msgs: ConvoMessage[] = [m('user', 'Go.')];
+    for (let k = 0; k < 6; k++) {
+      msgs.push(m('assistant', `${prose} (${k})`), m('assistant', `[Read src/file${k}.ts]`, { kind: 'tool' }), m('tool', `→ contents of file ${k}`));
+    }
+    const chunks = chunkExchanges(conv(msgs), { maxChars: 700 });
+    assert.ok(chunks.length >= 3);
+    for (const ch of chunks) assert.doesNotMatch(ch.text, /^(?:Assistant: )?\[|^→/, `part ${ch.part} starts with a tool line`);
+  });
+
   it('never drops a short exchange and never emits an empty one', () => {
     const c = conv([m('user', 'ok'), m('assistant', '   '), m('user', 'y')]);
     assert.deepEqual(chunkExchanges(c).map((x) => x.text), ['User: ok', 'User: y']);
@@ -160,10 +190,25 @@ describe('advanceExchanges', () => {
     assert.deepEqual(c.cursor.open, []);
   });
 
-  it('closes a trailing title or summary at once', () => {
+  it('closes a title or summary at once without closing the exchange it was written during', () => {
     const r = advanceExchanges(newExchangeCursor('c1', 'user-turns'), [m('user', 'Q'), m('system', 'T', { kind: 'title', speaker: 'title' })]);
-    assert.deepEqual(r.closed.map((x) => x.kind), ['exchange', 'title']);
-    assert.deepEqual(r.open, []);
+    assert.deepEqual(r.closed.map((x) => [x.kind, x.exchangeIndex]), [['title', 0]]);
+    assert.deepEqual(r.open.map((x) => [x.kind, x.exchangeIndex, x.text]), [['exchange', 1, 'User: Q']]);
+    const r2 = advanceExchanges(r.cursor, [m('assistant', 'A')]);
+    assert.deepEqual(r2.open.map((x) => x.text), ['User: Q\nAssistant: A']);
+  });
+
+  it('never splits a prompt from its reply on metadata (titles, summaries) (issue 10)', () => {
+    const msgs = [
+      m('user', 'What port?'),
+      m('system', 'Port question', { kind: 'title', speaker: 'title' }),
+      m('system', 'Other session summary', { kind: 'summary', speaker: 'summary' }),
+      m('assistant', 'Port 1100.'),
+      m('system', 'Later title', { kind: 'title', speaker: 'title' }),
+      m('assistant', 'Done.'),
+    ];
+    const g = groupExchanges(msgs, 'user-turns').map((x) => x.map((y) => y.text));
+    assert.deepEqual(g, [['Port question'], ['Other session summary'], ['Later title'], ['What port?', 'Port 1100.', 'Done.']]);
   });
 
   it('equals chunkExchanges on the whole conversation for any batching (property)', () => {

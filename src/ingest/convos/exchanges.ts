@@ -10,7 +10,9 @@
  * - `turn-pairs` (human chats): a turn is a run of messages by one speaker; an exchange is one turn
  *   plus the next speaker's turn.
  * - `messages` (prompt logs): every said message starts an exchange (tool lines stay with it).
- * In both, each `summary` or `title` message is an exchange of its own.
+ * In every mode, each `summary` or `title` message is an exchange of its own, placed before the
+ * exchange during which it was written; that exchange goes on (metadata never splits a prompt from
+ * its reply).
  *
  * Rendering (one documented form, newlines kept): each turn starts with `Speaker: ` on its first
  * line (`User`, `Assistant` for the role speakers, else the person's name) and a label is written
@@ -20,9 +22,11 @@
  * titles as `Title: …`. The rendering is itself a valid `Name: text` chat log, e.g.
  * `User: run the tests\nAssistant: [Bash] npm test\n→ 3 passing\nAll green.`
  *
- * Long exchanges are split (see split) with every part keeping the exchange id.
+ * Long exchanges are split (see split) with every part keeping the exchange id; each part has its
+ * own time (its first timestamped message) and line range (the messages it shows), and is cut so
+ * that it starts with prose rather than a tool line whenever the text allows.
  */
-import { splitText } from './split.js';
+import { splitRanges } from './split.js';
 import type { ChunkOptions, Conversation, ConvoMessage, ExchangeChunk, ExchangeMode } from './types.js';
 
 const LABELS: Record<string, string> = { user: 'User', assistant: 'Assistant', tool: 'Tool', summary: 'Summary', title: 'Title', note: 'Note' };
@@ -32,32 +36,55 @@ export function speakerLabel(speaker: string): string {
   return LABELS[speaker] ?? speaker;
 }
 
-/** Renders messages as described in the module comment. */
-export function renderMessages(messages: readonly ConvoMessage[]): string {
+/** A rendered exchange: its text, where each message's line(s) sit in it, and where tool lines start. */
+interface Rendered {
+  text: string;
+  /** `[start, end)` of each rendered message in `text`, with the message's index. */
+  spans: { start: number; end: number; i: number }[];
+  /** Offsets in `text` where a tool-call or tool-result line starts. */
+  toolStarts: Set<number>;
+}
+
+function render(messages: readonly ConvoMessage[]): Rendered {
   const out: string[] = [];
+  const spans: Rendered['spans'] = [];
+  const toolStarts = new Set<number>();
+  let len = 0;
   let current: string | null = null;
-  for (const m of messages) {
-    if (m.text.trim() === '') continue;
+  const emit = (s: string, i: number, tool: boolean) => {
+    const start = out.length === 0 ? 0 : len + 1;
+    if (tool) toolStarts.add(start);
+    out.push(s);
+    len = start + s.length;
+    spans.push({ start, end: len, i });
+  };
+  messages.forEach((m, i) => {
+    if (m.text.trim() === '') return;
     if (m.kind === 'tool' && m.role === 'tool') {
-      out.push(m.text);
-      continue;
+      emit(m.text, i, true);
+      return;
     }
     if (m.kind === 'tool') {
       // a tool call: labelled only when its caller is not the current speaker
       const label = speakerLabel(m.speaker);
-      out.push(label === current ? m.text : `${label}: ${m.text}`);
+      emit(label === current ? m.text : `${label}: ${m.text}`, i, true);
       current = label;
-      continue;
+      return;
     }
     const label = speakerLabel(m.speaker);
     if (label !== current || m.kind !== 'message') {
-      out.push(`${label}: ${m.text}`);
+      emit(`${label}: ${m.text}`, i, false);
       current = m.kind === 'message' ? label : null;
     } else {
-      out.push(m.text);
+      emit(m.text, i, false);
     }
-  }
-  return out.join('\n');
+  });
+  return { text: out.join('\n'), spans, toolStarts };
+}
+
+/** Renders messages as described in the module comment. */
+export function renderMessages(messages: readonly ConvoMessage[]): string {
+  return render(messages).text;
 }
 
 function isSolo(m: ConvoMessage): boolean {
@@ -75,9 +102,9 @@ export function groupExchanges(messages: readonly ConvoMessage[], mode: Exchange
   let lastSpeaker: string | null = null;
   for (const m of messages) {
     if (isSolo(m)) {
-      if (cur) groups.push(cur);
+      // A title or summary is an exchange of its own placed before the exchange it was written
+      // during, which goes on: metadata never splits a prompt from its reply.
       groups.push([m]);
-      cur = null;
       continue;
     }
     if (mode === 'messages') {
@@ -125,35 +152,44 @@ function resolveChunk(o: ChunkOptions | undefined): ResolvedChunk {
   return { maxChars, minChars };
 }
 
-/** The chunks of one exchange (all parts), or [] for an exchange with no text. */
+/**
+ * The chunks of one exchange (all parts), or [] for an exchange with no text. Each part carries
+ * the time of its first message that has one and the source lines of the messages it shows; a
+ * part is cut so that it starts with prose rather than a tool line when the text allows it.
+ */
 export function renderExchange(conversationId: string, index: number, messages: readonly ConvoMessage[], opts?: ChunkOptions): ExchangeChunk[] {
   const o = resolveChunk(opts);
-  const text = renderMessages(messages);
-  const pieces = splitText(text, o.maxChars, o.minChars);
-  if (pieces.length === 0) return [];
+  const r = render(messages);
+  const ranges = splitRanges(r.text, o.maxChars, o.minChars, r.toolStarts);
+  if (ranges.length === 0) return [];
   const speakers: string[] = [];
   for (const m of messages) {
     if (m.kind === 'message' && !speakers.includes(m.speaker)) speakers.push(m.speaker);
   }
   const first = messages[0]!;
-  const lines = messages.map((m) => m.line).filter((l): l is number => l !== undefined);
+  const exchangeTime = first.timestamp ?? messages.find((m) => m.timestamp)?.timestamp ?? null;
   const firstUuid = messages.find((m) => m.uuid)?.uuid;
   const lastUuid = [...messages].reverse().find((m) => m.uuid)?.uuid;
   const kind: ExchangeChunk['kind'] = messages.length === 1 && isSolo(first) ? (first.kind as 'summary' | 'title') : 'exchange';
-  return pieces.map((p, part) => ({
-    exchangeId: `${conversationId}:${index}`,
-    exchangeIndex: index,
-    part,
-    parts: pieces.length,
-    text: p,
-    speakers,
-    timestamp: first.timestamp ?? messages.find((m) => m.timestamp)?.timestamp ?? null,
-    ...(firstUuid ? { firstUuid } : {}),
-    ...(lastUuid ? { lastUuid } : {}),
-    messageCount: messages.length,
-    ...(lines.length ? { lineStart: Math.min(...lines), lineEnd: Math.max(...lines) } : {}),
-    kind,
-  }));
+  return ranges.map(([a, b], part) => {
+    const shown = r.spans.filter((s) => s.start < b && s.end > a).map((s) => messages[s.i]!);
+    const lines = shown.map((m) => m.line).filter((l): l is number => l !== undefined);
+    const timestamp = part === 0 ? exchangeTime : (shown.find((m) => m.timestamp)?.timestamp ?? exchangeTime);
+    return {
+      exchangeId: `${conversationId}:${index}`,
+      exchangeIndex: index,
+      part,
+      parts: ranges.length,
+      text: r.text.slice(a, b),
+      speakers,
+      timestamp,
+      ...(firstUuid ? { firstUuid } : {}),
+      ...(lastUuid ? { lastUuid } : {}),
+      messageCount: messages.length,
+      ...(lines.length ? { lineStart: Math.min(...lines), lineEnd: Math.max(...lines) } : {}),
+      kind,
+    };
+  });
 }
 
 /** Every chunk of a conversation, in order (see the module comment). */

@@ -16,7 +16,7 @@ export {
   type ExchangeChunk,
   type ChunkOptions,
 } from './types.js';
-export { detectFormat, isConvoCompanion, isSlackExportRoot } from './detect.js';
+export { detectFormat, detectFormatPastHugeLine, isConvoCompanion, isSlackExportRoot } from './detect.js';
 export { parseConversations, DETECT_HEAD_CHARS } from './parse.js';
 export { parseSlackChannel, slackUsersFromJson, type SlackDayFile } from './parse-slack.js';
 export {
@@ -43,7 +43,7 @@ export {
   type ClaudeAppend,
   type ClaudeReparse,
 } from './claude-incremental.js';
-export type { ClaudeFacts } from './claude-scan.js';
+export { CLAUDE_METADATA_TYPES, type ClaudeFacts } from './claude-scan.js';
 export type { ThreadNode } from './claude-thread.js';
 export { NOISE_TAGS, NOISE_LINES, stripNoise } from './noise.js';
 export { NOT_SPEAKERS } from './chat-lines.js';

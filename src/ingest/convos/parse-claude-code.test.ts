@@ -50,9 +50,10 @@ describe('Claude Code session', () => {
     for (const m of main.messages) if (m.kind === 'message') assert.ok(m.timestamp, `timestamp on ${m.text}`);
   });
 
-  it('drops harness noise: isMeta, system-reminder, thinking, synthetic errors, system records', () => {
+  it('drops harness noise: isMeta, system-reminder, thinking, system records; keeps API error replies (issue 10)', () => {
     const all = texts(main).join('\n');
-    for (const gone of ['Caveat:', 'system-reminder', 'today is 2025-06-12', 'check the router first', 'API Error', 'turn_duration', 'Conversation compacted', 'malicious']) {
+    assert.ok(all.includes('API Error'), 'an API error reply is what the user saw: kept');
+    for (const gone of ['Caveat:', 'system-reminder', 'today is 2025-06-12', 'check the router first', 'turn_duration', 'Conversation compacted', 'malicious']) {
       assert.ok(!all.includes(gone), `${gone} should be dropped`);
     }
   });
@@ -198,5 +199,43 @@ describe('Claude Code tolerance', () => {
     const cyc = '{"type":"user","uuid":"a","parentUuid":"b","message":{"content":"hi"}}\n{"type":"assistant","uuid":"b","parentUuid":"a","message":{"content":[{"type":"text","text":"yo"}]}}\n';
     const r = parseConversations('/p/s.jsonl', cyc, { format: 'claude-code' });
     assert.ok(r.warnings.some((w) => w.includes('cycle')));
+  });
+});
+
+describe('Claude Code current record types (issue 10)', () => {
+  const sid = '9d1f7a00-0000-4000-8000-000000000000';
+  const base = { sessionId: sid, cwd: '/home/dev/shop', version: '2.1.120', isSidechain: false };
+  const rec = (u: string, p: string | null, type: string, extra: Record<string, unknown>) =>
+    JSON.stringify({ ...base, parentUuid: p, uuid: u, type, timestamp: `2026-01-05T10:00:0${u.slice(-1)}.000Z`, ...extra });
+  const lines = [
+    JSON.stringify({ type: 'permission-mode', permissionMode: 'default', sessionId: sid }),
+    JSON.stringify({ type: 'mode', mode: 'normal', sessionId: sid }),
+    rec('u1', null, 'user', { message: { role: 'user', content: 'Which port does the shop API use?' } }),
+    JSON.stringify({ type: 'ai-title', aiTitle: 'Shop API port', sessionId: sid }),
+    JSON.stringify({ type: 'last-prompt', lastPrompt: 'Which port does the shop API use?', sessionId: sid }),
+    rec('u2', 'u1', 'attachment', { attachment: { type: 'hook_additional_context', content: ['ctx'] } }),
+    JSON.stringify({ type: 'summary', summary: 'An older session about billing', leafUuid: 'zz' }),
+    rec('u3', 'u2', 'assistant', { message: { id: 'm1', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'Port 8123.' }] } }),
+    rec('u4', 'u3', 'attachment', { attachment: { type: 'queued_command', commandMode: 'prompt', prompt: 'and the admin port?' } }),
+    rec('u5', 'u4', 'assistant', { message: { id: 'm2', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'Admin is 8124.' }] } }),
+    JSON.stringify({ type: 'worktree-state', state: 'x', sessionId: sid }),
+  ];
+  const file = `/x/${sid}.jsonl`;
+  const r = parseConversations(file, lines.join('\n') + '\n');
+  const c = r.conversations[0]!;
+
+  it('understands them without warnings', () => {
+    assert.deepEqual(r.warnings, []);
+    assert.equal(c.title, 'Shop API port');
+  });
+
+  it('keeps a prompt with its reply across metadata records, and a queued prompt as a prompt', () => {
+    const ex = chunkExchanges(c).filter((x) => x.kind === 'exchange').map((x) => x.text);
+    assert.deepEqual(ex, ['User: Which port does the shop API use?\nAssistant: Port 8123.', 'User: and the admin port?\nAssistant: Admin is 8124.']);
+  });
+
+  it('counts a genuinely unknown type once', () => {
+    const r2 = parseConversations(file, [...lines, JSON.stringify({ type: 'brand-new', uuid: 'n1', parentUuid: 'u5' }), JSON.stringify({ type: 'brand-new' })].join('\n') + '\n');
+    assert.deepEqual(r2.warnings, ['unknown Claude Code record type "brand-new" skipped (2×)']);
   });
 });

@@ -10,6 +10,18 @@ const FIX = fileURLToPath(new URL('../../../test/fixtures/convos/', import.meta.
 const parse = (p: string) => parseConversations(join(FIX, p), readFileSync(join(FIX, p), 'utf8'));
 const texts = (c: Conversation) => c.messages.map((m) => m.text);
 
+describe('warnings', () => {
+  it('are one line of bounded length even when the parser error quotes input with line breaks', () => {
+    for (const format of ['chatgpt', 'claude-ai', 'gemini', 'slack'] as const) {
+      for (const text of ['\nnot\r\njson\u2028', `{${'\n'.repeat(3)}${'x'.repeat(3000)}`]) {
+        const { warnings } = parseConversations('x.json', text, { format });
+        assert.ok(warnings.length > 0, format);
+        for (const w of warnings) assert.ok(!/[\r\n\u2028\u2029]/.test(w) && w.length <= 500, `${format}: ${JSON.stringify(w).slice(0, 120)}`);
+      }
+    }
+  });
+});
+
 describe('ChatGPT export', () => {
   const file = join(FIX, 'chatgpt/conversations.json');
   const { conversations, warnings } = parse('chatgpt/conversations.json');

@@ -7,6 +7,10 @@
  * the second half of the window so parts do not get tiny. The split is greedy from the start, so
  * appending text changes only the last part or two. A last part shorter than `minChars` is merged
  * into the previous one. Parts are trimmed of the whitespace at the cut.
+ *
+ * Lines to avoid at the head of a part (`avoid`: offsets where tool-call and tool-result lines
+ * start): a line break followed by prose is preferred to one followed by a tool line, down to a
+ * quarter of the window, so a part starts with what was said whenever the text allows it.
  */
 
 const SENTENCE_END = /[.!?…]["'”’)\]]*\s/g;
@@ -44,31 +48,69 @@ function cutPoint(window: string): number {
   return end;
 }
 
+/** The cut of `window` (starting at `pos` in the text) whose next line is not in `avoid`, or -1. */
+function proseCut(window: string, pos: number, avoid: ReadonlySet<number>): number {
+  const low = Math.floor(window.length / 4);
+  const half = Math.floor(window.length / 2);
+  const ok = (i: number) => !avoid.has(pos + i);
+  const natural = cutPoint(window);
+  // The natural cut already lands on prose (or inside a line): keep it.
+  if (window[natural - 1] !== '\n' || ok(natural)) return natural;
+  let best = -1;
+  for (let i = window.lastIndexOf('\n'); i >= low; i = window.lastIndexOf('\n', i - 1)) {
+    if (ok(i + 1) && window[i + 1] !== '\n') {
+      // a paragraph break at or after half still wins over a later single line break
+      if (best < 0) best = i + 1;
+      if (i > 0 && window[i - 1] === '\n' && i + 1 >= half) return i + 1;
+      if (best >= 0 && i + 1 < half) break;
+    }
+    if (i === 0) break;
+  }
+  return best > 0 ? best : natural;
+}
+
+/**
+ * Splits `text` into `[start, end)` ranges of at most `maxChars` characters (see the module
+ * comment), each trimmed of surrounding whitespace; offsets index into `text`.
+ */
+export function splitRanges(text: string, maxChars: number, minChars = 0, avoid?: ReadonlySet<number>): [number, number][] {
+  const max = Math.max(2, Math.floor(maxChars));
+  let lead = 0;
+  while (lead < text.length && /\s/.test(text[lead]!)) lead++;
+  let tail = text.length;
+  while (tail > lead && /\s/.test(text[tail - 1]!)) tail--;
+  if (tail <= lead) return [];
+  if (tail - lead <= max) return [[lead, tail]];
+  const ranges: [number, number][] = [];
+  let pos = lead;
+  while (pos < tail) {
+    if (tail - pos <= max) {
+      ranges.push([pos, tail]);
+      break;
+    }
+    const window = text.slice(pos, pos + max);
+    const cut = avoid && avoid.size ? proseCut(window, pos, avoid) : cutPoint(window);
+    ranges.push([pos, pos + cut]);
+    pos += cut;
+    while (pos < tail && /\s/.test(text[pos]!)) pos++;
+  }
+  if (ranges.length > 1 && text.slice(...ranges[ranges.length - 1]!).trim().length < minChars) {
+    const [, end] = ranges.pop()!;
+    ranges[ranges.length - 1]![1] = end;
+  }
+  const out: [number, number][] = [];
+  for (let [a, b] of ranges) {
+    while (a < b && /\s/.test(text[a]!)) a++;
+    while (b > a && /\s/.test(text[b - 1]!)) b--;
+    if (b > a) out.push([a, b]);
+  }
+  return out;
+}
+
 /**
  * Splits `text` into parts of at most `maxChars` characters (see the module comment).
  * `maxChars` is clamped to ≥ 2; a text that fits is returned as one (trimmed) part.
  */
 export function splitText(text: string, maxChars: number, minChars = 0): string[] {
-  const max = Math.max(2, Math.floor(maxChars));
-  const t = text.trim();
-  if (t.length <= max) return t ? [t] : [];
-  // [start, end) ranges into `t`, so a merged tail keeps its original separator.
-  const ranges: [number, number][] = [];
-  let pos = 0;
-  while (pos < t.length) {
-    if (t.length - pos <= max) {
-      ranges.push([pos, t.length]);
-      break;
-    }
-    const cut = cutPoint(t.slice(pos, pos + max));
-    ranges.push([pos, pos + cut]);
-    pos += cut;
-    while (pos < t.length && /\s/.test(t[pos]!)) pos++;
-  }
-  if (ranges.length > 1 && t.slice(...ranges[ranges.length - 1]!).trim().length < minChars) {
-    const [, end] = ranges.pop()!;
-    ranges[ranges.length - 1]![1] = end;
-  }
-  const parts = ranges.map(([a, b]) => t.slice(a, b).trim());
-  return parts.filter((p) => p.length > 0);
+  return splitRanges(text, maxChars, minChars).map(([a, b]) => text.slice(a, b));
 }

@@ -129,13 +129,13 @@ export interface ExchangeChunk {
   text: string;
   /** Distinct speakers of the exchange's said messages, in order of appearance. */
   speakers: string[];
-  /** Timestamp of the exchange's first message (or its first known one). */
+  /** Timestamp of this part's first timestamped message (part 0: the exchange's first message, or its first known one). */
   timestamp: string | null;
   firstUuid?: string;
   lastUuid?: string;
   /** Messages in the whole exchange (not per part). */
   messageCount: number;
-  /** First / last source line of the exchange's messages, when known (line-based formats). */
+  /** First / last source line of the messages this part shows, when known (line-based formats). */
   lineStart?: number;
   lineEnd?: number;
   /** `summary` / `title` for those single-message exchanges, else `exchange`. */

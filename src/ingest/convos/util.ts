@@ -89,15 +89,24 @@ export function stem(path: string): string {
   return basename(path).replace(/\.[^.]+$/, '');
 }
 
+/** Longest warning kept, in characters (a longer one is cut and ends with "…"). */
+export const WARNING_CHARS = 500;
+
+/** A warning as one line of at most {@link WARNING_CHARS} characters: parser messages may quote raw input. */
+export function oneLineWarning(msg: string): string {
+  const s = msg.replace(/[\r\n\u2028\u2029]+/g, ' ');
+  return s.length > WARNING_CHARS ? `${s.slice(0, WARNING_CHARS - 1)}…` : s;
+}
+
 /** Collects warnings, listing the first `max` and counting the rest. */
 export class Warnings {
   readonly list: string[] = [];
   private dropped = 0;
   private readonly counts = new Map<string, number>();
   constructor(private readonly max = 50) {}
-  /** Adds one warning. */
+  /** Adds one warning (made one line, see {@link oneLineWarning}). */
   add(msg: string): void {
-    if (this.list.length < this.max) this.list.push(msg);
+    if (this.list.length < this.max) this.list.push(oneLineWarning(msg));
     else this.dropped++;
   }
   /** Counts an occurrence of a repeated condition, reported once by `finish` (e.g. an unknown type). */
@@ -107,7 +116,7 @@ export class Warnings {
   /** The final list. */
   finish(): string[] {
     const out = [...this.list];
-    for (const [k, n] of this.counts) out.push(`${k} (${n}×)`);
+    for (const [k, n] of this.counts) out.push(`${oneLineWarning(k)} (${n}×)`);
     if (this.dropped > 0) out.push(`… and ${this.dropped} more warnings`);
     return out;
   }

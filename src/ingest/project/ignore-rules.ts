@@ -2,8 +2,8 @@
  * @module ingest/project/ignore-rules
  * gitignore scoping for the walker. Pattern semantics come from the `ignore` package; this module
  * adds what git does around it: a `.gitignore` in `a/` applies to paths relative to `a/`, deeper
- * files override shallower ones, `.git/info/exclude` has the lowest precedence, and ignore files
- * of the folders between the git root and a walked subfolder still apply.
+ * files override shallower ones, `.git/info/exclude` has the lowest precedence; ignore files of
+ * folders above the walked root are never read (see {@link outerLevels}).
  *
  * One subtlety: `ignore`'s public `test()` also reports a path as ignored when one of its parent
  * folders matches. The walker never enters an ignored folder, so a folder it is inside was
@@ -13,7 +13,7 @@
  * should that internal ever change (the differential test against git would then show it).
  */
 import ignore from 'ignore';
-import { dirname, join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import type { Stats } from 'node:fs';
 
 /** Result of testing one path against one level's patterns. */
@@ -97,45 +97,15 @@ function exists(fs: RuleFs, path: string): Stats | undefined {
 }
 
 /**
- * Rules that apply to the walked `root` from outside it: the nearest enclosing git working tree's
- * `.git/info/exclude`, and `.gitignore` / `.lociignore` of every folder from the git root down to
- * the parent of `root`. Nothing when `root` is not inside a git working tree, or when one of those
- * rules ignores `root` itself or a folder above it (the caller asked for that folder explicitly).
+ * Rules read for the walked `root` beyond its own ignore files: only the `.git/info/exclude` of a
+ * repository rooted at `root` itself (its `.git` folder sits inside the named path). Ignore files of
+ * folders **above** `root` are never consulted: the user named this path, so a parent repository's
+ * `.gitignore` (say, one excluding exported chats) must not hide it; the rules inside it apply.
  * `.git/info/exclude` is read only when `.git` is a folder (not for linked worktrees); the user's
  * global `core.excludesFile` is never read (it is not part of the project).
  */
 export function outerLevels(fs: RuleFs, root: string, gitignore: boolean): RuleLevel | undefined {
-  let gitRoot: string | undefined;
-  for (let d = root; ; d = dirname(d)) {
-    if (exists(fs, join(d, '.git')) !== undefined) {
-      gitRoot = d;
-      break;
-    }
-    if (dirname(d) === d) break;
-  }
-  if (gitRoot === undefined) return undefined;
-  const prefixOf = (d: string): string => {
-    const r = relative(d, root).split(sep).join('/');
-    return r === '' ? '' : `${r}/`;
-  };
-  let levels: RuleLevel | undefined;
-  if (gitignore && exists(fs, join(gitRoot, '.git'))?.isDirectory()) {
-    const exclude = readOptional(fs, join(gitRoot, '.git', 'info', 'exclude'));
-    if (exclude !== undefined) levels = addLevel(levels, [exclude], '', prefixOf(gitRoot));
-  }
-  const chain: string[] = [];
-  for (let d = root; d !== gitRoot; d = dirname(d)) chain.unshift(dirname(d));
-  for (const d of chain) {
-    const texts: string[] = [];
-    if (gitignore) texts.push(readOptional(fs, join(d, '.gitignore')) ?? '');
-    texts.push(readOptional(fs, join(d, '.lociignore')) ?? '');
-    levels = addLevel(levels, texts, '', prefixOf(d));
-  }
-  // The user chose this folder: when the outer rules ignore it (or a folder above it) — say, a
-  // dotfiles repository in $HOME with `*` in its .gitignore — they are dropped instead of hiding it.
-  for (let l = levels; l !== undefined; l = l.parent) {
-    const segs = l.prefix.split('/').filter((x) => x !== '');
-    for (let k = 1; k <= segs.length; k++) if (l.test(`${segs.slice(0, k).join('/')}/`).ignored) return undefined;
-  }
-  return levels;
+  if (!gitignore || !exists(fs, join(root, '.git'))?.isDirectory()) return undefined;
+  const exclude = readOptional(fs, join(root, '.git', 'info', 'exclude'));
+  return exclude === undefined ? undefined : addLevel(undefined, [exclude], '');
 }

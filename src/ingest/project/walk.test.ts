@@ -93,12 +93,12 @@ describe('walkProject', () => {
     assert.deepEqual(files({ respectGitignore: false }), ['.gitignore', '.lociignore', 'a.txt', 'c.txt', 'sub/.lociignore', 'x.md']);
   });
 
-  it('reads .git/info/exclude and the ignore files above a walked subfolder of a repository', () => {
-    tree({ '.git/info/exclude': 'excluded.md\n', '.gitignore': '*.gen.ts\nsub/drop/\n', 'sub/.gitignore': '', 'sub/a.gen.ts': '', 'sub/b.ts': '', 'sub/excluded.md': '', 'sub/drop/x.ts': '', 'excluded.md': '' });
-    assert.deepEqual(files(), ['.gitignore', 'sub/.gitignore', 'sub/b.ts']);
+  it('never consults ignore files above a walked subfolder: the named path is mined (issue 10)', () => {
+    tree({ '.git/info/exclude': 'excluded.md\n', '.gitignore': '*.gen.ts\nsub/drop/\n*.jsonl\n', 'sub/.gitignore': 'local.tmp\n', 'sub/a.gen.ts': '', 'sub/b.ts': '', 'sub/excluded.md': '', 'sub/drop/x.ts': '', 'sub/chat.jsonl': '', 'sub/local.tmp': '', 'excluded.md': '' });
+    assert.deepEqual(files(), ['.gitignore', 'sub/.gitignore', 'sub/b.ts'], 'from the repository root, its rules apply');
     const inner = [...walkProject({ root: join(root, 'sub') })].map((i) => i.rel);
-    assert.deepEqual(inner, ['.gitignore', 'b.ts'], 'root .gitignore (incl. an anchored path) and info/exclude apply to the subfolder');
-    assert.deepEqual([...walkProject({ root: join(root, 'sub'), respectGitignore: false })].map((i) => i.rel), ['.gitignore', 'a.gen.ts', 'b.ts', 'drop/x.ts', 'excluded.md']);
+    assert.deepEqual(inner, ['.gitignore', 'a.gen.ts', 'b.ts', 'chat.jsonl', 'drop/x.ts', 'excluded.md'], 'rules above the named folder do not apply; its own .gitignore does');
+    assert.deepEqual([...walkProject({ root: join(root, 'sub'), respectGitignore: false })].map((i) => i.rel), ['.gitignore', 'a.gen.ts', 'b.ts', 'chat.jsonl', 'drop/x.ts', 'excluded.md', 'local.tmp']);
   });
 
   it('drops outer rules that would hide the walked folder itself (e.g. a dotfiles repo ignoring *)', () => {

@@ -9,9 +9,12 @@ import { entityKey, normalizeDate } from '../normalize.js';
 import type { EntityInput, FactInput, GraphBatch, InvalidationInput } from '../types.js';
 import { findDates, type DateMention } from './dates.js';
 import { repeatedNames, scanMentions, type Mention, type RunCounts, type VerbHit } from './mentions.js';
-import { classifyToken, nameType, trimStops } from './tokens.js';
+import { classifyToken, isStopWord, isTool, nameType, trimStops } from './tokens.js';
+import { codeRelations } from './code-rules.js';
+import { structureRelations } from './structure.js';
 import { relationsAtHits, VERB_INDEX, type RawRelation } from './relations.js';
 import { splitTurns, stripCode, type Turn } from './turns.js';
+import { proseLines, skipReason } from './prose.js';
 
 /** The drawer fields extraction reads (a subset of the store's `Drawer`). */
 export interface ExtractionInput {
@@ -68,7 +71,10 @@ function resolveSubject(raw: string, r: RawRelation, turn: Turn, input: Extracti
   if (last === 'We' || last === 'we') return r.weOk && weIsWing ? { name: input.wing, type: 'project' } : null;
   if (raw.startsWith('@')) return { name: raw.slice(1), type: 'person' };
   if (raw.startsWith('`')) {
-    const c = classifyToken(raw.slice(1, -1));
+    const inner = raw.slice(1, -1);
+    if (/^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/\S*$/.test(inner)) return { name: inner, type: 'endpoint' };
+    if (/^(?:~|\.{0,2}\/)\S+$/.test(inner)) return { name: inner, type: 'file' };
+    const c = classifyToken(inner, true, true);
     return c && r.subjectKind !== 'person' ? { name: c.name, type: c.type } : null;
   }
   const ws = trimStops(words.map((w) => w.replace(/['’]s$/, '')));
@@ -125,11 +131,36 @@ interface Context {
   invalidations: InvalidationInput[];
 }
 
+// A capitalised plural or indefinite word ("Tests", "Hooks", "Everything") is a common noun unless
+// the text shows it as a name elsewhere.
+const COMMON_SUBJECT = /^(?:\p{Lu}[\p{Ll}'’-]{2,}s|Every\p{Ll}+|Some\p{Ll}+|No\p{Ll}+|Any\p{Ll}+|Each|Both|All|Most|Many|Other\p{Ll}*|Another)$/u;
+const INNER_CAPS = /^.[^\s]*[\p{Lu}\p{N}.+#]/u;
+
+/**
+ * Whether a capitalised subject is a proper name in `text`: several words, a known person or tool,
+ * inner capitals, digits or dots (`SessionRegistry`, `BERT`, `Node.js`), or the word written
+ * capitalised somewhere not at a sentence start. A sentence-initial common noun ("Tests use…",
+ * "Everything uses…") is not.
+ */
+function properIn(text: string, people: ReadonlyMap<string, string>): (name: string) => boolean {
+  return (name) => {
+    const words = name.split(' ');
+    if (words.some((w) => isStopWord(w))) return false;
+    if (words.length > 1 || people.has(name.toLowerCase()) || isTool(name, true) || INNER_CAPS.test(name)) return true;
+    const re = new RegExp(`[\\p{Ll}\\p{N},;(] ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}])`, 'u');
+    return re.test(text);
+  };
+}
+
 /** Turns the relations of one turn into facts and invalidations. */
 function emit(ctx: Context, turn: Turn, text: string, hits: VerbHit[]): void {
-  for (const { sentence, relations: rels } of relationsAtHits(text, hits)) {
+  const proper = properIn(text, ctx.people);
+  const groups = [...(hits.length ? relationsAtHits(text, hits) : []), ...codeRelations(text, proper), ...structureRelations(text)];
+  for (const { sentence, relations: rels } of groups) {
     const dated = datesFor(rels, findDates(sentence, ctx.input.contentDate));
     for (const r of rels) {
+      // project-ish rules ("Tests use X", "Everything uses Y"): a capitalised word must be a name
+      if (r.weOk && COMMON_SUBJECT.test(r.subject) && !proper(r.subject)) continue;
       const when = dated.get(r) ?? ctx.anchor;
       const s = resolveSubject(r.subject, r, turn, ctx.input, ctx.people, ctx.weIsWing);
       if (!s) continue;
@@ -154,7 +185,9 @@ function emit(ctx: Context, turn: Turn, text: string, hits: VerbHit[]): void {
 
 /**
  * Extracts entities, facts and invalidations from one drawer by the documented rule set
- * (ARCHITECTURE.md, "Extraction rules"). Pure and synchronous; never throws on text.
+ * (ARCHITECTURE.md, "Extraction rules"). Only prose is read: drawers of code files, tests and
+ * fixtures give nothing, and tool lines, shell, diff and code lines of the text are dropped first
+ * (see {@link proseText}). Pure and synchronous; never throws on text.
  */
 export function extractFromDrawer(input: ExtractionInput, opts: ExtractOptions = {}): ExtractionResult {
   const sources = [input.id];
@@ -164,7 +197,8 @@ export function extractFromDrawer(input: ExtractionInput, opts: ExtractOptions =
   const people = new Map<string, string>();
   for (const p of speakers) if (p.trim()) people.set(p.trim().toLowerCase(), p.trim());
   if (opts.knownPeople) for (const p of opts.knownPeople) if (p.trim()) people.set(p.trim().toLowerCase(), p.trim());
-  const text = stripCode(input.text);
+  if (skipReason(input) !== null) return { entities: [], facts: [], invalidations: [] };
+  const text = proseLines(stripCode(input.text));
   const turns = splitTurns(text, { speakers, userName: opts.userName ?? null });
   const ctx: Context = { input, people, weIsWing: opts.weIsWing ?? true, anchor: safeDate(input.contentDate), sources, facts: [], invalidations: [] };
 
@@ -185,7 +219,16 @@ export function extractFromDrawer(input: ExtractionInput, opts: ExtractOptions =
       own.push({ index: hits[h]!.index - turn.start, phrase: hits[h]!.phrase });
       h++;
     }
-    if (own.length) emit(ctx, turn, text.slice(turn.start, turn.end), own);
+    emit(ctx, turn, text.slice(turn.start, turn.end), own);
   }
   return { entities: [...entities.values()], facts: ctx.facts, invalidations: ctx.invalidations };
+}
+
+/**
+ * The prose extraction reads in a drawer: its text without fenced code, tool calls and results,
+ * harness tags, shell, diff, table and code lines; `''` for a drawer of a code file, a test or a
+ * fixture. Used to measure how much conversation text extraction had to work with.
+ */
+export function proseText(input: Pick<ExtractionInput, 'text' | 'source' | 'metadata'>): string {
+  return skipReason(input) !== null ? '' : proseLines(stripCode(input.text));
 }

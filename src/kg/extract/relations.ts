@@ -53,7 +53,8 @@ export function findVerbHits(text: string): VerbHit[] {
 const HEDGE = /\b(?:if|whether|unless|should|could|would|might|maybe|perhaps|let's|wanna|want to|plan to|planning to|thinking about|considering|hope to|hoping to|going to|gonna|won't|didn't|don't|doesn't|never|not)\b/i;
 const ABBREVIATIONS = new Set(['dr', 'mr', 'mrs', 'ms', 'mx', 'prof', 'st', 'inc', 'ltd', 'co', 'corp', 'jr', 'sr', 'vs', 'etc', 'e.g', 'i.e', 'approx', 'no']);
 const MAX_SENTENCE = 400;
-const QUESTION = /\?\s*["”')]*$/;
+/** A sentence ending in a question mark. */
+export const QUESTION = /\?\s*["”')]*$/;
 
 function isStop(text: string, i: number): boolean {
   const c = text[i];
@@ -100,7 +101,8 @@ function subjectStart(prefix: string): number {
   return -1;
 }
 
-function hedged(prefix: string): boolean {
+/** True when the clause before a verb (from the last comma, semicolon, colon or dash) holds a hedge word. */
+export function hedged(prefix: string): boolean {
   const cut = Math.max(prefix.lastIndexOf(','), prefix.lastIndexOf(';'), prefix.lastIndexOf(':'), prefix.lastIndexOf('—'));
   return HEDGE.test(cut < 0 ? prefix : prefix.slice(cut + 1));
 }

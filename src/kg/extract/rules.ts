@@ -5,6 +5,7 @@
  * never match), `after` must match right after it. The table with an example per rule is in
  * ARCHITECTURE.md ("Extraction rules").
  */
+import { isTool } from './tokens.js';
 import { activity, EVENT_NOUNS, GROUP_NOUNS, nounPhrase, objectOf, rel, type RawRelation } from './objects.js';
 
 const W = "[\\p{Lu}][\\p{L}\\p{M}\\p{N}'’+#-]*";
@@ -18,6 +19,9 @@ export const AUX_SET: ReadonlySet<string> = new Set(AUX_WORDS.split(' '));
 const DET = '(?:(?:the|a|an|our|my|their|his|her|its|this|that|new|latest|local|official) )*';
 const OBJ = `${DET}(\`[^\`\\n]{1,80}\`|@[\\w.-]+|[\\p{L}\\p{N}_][\\p{L}\\p{M}\\p{N}_'’.+#/@-]*(?: [\\p{Lu}][\\p{L}\\p{M}\\p{N}_'’.+#-]*){0,4})`;
 const TAIL = '([^.,;!?\\n]{1,80})';
+
+// A following lower-case word that is not a function word: the object was a modifier.
+const MODIFIER = /^ (?!(?:and|or|but|for|to|in|on|with|as|at|by|from|instead|because|since|via|now|too|here|there|which|that|so|under|over|internally|everywhere|throughout|again|already|only|directly|heavily|extensively|exclusively|mostly|today)\b)\p{Ll}/u;
 
 /** Subject and auxiliaries ending right before the verb. */
 export const SUBJECT_BEFORE = new RegExp(`${SUBJ} ${AUX}$`, 'u');
@@ -86,8 +90,12 @@ export const RULES: readonly Rule[] = [
     // "We use pnpm", "Maya is using Rust", "We rely on SQLite" → uses
     verbs: ['use', 'uses', 'using', 'started using', 'began using', 'adopted', 'rely on', 'relies on', 'depend on', 'depends on'],
     after: after(` ${OBJ}`),
-    make: (b, a) => {
+    make: (b, a, verb) => {
+      // "install Ansible using Chocolatey": a bare participle says nothing about the name before it
+      if (verb === 'using' && !/\b(?:is|are|am|was|were|been|be)\s+(?:\w+\s+)?$|['’](?:s|re|m)\s+(?:\w+\s+)?$/.test(b[0])) return [];
       const o = objectOf(a[1]!, 'tool', false);
+      // "a SessionStart hook", "Chocolatey modules": the name modifies a following noun
+      if (o && !isTool(o.name, true) && !a[1]!.startsWith('`') && MODIFIER.test(a.input.slice(a.index + a[0].length))) return [];
       return o ? [rel(b[1]!, 'uses', o, 0.7, { weOk: true })] : [];
     },
   },

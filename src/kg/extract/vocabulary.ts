@@ -40,7 +40,8 @@ transformers clang elixir haskell java anthropic caddy claude mistral spacy code
 export const FILE_EXTENSIONS = words(`
 ts tsx mts cts js jsx mjs cjs json jsonl md mdx py pyi rs go java kt kts rb php c h cc cpp hpp cs swift m mm scala ex exs
 erl hs ml clj sql yaml yml toml ini cfg conf env sh bash zsh fish ps1 bat css scss sass less html htm vue svelte astro
-xml proto graphql gql lock txt csv tsv ipynb dockerfile tf tfvars gradle lua r dart zig nim sol wasm
+xml proto graphql gql lock txt csv tsv ipynb dockerfile tf tfvars gradle lua r dart zig nim sol wasm heex eex leex svg
+png jpg jpeg gif ico webp pdf rst adoc prisma plist service desktop
 `);
 
 /** Files known by their bare name. */

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { READ, WRITE, defineTool, type AnyTool } from '../tool.js';
+import { dateArg } from '../args.js';
 import { plural } from '../shapes.js';
 
 const agent = z.string().trim().min(1).max(64).describe('the agent\'s name, e.g. "claude"; one diary per name');
@@ -46,7 +47,7 @@ const read = defineTool({
     agent,
     limit: z.number().int().min(1).max(100).default(10).describe('entries to return, 1–100 (default 10)'),
     offset: z.number().int().min(0).default(0),
-    since: z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'a date YYYY-MM-DD or ISO-8601 date-time').optional().describe('only entries on or after this date'),
+    since: dateArg.optional().describe('only entries on or after this date'),
   },
   output: { agent: z.string(), total: z.number().int(), entries: z.array(Entry) },
   annotations: READ,

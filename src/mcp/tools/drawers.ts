@@ -5,10 +5,11 @@
 import * as z from 'zod';
 import { createError, type DrawerFilter, type DrawerPatch } from '../../index.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool } from '../tool.js';
+import { ARG_LIMITS, idArg, metadataArg, nameArg } from '../args.js';
 import { DrawerFull, DrawerSummary, headerOf, plural, toFull, toSummary } from '../shapes.js';
 
-const name = z.string().trim().min(1).max(200);
-const metadata = z.record(z.string(), z.unknown());
+const name = nameArg;
+const metadata = metadataArg;
 
 const addDrawer = defineTool({
   name: 'loci_add_drawer',
@@ -19,7 +20,7 @@ const addDrawer = defineTool({
   input: {
     wing: name.describe('top-level group, usually the project name'),
     room: name.describe('topic inside the wing, e.g. auth, decisions, deploy'),
-    content: z.string().min(1).max(100_000).describe('the text, stored verbatim'),
+    content: z.string().min(1).max(ARG_LIMITS.content).describe('the text, stored verbatim'),
     hall: name.optional().describe('kind of content, e.g. facts, decisions, events, advice'),
     source: z.string().min(1).max(2000).optional().describe('where it came from (a path or URL), if anywhere'),
     content_date: z.string().min(4).max(40).optional().describe('when it was said or written (ISO-8601), if not now'),
@@ -48,7 +49,7 @@ const getDrawer = defineTool({
   name: 'loci_get_drawer',
   title: 'Read a drawer',
   description: 'Returns one drawer in full: its verbatim text, wing/room/hall, source file and lines, dates and metadata. Ids come from loci_search, loci_list_drawers and the other tools.',
-  input: { drawer_id: z.string().min(1).describe('the drawer id') },
+  input: { drawer_id: idArg.describe('the drawer id') },
   output: { drawer: DrawerFull },
   annotations: READ,
   async run(ctx, a) {
@@ -65,7 +66,7 @@ const updateDrawer = defineTool({
   description:
     'Changes a drawer in place: corrects its text, or moves it to another wing / room / hall, or replaces its date or metadata. Give only the fields to change; the id stays the same. The old text is overwritten.',
   input: {
-    drawer_id: z.string().min(1).describe('the drawer id'),
+    drawer_id: idArg.describe('the drawer id'),
     content: z.string().min(1).max(100_000).optional().describe('new verbatim text'),
     wing: name.optional(),
     room: name.optional(),
@@ -97,7 +98,7 @@ const deleteDrawer = defineTool({
   name: 'loci_delete_drawer',
   title: 'Delete a drawer',
   description: 'Deletes one drawer for good (there is no undo). Use it for wrong or obsolete text; to change text, prefer loci_update_drawer. Deleting an id that does not exist reports deleted: false.',
-  input: { drawer_id: z.string().min(1).describe('the drawer id') },
+  input: { drawer_id: idArg.describe('the drawer id') },
   output: { drawer_id: z.string(), deleted: z.boolean() },
   annotations: DESTRUCTIVE(true),
   async run(ctx, a) {
@@ -115,7 +116,7 @@ const listDrawers = defineTool({
     wing: name.optional(),
     room: name.optional(),
     hall: name.optional(),
-    source: z.string().min(1).optional().describe('exact source path, or a prefix ending with *'),
+    source: z.string().min(1).max(ARG_LIMITS.path).optional().describe('exact source path, or a prefix ending with *'),
     limit: z.number().int().min(1).max(100).default(20).describe('page size, 1–100 (default 20)'),
     offset: z.number().int().min(0).default(0),
     order: z.enum(['filed', 'date', 'source']).default('filed').describe('filed: newest stored first; date: newest content first; source: by source and position'),

@@ -12,7 +12,8 @@ const mine = defineTool({
   title: 'Mine a folder or file',
   description:
     'Reads a project folder (or one file) into the palace: every text file is split into verbatim drawers, filed under a wing (default: the git repository or folder name) and rooms from the folder structure. ' +
-    'Incremental: unchanged files are skipped, changed ones replaced, so re-mining is cheap. .gitignore and .lociignore are respected; secrets are redacted. Returns counts, not content.',
+    'Incremental: unchanged files are skipped, changed ones replaced, so re-mining is cheap. .gitignore and .lociignore are respected; secrets are redacted. Returns counts, not content. ' +
+    'Only paths inside the project and the Claude Code folder (or the folders in LOCI_MINE_ROOTS) can be mined; others fail with MINE_OUTSIDE_ROOTS.',
   input: {
     path: z.string().min(1).max(4096).describe('folder or file to mine; relative paths are resolved from the server\'s working directory'),
     wing: z.string().trim().min(1).max(200).optional().describe('wing for every drawer (default: repository or folder name)'),
@@ -41,6 +42,7 @@ const mine = defineTool({
     let last = 0;
     const s = await ctx.palace.mine(path, {
       mode: a.mode,
+      roots: ctx.mineRoots(),
       ...(a.wing ? { wing: a.wing } : {}),
       ...(a.room ? { room: a.room } : {}),
       signal: extras.signal,

@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { createError, type Fact, type PalaceGraph } from '../../index.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool, type ToolContext } from '../tool.js';
+import { cursorArg, idArg } from '../args.js';
 import { plural } from '../shapes.js';
 
 const date = z.string().min(4).max(40).describe('YYYY-MM-DD or ISO-8601 with a zone');
@@ -95,7 +96,7 @@ const add = defineTool({
     valid_from: date.nullable().optional().describe('start; default now; null for unknown'),
     valid_to: date.nullable().optional().describe('exclusive end; default open'),
     confidence: z.number().gt(0).max(1).default(1),
-    source_drawer_ids: z.array(z.string().min(1)).max(50).default([]).describe('drawers the fact comes from'),
+    source_drawer_ids: z.array(idArg).max(50).default([]).describe('drawers the fact comes from'),
   },
   output: { fact: FactShape },
   annotations: WRITE(true),
@@ -140,7 +141,7 @@ const timeline = defineTool({
   input: {
     entity: entityName,
     limit: z.number().int().min(1).max(200).default(50),
-    cursor: z.string().min(1).optional().describe('next_cursor of the previous page'),
+    cursor: cursorArg.optional().describe('next_cursor of the previous page'),
   },
   output: { entity: Entity, facts: z.array(FactShape), next_cursor: z.string().nullable() },
   annotations: READ,
@@ -178,7 +179,7 @@ const entities = defineTool({
     type: z.string().trim().min(1).max(40).optional().describe('e.g. person, project, tool'),
     prefix: z.string().trim().min(1).max(200).optional(),
     limit: z.number().int().min(1).max(200).default(50),
-    cursor: z.string().min(1).optional(),
+    cursor: cursorArg.optional(),
   },
   output: { entities: z.array(Entity), next_cursor: z.string().nullable() },
   annotations: READ,

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { READ, defineTool, type AnyTool } from '../tool.js';
+import { nameArg } from '../args.js';
 import { byCount, plural } from '../shapes.js';
 
 const status = defineTool({
@@ -65,7 +66,7 @@ const listRooms = defineTool({
   name: 'loci_list_rooms',
   title: 'List rooms',
   description: 'Lists rooms (topics inside a wing, e.g. a source folder or a conversation subject) with drawer counts, largest first. Give `wing` for one wing; without it, room counts are summed over all wings.',
-  input: { wing: z.string().min(1).optional().describe('only rooms of this wing') },
+  input: { wing: nameArg.optional().describe('only rooms of this wing') },
   output: { wing: z.string().nullable(), rooms: z.array(z.object({ room: z.string(), drawers: z.number().int() })) },
   annotations: READ,
   async run(ctx, a) {

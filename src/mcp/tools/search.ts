@@ -5,11 +5,10 @@
 import * as z from 'zod';
 import { createError, excerptChars, matchSpans, tokenize, type SearchOptions } from '../../index.js';
 import { READ, defineTool, type AnyTool } from '../tool.js';
+import { dateArg, idArg, nameArg } from '../args.js';
 import { CompactContext, DrawerSummary, DrawerText, compactDate, compactHeader, headerOf, linesOf, plural, toSummary, toText } from '../shapes.js';
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'a date YYYY-MM-DD or an ISO-8601 date-time');
+const isoDate = dateArg;
 
 const Signal = z.object({ rank: z.number().int().nullable(), score: z.number().nullable(), contribution: z.number() });
 
@@ -43,9 +42,9 @@ const search = defineTool({
     'Read a whole drawer with loci_get_drawer.',
   input: {
     query: z.string().trim().min(1).max(2000).describe('what to look for, in natural language or keywords'),
-    wing: z.string().min(1).optional().describe('only this wing (project / person / agent)'),
-    room: z.string().min(1).optional().describe('only this room (topic)'),
-    hall: z.string().min(1).optional().describe('only this kind of content, e.g. facts, events, decisions, diary'),
+    wing: nameArg.optional().describe('only this wing (project / person / agent)'),
+    room: nameArg.optional().describe('only this room (topic)'),
+    hall: nameArg.optional().describe('only this kind of content, e.g. facts, events, decisions, diary'),
     since: isoDate.optional().describe('content dated on or after this date'),
     until: isoDate.optional().describe('content dated on or before this date (a bare date includes the whole day)'),
     limit: z.number().int().min(1).max(100).default(10).describe('hits to return, 1–100 (default 10)'),
@@ -120,7 +119,7 @@ const checkDuplicate = defineTool({
   input: {
     content: z.string().min(1).max(100_000).describe('the text you are about to store'),
     threshold: z.number().min(0).max(1).default(0.9).describe('similarity (0–1) at which a drawer counts as a near-copy; default 0.9'),
-    wing: z.string().min(1).optional().describe('only look in this wing'),
+    wing: nameArg.optional().describe('only look in this wing'),
   },
   output: {
     is_duplicate: z.boolean(),
@@ -159,7 +158,7 @@ const neighbours = defineTool({
   title: 'Drawer neighbours',
   description: 'The drawers just before and after a drawer in the same source (the surrounding part of a file or conversation), in order, the drawer itself included. Use it to read more around a search hit.',
   input: {
-    drawer_id: z.string().min(1).describe('a drawer id from a search or listing'),
+    drawer_id: idArg.describe('a drawer id from a search or listing'),
     n: z.number().int().min(1).max(10).default(2).describe('drawers on each side, 1–10 (default 2)'),
   },
   output: { drawer_id: z.string(), drawers: z.array(DrawerText) },

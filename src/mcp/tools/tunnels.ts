@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import type { RoomRef, Tunnel as StoredTunnel } from '../../index.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool } from '../tool.js';
+import { idArg } from '../args.js';
 import { plural, preview } from '../shapes.js';
 import { graphOf } from './kg.js';
 
@@ -75,8 +76,8 @@ const create = defineTool({
     target_wing: name,
     target_room: name,
     label: z.string().trim().max(200).default('').describe('why they are linked'),
-    source_drawer_id: z.string().min(1).optional(),
-    target_drawer_id: z.string().min(1).optional(),
+    source_drawer_id: idArg.optional(),
+    target_drawer_id: idArg.optional(),
   },
   output: { tunnel: Tunnel },
   annotations: WRITE(true),
@@ -111,7 +112,7 @@ const remove = defineTool({
   name: 'loci_delete_tunnel',
   title: 'Delete a tunnel',
   description: 'Deletes an explicit tunnel by id (from loci_list_tunnels). The rooms and drawers are not touched.',
-  input: { tunnel_id: z.string().min(1) },
+  input: { tunnel_id: idArg },
   output: { tunnel_id: z.string(), deleted: z.boolean() },
   annotations: DESTRUCTIVE(true),
   async run(ctx, a) {

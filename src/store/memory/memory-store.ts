@@ -64,6 +64,20 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
     return { id: m.id, added: true };
   }
 
+  /** Rewrites an existing drawer's placement and bookkeeping from `m`; true when a visible field changed. */
+  function refresh(old: Entry, m: ReturnType<typeof materialize>): boolean {
+    const d = old.drawer;
+    const visible =
+      d.wing !== m.wing || d.room !== m.room || d.hall !== m.hall || d.chunkIndex !== m.chunkIndex ||
+      d.lineStart !== m.lineStart || d.lineEnd !== m.lineEnd || d.contentDate !== m.contentDate;
+    Object.assign(d, {
+      wing: m.wing, room: m.room, hall: m.hall, chunkIndex: m.chunkIndex, lineStart: m.lineStart,
+      lineEnd: m.lineEnd, contentDate: m.contentDate, metadata: clone(m.metadata), sourceHash: m.sourceHash,
+      sourceMtime: m.sourceMtime,
+    });
+    return visible;
+  }
+
   function remove(id: string): boolean {
     const e = byId.get(id);
     if (!e) return false;
@@ -245,16 +259,7 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
           if (insert(input, filedAt).added) added++;
           continue;
         }
-        const d = old.drawer;
-        const visible =
-          d.wing !== m.wing || d.room !== m.room || d.hall !== m.hall || d.chunkIndex !== m.chunkIndex ||
-          d.lineStart !== m.lineStart || d.lineEnd !== m.lineEnd || d.contentDate !== m.contentDate;
-        Object.assign(d, {
-          wing: m.wing, room: m.room, hall: m.hall, chunkIndex: m.chunkIndex, lineStart: m.lineStart,
-          lineEnd: m.lineEnd, contentDate: m.contentDate, metadata: clone(m.metadata), sourceHash: m.sourceHash,
-          sourceMtime: m.sourceMtime,
-        });
-        if (visible) updated++;
+        if (refresh(old, m)) updated++;
       }
       let removed = 0;
       for (const id of existing.keys()) if (!keep.has(id) && remove(id)) removed++;
@@ -270,19 +275,30 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
       return out;
     },
 
-    async appendSource(state, drawers, fromOffset) {
+    async appendSource(state, drawers, fromOffset, opts) {
       if ((sources.get(state.source)?.offset ?? 0) !== fromOffset) return null;
       const filedAt = new Date(now()).toISOString();
-      for (const d of drawers) materialize({ ...d, source: state.source }, filedAt);
+      const items = drawers.map((d) => ({ input: { ...d, source: state.source }, m: materialize({ ...d, source: state.source }, filedAt) }));
       let added = 0;
+      let updated = 0;
+      let removed = 0;
       const ids: string[] = [];
-      for (const d of drawers) {
-        const r = insert({ ...d, source: state.source }, filedAt);
-        ids.push(r.id);
-        if (r.added) added++;
+      for (const { input, m } of items) {
+        ids.push(m.id);
+        const old = byId.get(m.id);
+        if (!old) {
+          if (insert(input, filedAt).added) added++;
+          continue;
+        }
+        if (old.drawer.source !== state.source) continue;
+        if (refresh(old, m)) updated++;
+      }
+      const written = new Set(ids);
+      for (const id of opts?.remove ?? []) {
+        if (!written.has(id) && byId.get(id)?.drawer.source === state.source && remove(id)) removed++;
       }
       sources.set(state.source, clone(state));
-      return { added, ids };
+      return { added, updated, removed, ids };
     },
 
     async getSource(source) {

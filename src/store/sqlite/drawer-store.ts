@@ -41,6 +41,9 @@ interface DrawerRow {
   text: string;
 }
 
+/** The columns of a drawer that re-mining a source compares (see `bySource`). */
+type ComparedRow = Omit<DrawerRow, 'source' | 'filed_at' | 'added_by' | 'content_hash' | 'index_extra' | 'text'>;
+
 interface SourceRow {
   source: string;
   wing: string;
@@ -127,7 +130,9 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     byId: db.prepare('SELECT * FROM drawers WHERE id = ?'),
     ridById: db.prepare('SELECT rid FROM drawers WHERE id = ?').pluck(),
     deleteRid: db.prepare('DELETE FROM drawers WHERE rid = ?'),
-    bySource: db.prepare('SELECT * FROM drawers WHERE source = ? ORDER BY chunk_index, rid'),
+    /** What `replaceOne` compares: every column but the text and the search extra (never re-read). */
+    bySource: db.prepare(`SELECT rid, id, wing, room, hall, source_hash, source_mtime, chunk_index, line_start,
+      line_end, content_date, metadata FROM drawers WHERE source = ?`),
     ridsBySource: db.prepare('SELECT rid FROM drawers WHERE source = ?').pluck(),
     byHash: db.prepare('SELECT * FROM drawers WHERE content_hash = ? ORDER BY rid'),
     getSource: db.prepare('SELECT * FROM sources WHERE source = ?'),
@@ -143,6 +148,16 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
   };
 
   const lexical = createLexicalSearcher(db);
+  /** `SELECT … WHERE id IN (?, …)` statements by arity, prepared once (getMany runs per search). */
+  const byIds = new Map<number, Database.Statement>();
+  const byIdsStatement = (n: number): Database.Statement => {
+    let q = byIds.get(n);
+    if (!q) {
+      q = db.prepare(`SELECT * FROM drawers WHERE id IN (${Array.from({ length: n }, () => '?').join(',')})`);
+      if (byIds.size < 64) byIds.set(n, q);
+    }
+    return q;
+  };
   /** Positional binding: measurably cheaper than named parameters on the hot path of mining. */
   const insertRow = (m: Drawer, indexExtra: string | undefined) =>
     s.insert.run(
@@ -175,40 +190,45 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     s.putSource.run({ ...st, state: JSON.stringify(st.state) });
   }
 
+  /**
+   * Inserts a drawer of `source`, or refreshes the row `old(id)` of the same source (visible fields
+   * changed → `updated`; bookkeeping-only changes are written silently).
+   */
+  function upsertOne(input: DrawerInput, source: string, old: (id: string) => ComparedRow | undefined, filedAt: string): { id: string; added: boolean; updated: boolean } {
+    const m = materialize({ ...input, source }, filedAt);
+    const o = old(m.id);
+    if (!o) {
+      const info = insertRow(m, input.indexExtra);
+      if (info.changes > 0) s.ftsInsert.run(info.lastInsertRowid, m.search);
+      return { id: m.id, added: info.changes > 0, updated: false };
+    }
+    const meta = JSON.stringify(m.metadata);
+    const visible =
+      o.wing !== m.wing || o.room !== m.room || o.hall !== m.hall || o.chunk_index !== m.chunkIndex ||
+      o.line_start !== m.lineStart || o.line_end !== m.lineEnd || o.content_date !== m.contentDate;
+    if (visible || o.metadata !== meta || o.source_hash !== m.sourceHash || o.source_mtime !== m.sourceMtime) {
+      s.refresh.run({ ...m, metadata: meta, rid: o.rid });
+    }
+    return { id: m.id, added: false, updated: visible };
+  }
+
   function replaceOne(state: SourceState, drawers: readonly DrawerInput[], skipIfHash: string | undefined, filedAt: string): ReplaceResult | null {
     if (skipIfHash !== undefined) {
       const cur = s.getSource.get(state.source) as SourceRow | undefined;
       if (cur && cur.hash === skipIfHash && cur.config === state.config) return null;
     }
-    const existing = new Map<string, DrawerRow>();
-    for (const r of s.bySource.all(state.source) as DrawerRow[]) existing.set(r.id, r);
+    const existing = new Map<string, ComparedRow>();
+    for (const r of s.bySource.all(state.source) as ComparedRow[]) existing.set(r.id, r);
     let added = 0;
     let updated = 0;
     const ids: string[] = [];
     const keep = new Set<string>();
     for (const input of drawers) {
-      const m = materialize({ ...input, source: state.source }, filedAt);
-      ids.push(m.id);
-      keep.add(m.id);
-      const old = existing.get(m.id);
-      if (!old) {
-        const info = insertRow(m, input.indexExtra);
-        if (info.changes > 0) {
-          s.ftsInsert.run(info.lastInsertRowid, m.search);
-          added++;
-        }
-        continue;
-      }
-      const meta = JSON.stringify(m.metadata);
-      if (
-        old.wing !== m.wing || old.room !== m.room || old.hall !== m.hall || old.chunk_index !== m.chunkIndex ||
-        old.line_start !== m.lineStart || old.line_end !== m.lineEnd || old.content_date !== m.contentDate ||
-        old.metadata !== meta || old.source_hash !== m.sourceHash || old.source_mtime !== m.sourceMtime
-      ) {
-        s.refresh.run({ ...m, metadata: meta, rid: old.rid });
-        if (old.wing !== m.wing || old.room !== m.room || old.hall !== m.hall || old.chunk_index !== m.chunkIndex ||
-          old.line_start !== m.lineStart || old.line_end !== m.lineEnd || old.content_date !== m.contentDate) updated++;
-      }
+      const r = upsertOne(input, state.source, existing.get.bind(existing), filedAt);
+      ids.push(r.id);
+      keep.add(r.id);
+      if (r.added) added++;
+      if (r.updated) updated++;
     }
     let removed = 0;
     for (const [id, r] of existing) {
@@ -253,8 +273,7 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
         const out = new Map<string, DrawerRow>();
         for (let i = 0; i < ids.length; i += 500) {
           const chunk = ids.slice(i, i + 500);
-          const q = db.prepare(`SELECT * FROM drawers WHERE id IN (${chunk.map(() => '?').join(',')})`);
-          for (const r of q.all(...chunk) as DrawerRow[]) out.set(r.id, r);
+          for (const r of byIdsStatement(chunk.length).all(...chunk) as DrawerRow[]) out.set(r.id, r);
         }
         return out;
       });
@@ -374,20 +393,36 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       return tx(() => items.map((it) => replaceOne(it.state, it.drawers, it.skipIfHash, filedAt)));
     },
 
-    async appendSource(state, drawers, fromOffset) {
+    async appendSource(state, drawers, fromOffset, opts) {
       const filedAt = new Date(now()).toISOString();
       return tx(() => {
         const cur = s.getSource.get(state.source) as SourceRow | undefined;
         if ((cur?.offset ?? 0) !== fromOffset) return null;
+        const own = (id: string): DrawerRow | undefined => {
+          const r = s.byId.get(id) as DrawerRow | undefined;
+          return r && r.source === state.source ? r : undefined;
+        };
         let added = 0;
+        let updated = 0;
+        let removed = 0;
         const ids: string[] = [];
+        const written = new Set<string>();
         for (const d of drawers) {
-          const r = insertOne({ ...d, source: state.source }, filedAt);
+          const r = upsertOne(d, state.source, own, filedAt);
           ids.push(r.id);
+          written.add(r.id);
           if (r.added) added++;
+          if (r.updated) updated++;
+        }
+        for (const id of opts?.remove ?? []) {
+          const r = written.has(id) ? undefined : own(id);
+          if (r) {
+            deleteByRid(r.rid);
+            removed++;
+          }
         }
         writeSource(state);
-        return { added, ids };
+        return { added, updated, removed, ids };
       });
     },
 

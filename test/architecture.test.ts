@@ -1,0 +1,194 @@
+/**
+ * @module test/architecture
+ * The layering rules of AGENTS.md, checked by machine on every `npm test` by parsing the imports of
+ * every source file under `src/`:
+ * 1. no import cycle between folders of `src/`;
+ * 2. the library never imports a front end (`cli`, `mcp`, `hooks`);
+ * 3. front ends reach the library through its entry (`src/index.ts`), not through its files;
+ * 4. another folder is entered through its `index.ts` door;
+ * 5. SQL and the SQLite driver live in the storage adapters only;
+ * 6. the environment is read in the few places listed here.
+ * Each rule has an explicit list of today's known exceptions (debt, to shrink, never to grow):
+ * a new violation fails with the file and the import that broke the rule.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+const FRONT_ENDS = new Set(['cli', 'mcp', 'hooks']);
+/** Files at the root of `src/` that are entries of the library, not a folder of their own. */
+const ENTRY_FOLDER = '(entry)';
+
+interface SourceFile {
+  /** Path relative to `src/`, with forward slashes. */
+  path: string;
+  folder: string;
+  text: string;
+  /** Relative imports (static and dynamic), resolved to paths relative to `src/` (`.ts`). */
+  imports: string[];
+}
+
+function listSources(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) listSources(p, out);
+    else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+
+function folderOf(path: string): string {
+  const parts = path.split('/');
+  return parts.length === 1 ? ENTRY_FOLDER : parts[0]!;
+}
+
+function load(): SourceFile[] {
+  return listSources(src).map((abs) => {
+    const path = relative(src, abs).split('\\').join('/');
+    const text = readFileSync(abs, 'utf8');
+    const imports: string[] = [];
+    for (const m of text.matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2]!;
+      imports.push(relative(src, resolve(dirname(abs), spec)).split('\\').join('/').replace(/\.js$/, '.ts'));
+    }
+    return { path, folder: folderOf(path), text, imports };
+  });
+}
+
+const files = load();
+
+/** Folder → folders it imports (entries excluded: they sit above everything by definition). */
+function folderGraph(): Map<string, Set<string>> {
+  const g = new Map<string, Set<string>>();
+  for (const f of files) {
+    if (f.folder === ENTRY_FOLDER) continue;
+    for (const target of f.imports) {
+      const to = folderOf(target);
+      if (to === f.folder || to === ENTRY_FOLDER) continue;
+      if (!g.has(f.folder)) g.set(f.folder, new Set());
+      g.get(f.folder)!.add(to);
+    }
+  }
+  return g;
+}
+
+/** Known folder cycles, as sorted "a<->b" pairs. Debt: the SQLite graph schema belongs in store/sqlite. */
+const KNOWN_CYCLES = new Set(['kg<->store']);
+
+test('no import cycle between folders of src/', () => {
+  const g = folderGraph();
+  const cycles: string[] = [];
+  for (const [a, targets] of g) {
+    for (const b of targets) {
+      if (a < b && reaches(g, b, a)) {
+        const key = `${a}<->${b}`;
+        if (!KNOWN_CYCLES.has(key)) cycles.push(key);
+      }
+    }
+  }
+  assert.deepEqual(cycles, [], `folder cycles (a imports b and b reaches a): ${cycles.join(', ')}`);
+});
+
+function reaches(g: Map<string, Set<string>>, from: string, to: string): boolean {
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length) {
+    const x = stack.pop()!;
+    if (x === to) return true;
+    if (seen.has(x)) continue;
+    seen.add(x);
+    for (const y of g.get(x) ?? []) stack.push(y);
+  }
+  return false;
+}
+
+test('the library never imports a front end', () => {
+  const bad = files
+    .filter((f) => !FRONT_ENDS.has(f.folder) && f.folder !== ENTRY_FOLDER)
+    .flatMap((f) => f.imports.filter((t) => FRONT_ENDS.has(folderOf(t))).map((t) => `${f.path} -> ${t}`));
+  assert.deepEqual(bad, []);
+});
+
+/** Front-end files allowed to import library files directly, with the reason. */
+const FRONT_END_DEEP_IMPORTS = new Map<string, string>([
+  ['hooks/light-core.ts', 'the hook entry starts without loading the library (documented in ARCHITECTURE.md)'],
+]);
+
+test('front ends reach the library only through its entry', () => {
+  const bad: string[] = [];
+  for (const f of files) {
+    if (!FRONT_ENDS.has(f.folder) || FRONT_END_DEEP_IMPORTS.has(f.path)) continue;
+    for (const t of f.imports) {
+      const to = folderOf(t);
+      if (to === f.folder || to === ENTRY_FOLDER || FRONT_ENDS.has(to)) continue;
+      bad.push(`${f.path} -> ${t}`);
+    }
+  }
+  assert.deepEqual(bad, [], 'import the library through src/index.ts (or add a documented exception)');
+});
+
+/**
+ * Files of a folder that other folders may import directly besides its `index.ts`: the leaf
+ * modules of `core` (kept separate so that a command loads only the helpers it uses) and the port
+ * definitions of `store` (types shared by every adapter). Anything else goes through the door.
+ */
+const OPEN_DOORS = (target: string): boolean =>
+  target.startsWith('core/') || target === 'store/ports.ts' || target === 'store/shared.ts' ||
+  target === 'store/vector-port.ts';
+
+/** Known deep imports through a side door (debt). */
+const KNOWN_SIDE_DOORS = new Set([
+  'palace/vectors.ts -> embed/hash-embedder.ts',
+  'palace/vectors.ts -> store/memory/vector-store.ts',
+  'palace/vectors.ts -> store/sqlite/vector-store.ts',
+  'store/sqlite/migrations.ts -> kg/sqlite-schema.ts',
+]);
+
+test('another folder is entered through its index.ts door', () => {
+  const bad: string[] = [];
+  for (const f of files) {
+    if (FRONT_ENDS.has(f.folder) || f.folder === ENTRY_FOLDER) continue;
+    for (const t of f.imports) {
+      const to = folderOf(t);
+      if (to === f.folder || to === ENTRY_FOLDER || t === `${to}/index.ts` || OPEN_DOORS(t)) continue;
+      const edge = `${f.path} -> ${t}`;
+      if (!KNOWN_SIDE_DOORS.has(edge)) bad.push(edge);
+    }
+  }
+  assert.deepEqual(bad, [], `import ../<folder>/index.js instead of its inner files`);
+});
+
+const SQL = /\.(?:prepare|exec)\(\s*[`'"]\s*(?:SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|WITH|PRAGMA|BEGIN)\b/i;
+const DRIVER = /from\s+['"]better-sqlite3['"]|import\(\s*['"]better-sqlite3['"]\s*\)/;
+/** Folders and files that may hold SQL: the storage adapters (and, as debt, the ones listed). */
+const SQL_HOMES = (path: string): boolean =>
+  path.startsWith('store/sqlite/') || /^kg\/sqlite-[a-z-]+\.ts$/.test(path);
+const KNOWN_SQL_OUTSIDE = new Set(['hooks/usage.ts', 'palace/graph.ts', 'palace/palace.ts', 'palace/vectors.ts']);
+
+test('SQL and the SQLite driver live in the storage adapters', () => {
+  const bad = files
+    .filter((f) => !SQL_HOMES(f.path) && !KNOWN_SQL_OUTSIDE.has(f.path))
+    .filter((f) => SQL.test(f.text) || DRIVER.test(f.text))
+    .map((f) => f.path);
+  assert.deepEqual(bad, [], 'move the query behind a storage port (src/store/ports.ts)');
+});
+
+/** Files that read `process.env` today. Debt: the issue is one place for the whole environment. */
+const ENV_READERS = new Set([
+  'cli/main.ts', 'core/home.ts', 'embed/create.ts', 'embed/http-embedders.ts', 'embed/types.ts',
+  'hooks/install.ts', 'hooks/log.ts', 'hooks/main.ts', 'hooks/queue.ts', 'hooks/run.ts', 'hooks/wake-up.ts',
+  'hooks/worker.ts', 'ingest/convos-miner/claude-dirs.ts', 'ingest/mine-convos.ts', 'ingest/redact/redact.ts',
+  'mcp/install.ts', 'mcp/server.ts', 'memdir/claude-md.ts', 'memdir/resolve.ts', 'palace/graph.ts',
+  'palace/palace.ts', 'palace/vectors.ts', 'providers/create.ts', 'providers/types.ts',
+]);
+
+test('the environment is read only where it is listed', () => {
+  const bad = files.filter((f) => /process\.env\b/.test(f.text) && !ENV_READERS.has(f.path)).map((f) => f.path);
+  assert.deepEqual(bad, [], 'read configuration where the environment is already read, and pass it down');
+});
