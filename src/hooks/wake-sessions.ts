@@ -17,7 +17,7 @@
  * Parts of an exchange are read with `neighbours` (same source, nearby chunks, same `exchangeId`).
  */
 import type { Drawer } from '../index.js';
-import { finalProse, isBoilerplate, joinProse, proseLines, type ProseLine } from './wake-prose.js';
+import { finalProse, isBoilerplate, isHarnessNotice, joinProse, proseLines, type ProseLine } from './wake-prose.js';
 
 /** The part of the drawer store this module needs. */
 export interface SessionStore {
@@ -143,11 +143,15 @@ export function condenseSummary(text: string, max: number): { text: string; whol
   return { text: out, whole: false };
 }
 
-/** The user's request in a part: its last run of user lines. */
+/** The user's request in a part: its last run of user lines (harness notices are not requests). */
 function requestOf(lines: readonly ProseLine[]): ProseLine[] {
   let out: ProseLine[] = [];
   let run = false;
   for (const l of lines) {
+    if (l.speaker === 'user' && isHarnessNotice(l.text)) {
+      run = false;
+      continue;
+    }
     if (l.speaker === 'user') {
       if (!run) out = [];
       out.push(l);
