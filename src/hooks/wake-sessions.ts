@@ -13,7 +13,8 @@
  * - **last exchange**: the user's request and the assistant's final words (prose only: tool calls,
  *   tool output and file dumps are dropped, see `wake-prose.ts`), and whether it ended on a question
  *   to the user (an open decision). A subagent's side conversation (`metadata.agentId`) is skipped;
- *   when the last exchange holds no prose (only tool output), earlier exchanges are read back.
+ *   when the last exchange holds no prose (only tool output) or answers a harness notice (a
+ *   background task finished), earlier exchanges are read back.
  * Parts of an exchange are read with `neighbours` (same source, nearby chunks, same `exchangeId`).
  */
 import type { Drawer } from '../index.js';
@@ -215,6 +216,9 @@ export async function latestSessions(drawers: readonly Drawer[], store: SessionS
       if (done.has(exchangeOf(d))) continue;
       done.add(exchangeOf(d));
       const parts = await exchangeParts(store, d);
+      // An exchange opened by a harness notice (a background task finished) is not where the work stands.
+      const asked = parts.flatMap((p) => proseLines(p.text, num(meta(p, 'part')) ? 'assistant' : null)).filter((l) => l.speaker === 'user');
+      if (asked.length && asked.every((l) => isHarnessNotice(l.text))) continue;
       for (let p = parts.length - 1; p >= 0 && !request; p--) {
         const part = parts[p]!;
         const lines = proseLines(part.text, num(meta(part, 'part')) ? 'assistant' : null);

@@ -59,8 +59,8 @@ describe('wake-up: where are we', () => {
   it('shows the newest compaction summary whole (every part, boilerplate removed), the last request and the final words', async () => {
     await exchange('s1', 0, ['User: please add a limiter\nAssistant: Sure.'], 0);
     await exchange('s1', 1, SUMMARY, 30, 'general', { kind: 'summary' });
-    await exchange('s1', 3, ['User: Read the output file to retrieve the result: /tmp/tasks/b1.output\nAssistant: Done: staging now reads REDIS_URL from config/staging.env. Should I deploy it?'], 50);
     await exchange('s1', 2, ['User: and the staging config?\nAssistant: Looking.\n[Bash] grep -r REDIS_URL config\n→ config/prod.env:REDIS_URL=redis://prod', '→ [error] command not found: rg\nAssistant: Done: staging now reads REDIS_URL from config/staging.env. Should I deploy it?'], 40);
+    await exchange('s1', 3, ['User: Read the output file to retrieve the result: /tmp/tasks/b1.output\nAssistant: That background task finished earlier; nothing to do.'], 50);
     const r = await wakeUp(opts());
     assert.match(r.text, /## Where we left off/);
     assert.match(r.text, /Primary Request and Intent:\n\s+The user asked to add rate limiting/);
@@ -68,7 +68,7 @@ describe('wake-up: where are we', () => {
     assert.match(r.text, /Add REDIS_URL to staging/);
     assert.doesNotMatch(r.text, /continued from a previous conversation|If you need specific details/);
     assert.match(r.text, /Last request: and the staging config\?/);
-    assert.doesNotMatch(r.text, /retrieve the result/, 'a harness notice in the user turn is not a request');
+    assert.doesNotMatch(r.text, /retrieve the result|nothing to do/, 'an exchange opened by a harness notice is not where the work stands');
     assert.match(r.text, /Open question \(assistant, last words\): .*Should I deploy it\?/);
     assert.doesNotMatch(r.text, /command not found|→|\[Bash\]/);
     assert.equal(r.sections.sessions.length, 1);
