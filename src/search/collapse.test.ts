@@ -60,3 +60,19 @@ test('hybrid search: a request copied into another session takes one place', asy
   const off = await searchHybrid({ store, params: { collapseCopies: 0 } }, q, { limit: 2 });
   assert.deepEqual(off.hits.map((h) => h.id).sort(), ['echo', 'parent'], 'without it the copy takes the second place');
 });
+
+test('hybrid search: the question half and the answer half of one exchange score together', async () => {
+  const store = createMemoryStore();
+  await store.init();
+  const part = (i: number, text: string) => ({ ...base, id: `a-${i}`, source: 'a.jsonl', chunkIndex: i, text, metadata: { exchangeId: 'a:0', part: i, parts: 2 } });
+  await store.put([
+    part(0, 'User: the login test keeps failing at random on CI, can you find out why it is flaky?'),
+    part(1, 'Found it: the login test reads the wall clock, so it is flaky near midnight; a frozen clock fixes it.'),
+    { ...base, id: 'b', source: 'b.jsonl', chunkIndex: 0, text: 'User: flaky login test again?\nAssistant: It passed on rerun, nothing to change.', metadata: { exchangeId: 'b:0' } },
+  ]);
+  const q = 'why is the login test flaky';
+  const r = await searchHybrid({ store, params: { source: 0 } }, q, { limit: 2 });
+  assert.ok(r.hits[0]!.id.startsWith('a-'), r.hits.map((h) => h.id).join());
+  const off = await searchHybrid({ store, params: { source: 0, exchange: 0 } }, q, { limit: 2 });
+  assert.equal(off.hits[0]?.id, 'b', 'each half alone loses to a short mention (the defect this guards)');
+});
