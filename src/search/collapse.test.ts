@@ -12,6 +12,16 @@ import { searchHybrid } from './hybrid.js';
 
 const base = { wing: 'w', room: 'r', hall: null };
 
+/** Part `i` of an `n`-part exchange stored in `source`. */
+const part = (prefix: string, source: string, n: number) => (i: number, text: string) => ({
+  ...base,
+  id: `${prefix}-${i}`,
+  source,
+  chunkIndex: i,
+  text,
+  metadata: { exchangeId: `${prefix}:0`, part: i, parts: n },
+});
+
 test('exchangeKey: exchanges are keyed within their source; drawers without one stand alone', () => {
   assert.equal(exchangeKey('a', 's.jsonl', { exchangeId: 'x:1' }), exchangeKey('b', 's.jsonl', { exchangeId: 'x:1' }));
   assert.notEqual(exchangeKey('a', 's.jsonl', { exchangeId: 'x:1' }), exchangeKey('b', 't.jsonl', { exchangeId: 'x:1' }));
@@ -29,11 +39,11 @@ test('copyKey: same opening after folding case, punctuation and speaker labels; 
 test('hybrid search: the parts of one exchange take one place in the top k', async () => {
   const store = createMemoryStore();
   await store.init();
-  const part = (i: number, text: string) => ({ ...base, id: `long-${i}`, source: 'a.jsonl', chunkIndex: i, text, metadata: { exchangeId: 'a:0', part: i, parts: 3 } });
+  const long = part('long', 'a.jsonl', 3);
   await store.put([
-    part(0, 'User: set up the deploy pipeline for the staging cluster\nAssistant: Starting on the deploy pipeline.'),
-    part(1, 'The deploy pipeline now builds images for the staging cluster.'),
-    part(2, 'Deploy pipeline done: staging cluster rolls out on every merge.'),
+    long(0, 'User: set up the deploy pipeline for the staging cluster\nAssistant: Starting on the deploy pipeline.'),
+    long(1, 'The deploy pipeline now builds images for the staging cluster.'),
+    long(2, 'Deploy pipeline done: staging cluster rolls out on every merge.'),
     { ...base, id: 'other', source: 'b.jsonl', chunkIndex: 0, text: 'User: is the staging cluster healthy?\nAssistant: Yes, all nodes are ready.', metadata: { exchangeId: 'b:0' } },
   ]);
   const r = await searchHybrid({ store }, 'deploy pipeline staging cluster', { limit: 2 });
@@ -64,10 +74,10 @@ test('hybrid search: a request copied into another session takes one place', asy
 test('hybrid search: the question half and the answer half of one exchange score together', async () => {
   const store = createMemoryStore();
   await store.init();
-  const part = (i: number, text: string) => ({ ...base, id: `a-${i}`, source: 'a.jsonl', chunkIndex: i, text, metadata: { exchangeId: 'a:0', part: i, parts: 2 } });
+  const a = part('a', 'a.jsonl', 2);
   await store.put([
-    part(0, 'User: the login test keeps failing at random on CI, can you find out why it is flaky?'),
-    part(1, 'Found it: the login test reads the wall clock, so it is flaky near midnight; a frozen clock fixes it.'),
+    a(0, 'User: the login test keeps failing at random on CI, can you find out why it is flaky?'),
+    a(1, 'Found it: the login test reads the wall clock, so it is flaky near midnight; a frozen clock fixes it.'),
     { ...base, id: 'b', source: 'b.jsonl', chunkIndex: 0, text: 'User: flaky login test again?\nAssistant: It passed on rerun, nothing to change.', metadata: { exchangeId: 'b:0' } },
   ]);
   const q = 'why is the login test flaky';
