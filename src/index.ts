@@ -26,7 +26,7 @@ export { DIARY_WING, checkName, NAME_MAX_CHARS, type DiaryEntryInput } from './p
 export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
 export { defaultWing, findGitRoot, wingName } from './ingest/project-identity.js';
 export type { MineProjectOptions, MineProgress, MineSummary, SkipReason, SkippedFile } from './ingest/index.js';
-export { matchSpans, highlight, snippetLines, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';
+export { matchSpans, highlight, snippetLines, excerptChars, type Excerpt, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';
 export { createMemoryStore, createSqliteStore, openDatabase } from './store/index.js';
 export { searchHybrid, HYBRID_DEFAULTS, parseTimeCues, type HybridParams, type VectorSearcher, type TimeCue } from './search/index.js';
 export { METRIC_KEYS, scoreRanking, meanMetrics, type Metrics, type MetricKey } from './bench/metrics.js';
@@ -59,11 +59,11 @@ export {
   loadClaudeMdChain, managedClaudeMdPath, type ClaudeMdChain, type ClaudeMdPiece, type ClaudeMdSkip, type ClaudeMdKind, type ClaudeMdOptions,
 } from './memdir/index.js';
 export {
-  RECALL_LIMITS, selectRelevantMemories, buildRecall, buildPromptContext, startRecallPrefetch, prefetchGate,
+  RECALL_LIMITS, selectRelevantMemories, buildRecall, buildPromptContext, recallWings, FOREIGN_MARGIN, FOREIGN_COVERAGE, FOREIGN_MAX, startRecallPrefetch, prefetchGate,
   loadRecallSession, recordSurfaced, pruneRecallSessions, sessionPath, sessionBytesLeft,
   escapeReminderContent, wrapSystemReminder, freshnessWarning, parseSelectionAnswer, selectorSystemPrompt, REMINDER_OPEN, REMINDER_CLOSE,
   type RecallBudgets, type RecallSelector, type Selection as RecallSelection, type SelectMemoriesOptions, type RecalledMemory, type RecallResult,
-  type RecallOptions, type RecallSessionState, type PromptContextOptions, type PromptContext, type RecalledDrawer, type PalaceSearcher,
+  type RecallOptions, type RecallSessionState, type PromptContextOptions, type PromptContext, type RecalledDrawer, type PalaceSearcher, type TunnelSource,
   type PrefetchOptions, type RecallPrefetch, type SessionOptions as RecallSessionOptions, type SurfacedRecord,
 } from './recall/index.js';
 
