@@ -15,9 +15,11 @@ const ID = /^[0-9a-z_]{6,}$/i;
 
 describe('Loci MCP tools (in-memory transport)', () => {
   let h: Harness;
+  /** The real clock plus a skew that a test can advance instead of waiting. */
+  const clock = { skew: 0, now: () => Date.now() + clock.skew };
   let listed: { name: string; title?: string; description?: string; annotations?: Record<string, unknown>; inputSchema: { properties?: Record<string, unknown>; additionalProperties?: unknown }; outputSchema?: unknown }[] = [];
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ clock });
     listed = (await h.client.listTools()).tools as typeof listed;
   });
   after(() => h.close());
@@ -196,7 +198,7 @@ describe('Loci MCP tools (in-memory transport)', () => {
 
   test('diary: write and read back, newest first', async () => {
     const w1 = await h.call('loci_diary_write', { agent: 'claude', entry: 'Moved the export job to batched commits.', topic: 'ops' });
-    await new Promise((r) => setTimeout(r, 5));
+    clock.skew += 1000;
     const w2 = await h.call('loci_diary_write', { agent: 'claude', entry: 'Reviewed the OAuth2 migration plan with Priya.', project: 'lantern' });
     assert.match(w1.data.drawer_id, ID);
     const r = await h.call('loci_diary_read', { agent: 'claude', limit: 5 });
