@@ -108,7 +108,7 @@ test('a query of stopwords only still searches (its words are kept)', async () =
   assert.deepEqual(ids(r), ['a']);
 });
 
-test('explain of a why-question sums to the score (the answer-type signal is traced)', { todo: 'the why signal adds to the fused score but has no entry in explain (hybrid.ts)' }, async () => {
+test('explain of a why-question sums to the score (the answer-type signal is traced)', async () => {
   const store = await storeOf([
     { id: 'a', wing: 'w', room: 'r', text: 'We moved the limiter to redis because the in-process one lost state on restart.' },
     { id: 'b', wing: 'w', room: 'r', text: 'The limiter now runs in redis.' },

@@ -189,6 +189,8 @@ interface Cand {
   entity: number;
   neighbour: number;
   exchange: number;
+  /** 1 when the question asks why and the drawer's prose gives a reason (answer-type signal). */
+  why: number;
   fused: number;
 }
 
@@ -225,7 +227,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const cands = new Map<string, Cand>();
   const cand = (id: string): Cand => {
     let c = cands.get(id);
-    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, entity: 0, neighbour: 0, exchange: 0, fused: 0 }));
+    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, entity: 0, neighbour: 0, exchange: 0, why: 0, fused: 0 }));
     return c;
   };
   lex.forEach((h, i) => Object.assign(cand(h.id), { hit: h, bm25: h.score, bm25Rank: i + 1 }));
@@ -291,6 +293,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const useVec = vec.length > 0;
   const useTime = cues.length > 0;
   for (const c of live) {
+    c.why = why && texts?.has(c.id) && explains(texts.get(c.id)!.text) ? 1 : 0;
     c.fused =
       p.bm25 * (c.bm25 / mb) +
       p.source * (c.source / ms) +
@@ -300,7 +303,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
       p.entity * c.entity +
       p.neighbour * (c.neighbour / mb) +
       p.exchange * (c.exchange / mb) +
-      (why && texts?.has(c.id) && explains(texts.get(c.id)!.text) ? p.why : 0);
+      p.why * c.why;
   }
   // Ties: better BM25 rank, then earlier chunk.
   live.sort((a, b) => b.fused - a.fused || (a.bm25Rank ?? 1e9) - (b.bm25Rank ?? 1e9));
@@ -322,6 +325,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     if (useEntity) trace['entity'] = { rank: null, score: c.entity, contribution: p.entity * c.entity };
     if (p.exchange > 0) trace['exchange'] = { rank: null, score: c.exchange, contribution: p.exchange * (c.exchange / mb) };
     if (p.neighbour > 0) trace['neighbour'] = { rank: null, score: c.neighbour, contribution: p.neighbour * (c.neighbour / mb) };
+    if (why) trace['why'] = { rank: null, score: c.why, contribution: p.why * c.why };
     return { c, fused: c.fused, trace };
   });
   return finish(deps, query, tokens, top, signals, opts, context, t0, fallback, known);
