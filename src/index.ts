@@ -19,7 +19,7 @@ export { silentLogger, stderrLogger, fileLogger, type Logger, type LogLevel } fr
 export { tokenize, searchColumn, queryTokens } from './text/index.js';
 
 // ── store ─────────────────────────────────────────────────────────────────────
-export type { MemoryStore, Drawer, DrawerInput, DrawerPatch, DrawerFilter, ListOptions, LexicalHit, SourceState, StoreStats, StoreCapabilities } from './store/ports.js';
+export type { MemoryStore, Drawer, DrawerInput, DrawerPatch, DrawerFilter, ListOptions, LexicalHit, SourceState, StoreStats, StoreCapabilities, UsageRecord } from './store/ports.js';
 
 // ── palace (open, mine, search) ───────────────────────────────────────────────
 export { DIARY_WING, checkName, NAME_MAX_CHARS, type DiaryEntryInput } from './palace/index.js';
@@ -27,8 +27,9 @@ export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } fr
 export { defaultWing, wingName } from './ingest/project-identity.js';
 export { findGitRoot } from './core/git.js';
 export type { MineProjectOptions, MineProgress, MineSummary, SkipReason, SkippedFile } from './ingest/index.js';
-export { matchSpans, highlight, snippetLines, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';
-export { createMemoryStore, createSqliteStore, openDatabase } from './store/index.js';
+export { matchSpans, highlight, snippetLines, excerptChars, type Excerpt, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';
+// The SQLite adapter is opened by `openPalace`; its driver handle is not part of the public API.
+export { createMemoryStore } from './store/index.js';
 export { searchHybrid, HYBRID_DEFAULTS, parseTimeCues, type HybridParams, type VectorSearcher, type TimeCue } from './search/index.js';
 export { METRIC_KEYS, scoreRanking, meanMetrics, type Metrics, type MetricKey } from './bench/metrics.js';
 export type { LocomoBenchOptions, LocomoReport, LocomoScores, LongMemEvalOptions, LongMemEvalReport } from './bench/index.js';
@@ -60,11 +61,11 @@ export {
   loadClaudeMdChain, managedClaudeMdPath, type ClaudeMdChain, type ClaudeMdPiece, type ClaudeMdSkip, type ClaudeMdKind, type ClaudeMdOptions,
 } from './memdir/index.js';
 export {
-  RECALL_LIMITS, selectRelevantMemories, buildRecall, buildPromptContext, startRecallPrefetch, prefetchGate,
+  RECALL_LIMITS, selectRelevantMemories, buildRecall, buildPromptContext, recallWings, FOREIGN_MARGIN, FOREIGN_COVERAGE, FOREIGN_MAX, startRecallPrefetch, prefetchGate,
   loadRecallSession, recordSurfaced, pruneRecallSessions, sessionPath, sessionBytesLeft,
   escapeReminderContent, wrapSystemReminder, freshnessWarning, parseSelectionAnswer, selectorSystemPrompt, REMINDER_OPEN, REMINDER_CLOSE,
   type RecallBudgets, type RecallSelector, type Selection as RecallSelection, type SelectMemoriesOptions, type RecalledMemory, type RecallResult,
-  type RecallOptions, type RecallSessionState, type PromptContextOptions, type PromptContext, type RecalledDrawer, type PalaceSearcher,
+  type RecallOptions, type RecallSessionState, type PromptContextOptions, type PromptContext, type RecalledDrawer, type PalaceSearcher, type TunnelSource,
   type PrefetchOptions, type RecallPrefetch, type SessionOptions as RecallSessionOptions, type SurfacedRecord,
 } from './recall/index.js';
 
@@ -103,6 +104,6 @@ export {
 export {
   wakeUp, runHook, runHookWorker, installHooks, recordUsage, readUsage, topUsage, usageKey, importance, recencyFactor, useFactor, KIND_WEIGHTS, RECENCY_DAYS,
   HOOK_EVENTS, HOOK_EVENT_NAMES, HOOK_OUTPUT_CHARS, isTrivialPrompt, parseHookInput, isHumanPrompt, countHumanPrompts, estimateTokens, ageLabel,
-  type WakeUpOptions, type WakeUpResult, type WakeUpItem, type HookEvent, type HookInput, type PromptCount, type RunHookOptions, type Importance, type UsageItem, type UsageRecord,
+  type WakeUpOptions, type WakeUpResult, type WakeUpItem, type HookEvent, type HookInput, type PromptCount, type RunHookOptions, type Importance, type UsageItem,
   type HookWorkerOptions, type HookWorkerSummary, type HooksInstallOptions, type HooksInstallResult, type HooksInstallScope, type HookHandler,
 } from './hooks/index.js';

@@ -10,7 +10,8 @@
  * they only become `LociError`s at the edges (CLI, MCP) where a failure has to be reported.
  *
  * Messages are always one bounded line: every value a message echoes is shortened first
- * ({@link displayDetails}: strings over {@link ECHO_MAX_CHARS} become a prefix plus their length),
+ * ({@link displayDetails}: strings over {@link ECHO_MAX_CHARS} become a prefix plus their length;
+ * Loci's own prose fields such as `hint` and `expected` may run to {@link PROSE_MAX_CHARS}),
  * and the finished message has line breaks, other control characters, bidi overrides and lone
  * surrogates escaped ({@link oneLine}). `details` keeps the full values for library callers;
  * `toJSON()` (CLI `--json`, MCP error results) carries the shortened ones.
@@ -346,6 +347,13 @@ export const ERRORS = {
 export const ECHO_MAX_CHARS = 200;
 /** Characters of a cut value that are kept (its prefix). */
 const ECHO_PREFIX_CHARS = 120;
+/**
+ * Detail fields written by Loci itself (advice, expectations, reasons) rather than echoed input:
+ * they are kept up to {@link PROSE_MAX_CHARS} characters, since cutting them would cut the fix.
+ */
+const PROSE_FIELDS = new Set(['hint', 'expected', 'reason', 'what', 'problem', 'feature']);
+/** Longest prose detail kept in full: 1000. */
+export const PROSE_MAX_CHARS = 1000;
 /** Longest message, in characters (a last guard; shortened values keep messages far below it). */
 export const MESSAGE_MAX_CHARS = 2000;
 const LIST_MAX = 20;
@@ -361,8 +369,8 @@ function cut(s: string, n: number): string {
  * A string as a message may echo it: at most {@link ECHO_MAX_CHARS} characters, else its first
  * 120 followed by `…(N chars)`.
  */
-export function shortValue(s: string): string {
-  return s.length <= ECHO_MAX_CHARS ? s : `${cut(s, ECHO_PREFIX_CHARS)}…(${s.length} chars)`;
+export function shortValue(s: string, max: number = ECHO_MAX_CHARS): string {
+  return s.length <= max ? s : `${cut(s, Math.min(ECHO_PREFIX_CHARS, max))}…(${s.length} chars)`;
 }
 
 /**
@@ -370,8 +378,8 @@ export function shortValue(s: string): string {
  * and objects cut to 20 entries and 4 levels. Used for messages, `toJSON()` and MCP errors.
  */
 export function displayDetails<T>(value: T): T {
-  const walk = (v: unknown, depth: number): unknown => {
-    if (typeof v === 'string') return shortValue(v);
+  const walk = (v: unknown, depth: number, max = ECHO_MAX_CHARS): unknown => {
+    if (typeof v === 'string') return shortValue(v, max);
     if (v === null || typeof v !== 'object') return v;
     if (depth >= DEPTH_MAX) return Array.isArray(v) ? `[${v.length} items]` : '{…}';
     if (Array.isArray(v)) {
@@ -382,7 +390,7 @@ export function displayDetails<T>(value: T): T {
     if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return walk((v as { toJSON: () => unknown }).toJSON(), depth + 1);
     const entries = Object.entries(v as Record<string, unknown>);
     const out: Record<string, unknown> = {};
-    for (const [k, x] of entries.slice(0, LIST_MAX)) out[shortValue(k)] = walk(x, depth + 1);
+    for (const [k, x] of entries.slice(0, LIST_MAX)) out[shortValue(k)] = walk(x, depth + 1, depth === 0 && PROSE_FIELDS.has(k) ? PROSE_MAX_CHARS : ECHO_MAX_CHARS);
     if (entries.length > LIST_MAX) out['…'] = `${entries.length - LIST_MAX} more`;
     return out;
   };

@@ -29,3 +29,4 @@ export {
   type WordPieceOptions,
 } from './wordpiece.js';
 export { l2normalize } from './vector.js';
+export { createHashEmbedder } from './hash-embedder.js';

@@ -8,6 +8,9 @@ import { existsSync } from 'node:fs';
 import {
   buildPromptContext,
   createMemoryStore,
+  defaultWing,
+  recallWings,
+  wingForCwd,
   homePaths,
   loadRecallSession,
   openPalace,
@@ -83,7 +86,10 @@ const FIRST_MAX_CHARS = 9_200;
 
 /**
  * Recalls memory files and palace drawers for the prompt (search only, no model call), records
- * what was injected (session state and usage counts), and returns the hook answer. The whole
+ * what was injected (session state and usage counts), and returns the hook answer. Drawers come
+ * from the project's wing (of `cwd`) and the wings its explicit tunnels reach, other wings only far
+ * above them (`buildPromptContext`); memories from the project's and the user's directories. The
+ * text is not wrapped in `<system-reminder>` (Claude Code wraps hook context itself). The whole
  * stdout — JSON escaping included — stays within 10,000 characters.
  */
 export async function promptAnswer(input: HookInput, ctx: HookContext): Promise<string> {
@@ -96,8 +102,11 @@ export async function promptAnswer(input: HookInput, ctx: HookContext): Promise<
     let maxChars = FIRST_MAX_CHARS;
     let pc: PromptContext | undefined;
     let out = '';
+    // Recall stays in its project: the cwd's wing and the wings its tunnels reach, plus user memories.
+    const wings = await recallWings(palace, wingForCwd(cwd) ?? defaultWing(cwd));
+    const scope = { wings, userMemoryDir: choice.userDir, wrap: false };
     for (let attempt = 0; attempt < 3; attempt++) {
-      pc = await buildPromptContext({ query, memoryDir: choice.dir, palace, session, maxChars, logger: ctx.log });
+      pc = await buildPromptContext({ query, memoryDir: choice.dir, palace, session, maxChars, logger: ctx.log, ...scope });
       if (!pc.text) {
         ctx.log.log('debug', 'user-prompt-submit: nothing recalled', { reason: pc.reason });
         return '';

@@ -42,6 +42,9 @@ describe('hook protocol', () => {
   it('skips slash commands, shell escapes, memory shortcuts and one-word prompts', () => {
     for (const p of ['', '  ', '/clear', '/compact keep decisions', '!ls', '# remember this', 'thanks', 'continue']) assert.equal(isTrivialPrompt(p), true, p);
     for (const p of ['fix the test', 'why does /login fail?']) assert.equal(isTrivialPrompt(p), false, p);
+    // Scripts written without spaces are not one word (issue 10, point 8).
+    for (const p of ['钩子如何注入记忆', 'フックはどうやって記憶を注入するの', 'ทำไมการทดสอบล้มเหลว', '为什么 npm test 失败']) assert.equal(isTrivialPrompt(p), false, p);
+    for (const p of ['好的', '继续', 'はい', '!!!']) assert.equal(isTrivialPrompt(p), true, p);
   });
 
   it('answers with hookSpecificOutput, or nothing for an empty text', () => {

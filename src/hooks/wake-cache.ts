@@ -11,7 +11,8 @@
  * memory directory). It is used only when every signature still matches and it is less than 12
  * hours old; ages are rendered at use time (`wake-render.ts`). Writers (the `session-start` slow
  * path, the hook worker after archiving, `loci wake-up`) snapshot the signatures **after** closing
- * the palace, since closing may checkpoint the WAL. Node built-ins and `light-core` only.
+ * the palace, since closing may checkpoint the WAL. Version 2 (drafts with sessions and an
+ * orientation); entries of another version are ignored. Node built-ins and `light-core` only.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -30,7 +31,7 @@ export interface WakeDep {
 
 /** What `session-start` needs besides the draft. */
 export interface WakeCacheEntry {
-  v: 1;
+  v: 2;
   key: string;
   createdAt: number;
   deps: { dep: WakeDep; sig: string }[];
@@ -93,7 +94,7 @@ export function depSignature(dep: WakeDep): string {
 
 /** Writes an entry, snapshotting the signatures of `deps` now. Never throws (returns false). */
 export function writeWakeCache(home: string, key: string, draft: WakeUpDraft, deps: WakeDep[]): boolean {
-  const entry: WakeCacheEntry = { v: 1, key, createdAt: Date.now(), deps: deps.map((dep) => ({ dep, sig: depSignature(dep) })), draft };
+  const entry: WakeCacheEntry = { v: 2, key, createdAt: Date.now(), deps: deps.map((dep) => ({ dep, sig: depSignature(dep) })), draft };
   try {
     writeFileAtomic(wakeCachePath(home, key), JSON.stringify(entry), 0o600);
     return true;
@@ -110,7 +111,7 @@ export function readWakeCache(home: string, key: string, now = Date.now()): Wake
   } catch {
     return undefined;
   }
-  if (!e || e.v !== 1 || e.key !== key || !Array.isArray(e.deps) || !e.draft || typeof e.createdAt !== 'number') return undefined;
+  if (!e || e.v !== 2 || e.key !== key || !Array.isArray(e.deps) || !e.draft || typeof e.createdAt !== 'number') return undefined;
   if (now - e.createdAt > WAKE_CACHE_TTL_MS || e.createdAt > now + 60_000) return undefined;
   for (const d of e.deps) if (!d?.dep || depSignature(d.dep) !== d.sig) return undefined;
   return e.draft;

@@ -23,16 +23,16 @@ describe('wake-up rendering', () => {
 
   it('fits lines in the budget, skipping those that do not fit, and counts tokens as chars / 4', () => {
     const line = (i: number, len: number) => ({ text: `item ${i} ${'x'.repeat(len)}`, date: daysAgo(i), ref: `drawer d${i}` });
-    const draft: WakeUpDraft = { wing: 'acme', identity: 'I am Ana.', pinned: [line(1, 20)], recent: [line(2, 30), line(3, 2000), line(4, 30)], more: 0, maxChars: 800 };
+    const draft: WakeUpDraft = { wing: 'acme', identity: 'I am Ana.', pinned: [line(1, 20)], sessions: [], orientation: null, recent: [line(2, 30), line(3, 2000), line(4, 30)], more: 0, maxChars: 800 };
     const r = renderWakeUp(draft, NOW);
     assert.ok(r.text.length <= 800);
     assert.equal(r.tokens, estimateTokens(r.text));
     assert.equal(r.tokens, Math.ceil(r.text.length / 4));
-    assert.deepEqual(r.included, { pinned: [0], recent: [0, 2] });
+    assert.deepEqual(r.included, { pinned: [0], recent: [0, 2], sessions: [] });
     assert.match(r.text, /## Identity\nI am Ana\./);
     assert.match(r.text, /- item 2 x+ \(2 days ago · drawer d2\)/);
-    assert.match(r.text, /\(1 more in memory/);
-    assert.ok(r.text.indexOf('## Pinned') < r.text.indexOf('## Recent and important'));
+    assert.match(r.text, /\(1 more: loci_search/);
+    assert.ok(r.text.indexOf('## Pinned') < r.text.indexOf('## Memories and decisions'));
   });
 
   it('cuts long text at a boundary', () => {

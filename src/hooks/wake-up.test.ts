@@ -51,7 +51,7 @@ describe('wakeUp', () => {
     const r = await wakeUp(opts());
     assert.deepEqual(r.sections.recent.map((i) => i.id), [recentUsed, recent, oldUsed, oldUnused]);
     assert.equal(r.sections.recent[0]!.uses, 5);
-    assert.match(r.text, /\[decision\/fact\] We decided to use Redis .* \(2 days ago · drawer d[0-9a-f]+\)/);
+    assert.match(r.text, /\[decision\] We decided to use Redis .* \(2 days ago · drawer d[0-9a-f]+\)/);
     assert.match(r.text, /\(3 months ago · drawer /);
     assert.doesNotMatch(r.text, /another project/);
   });

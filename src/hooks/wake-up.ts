@@ -1,17 +1,22 @@
 /**
  * @module hooks/wake-up
- * The wake-up text: what an agent should know when a session starts, within a token budget.
+ * The wake-up answers "where are we?" when a session starts, within a token budget.
  *
  * Content, in order: the identity (`<LOCI_HOME>/identity.md`, else `identity.txt`; at most 600
- * characters and a quarter of the budget), the **pinned** memory files of the project (newest
- * first), then the most important of: the project's other memory files, the drawers of the
- * project's wing in halls `facts` (decisions), `preferences`, `advice` and `summary` (compaction
- * summaries, newest per session), and diary entries written about the project — ranked by
- * **importance = recency × use × kind** (`importance.ts`), de-duplicated (same text, a drawer that
- * is a mined copy of a memory file), each line with its age and a reference (file or drawer id).
- * Candidates come from the newest items *and* the most used ones, so an old but much-recalled
- * decision can surface; nothing is chosen by storage order. Budget: tokens ≈ ⌈chars / 4⌉
- * (`wake-render.ts`); default 800 tokens. Every shown text is escaped (`escapeReminderContent`).
+ * characters and a quarter of the budget); the **pinned** memory files of the project (newest
+ * first); **where we left off** — the latest conversation sessions of the project's wing
+ * (`wake-sessions.ts`: the newest session's compaction summary read whole and condensed to about
+ * 45 % of the budget when longer, the user's last request and the assistant's final words; older
+ * sessions by title and last request); then the most important **memories and decisions**: the
+ * project's other memory files, decision and preference *sentences* found in the prose of
+ * conversation drawers (`wake-prose.ts`: never tool output, file dumps or templates, and only when
+ * they are about the work), drawers stored on purpose (`loci_add_drawer`) in a decision hall, and
+ * diary entries about the project — ranked by **importance = recency × use × kind**
+ * (`importance.ts`), de-duplicated, each with its age and a reference. A wing holding only mined
+ * files gets a short **orientation** (drawers, last filed, main rooms) instead of nothing.
+ * Memory files listed in the `MEMORY.md` that Claude Code loads itself (Claude Code's own memory
+ * directory) are not repeated. Budget: tokens ≈ ⌈chars / 4⌉ (`wake-render.ts`); default 800
+ * tokens. Every shown text is escaped (`escapeReminderContent`).
  */
 import { readFileSync } from 'node:fs';
 import { join, relative, isAbsolute, sep } from 'node:path';
@@ -20,6 +25,7 @@ import {
   defaultWing,
   escapeReminderContent,
   loadMemories,
+  loadMemoryIndex,
   selectMemoryDir,
   systemClock,
   type Clock,
@@ -32,7 +38,9 @@ import {
 import { ageInDays, drawerKindFactor, importance, memoryKindFactor, type Importance } from './importance.js';
 import { readUsage, topUsage, usageKey } from './usage.js';
 import { homeDeps, type WakeDep } from './wake-cache.js';
-import { cutText, draftHasContent, oneLine, renderWakeUp, type WakeUpDraft, type WakeUpLine } from './wake-render.js';
+import { decisionSentences, proseLines } from './wake-prose.js';
+import { cutText, draftHasContent, oneLine, renderWakeUp, type WakeUpBlock, type WakeUpDraft, type WakeUpLine } from './wake-render.js';
+import { isConversation, latestSessions, type SessionState } from './wake-sessions.js';
 
 /** Defaults and limits of the wake-up. */
 export const WAKE_UP_LIMITS = {
@@ -49,8 +57,14 @@ export const WAKE_UP_LIMITS = {
   candidates: 60,
   /** Pinned memories kept in a draft. */
   pinned: 30,
-  /** Drawer halls considered. */
-  halls: ['facts', 'preferences', 'advice', 'summary'] as readonly string[],
+  /** Drawer halls searched for decisions and preferences. */
+  halls: ['facts', 'decisions', 'preferences'] as readonly string[],
+  /** Newest drawers of the wing read for the latest sessions. */
+  sessionDrawers: 400,
+  /** Sessions shown under "Where we left off". */
+  sessions: 3,
+  /** Share of the budget the newest session's compaction summary may take. */
+  summaryShare: 0.45,
 } as const;
 
 /** Options of {@link wakeUp}. */
@@ -67,6 +81,11 @@ export interface WakeUpOptions {
   memoryDir?: string | null | undefined;
   /** Token budget. Default 800; 100 … 8,000. */
   maxTokens?: number | undefined;
+  /**
+   * Claude Code loads this memory directory's `MEMORY.md` itself, so memory files it lists are not
+   * repeated. Default: true when the directory is chosen here and is Claude Code's own.
+   */
+  indexLoaded?: boolean | undefined;
   /** Environment for the memory-directory choice. Default `process.env`. */
   env?: NodeJS.ProcessEnv | undefined;
   /** Time source. Default the system clock. */
@@ -107,6 +126,8 @@ export interface WakeUpResult {
   sections: {
     identity: { file: string; text: string } | null;
     pinned: WakeUpItem[];
+    /** The latest sessions shown (newest first). */
+    sessions: SessionState[];
     recent: WakeUpItem[];
   };
   /** Candidates that did not fit the budget. */
@@ -117,6 +138,7 @@ export interface WakeUpResult {
 export interface WakeUpPlan {
   draft: WakeUpDraft;
   pinned: WakeUpItem[];
+  sessions: SessionState[];
   recent: WakeUpItem[];
   identity: { file: string; text: string } | null;
   wing: string;
@@ -157,13 +179,34 @@ function memoryItem(m: Memory, uses: number, now: number): WakeUpItem {
   return { kind: 'memory', id: m.file, label: m.type ?? 'memory', text, date: m.modified, ageDays: age === null ? null : Math.floor(age), pinned: m.pinned, uses, importance: importance(age, uses, memoryKindFactor(m.type)) };
 }
 
-function drawerItem(d: Drawer, uses: number, now: number): WakeUpItem {
-  const label = d.wing === DIARY_WING ? 'diary' : (d.hall ?? 'note');
-  const prefix = label === 'diary' ? `[diary ${d.room}]` : `[${label === 'facts' ? 'decision/fact' : label}]`;
-  const text = escapeReminderContent(oneLine(`${prefix} ${d.text}`, WAKE_UP_LIMITS.lineChars));
+const MINED = new Set(['loci-mine', 'loci-hook']);
+
+/**
+ * The wake-up line of a drawer, or undefined when it has nothing worth saying: a conversation
+ * drawer gives its first decision or preference sentence (prose only); a diary entry or a drawer
+ * stored on purpose gives its text; a mined file gives nothing (the orientation covers files).
+ */
+function drawerItem(d: Drawer, uses: number, now: number): WakeUpItem | undefined {
+  let label: string;
+  let body: string;
+  if (d.wing === DIARY_WING) {
+    label = 'diary';
+    body = `[diary ${d.room}] ${d.text}`;
+  } else if (isConversation(d)) {
+    if (d.hall === 'summary' || d.metadata['kind'] === 'summary') return undefined; // shown under "Where we left off"
+    const found = decisionSentences(proseLines(d.text, typeof d.metadata['part'] === 'number' && d.metadata['part'] > 0 ? 'assistant' : null), 1)[0];
+    if (!found) return undefined;
+    label = found.kind;
+    body = `[${found.kind}] ${found.text}`;
+  } else if (!MINED.has(d.addedBy)) {
+    label = d.hall === 'facts' || d.hall === 'decisions' ? 'decision' : (d.hall ?? 'note');
+    body = `[${label}] ${d.text}`;
+  } else return undefined;
+  const text = escapeReminderContent(oneLine(body, WAKE_UP_LIMITS.lineChars));
   const date = d.contentDate ?? d.filedAt;
   const age = ageInDays(date, now);
-  return { kind: 'drawer', id: d.id, label, text, date, ageDays: age === null ? null : Math.floor(age), pinned: false, uses, importance: importance(age, uses, drawerKindFactor(label)) };
+  const kind = drawerKindFactor(label === 'decision' ? 'facts' : label === 'preference' ? 'preferences' : label);
+  return { kind: 'drawer', id: d.id, label, text, date, ageDays: age === null ? null : Math.floor(age), pinned: false, uses, importance: importance(age, uses, kind) };
 }
 
 function clampTokens(v: number | undefined): number {
@@ -171,9 +214,10 @@ function clampTokens(v: number | undefined): number {
   return Math.min(WAKE_UP_LIMITS.maxTokensLimit, Math.max(WAKE_UP_LIMITS.minTokens, Math.floor(v)));
 }
 
-async function drawerCandidates(o: WakeUpOptions, wing: string): Promise<Drawer[]> {
+async function drawerCandidates(o: WakeUpOptions, wing: string): Promise<{ candidates: Drawer[]; newest: Drawer[] }> {
   const p = o.palace;
-  const [recent, diary, used] = await Promise.all([
+  const [newest, decided, diary, used] = await Promise.all([
+    p.listDrawers({ wing }, { limit: WAKE_UP_LIMITS.sessionDrawers, order: 'date' }),
     p.listDrawers({ wing, hall: WAKE_UP_LIMITS.halls }, { limit: 120, order: 'date' }),
     p.listDrawers({ wing: DIARY_WING }, { limit: 60, order: 'date' }),
     topUsage(p, 'drawer:', 100),
@@ -182,16 +226,49 @@ async function drawerCandidates(o: WakeUpOptions, wing: string): Promise<Drawer[
   const usedDrawers = usedIds.length ? (await p.listDrawers({ ids: usedIds, wing: [wing, DIARY_WING] }, { limit: usedIds.length })).drawers : [];
   const ofProject = (d: Drawer) => d.wing !== DIARY_WING || d.metadata['project'] === wing;
   const byId = new Map<string, Drawer>();
-  for (const d of [...recent.drawers, ...diary.drawers, ...usedDrawers]) if (ofProject(d) && !byId.has(d.id)) byId.set(d.id, d);
-  // Compaction summaries: only the newest of each session.
-  const newestSummary = new Map<string, Drawer>();
-  for (const d of byId.values()) {
-    if (d.hall !== 'summary') continue;
-    const s = String(d.metadata['sessionId'] ?? d.id);
-    const cur = newestSummary.get(s);
-    if (!cur || (d.contentDate ?? d.filedAt) > (cur.contentDate ?? cur.filedAt)) newestSummary.set(s, d);
+  for (const d of [...decided.drawers, ...diary.drawers, ...usedDrawers]) if (ofProject(d) && !byId.has(d.id)) byId.set(d.id, d);
+  return { candidates: [...byId.values()], newest: newest.drawers };
+}
+
+/** Drawer ids shown for a session (the summary's first part, else the last exchange). */
+function sessionRef(s: SessionState): string {
+  const id = s.summary?.ids[0] ?? s.final?.id ?? s.request?.id;
+  return id ? `drawer ${id}` : `session ${s.sessionId.slice(0, 8)}`;
+}
+
+/** The rendered block of a session: head line, then summary, request, final words (all escaped). */
+function sessionBlock(s: SessionState, first: boolean): WakeUpBlock {
+  const head = escapeReminderContent(oneLine(`session${s.title ? ` "${s.title}"` : ` ${s.sessionId.slice(0, 8)}`}`, WAKE_UP_LIMITS.lineChars));
+  const lines: string[] = [];
+  if (s.summary) {
+    const more = s.summary.ids.length > 1 ? ` + ${s.summary.ids.length - 1} parts` : '';
+    lines.push(escapeReminderContent(`Compaction summary${s.summary.whole ? '' : ` (key sections; whole: drawer ${s.summary.ids[0]}${more})`}:\n${s.summary.text}`));
   }
-  return [...byId.values()].filter((d) => d.hall !== 'summary' || newestSummary.get(String(d.metadata['sessionId'] ?? d.id)) === d);
+  if (s.request) lines.push(escapeReminderContent(`Last request: ${s.request.text}`));
+  if (first && s.final) lines.push(escapeReminderContent(`${s.final.question ? 'Open question (assistant, last words)' : 'Assistant, last words'}: ${s.final.text}`));
+  return { head, date: s.date, ref: sessionRef(s), lines };
+}
+
+/** A short orientation for a wing without sessions or decisions: what is archived, when, main rooms. */
+async function orientation(o: WakeUpOptions, wing: string, newest: readonly Drawer[]): Promise<string | null> {
+  if (newest.length === 0) return null;
+  const rooms = await o.palace.store.countRooms({ wing });
+  const total = rooms.reduce((a, r) => a + r.count, 0);
+  const filed = newest.reduce((a, d) => (d.filedAt > a ? d.filedAt : a), '');
+  const dated = newest.map((d) => d.contentDate).filter((x): x is string => !!x).sort();
+  const main = rooms.slice(0, 8).map((r) => `${r.room} (${r.count})`).join(', ');
+  const last = dated.at(-1)?.slice(0, 10);
+  const span = last && last !== filed.slice(0, 10) ? `; newest content ${last}` : '';
+  return escapeReminderContent(
+    `${total} drawers of mined files, last filed ${filed.slice(0, 10)}${span}. Main rooms: ${main}${rooms.length > 8 ? `, and ${rooms.length - 8} more` : ''}. Nothing from past sessions yet: search the archive with loci_search.`,
+  );
+}
+
+/** Memory files listed in the MEMORY.md Claude Code loads (link targets within its load limits). */
+function indexedFiles(dir: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of loadMemoryIndex(dir).text.matchAll(/\]\(([^)\s]+)\)/g)) out.add(decodeURI(m[1]!).replace(/^\.\//, ''));
+  return out;
 }
 
 /** Computes the ranked wake-up (not rendered). Used by {@link wakeUp} and the session-start hook. */
@@ -203,18 +280,22 @@ export async function planWakeUp(o: WakeUpOptions): Promise<WakeUpPlan> {
   const maxChars = clampTokens(o.maxTokens) * 4;
   const deps: WakeDep[] = homeDeps(home);
   let memoryDir: string | null = null;
+  let indexLoaded = o.indexLoaded ?? false;
   if (o.memoryDir !== undefined) memoryDir = o.memoryDir;
   else {
     const choice = selectMemoryDir({ cwd, env: o.env ?? process.env, lociHome: home });
     memoryDir = choice.dir;
+    indexLoaded = o.indexLoaded ?? choice.kind === 'claude';
     deps.push({ path: choice.claude.dir, kind: 'exists' });
     if (choice.claude.projectDir) deps.push({ path: choice.claude.projectDir, kind: 'exists' });
   }
   if (memoryDir) deps.push({ path: memoryDir, kind: 'tree' });
 
   const identity = readIdentity(home, Math.min(WAKE_UP_LIMITS.identityChars, Math.floor(maxChars / 4)));
-  const memories = memoryDir ? loadMemories(memoryDir, { limit: 200 }) : [];
-  const drawers = await drawerCandidates(o, wing);
+  const inIndex = memoryDir && indexLoaded ? indexedFiles(memoryDir) : new Set<string>();
+  const memories = (memoryDir ? loadMemories(memoryDir, { limit: 200 }) : []).filter((m) => !inIndex.has(m.file));
+  const { candidates: drawers, newest } = await drawerCandidates(o, wing);
+  const sessions = await latestSessions(newest, o.palace.store, { sessions: WAKE_UP_LIMITS.sessions, summaryChars: Math.floor(maxChars * WAKE_UP_LIMITS.summaryShare) });
   const keys = [...memories.map((m) => usageKey({ kind: 'memory', path: m.path })), ...drawers.map((d) => usageKey({ kind: 'drawer', id: d.id }))];
   const usage = await readUsage(o.palace, keys);
   const uses = (k: string) => usage.get(k)?.uses ?? 0;
@@ -235,38 +316,43 @@ export async function planWakeUp(o: WakeUpOptions): Promise<WakeUpPlan> {
     if (!keep(item)) continue;
     (item.pinned ? pinned : ranked).push(item);
   }
+  const shownInSessions = new Set(sessions.flatMap((s) => [...(s.summary?.ids ?? []), s.final?.id, s.request?.id].filter(Boolean)));
   for (const d of drawers) {
-    if (inside(memoryDir, d.source)) continue; // a mined copy of a memory file
+    if (inside(memoryDir, d.source) || shownInSessions.has(d.id)) continue; // a mined copy of a memory file; already shown
     const item = drawerItem(d, uses(usageKey({ kind: 'drawer', id: d.id })), now);
-    if (keep(item, d.contentHash)) ranked.push(item);
+    if (item && keep(item, d.contentHash)) ranked.push(item);
   }
   pinned.sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || a.id.localeCompare(b.id));
   ranked.sort((a, b) => b.importance.score - a.importance.score || (b.date ?? '').localeCompare(a.date ?? '') || a.id.localeCompare(b.id));
   const shownPinned = pinned.slice(0, WAKE_UP_LIMITS.pinned);
   const shownRecent = ranked.slice(0, WAKE_UP_LIMITS.candidates);
   const line = (i: WakeUpItem): WakeUpLine => ({ text: i.text, date: i.date, ref: i.kind === 'memory' ? i.id : `drawer ${i.id}` });
+  const orient = sessions.length === 0 && ranked.length === 0 && pinned.length === 0 ? await orientation(o, wing, newest) : null;
   const draft: WakeUpDraft = {
     wing: escapeReminderContent(wing),
     identity: identity?.text ?? null,
     pinned: shownPinned.map(line),
+    sessions: sessions.map((s, i) => sessionBlock(s, i === 0)),
     recent: shownRecent.map(line),
+    orientation: orient,
     more: pinned.length - shownPinned.length + ranked.length - shownRecent.length,
     maxChars,
   };
-  return { draft, pinned: shownPinned, recent: shownRecent, identity, wing, memoryDir, deps };
+  return { draft, pinned: shownPinned, sessions, recent: shownRecent, identity, wing, memoryDir, deps };
 }
 
 /** Renders a plan into the public result. */
 export function wakeUpResult(plan: WakeUpPlan, now: number): WakeUpResult {
   if (!draftHasContent(plan.draft)) {
-    return { text: '', tokens: 0, wing: plan.wing, memoryDir: plan.memoryDir, sections: { identity: null, pinned: [], recent: [] }, omitted: 0 };
+    return { text: '', tokens: 0, wing: plan.wing, memoryDir: plan.memoryDir, sections: { identity: null, pinned: [], sessions: [], recent: [] }, omitted: 0 };
   }
   const r = renderWakeUp(plan.draft, now);
   const pinned = r.included.pinned.map((i) => plan.pinned[i]!);
   const recent = r.included.recent.map((i) => plan.recent[i]!);
+  const sessions = r.included.sessions.map((i) => plan.sessions[i]!);
   const identityShown = plan.identity && r.text.includes('\n## Identity\n') ? plan.identity : null;
   const omitted = plan.draft.more + plan.pinned.length - pinned.length + plan.recent.length - recent.length;
-  return { text: r.text, tokens: r.tokens, wing: plan.wing, memoryDir: plan.memoryDir, sections: { identity: identityShown, pinned, recent }, omitted };
+  return { text: r.text, tokens: r.tokens, wing: plan.wing, memoryDir: plan.memoryDir, sections: { identity: identityShown, pinned, sessions, recent }, omitted };
 }
 
 /**

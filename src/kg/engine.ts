@@ -16,66 +16,9 @@ import {
   predicateKey,
   requireEntityKey,
 } from './normalize.js';
-import { checkWindow, planFact, type WindowRow } from './semantics.js';
-import type { ApplyResult, Entity, EntityInput, Fact, FactInput, GraphBatch, InvalidationInput } from './types.js';
-
-/** A stored entity row. */
-export interface EntityRow {
-  id: string;
-  name: string;
-  type: string;
-  properties: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** A stored fact row (`seq` is the insertion order). */
-export interface FactRow extends WindowRow {
-  id: string;
-  subject: string;
-  predicate: string;
-  recordedAt: string;
-  confidence: number;
-}
-
-/** The storage primitives an adapter provides to the engine. All synchronous. */
-export interface GraphRows {
-  getEntity(id: string): EntityRow | undefined;
-  /** Whether an entity has this id (cheaper than getEntity). */
-  hasEntity(id: string): boolean;
-  /** The entity id owning an alias key, if any. */
-  aliasOwner(aliasKey: string): string | undefined;
-  insertEntity(row: EntityRow): void;
-  updateEntity(row: EntityRow): void;
-  insertAlias(aliasKey: string, entityId: string, alias: string): void;
-  addEntitySources(entityId: string, drawerIds: readonly string[]): void;
-  /** The facts with this subject and predicate, narrowed by `filter` (all of them without). */
-  factsOf(subject: string, predicate: string, filter?: FactsFilter): FactRow[];
-  /** Stores a new fact and returns it with its `seq`. */
-  insertFact(row: Omit<FactRow, 'seq'>): FactRow;
-  setWindow(row: FactRow, validFrom: string | null, validTo: string | null): void;
-  setConfidence(row: FactRow, confidence: number): void;
-  addFactSources(row: FactRow, drawerIds: readonly string[]): void;
-  /** The public view of a fact row (names and sources joined). */
-  toFact(row: FactRow): Fact;
-  /** The public view of an entity row (aliases joined). */
-  toEntity(row: EntityRow): Entity;
-}
-
-/** Which facts of a (subject, predicate) the engine needs. */
-export interface FactsFilter {
-  /** Only this object (entity id or literal value) with this literal flag. */
-  object?: { value: string; literal: boolean };
-  /** Only windows still running after this instant (`validTo` null or later). */
-  runningAfter?: string;
-}
-
-/** True when a row passes a {@link FactsFilter} (for adapters that filter in code). */
-export function passes(r: FactRow, f: FactsFilter | undefined): boolean {
-  if (!f) return true;
-  if (f.object && (r.object !== f.object.value || r.literal !== f.object.literal)) return false;
-  return f.runningAfter === undefined || r.validTo === null || r.validTo > f.runningAfter;
-}
+import { checkWindow, planFact } from './semantics.js';
+import type { EntityRow, FactRow, FactsFilter, GraphRows } from '../store/index.js';
+import type { ApplyResult, EntityInput, FactInput, GraphBatch, InvalidationInput } from './types.js';
 
 /** Context of one batch. */
 export interface EngineContext {

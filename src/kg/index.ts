@@ -1,7 +1,8 @@
 /**
  * @module kg
- * The temporal knowledge graph: entities and facts with validity windows, their storage port and
- * adapters (memory, SQLite), weights-free extraction from drawers, and tunnels between rooms.
+ * The temporal knowledge graph: entities and facts with validity windows, the graph rules (engine)
+ * over the storage port of `src/store/` (memory and SQLite adapters live there), weights-free
+ * extraction from drawers, and tunnels between rooms.
  * The only door of `src/kg/`; see `src/kg/ARCHITECTURE.md`.
  */
 export type {
@@ -27,12 +28,16 @@ export type {
 } from './types.js';
 export { DEFAULT_FUNCTIONAL_PREDICATES } from './semantics.js';
 export { entityKey, predicateKey, normalizeDate, MAX_NAME_LENGTH, MAX_PREDICATE_LENGTH, MAX_LITERAL_LENGTH } from './normalize.js';
-export type { GraphStoreOptions } from './store-common.js';
-export { createMemoryGraphStore } from './memory-graph-store.js';
-export { createSqliteGraphStore, type SqliteGraphStoreOptions } from './sqlite-graph-store.js';
-export { KG_SCHEMA_V2 } from './sqlite-schema.js';
 export {
-  createMemoryTunnelStore,
+  createGraphStore,
+  createMemoryGraphStore,
+  createSqliteGraphStore,
+  type GraphStoreOptions,
+  type SqliteGraphStoreOptions,
+} from './graph-store.js';
+// The tunnel adapters are storage (src/store/); re-exported for the `loci/kg` subpath.
+export { createMemoryTunnelStore, createSqliteTunnelStore, type GraphTables } from '../store/index.js';
+export {
   implicitTunnels,
   traverse,
   DEFAULT_UNLINKED_ROOMS,
@@ -45,7 +50,6 @@ export {
   type TunnelInput,
   type TunnelStore,
 } from './tunnels.js';
-export { createSqliteTunnelStore } from './sqlite-tunnel-store.js';
 export { extractFromDrawer, proseText, type ExtractionInput, type ExtractionResult, type ExtractOptions } from './extract/extract.js';
 export { resolveDate, findDates, type DateMention } from './extract/dates.js';
 export { createLlmExtractor, type LlmExtractor, type LlmExtractorOptions, type CompleteFn, type CreateLlmExtractor } from './extract/llm.js';

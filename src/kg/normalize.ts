@@ -3,6 +3,9 @@
  * Names, predicates, dates and cursors of the knowledge graph: the pure rules both adapters share.
  */
 import { createError } from '../core/errors.js';
+import { cmpStart, validAt } from '../store/index.js';
+
+export { cmpStart, validAt };
 
 const MARKS = /[\u0300-\u036f]/g;
 const APOSTROPHES = /['’‘`´]/g;
@@ -115,25 +118,12 @@ export function normalizeOptionalDate(value: string | null | undefined, field: s
   return normalizeDate(value, field);
 }
 
-/** Compares two window starts where null means -∞. */
-export function cmpStart(a: string | null, b: string | null): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  return a < b ? -1 : 1;
-}
-
 /** Compares two window ends where null means +∞. */
 export function cmpEnd(a: string | null, b: string | null): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
   return a < b ? -1 : 1;
-}
-
-/** True when the half-open window `[from, to)` contains the instant `at`. */
-export function validAt(from: string | null, to: string | null, at: string): boolean {
-  return (from === null || from <= at) && (to === null || at < to);
 }
 
 /** Encodes a paging position as an opaque cursor. */

@@ -4,6 +4,7 @@
  * contradiction rule. Both adapters run them through `engine.ts`; ARCHITECTURE.md explains them.
  */
 import { createError } from '../core/errors.js';
+import type { WindowRow } from '../store/index.js';
 import { cmpEnd, cmpStart } from './normalize.js';
 
 /**
@@ -30,16 +31,6 @@ export const DEFAULT_FUNCTIONAL_PREDICATES: readonly string[] = Object.freeze([
   'version',
   'set_to',
 ]);
-
-/** The window of a stored fact, as the rules see it. */
-export interface WindowRow {
-  /** Insertion order. */
-  seq: number;
-  object: string;
-  literal: boolean;
-  validFrom: string | null;
-  validTo: string | null;
-}
 
 /** A planned window change of a stored fact. */
 export interface Closing<R extends WindowRow> {

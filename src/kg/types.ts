@@ -9,6 +9,9 @@
  * method is atomic.
  */
 import type { Clock } from '../core/clock.js';
+import type { DrawerLink, Entity, Fact, GraphCapabilities, GraphStats } from '../store/index.js';
+
+export type { DrawerLink, Entity, Fact, GraphCapabilities, GraphStats };
 
 /**
  * Common entity types. Open set: any short string is accepted; extraction only produces these.
@@ -30,22 +33,6 @@ export interface EntityInput {
   sources?: readonly string[];
   /** Replace a known stored type with `type`. Default false. */
   retype?: boolean;
-}
-
-/** A stored entity. */
-export interface Entity {
-  /** Normalised key: case/diacritic-folded, separators as `_` ("Dr. Chen" → `dr_chen`). */
-  id: string;
-  /** The first-seen spelling. */
-  name: string;
-  type: string;
-  /** Declared aliases as spelled, sorted. */
-  aliases: string[];
-  properties: Record<string, unknown>;
-  /** ISO-8601 UTC. */
-  createdAt: string;
-  /** ISO-8601 UTC. */
-  updatedAt: string;
 }
 
 /** What a caller gives to state a fact. Subject and object are names, aliases or ids. */
@@ -70,30 +57,6 @@ export interface FactInput {
   confidence?: number;
   /** Drawer ids the fact was read from. Unioned into a deduplicated fact. */
   sources?: readonly string[];
-}
-
-/** A stored fact. */
-export interface Fact {
-  id: string;
-  /** Subject entity id. */
-  subject: string;
-  /** Subject display name. */
-  subjectName: string;
-  predicate: string;
-  /** Object entity id, or the literal value. */
-  object: string;
-  /** Object display name, or the literal value. */
-  objectName: string;
-  literal: boolean;
-  /** Normalised ISO-8601 UTC, or null (since forever). */
-  validFrom: string | null;
-  /** Normalised ISO-8601 UTC (exclusive), or null (open). */
-  validTo: string | null;
-  /** When the fact was first stored (ISO-8601 UTC). */
-  recordedAt: string;
-  confidence: number;
-  /** Drawer ids, sorted. */
-  sources: string[];
 }
 
 /** Closes the open window of `subject predicate object`. */
@@ -192,31 +155,6 @@ export interface EntityListOptions extends PageOptions {
   type?: string;
   /** Only ids starting with the key of this prefix. */
   prefix?: string;
-}
-
-/** Counts for `loci kg stats`. */
-export interface GraphStats {
-  entities: number;
-  facts: number;
-  /** Facts with `validTo` null. */
-  openFacts: number;
-  /** Number of facts per predicate. */
-  predicates: Record<string, number>;
-}
-
-/** A drawer linked to some of the asked entities (by a fact source or a mention). */
-export interface DrawerLink {
-  drawerId: string;
-  /** The asked entity ids linked to this drawer, sorted. */
-  entities: string[];
-}
-
-/** Capability flags of a graph adapter. */
-export interface GraphCapabilities {
-  /** Data survives a restart. */
-  persistent: boolean;
-  /** Several processes can write the same graph at once. */
-  multiProcess: boolean;
 }
 
 /** Entities, temporal facts and their provenance. */

@@ -91,6 +91,30 @@ export function headerOf(d: { id: string; wing: string; room: string; source: st
   return parts.join(' · ');
 }
 
+/** A neighbouring drawer in a compact search hit: same source as the hit, so only id, lines and text. */
+export const CompactContext = z.object({ id: z.string(), lines: z.string().optional().describe('"first-last" in the source'), text: z.string() });
+
+/** `"12-30"` (or `"12"`), undefined without a first line. */
+export function linesOf(start: number | null, end: number | null): string | undefined {
+  if (start === null) return undefined;
+  return end !== null && end !== start ? `${start}-${end}` : String(start);
+}
+
+/** An ISO date as `YYYY-MM-DD`, or `YYYY-MM-DD HH:MM` (UTC) when it has a time other than midnight. */
+export function compactDate(iso: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}))?/.exec(iso);
+  if (!m) return iso;
+  return m[2] && m[2] !== '00:00' ? `${m[1]} ${m[2]}` : m[1]!;
+}
+
+/** `id · wing/room · source:12-30 · date` for a compact hit. */
+export function compactHeader(h: { id: string; wing: string; room: string; source: string | null; lines?: string | undefined; date: string }): string {
+  const parts = [h.id, `${h.wing}/${h.room}`];
+  if (h.source) parts.push(h.lines ? `${h.source}:${h.lines}` : h.source);
+  parts.push(h.date);
+  return parts.join(' · ');
+}
+
 /** `n thing(s)`. */
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 

@@ -12,7 +12,7 @@
  *   and isolates (U+202A–202E, U+2066–2069, LRM/RLM/ALM), zero-width space, word joiner and BOM are
  *   removed (they can reorder or hide what a reader sees).
  * - **Markup**: `<` that would start a tag, a closing tag, an HTML comment or a processing
- *   instruction (`<` before a letter, `/`, `!` or `?`) becomes `‹` (U+2039), and the `>` that ends
+ *   instruction (`<` before a letter, `/`, `!` or `?`; also `< /x` and `< x >` with spaces) becomes `‹` (U+2039), and the `>` that ends
  *   such a tag becomes `›` (U+203A): `</system-reminder>` reads `‹/system-reminder›`. A `<` before
  *   anything else (`a < b`, `<=`, `->`) is left alone.
  * - **Link syntax** (titles only): `\`, `[` and `]` are escaped so a title cannot end its
@@ -21,12 +21,14 @@
 
 const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 const SPACE = /[\s\u0085]+/g;
-const TAG = /<(\/?[A-Za-z][^<>\n]*)>/g;
-const TAG_START = /<(?=[A-Za-z/!?])/g;
+const TAG = /<(\/?\p{L}[^<>\n]*)>/gu;
+// A lenient reader also takes `< /tag >` and `< tag >` for tags: spaces may follow `<`.
+const SPACED_TAG = /<([\s\p{Cf}]*\/?[\s\p{Cf}]*\p{L}[\p{L}\p{N}_:.-]*[\s\p{Cf}]*)>/gu;
+const TAG_START = /<(?=[\p{L}/!?]|[\s\p{Cf}]+\/)/gu;
 
 /** One readable line with no invisible characters and no markup that could open or close a tag. */
 export function neutraliseLine(s: string): string {
-  return s.replace(INVISIBLE, '').replace(SPACE, ' ').trim().replace(TAG, '‹$1›').replace(TAG_START, '‹');
+  return s.replace(INVISIBLE, '').replace(SPACE, ' ').trim().replace(TAG, '‹$1›').replace(SPACED_TAG, '‹$1›').replace(TAG_START, '‹');
 }
 
 /** True when `s` holds an invisible character or the start of a tag (spacing aside). */

@@ -2,11 +2,10 @@
  * @module palace/graph
  * Wires the temporal knowledge graph and tunnels to the palace: one graph in the palace file,
  * filled automatically from new drawers (weights-free extraction), and the room listing tunnels
- * traverse. Extraction follows a high-water mark on drawer `rid` (drawers get increasing rids), so
- * it is incremental and resumable; a compare-and-swap on the mark lets only one process extract a
- * given range.
+ * traverse. Extraction follows a high-water mark on the drawer store's feed (increasing positions,
+ * never reused), so it is incremental and resumable; a compare-and-swap on the mark (a meta value of
+ * the store) lets only one process extract a given range.
  */
-import type Database from 'better-sqlite3';
 import { userInfo } from 'node:os';
 import type { Logger } from '../core/logger.js';
 import type { Clock } from '../core/clock.js';
@@ -25,7 +24,8 @@ import {
   type TraversalStep,
   type TunnelStore,
 } from '../kg/index.js';
-import type { Drawer, MemoryStore } from '../store/ports.js';
+import type { FedDrawer, MemoryStore } from '../store/ports.js';
+import type { SqliteDatabase } from '../store/index.js';
 import { redactingGraph } from './redacting.js';
 
 /** The graph side of an open palace. */
@@ -52,7 +52,7 @@ export interface PalaceGraph {
 const HWM_KEY = 'kg.extracted_rid';
 
 /** The fields extraction reads from a drawer. */
-type ExtractDrawer = Pick<Drawer, 'id' | 'wing' | 'room' | 'source' | 'contentDate' | 'metadata' | 'text'>;
+type ExtractDrawer = FedDrawer;
 
 /** The person "I" is in `user:` turns: `LOCI_USER_NAME`, else the OS user name. */
 export function currentUserName(): string | null {
@@ -66,35 +66,24 @@ export function currentUserName(): string | null {
 }
 
 /** Sets up the graph for a palace (SQLite when the palace has a database, else in memory). */
-export async function setupGraph(opts: { db: Database.Database | null; drawers: MemoryStore; clock: Clock; logger: Logger }): Promise<PalaceGraph> {
+export async function setupGraph(opts: { db: SqliteDatabase | null; drawers: MemoryStore; clock: Clock; logger: Logger }): Promise<PalaceGraph> {
   const { db, drawers, clock, logger } = opts;
   const graph = db ? createSqliteGraphStore(db, { clock }) : createMemoryGraphStore({ clock });
   const tunnels = db ? createSqliteTunnelStore(db) : createMemoryTunnelStore();
   await graph.init();
-  let memoryHwm = new Set<string>();
 
-  async function pendingSqlite(): Promise<{ from: number; to: number; rows: ExtractDrawer[] } | null> {
-    const d = db!;
-    const from = Number((d.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(HWM_KEY) as string | undefined) ?? 0);
-    const rows = d
-      .prepare('SELECT rid, id FROM drawers WHERE rid > ? ORDER BY rid LIMIT 500')
-      .all(from) as { rid: number; id: string }[];
-    if (rows.length === 0) return null;
-    const to = rows[rows.length - 1]!.rid;
+  const mark = async (): Promise<string | undefined> => drawers.getMeta(HWM_KEY);
+
+  /** The next range of at most 500 drawers to extract, claimed by compare-and-swap on the mark. */
+  async function pending(): Promise<{ rows: ExtractDrawer[] } | null> {
+    const cur = await mark();
+    const from = Number(cur ?? 0);
+    const next = await drawers.feedAfter(from, 500);
+    if (next.length === 0) return null;
+    const to = next[next.length - 1]!.seq;
     // Claim the range: only the process whose compare-and-swap succeeds extracts it.
-    const claimed = d
-      .transaction(() => {
-        const cur = Number((d.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(HWM_KEY) as string | undefined) ?? 0);
-        if (cur !== from) return false;
-        d.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(HWM_KEY, String(to));
-        return true;
-      })
-      .immediate();
-    if (!claimed) return { from, to: from, rows: [] };
-    const lean = d
-      .prepare('SELECT id, wing, room, source, content_date AS contentDate, metadata, text FROM drawers WHERE rid > ? AND rid <= ? ORDER BY rid')
-      .all(from, to) as { id: string; wing: string; room: string; source: string | null; contentDate: string | null; metadata: string; text: string }[];
-    return { from, to, rows: lean.map((r) => ({ ...r, metadata: JSON.parse(r.metadata) as Record<string, unknown> })) };
+    if (!(await drawers.casMeta(HWM_KEY, cur, String(to)))) return { rows: [] };
+    return { rows: await drawers.feedRange(from, to) };
   }
 
   const extract = async (batch: readonly ExtractDrawer[]) => {
@@ -118,24 +107,11 @@ export async function setupGraph(opts: { db: Database.Database | null; drawers: 
     if (written.length === 0) return;
     const byId = new Map(written.map((w) => [w.id, w.batch]));
     try {
-      if (!db) {
-        const batches = written.filter((w) => !memoryHwm.has(w.id) && w.batch).map((w) => w.batch!);
-        if (batches.length) await graph.applyMany(batches, { lenient: true });
-        for (const w of written) memoryHwm.add(w.id);
-        return;
-      }
-      const d = db;
-      const claimed = d
-        .transaction(() => {
-          const from = Number((d.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(HWM_KEY) as string | undefined) ?? 0);
-          const rows = d.prepare('SELECT rid, id FROM drawers WHERE rid > ? ORDER BY rid').all(from) as { rid: number; id: string }[];
-          if (rows.length === 0 || rows.some((r) => !byId.has(r.id))) return null;
-          d.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(HWM_KEY, String(rows[rows.length - 1]!.rid));
-          return rows;
-        })
-        .immediate();
-      if (!claimed) return;
-      const batches = claimed.map((r) => byId.get(r.id)).filter((b): b is GraphBatch => !!b);
+      const cur = await mark();
+      const rows = await drawers.feedAfter(Number(cur ?? 0));
+      if (rows.length === 0 || rows.some((r) => !byId.has(r.id))) return;
+      if (!(await drawers.casMeta(HWM_KEY, cur, String(rows[rows.length - 1]!.seq)))) return;
+      const batches = rows.map((r) => byId.get(r.id)).filter((b): b is GraphBatch => !!b);
       if (batches.length) await graph.applyMany(batches, { lenient: true });
     } catch (e) {
       logger.log('warn', `knowledge-graph extraction stopped: ${(e as Error).message}`);
@@ -150,18 +126,11 @@ export async function setupGraph(opts: { db: Database.Database | null; drawers: 
     async sync() {
       let n = 0;
       try {
-        if (db) {
-          for (;;) {
-            const p = await pendingSqlite();
-            if (!p) break;
-            await extract(p.rows);
-            n += p.rows.length;
-          }
-        } else {
-          const all = (await drawers.list({}, { limit: Number.MAX_SAFE_INTEGER, order: 'source' })).drawers.filter((d) => !memoryHwm.has(d.id));
-          await extract(all);
-          memoryHwm = new Set([...memoryHwm, ...all.map((d) => d.id)]);
-          n = all.length;
+        for (;;) {
+          const p = await pending();
+          if (!p) break;
+          await extract(p.rows);
+          n += p.rows.length;
         }
       } catch (e) {
         logger.log('warn', `knowledge-graph extraction stopped: ${(e as Error).message}`);

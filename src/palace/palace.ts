@@ -3,7 +3,6 @@
  * The palace facade: one object that opens the store in a Loci home and offers mining, search,
  * drawer access and status. The CLI, the MCP server and hooks all go through it.
  */
-import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { sha256 } from '../core/hash.js';
@@ -13,7 +12,7 @@ import { silentLogger, type Logger } from '../core/logger.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { MineClaudeOptions, MineConvosOptions, MineConvosSummary, MineProjectOptions } from '../ingest/index.js';
 import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, MemoryStore } from '../store/ports.js';
-import { createSqliteStore, openDatabase } from '../store/index.js';
+import { createSqliteStore, openDatabase, type SqliteDatabase } from '../store/index.js';
 import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
 import { assertUnderRoots, checkName, checkOptionalName } from './names.js';
 import { redactDiaryInput, redactDrawerInput, redactDrawerPatch } from './redacting.js';
@@ -133,9 +132,11 @@ export interface Palace {
   close(): Promise<void>;
 }
 
-/** Internal handles other capabilities attach to (vectors, graph). */
+/**
+ * Internal handles of an open palace. Storage stays behind the store port (`palace.store`): no
+ * driver handle is exposed.
+ */
 export interface PalaceInternals {
-  db: Database.Database | null;
   logger: Logger;
   clock: Clock;
 }
@@ -145,7 +146,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   const home = resolveHome(opts.home);
   const logger = opts.logger ?? silentLogger;
   const clock = opts.clock ?? systemClock;
-  let db: Database.Database | null = null;
+  let db: SqliteDatabase | null = null;
   let store = opts.store;
   const paths = homePaths(home);
   if (!store) {
@@ -191,7 +192,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   const palace: Palace & { internals: PalaceInternals } = {
     home,
     store: st,
-    internals: { db, logger, clock },
+    internals: { logger, clock },
 
     mine: async (path, o = {}) => {
       const { mode = 'auto', roots, ...given } = o;

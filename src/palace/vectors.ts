@@ -5,16 +5,12 @@
  * hybrid search. Any failure to load or use vectors degrades search to BM25 + structure and is
  * reported, never thrown at the user.
  */
-import type Database from 'better-sqlite3';
 import { createError, isLociError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { createEmbedder, parseEmbedderSpec, type Embedder } from '../embed/index.js';
-import { createHashEmbedder } from '../embed/hash-embedder.js';
+import { createEmbedder, createHashEmbedder, parseEmbedderSpec, type Embedder } from '../embed/index.js';
 import type { VectorSearcher } from '../search/index.js';
 import type { DrawerFilter, MemoryStore } from '../store/ports.js';
-import type { VectorStore } from '../store/vector-port.js';
-import { createMemoryVectorStore } from '../store/memory/vector-store.js';
-import { createSqliteVectorStore, loadSqliteVec } from '../store/sqlite/vector-store.js';
+import { createMemoryVectorStore, createSqliteVectorStore, loadSqliteVec, type SqliteDatabase, type VectorStore } from '../store/index.js';
 
 /**
  * The embedder named by `spec` (`LOCI_EMBEDDER`): `none` (default), `hash` (weights-free),
@@ -51,7 +47,7 @@ export interface PalaceVectors {
 
 /** Sets up vectors for a palace. Never throws: problems are reported through `unavailable()`. */
 export function setupVectors(opts: {
-  db: Database.Database | null;
+  db: SqliteDatabase | null;
   dbPath: string;
   drawers: MemoryStore;
   embedder: Embedder | null;

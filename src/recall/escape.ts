@@ -72,8 +72,16 @@ export function escapeAttr(value: string): string {
  * exactly one opening and one closing wrapper tag.
  */
 export function wrapSystemReminder(body: string): string {
-  const safe = body.replace(TAG_START, (lt, offset: number) => (isOwnMarkup(body, offset) ? lt : SAFE_LT));
-  return `${REMINDER_OPEN}\n${safe}\n${REMINDER_CLOSE}`;
+  return `${REMINDER_OPEN}\n${checkBody(body)}\n${REMINDER_CLOSE}`;
+}
+
+/**
+ * The same body check without the wrapper, for hook output: Claude Code wraps a hook's
+ * `additionalContext` in its own `<system-reminder>`, so Loci must not nest another one. Any tag
+ * start outside Loci's own block markup is escaped, so the text can never close the host's wrapper.
+ */
+export function checkBody(body: string): string {
+  return body.replace(TAG_START, (lt, offset: number) => (isOwnMarkup(body, offset) ? lt : SAFE_LT));
 }
 
 /** Loci's block markup (`<memory …>`, `</memory>`, `<drawer …>`, `</drawer>`) at a line start. */

@@ -6,6 +6,7 @@
  * included) and the result is then never delivered.
  */
 import { systemClock } from '../core/clock.js';
+import { countWords } from '../core/words.js';
 import { scanTopicFiles } from '../memdir/index.js';
 import { buildRecall, minimumInjectionBytes, resolveBudgets } from './build.js';
 import { recordSurfaced, sessionBytesLeft } from './session.js';
@@ -40,7 +41,7 @@ export interface RecallPrefetch {
 export function prefetchGate(query: string, opts: RecallOptions): string | undefined {
   try {
     if (opts.signal?.aborted) return 'aborted before start';
-    if (query.trim().split(/\s+/).filter(Boolean).length < 2) return 'single-word query';
+    if (countWords(query) < 2) return 'single-word query';
     const budgets = resolveBudgets(opts.budgets);
     if (sessionBytesLeft(opts.session, budgets) < minimumInjectionBytes()) return 'session recall budget exhausted';
     if (scanTopicFiles(opts.dir).length === 0) return 'no memory files';

@@ -81,7 +81,8 @@ describe('buildPromptContext', () => {
     assert.ok(c.chars <= 10_000, `${c.chars} chars`);
     assert.ok(c.memories.length >= 1 && c.drawers.length === 1, `${c.memories.length} memories, ${c.drawers.length} drawers`);
     assert.equal(c.drawers[0]!.truncated, true);
-    assert.match(c.text, /\[… trimmed; the full text is drawer d[0-9a-f]+ from \/repo\/flux\.md\]\n<\/drawer>/);
+    // A long drawer gives an excerpt around the prompt's words, saying where the whole text is.
+    assert.match(c.text, /\[(excerpt of 7\d{3} characters; the whole text is drawer d[0-9a-f]+|… trimmed; the full text is drawer d[0-9a-f]+ from \/repo\/flux\.md)\]\n<\/drawer>/);
     assert.ok(c.memories.reduce((n, m) => n + m.bytes, 0) <= 6_000, 'memories keep to their share');
   });
 

@@ -8,7 +8,8 @@
  */
 import { systemClock } from '../core/clock.js';
 import { isAbsolute, relative, sep } from 'node:path';
-import type { SearchHit, SearchOptions, SearchResult } from '../search/index.js';
+import { excerptChars, matchSpans, type SearchHit, type SearchOptions, type SearchResult } from '../search/index.js';
+import { tokenize } from '../text/index.js';
 import { emptyRecall, minimumInjectionBytes, packMemories, resolveBudgets } from './build.js';
 import { escapeReminderContent, utf8Bytes } from './escape.js';
 import { ageDays, attrs, escapedContent, Packer, preamble, type BlockDraft } from './render.js';
@@ -34,9 +35,51 @@ export interface PromptContextOptions extends Omit<RecallOptions, 'dir'> {
   maxChars?: number | undefined;
   /** Palace drawers searched. Default 5; 0 … 20. */
   drawers?: number | undefined;
-  /** Most characters of one drawer's content before it is trimmed. Default 1,500; 100 … 100,000. */
+  /** Most characters of one drawer's content: a longer drawer gives a verbatim excerpt around the prompt's words. Default 800; 100 … 100,000. */
   drawerChars?: number | undefined;
+  /**
+   * The wings drawers come from: the project's wing and the wings its explicit tunnels reach.
+   * Other wings only far above them (see the module comment). Default: every wing.
+   */
+  wings?: readonly string[] | undefined;
+  /** User-level memory directory searched after the project's (memories that follow the user). Default none. */
+  userMemoryDir?: string | undefined;
+  /**
+   * Wrap the text in `<system-reminder>`. Default true. Hooks pass false: Claude Code wraps hook
+   * output in its own reminder, and a nested one arrives escaped.
+   */
+  wrap?: boolean | undefined;
 }
+
+/** The part of a palace {@link recallWings} needs (`openPalace()` returns one). */
+export interface TunnelSource {
+  graph?: (() => Promise<{ tunnels: { list(filter?: { wing?: string }): Promise<{ source: { wing: string }; target: { wing: string } }[]> } }>) | undefined;
+}
+
+/**
+ * The wings recall draws drawers from for a project: its own wing and the wings its explicit
+ * tunnels reach (either end). Never throws: without a graph, or when it fails, just the wing.
+ */
+export async function recallWings(palace: TunnelSource | undefined, wing: string): Promise<string[]> {
+  const out = new Set([wing]);
+  try {
+    const g = palace?.graph ? await palace.graph() : undefined;
+    for (const t of (await g?.tunnels.list({ wing })) ?? []) {
+      out.add(t.source.wing);
+      out.add(t.target.wing);
+    }
+  } catch {
+    // no graph: the project's wing only
+  }
+  return [...out];
+}
+
+/** A drawer of another project is recalled only at this multiple of the best in-project score or more. */
+export const FOREIGN_MARGIN = 2.5;
+/** Share of the prompt's distinct search tokens a foreign drawer must hold when the project has no hit. */
+export const FOREIGN_COVERAGE = 0.75;
+/** Most drawers of other projects per prompt. */
+export const FOREIGN_MAX = 2;
 
 /** One palace drawer as injected. */
 export interface RecalledDrawer {
@@ -76,11 +119,16 @@ function inside(dir: string, path: string | null): boolean {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
-function drawerDraft(h: SearchHit, date: string, days: number, capBytes: number, capChars: number): BlockDraft {
+function drawerDraft(h: SearchHit, date: string, days: number, capBytes: number, capChars: number, tokens: ReadonlySet<string>): BlockDraft {
   const lines = h.lines ? `${h.lines[0]}-${h.lines[1]}` : undefined;
+  // A long drawer gives the verbatim excerpt around the prompt's words, not its first characters.
+  const ex = excerptChars(h.text, matchSpans(h.text, tokens), Math.max(100, capChars - 80));
+  const content = ex.cut
+    ? `${ex.start > 0 ? '…' : ''}${ex.text}${ex.end < h.text.length ? '…' : ''}\n[excerpt of ${h.text.length} characters; the whole text is drawer ${h.id}]`
+    : h.text;
   return {
     head: `<drawer${attrs({ id: h.id, source: h.source, lines, wing: h.wing, room: h.room, date: date.slice(0, 10), age_days: days })}>\n`,
-    content: escapedContent(h.text) || '(empty)',
+    content: escapedContent(content) || '(empty)',
     tail: '\n</drawer>',
     capBytes,
     capContentChars: capChars,
@@ -88,15 +136,54 @@ function drawerDraft(h: SearchHit, date: string, days: number, capBytes: number,
   };
 }
 
-async function searchDrawers(o: PromptContextOptions, limit: number): Promise<SearchHit[]> {
-  if (!o.palace || limit === 0 || o.query.trim() === '') return [];
+/** Share of the searched tokens (search's own: stop words dropped) found in `text`, and how many there are. */
+function coverage(tokens: readonly string[], text: string): { share: number; tokens: number } {
+  const q = new Set(tokens);
+  if (q.size === 0) return { share: 0, tokens: 0 };
+  const t = new Set(tokenize(text));
+  let n = 0;
+  for (const x of q) if (t.has(x)) n++;
+  return { share: n / q.size, tokens: q.size };
+}
+
+/** Drawers of other wings that score far above the project (see the module comment). */
+function foreignHits(o: PromptContextOptions, all: SearchResult, wings: ReadonlySet<string>, projectHasHits: boolean): SearchHit[] {
+  const inAll = all.hits.filter((h) => wings.has(h.wing));
+  const baseline = inAll.length ? Math.max(...inAll.map((h) => h.score)) : projectHasHits ? (all.hits.at(-1)?.score ?? 0) : 0;
+  return all.hits
+    .filter((h) => !wings.has(h.wing) && h.score > 0 && h.score >= FOREIGN_MARGIN * baseline)
+    .filter((h) => {
+      if (baseline > 0) return true;
+      const c = coverage(all.tokens.length ? all.tokens : tokenize(o.query), h.text);
+      return c.tokens >= 2 && c.share >= FOREIGN_COVERAGE;
+    })
+    .slice(0, FOREIGN_MAX);
+}
+
+async function searchDrawers(o: PromptContextOptions, limit: number): Promise<{ hits: SearchHit[]; tokens: string[] }> {
+  const none = { hits: [], tokens: [] };
+  if (!o.palace || limit === 0 || o.query.trim() === '') return none;
+  const fresh = (h: SearchHit) => !o.session?.drawers.has(h.id) && !inside(o.memoryDir, h.source) && !(o.userMemoryDir && inside(o.userMemoryDir, h.source));
+  const strong = (hits: SearchHit[]) => {
+    const best = hits[0]?.score ?? 0;
+    return hits.filter((h) => h.score >= best * RELATIVE_THRESHOLD);
+  };
   try {
-    const res = await o.palace.search(o.query, { limit });
-    const best = res.hits[0]?.score ?? 0;
-    return res.hits.filter((h) => h.score >= best * RELATIVE_THRESHOLD && !o.session?.drawers.has(h.id) && !inside(o.memoryDir, h.source));
+    if (!o.wings) {
+      const r = await o.palace.search(o.query, { limit });
+      return { hits: strong(r.hits).filter(fresh), tokens: r.tokens };
+    }
+    const wings = new Set(o.wings);
+    const [mine, all] = await Promise.all([
+      wings.size ? o.palace.search(o.query, { limit, wing: [...wings] }) : Promise.resolve(undefined),
+      o.palace.search(o.query, { limit: Math.max(limit, 10) }),
+    ]);
+    const inScope = strong(mine?.hits ?? []);
+    const foreign = foreignHits(o, all, wings, inScope.length > 0);
+    return { hits: [...inScope, ...foreign].filter(fresh).slice(0, limit + foreign.length), tokens: all.tokens };
   } catch (e) {
     o.logger?.log('warn', 'recall: palace search failed; memories only', { error: (e as Error)?.message ?? String(e) });
-    return [];
+    return none;
   }
 }
 
@@ -123,23 +210,33 @@ export async function buildPromptContext(o: PromptContextOptions): Promise<Promp
     if (left < minimumInjectionBytes(true)) {
       return none(emptyRecall('search', `the session recall budget is spent (${o.session?.bytes ?? 0} of ${budgets.sessionBytes} bytes)`));
     }
-    const [sel, hits] = await Promise.all([
+    const [sel, userSel, found] = await Promise.all([
       selectRelevantMemories(o.query, { ...o, dir: o.memoryDir, alreadySurfaced: o.session?.surfaced }),
+      o.userMemoryDir && o.userMemoryDir !== o.memoryDir
+        ? selectRelevantMemories(o.query, { ...o, dir: o.userMemoryDir, alreadySurfaced: o.session?.surfaced })
+        : Promise.resolve(undefined),
       searchDrawers(o, clamp(o.drawers, RECALL_LIMITS.drawerHits, 0, 20)),
     ]);
-    if (sel.files.length === 0 && hits.length === 0) return none(emptyRecall(sel.selector, sel.reason));
+    const userFiles = userSel?.files ?? [];
+    const hits = found.hits;
+    const tokens = new Set(found.tokens);
+    if (sel.files.length === 0 && userFiles.length === 0 && hits.length === 0) return none(emptyRecall(sel.selector, sel.reason));
     const maxBytes = Math.min(budgets.turnBytes, left);
-    const packer = new Packer(preamble({ memories: sel.files.length > 0, drawers: hits.length > 0 }), maxBytes, maxChars);
+    const packer = new Packer(preamble({ memories: sel.files.length + userFiles.length > 0, drawers: hits.length > 0 }), maxBytes, maxChars, o.wrap ?? true);
     const share = hits.length ? Math.floor(MEMORY_SHARE * Math.min(maxBytes, maxChars)) : Infinity;
-    const packed = packMemories(packer, o.memoryDir, sel.files, { now, fileBytes: budgets.fileBytes, shareBytes: share });
+    const projectPacked = packMemories(packer, o.memoryDir, sel.files, { now, fileBytes: budgets.fileBytes, shareBytes: share });
+    const usedShare = projectPacked.memories.reduce((a, m) => a + m.bytes, 0);
+    const userPacked = o.userMemoryDir && userFiles.length ? packMemories(packer, o.userMemoryDir, userFiles, { now, fileBytes: budgets.fileBytes, shareBytes: share - usedShare }) : { memories: [], omitted: [] };
+    const packed = { memories: [...projectPacked.memories, ...userPacked.memories], omitted: [...projectPacked.omitted, ...userPacked.omitted] };
     const drawerChars = clamp(o.drawerChars, RECALL_LIMITS.drawerChars, 100, 100_000);
     const drawers: RecalledDrawer[] = [];
     for (const h of hits) {
       const date = h.contentDate ?? h.filedAt;
       const days = ageDays(date, now);
-      const fitted = packer.add(drawerDraft(h, date, days, budgets.fileBytes, drawerChars));
+      const fitted = packer.add(drawerDraft(h, date, days, budgets.fileBytes, drawerChars, tokens));
       if (!fitted) continue;
-      drawers.push({ id: h.id, wing: h.wing, room: h.room, source: h.source, date, age_days: days, score: h.score, bytes: fitted.bytes, truncated: fitted.truncated });
+      const excerpted = h.text.length > Math.max(100, drawerChars - 80);
+      drawers.push({ id: h.id, wing: h.wing, room: h.room, source: h.source, date, age_days: days, score: h.score, bytes: fitted.bytes, truncated: fitted.truncated || excerpted });
     }
     const { text, kept } = packer.finish();
     const memories = packed.memories.slice(0, kept);

@@ -5,7 +5,7 @@
  * entity-escaped, content tag-escaped), truncation at a line boundary with a note pointing at the
  * full text, and a packer that keeps the whole within byte and character budgets.
  */
-import { escapeAttr, escapeReminderContent, REMINDER_CLOSE, REMINDER_OPEN, utf8Bytes, wrapSystemReminder } from './escape.js';
+import { checkBody, escapeAttr, escapeReminderContent, REMINDER_CLOSE, REMINDER_OPEN, utf8Bytes, wrapSystemReminder } from './escape.js';
 
 const DAY_MS = 86_400_000;
 
@@ -138,13 +138,16 @@ export class Packer {
    * @param head the preamble (escaped), placed right after the opening tag
    * @param maxBytes most UTF-8 bytes of the finished text
    * @param maxChars most characters of the finished text
+   * @param wrap wrap the text in `<system-reminder>` (default true); false for hook output, which
+   *   Claude Code wraps itself (the body is checked the same way either way)
    */
   constructor(
     private readonly head: string,
     private readonly maxBytes: number,
     private readonly maxChars: number,
+    private readonly wrap = true,
   ) {
-    const frame = `${REMINDER_OPEN}\n${head}\n${REMINDER_CLOSE}`;
+    const frame = wrap ? `${REMINDER_OPEN}\n${head}\n${REMINDER_CLOSE}` : head;
     this.usedBytes = utf8Bytes(frame);
     this.usedChars = frame.length;
   }
@@ -182,7 +185,8 @@ export class Packer {
   finish(): { text: string; kept: number } {
     for (;;) {
       if (this.blocks.length === 0) return { text: '', kept: 0 };
-      const text = wrapSystemReminder(`${this.head}${SEP}${this.blocks.join(SEP)}`);
+      const body = `${this.head}${SEP}${this.blocks.join(SEP)}`;
+      const text = this.wrap ? wrapSystemReminder(body) : checkBody(body);
       if (utf8Bytes(text) <= this.maxBytes && text.length <= this.maxChars) return { text, kept: this.blocks.length };
       this.blocks.pop();
     }

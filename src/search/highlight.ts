@@ -69,3 +69,51 @@ export function snippetLines(text: string, spans: readonly MatchSpan[], maxLines
   }
   return { text: lines.slice(best, best + maxLines).join('\n'), firstLine: best, truncated: true };
 }
+
+/** A verbatim excerpt of a text: where it starts and ends, and whether it is the whole text. */
+export interface Excerpt {
+  text: string;
+  /** Character offsets of the excerpt in the text (end exclusive). */
+  start: number;
+  end: number;
+  /** The excerpt is not the whole text. */
+  cut: boolean;
+}
+
+/**
+ * The window of at most `maxChars` characters of `text` holding the most matches, verbatim, its
+ * edges moved back to a line start or a space (within a tenth of the window) so that no word is
+ * cut. The whole text when it fits; the start of the text when nothing matches.
+ */
+export function excerptChars(text: string, spans: readonly MatchSpan[], maxChars: number): Excerpt {
+  if (text.length <= maxChars) return { text, start: 0, end: text.length, cut: false };
+  const lead = Math.floor(maxChars / 5);
+  let best = 0;
+  let bestCount = -1;
+  let j = 0;
+  for (let i = 0; i < spans.length; i++) {
+    const from = Math.max(0, spans[i]!.start - lead);
+    while (j < spans.length && spans[j]!.end <= from + maxChars) j++;
+    const count = j - i;
+    if (count > bestCount) {
+      bestCount = count;
+      best = from;
+    }
+  }
+  const slack = Math.floor(maxChars / 10);
+  let start = Math.min(best, text.length - maxChars);
+  if (start > 0) {
+    const nl = text.lastIndexOf('\n', start);
+    const sp = text.lastIndexOf(' ', start);
+    const at = nl >= start - slack && nl >= 0 ? nl + 1 : sp >= start - slack && sp >= 0 ? sp + 1 : start;
+    start = Math.max(0, at);
+  }
+  let end = Math.min(text.length, start + maxChars);
+  if (end < text.length) {
+    const nl = text.lastIndexOf('\n', end);
+    const sp = text.lastIndexOf(' ', end);
+    const at = nl > end - slack && nl > start ? nl : sp > end - slack && sp > start ? sp : end;
+    end = at;
+  }
+  return { text: text.slice(start, end), start, end, cut: true };
+}

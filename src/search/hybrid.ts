@@ -12,6 +12,7 @@ import type { Clock } from '../core/clock.js';
 import type { Drawer, DrawerFilter, LexicalHit, MemoryStore } from '../store/ports.js';
 import { matchesFilter } from '../store/shared.js';
 import { queryTokens } from '../text/index.js';
+import { collapseExchanges } from './collapse.js';
 import { asksWhy, explains, matchProfile } from './prose.js';
 import { attachContext, filterOf, toHit } from './search.js';
 import { parseTimeCues, stripTimeCues, timeProximity } from './time-cues.js';
@@ -91,8 +92,10 @@ export interface HybridParams {
    * Weight of the exchange signal: the best normalised BM25 of the other parts of the same
    * exchange (a long prompt-and-reply stored in several drawers, `metadata.exchangeId`). The
    * request and the answer of one exchange are often in different parts; each lends the other its
-   * evidence. Default 0 (off): 0.1–0.3 moved the real-transcripts set by one question either
-   * way. Drawers that are a whole exchange are unaffected.
+   * evidence. Default 0.15: with results collapsed to one hit per exchange, 0.05–0.2 all lifted
+   * the real-transcripts set (hits@1 0.522 → 0.536–0.551, hits@5 0.826 → 0.826–0.841), 0.3
+   * traded hits@1 for hits@5; LoCoMo unchanged (BENCHMARKS.md). Drawers that are a whole
+   * exchange are unaffected.
    */
   exchange: number;
   /**
@@ -116,6 +119,23 @@ export interface HybridParams {
    */
   coverage: number;
   /**
+   * One hit per exchange: 1 keeps only the best-ranked part of each exchange (drawers sharing
+   * `metadata.exchangeId` in one source), so the top k shows k different exchanges; 0 returns
+   * every part. Default 1.
+   */
+  collapse: number;
+  /**
+   * With `collapse`, how much of the other parts' fused scores an exchange's best part gains
+   * (0–1). Default 0.
+   */
+  collapseShare: number;
+  /**
+   * With `collapse`, 1 also collapses copies: drawers opening with the same text (a prompt sent
+   * again in another session, a subagent's echo of its parent's request, a compaction summary
+   * copied into a new session) keep only their best-ranked instance. Default 1.
+   */
+  collapseCopies: number;
+  /**
    * BM25 candidates considered (and aggregated per source). Default 100, at least 10 × limit:
    * 100 and 200 gave identical LoCoMo results, and fewer candidates cost less to hydrate.
    */
@@ -134,10 +154,13 @@ export const HYBRID_DEFAULTS: Readonly<HybridParams> = {
   entity: 0,
   neighbour: 0,
   toolWeight: 0.5,
-  exchange: 0,
+  exchange: 0.15,
   why: 0.1,
   sourceTop: 0,
   coverage: 0,
+  collapse: 1,
+  collapseShare: 0,
+  collapseCopies: 1,
   candidates: 100,
 };
 
@@ -166,6 +189,8 @@ interface Cand {
   entity: number;
   neighbour: number;
   exchange: number;
+  /** 1 when the question asks why and the drawer's prose gives a reason (answer-type signal). */
+  why: number;
   fused: number;
 }
 
@@ -202,7 +227,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const cands = new Map<string, Cand>();
   const cand = (id: string): Cand => {
     let c = cands.get(id);
-    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, entity: 0, neighbour: 0, exchange: 0, fused: 0 }));
+    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, entity: 0, neighbour: 0, exchange: 0, why: 0, fused: 0 }));
     return c;
   };
   lex.forEach((h, i) => Object.assign(cand(h.id), { hit: h, bm25: h.score, bm25Rank: i + 1 }));
@@ -268,6 +293,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const useVec = vec.length > 0;
   const useTime = cues.length > 0;
   for (const c of live) {
+    c.why = why && texts?.has(c.id) && explains(texts.get(c.id)!.text) ? 1 : 0;
     c.fused =
       p.bm25 * (c.bm25 / mb) +
       p.source * (c.source / ms) +
@@ -277,7 +303,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
       p.entity * c.entity +
       p.neighbour * (c.neighbour / mb) +
       p.exchange * (c.exchange / mb) +
-      (why && texts?.has(c.id) && explains(texts.get(c.id)!.text) ? p.why : 0);
+      p.why * c.why;
   }
   // Ties: better BM25 rank, then earlier chunk.
   live.sort((a, b) => b.fused - a.fused || (a.bm25Rank ?? 1e9) - (b.bm25Rank ?? 1e9));
@@ -285,7 +311,10 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const signals = ['bm25', 'source', ...(useVec ? ['vector'] : []), ...(useTime ? ['time'] : []), 'room', ...(useEntity ? ['entity'] : [])];
   const fallback = !deps.vectors && deps.vectorsUnavailable ? deps.vectorsUnavailable : undefined;
 
-  const top = live.slice(0, limit).map((c) => {
+  let ranked: Cand[] = live.slice(0, limit);
+  let known = texts;
+  if (p.collapse > 0) ({ top: ranked, drawers: known } = await collapseExchanges(deps.store, live, limit, p.collapseShare, texts, (c) => c.hit!.source, p.collapseCopies > 0));
+  const top = ranked.map((c) => {
     const trace: Record<string, SignalTrace> = {
       bm25: { rank: c.bm25Rank, score: c.bm25, contribution: p.bm25 * (c.bm25 / mb) },
       source: { rank: null, score: c.source, contribution: p.source * (c.source / ms) },
@@ -296,9 +325,10 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     if (useEntity) trace['entity'] = { rank: null, score: c.entity, contribution: p.entity * c.entity };
     if (p.exchange > 0) trace['exchange'] = { rank: null, score: c.exchange, contribution: p.exchange * (c.exchange / mb) };
     if (p.neighbour > 0) trace['neighbour'] = { rank: null, score: c.neighbour, contribution: p.neighbour * (c.neighbour / mb) };
+    if (why) trace['why'] = { rank: null, score: c.why, contribution: p.why * c.why };
     return { c, fused: c.fused, trace };
   });
-  return finish(deps, query, tokens, top, signals, opts, context, t0, fallback, texts);
+  return finish(deps, query, tokens, top, signals, opts, context, t0, fallback, known);
 }
 
 /** Sets each candidate's exchange signal: the best BM25 among the other parts of its exchange. */

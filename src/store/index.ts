@@ -5,9 +5,31 @@
 export type * from './ports.js';
 export { createMemoryStore } from './memory/memory-store.js';
 export { createSqliteStore, rebuildLexicalIndex, type SqliteStoreOptions } from './sqlite/drawer-store.js';
-export { openDatabase, mapSqliteError, APPLICATION_ID, type OpenDatabaseOptions } from './sqlite/driver.js';
+export { openDatabase, mapSqliteError, APPLICATION_ID, type OpenDatabaseOptions, type SqliteDatabase } from './sqlite/driver.js';
 export { MIGRATIONS, latestVersion, type Migration } from './sqlite/migrations.js';
 export { defaultDrawerId, matchesFilter, untilBound, prepareDrawer } from './shared.js';
 export type { VectorStore, VectorModelInfo, PendingDrawer } from './vector-port.js';
 export { createMemoryVectorStore } from './memory/vector-store.js';
 export { createSqliteVectorStore, loadSqliteVec } from './sqlite/vector-store.js';
+export type {
+  DrawerLink,
+  Entity,
+  EntityRow,
+  Fact,
+  FactRow,
+  FactsFilter,
+  GraphCapabilities,
+  GraphRows,
+  GraphStats,
+  GraphTables,
+  TimelinePosition,
+  WindowRow,
+} from './graph-port.js';
+export { cmpStart, passes, validAt } from './graph-port.js';
+export { createMemoryGraphTables } from './memory/graph.js';
+export { createSqliteGraphTables, type SqliteGraphTablesOptions } from './sqlite/graph.js';
+export { KG_SCHEMA_V2 } from './sqlite/graph-schema.js';
+export type { RoomRef, Tunnel, TunnelInput, TunnelStore } from './tunnel-port.js';
+export { otherEnd, touches, tunnelId } from './tunnel-port.js';
+export { createMemoryTunnelStore } from './memory/tunnels.js';
+export { createSqliteTunnelStore } from './sqlite/tunnels.js';

@@ -146,6 +146,19 @@ export interface ReplaceResult {
   ids: string[];
 }
 
+/** The fields of a drawer an incremental consumer (graph extraction) reads from the feed. */
+export type FedDrawer = Pick<Drawer, 'id' | 'wing' | 'room' | 'source' | 'contentDate' | 'metadata' | 'text'>;
+
+/** How often one item (a drawer, a memory file) was recalled: bookkeeping, never searchable. */
+export interface UsageRecord {
+  /** The caller's key of the item, e.g. `drawer:<id>` or `memory:<absolute path>`. */
+  item: string;
+  /** Times recalled, >= 1. */
+  uses: number;
+  /** ISO-8601 time of the last use. */
+  lastUsed: string;
+}
+
 /** Capability flags of an adapter; callers degrade gracefully when one is false. */
 export interface StoreCapabilities {
   /** A vector index is available. */
@@ -224,6 +237,33 @@ export interface MemoryStore {
   touchSource(state: SourceState): Promise<void>;
   /** Deletes a source's drawers and state. Returns the number of drawers removed. Atomic. */
   removeSource(source: string): Promise<number>;
+  /**
+   * The drawer feed, for consumers that follow new drawers with a high-water mark (graph extraction):
+   * every drawer has a position `seq`, increasing in filing order and never reused (an in-place
+   * update keeps it). Returns the drawers after position `after` (0: from the first), in order, at
+   * most `limit` (default: all), each as its position and id.
+   */
+  feedAfter(after: number, limit?: number): Promise<{ seq: number; id: string }[]>;
+  /** The drawers with `after < seq <= upTo`, in feed order, with the fields extraction reads. */
+  feedRange(after: number, upTo: number): Promise<FedDrawer[]>;
+  /** A bookkeeping value of the store (e.g. a consumer's high-water mark), or undefined. */
+  getMeta(key: string): Promise<string | undefined>;
+  /**
+   * Compare-and-swap of a bookkeeping value: sets `key` to `value` only if it still holds `expected`
+   * (undefined: absent), atomically across processes. Returns whether it was set.
+   */
+  casMeta(key: string, expected: string | undefined, value: string): Promise<boolean>;
+  /**
+   * Adds one use to each item key (duplicates in one call count once), last used at `at` (ISO-8601).
+   * Best-effort: returns how many were recorded, 0 (never a throw) when another process holds the
+   * write lock longer than `waitMs` (default: the store's own busy timeout) or the schema predates
+   * usage counts.
+   */
+  recordUsage(items: readonly string[], at: string, opts?: { waitMs?: number }): Promise<number>;
+  /** The usage of the given item keys; never-used keys are absent. */
+  readUsage(items: readonly string[]): Promise<UsageRecord[]>;
+  /** The most used items whose key starts with `prefix`, most used first (then most recent), at most `limit`. */
+  topUsage(prefix: string, limit: number): Promise<UsageRecord[]>;
   /** Storage statistics (bytes, index health) for `status`. */
   stats(): Promise<StoreStats>;
   /** Releases resources. */

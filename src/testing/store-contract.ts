@@ -287,6 +287,55 @@ export function runStoreContract(opts: StoreContractOptions): void {
       assert.equal(await store.count(), 1);
     });
 
+    it('feed: positions increase in filing order, survive an update, are never reused', async () => {
+      const { added } = await store.put([d('alpha one'), d('beta two'), d('gamma three', { metadata: { speakers: ['Ann'] } })]);
+      const feed = await store.feedAfter(0);
+      assert.deepEqual(feed.map((f) => f.id), added);
+      assert.ok(feed.every((f, i) => i === 0 || f.seq > feed[i - 1]!.seq) && feed[0]!.seq > 0);
+      assert.deepEqual((await store.feedAfter(feed[0]!.seq, 1)).map((f) => f.id), [added[1]]);
+      await store.update(added[1]!, { text: 'beta changed' });
+      assert.deepEqual(await store.feedAfter(0), feed);
+      const range = await store.feedRange(feed[0]!.seq, feed[2]!.seq);
+      assert.deepEqual(range.map((r) => [r.id, r.text]), [[added[1], 'beta changed'], [added[2], 'gamma three']]);
+      assert.deepEqual(range[1]!.metadata, { speakers: ['Ann'] });
+      assert.equal(range[1]!.wing, 'proj');
+      await store.delete([added[2]!]);
+      const [late] = (await store.put([d('delta four')])).added;
+      const after = await store.feedAfter(feed[1]!.seq);
+      assert.deepEqual(after.map((f) => f.id), [late]);
+      assert.ok(after[0]!.seq > feed[2]!.seq, 'a deleted position is not reused');
+      assert.deepEqual(await store.feedAfter(after[0]!.seq), []);
+    });
+
+    it('meta: compare-and-swap sets a value only from the expected one', async () => {
+      assert.equal(await store.getMeta('test.mark'), undefined);
+      assert.equal(await store.casMeta('test.mark', '5', '9'), false);
+      assert.equal(await store.casMeta('test.mark', undefined, '3'), true);
+      assert.equal(await store.casMeta('test.mark', undefined, '4'), false);
+      assert.equal(await store.casMeta('test.mark', '3', '7'), true);
+      assert.equal(await store.getMeta('test.mark'), '7');
+      await store.dangerouslyClearAll();
+      assert.equal(await store.getMeta('test.mark'), undefined);
+    });
+
+    it('usage: counts once per call, reads, lists the most used by prefix', async () => {
+      const t1 = '2026-01-01T00:00:01.000Z';
+      const t2 = '2026-01-01T00:00:02.000Z';
+      assert.equal(await store.recordUsage(['drawer:d1', 'drawer:d1', 'memory:/m/a.md'], t1), 2);
+      assert.equal(await store.recordUsage(['drawer:d1', 'drawer:d2'], t2), 2);
+      assert.equal(await store.recordUsage([], t2), 0);
+      const got = new Map((await store.readUsage(['drawer:d1', 'drawer:d2', 'memory:/m/a.md', 'drawer:none', 'drawer:d1'])).map((r) => [r.item, r]));
+      assert.deepEqual([...got.keys()].sort(), ['drawer:d1', 'drawer:d2', 'memory:/m/a.md']);
+      assert.deepEqual(got.get('drawer:d1'), { item: 'drawer:d1', uses: 2, lastUsed: t2 });
+      assert.deepEqual(got.get('memory:/m/a.md'), { item: 'memory:/m/a.md', uses: 1, lastUsed: t1 });
+      assert.deepEqual((await store.topUsage('drawer:', 10)).map((r) => [r.item, r.uses]), [['drawer:d1', 2], ['drawer:d2', 1]]);
+      assert.deepEqual((await store.topUsage('drawer:', 1)).map((r) => r.item), ['drawer:d1']);
+      assert.deepEqual((await store.topUsage('memory:', 10)).map((r) => r.item), ['memory:/m/a.md']);
+      assert.equal((await store.topUsage('', 10)).length, 3);
+      await store.dangerouslyClearAll();
+      assert.deepEqual(await store.readUsage(['drawer:d1']), []);
+    });
+
     it('stats reports counts and a healthy index', async () => {
       await store.put([d('x one'), d('x two')]);
       const s = await store.stats();

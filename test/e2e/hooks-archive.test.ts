@@ -153,8 +153,9 @@ describe('archiving through the queue', { skip: NEEDS_BUILD }, () => {
     const r = runHookProcess('session-start', hookInput('session-start.json', w), w, 'main', { LOCI_HOOK_DEBUG: '1' });
     assert.match(r.stderr, /cached wake-up/);
     const ctx = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
-    assert.match(ctx, /\[summary\] Primary request: rate-limit POST \/login/);
-    assert.match(ctx, /\[decision\/fact\] User: Go with option 1: we decided to use Redis/);
+    assert.match(ctx, /## Where we left off\n- session "Login rate limiting"[^\n]*\n  Compaction summary:\n  Primary request: rate-limit POST \/login/);
+    assert.match(ctx, /\[decision\] Go with option 1: we decided to use Redis/);
+    assert.doesNotMatch(ctx, /Subagent task/, 'a subagent side conversation is not where the session left off');
   });
 
   test('a job that keeps failing is retried later, then moved to queue/failed', () => {

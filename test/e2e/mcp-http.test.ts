@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { isLociError, openPalace, serveMcpHttp, type HttpServing, type Palace } from '../../src/index.js';
+import { fixedClock, isLociError, openPalace, serveMcpHttp, type HttpServing, type Palace } from '../../src/index.js';
 import { BIN, ROOT, loci } from '../helpers/cli.js';
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
@@ -78,15 +78,20 @@ describe('loci mcp --http', () => {
     }
   });
 
-  test('idle sessions are closed', async () => {
-    const srv = await serveMcpHttp({ palace, port: 0, idleSessionMs: 100 });
+  test('idle sessions are closed (an injected clock and the next initialize decide, never waiting)', async () => {
+    const clock = fixedClock(1_000_000);
+    const srv = await serveMcpHttp({ palace, port: 0, idleSessionMs: 60_000, clock });
     try {
       const client = await connect(srv.url);
       const sid = (client.transport as StreamableHTTPClientTransport).sessionId!;
-      await new Promise((r) => setTimeout(r, 400));
-      const res = await fetch(srv.url, { method: 'POST', headers: { ...HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) });
-      assert.equal(res.status, 404, 'the idle session is gone');
-      await client.close();
+      const list = () => fetch(srv.url, { method: 'POST', headers: { ...HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) });
+      clock.t += 59_000;
+      const other = await connect(srv.url);
+      assert.equal((await list()).status, 200, 'idle for 59 s of 60: kept');
+      clock.t += 60_000;
+      const third = await connect(srv.url);
+      assert.equal((await list()).status, 404, 'the idle session is gone');
+      await Promise.all([client.close(), other.close(), third.close()]);
     } finally {
       await srv.close();
     }

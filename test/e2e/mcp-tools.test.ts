@@ -15,9 +15,11 @@ const ID = /^[0-9a-z_]{6,}$/i;
 
 describe('Loci MCP tools (in-memory transport)', () => {
   let h: Harness;
+  /** The real clock plus a skew that a test can advance instead of waiting. */
+  const clock = { skew: 0, now: () => Date.now() + clock.skew };
   let listed: { name: string; title?: string; description?: string; annotations?: Record<string, unknown>; inputSchema: { properties?: Record<string, unknown>; additionalProperties?: unknown }; outputSchema?: unknown }[] = [];
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ clock });
     listed = (await h.client.listTools()).tools as typeof listed;
   });
   after(() => h.close());
@@ -85,6 +87,19 @@ describe('Loci MCP tools (in-memory transport)', () => {
     assert.ok(top.explain.signals.bm25, 'explain lists the bm25 signal');
     assert.ok(Array.isArray(top.context));
     assert.ok(r.text.includes(top.id), 'the text rendering names the drawer id');
+    // Compact hits (issue 10, point 9): provenance kept, storage-only fields gone.
+    assert.match(top.date, /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2})?$/);
+    for (const k of ['filed_at', 'line_start', 'line_end', 'content_date']) assert.ok(!(k in top), k);
+    assert.ok(!('took_ms' in r.data));
+    const long = await h.call('loci_add_drawer', { wing: 'lantern', room: 'notes', content: `${'filler words about nothing in particular. '.repeat(40)}The zebra migration finished on Tuesday. ${'more filler text here. '.repeat(40)}` });
+    assert.equal(long.isError, false, long.text);
+    const ex = (await h.call('loci_search', { query: 'zebra migration', wing: 'lantern', room: 'notes' })).data.hits[0];
+    assert.ok(ex.chars > ex.text.length && ex.text.length <= 602, `${ex.text.length} of ${ex.chars}`);
+    assert.match(ex.text, /zebra migration finished/);
+    const whole = (await h.call('loci_search', { query: 'zebra migration', wing: 'lantern', room: 'notes', text_chars: 0 })).data.hits[0];
+    assert.equal(whole.text.length, ex.chars);
+    assert.ok(!('chars' in whole));
+    await h.call('loci_delete_drawer', { drawer_id: ex.id });
     const filtered = await h.call('loci_search', { query: 'export batches timeout', wing: 'ops' });
     assert.ok(filtered.data.hits.length >= 1);
     assert.ok(filtered.data.hits.every((x: { wing: string }) => x.wing === 'ops'));
@@ -183,7 +198,7 @@ describe('Loci MCP tools (in-memory transport)', () => {
 
   test('diary: write and read back, newest first', async () => {
     const w1 = await h.call('loci_diary_write', { agent: 'claude', entry: 'Moved the export job to batched commits.', topic: 'ops' });
-    await new Promise((r) => setTimeout(r, 5));
+    clock.skew += 1000;
     const w2 = await h.call('loci_diary_write', { agent: 'claude', entry: 'Reviewed the OAuth2 migration plan with Priya.', project: 'lantern' });
     assert.match(w1.data.drawer_id, ID);
     const r = await h.call('loci_diary_read', { agent: 'claude', limit: 5 });
@@ -248,10 +263,12 @@ describe('Loci MCP tools (in-memory transport)', () => {
     assert.equal(w.isError, false, w.text);
     assert.equal(w.data.wing, 'lantern');
     assert.ok(w.data.tokens <= 400);
-    assert.ok(w.data.identity_file?.endsWith('identity.md'));
-    assert.ok(w.data.pinned.some((i: { id: string }) => /release-freeze/.test(i.id)), JSON.stringify(w.data.pinned));
+    assert.ok(w.data.refs.some((id: string) => /release-freeze/.test(id)), JSON.stringify(w.data.refs));
     assert.match(w.text, /Lantern team/);
-    for (const i of [...w.data.pinned, ...w.data.recent]) if (i.kind === 'drawer') assert.ok(w.text.includes(i.id) || i.text.length > 0);
+    for (const id of w.data.refs) assert.ok(w.data.text.includes(id), `the text cites ${id}`);
+    // Compact (issue 10, point 9): the model reads JSON.stringify(structuredContent) — the text once, plus the refs.
+    assert.deepEqual(Object.keys(w.data).sort(), ['memory_dir', 'omitted', 'refs', 'text', 'tokens', 'wing']);
+    assert.ok(JSON.stringify(w.data).length < w.data.text.length * 1.3 + 400);
     await h.call('loci_memory_forget', { name: 'release freeze' });
   });
 

@@ -7,8 +7,8 @@
  * home and Claude Code config. Properties: no uncaught exception, no "unexpected error" (a stack
  * trace instead of a catalogued error), exit codes 0/1/2, hooks answer '' or one JSON line and
  * exit 0, the MCP server keeps serving, and no file is written outside the palace (Loci home) or a
- * memory folder; CLI errors are in the one-line `loci: <message> [CODE]` form. Bounded MCP error
- * replies are checked in a `todo` test until the fix lands (issue 11 defect 2).
+ * memory folder; CLI errors are in the one-line `loci: <message> [CODE]` form and MCP error
+ * replies are one line and at most 8 KB whatever the argument size (issue 11 defects 2 and 5).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -43,7 +43,7 @@ const ENV: NodeJS.ProcessEnv = {
   NO_COLOR: '1',
 };
 const counts = { cli: 0, cliSpawned: 0, mcp: 0, hook: 0, hookSpawned: 0 };
-/** Violations of the one-line error form (issue 11 defect 5) and of bounded MCP errors (defect 2), kept for the todo tests. */
+/** Violations of the one-line error form (issue 11 defect 5) and of bounded MCP errors (defect 2), asserted empty at the end. */
 const oneLine: string[] = [];
 const bigReplies: string[] = [];
 
@@ -224,7 +224,7 @@ test('MCP: generated tool arguments answer a result or an isError, and the serve
   assert.ok(!s.isError, 'the server still answers');
 });
 
-test('MCP error replies are one line and quote at most a short prefix of a bad value', { todo: 'h-harden: issue 11 defect 2 (the message is short now, but structuredContent.error.details.value still carries the whole oversized argument)' }, () => {
+test('MCP error replies are one line and quote at most a short prefix of a bad value', () => {
   assert.deepEqual(bigReplies, []);
 });
 

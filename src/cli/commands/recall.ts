@@ -9,13 +9,16 @@ import {
   buildPromptContext,
   buildRecall,
   createError,
+  defaultWing,
   isLociError,
   loadRecallSession,
   openPalace,
   providerFromEnv,
+  recallWings,
   recordSurfaced,
   resolveHome,
   selectMemoryDir,
+  wingForCwd,
   type LlmProvider,
   type PromptContext,
   type RecallResult,
@@ -115,7 +118,9 @@ export const register: RegisterCommand = (program, ctx) => {
         const maxChars = intOption('--max-chars', o.maxChars, 10_000, 200, 1_000_000);
         const palace = await openPalace({ home });
         try {
-          result = await buildPromptContext({ ...common, query, memoryDir: choice.dir, palace, maxChars });
+          // As the user-prompt-submit hook: the project's wing (+ tunnels), user memories, no wrapper.
+          const wings = await recallWings(palace, wingForCwd(ctx.io.cwd) ?? defaultWing(ctx.io.cwd));
+          result = await buildPromptContext({ ...common, query, memoryDir: choice.dir, palace, maxChars, wings, userMemoryDir: choice.userDir, wrap: false });
         } finally {
           await palace.close();
         }

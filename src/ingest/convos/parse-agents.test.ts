@@ -78,6 +78,20 @@ describe('Gemini CLI', () => {
     assert.deepEqual(warnings, ['unknown Gemini message type "sparkle" skipped (1×)']);
   });
 
+  it('keeps an API error reply, drops CLI notices (issue 10)', () => {
+    const chat = {
+      sessionId: 's-err', projectHash: 'h', startTime: '2025-12-03T08:28:00.000Z',
+      messages: [
+        { id: '1', timestamp: '2025-12-03T08:28:01.000Z', type: 'user', content: 'Summarise the log.' },
+        { id: '2', timestamp: '2025-12-03T08:28:02.000Z', type: 'error', content: '[API Error: quota exceeded for model]' },
+        { id: '3', timestamp: '2025-12-03T08:28:03.000Z', type: 'info', content: 'Request cancelled.' },
+        { id: '4', timestamp: '2025-12-03T08:28:04.000Z', type: 'error', content: 'Automatic update failed. Please try updating manually' },
+      ],
+    };
+    const { conversations } = parseConversations('/x/session-err.json', JSON.stringify(chat));
+    assert.deepEqual(conversations[0]!.messages.map((m) => [m.role, m.text]), [['user', 'Summarise the log.'], ['assistant', '[API Error: quota exceeded for model]']]);
+  });
+
   it('reads an API-content checkpoint with function calls and responses', () => {
     const [c] = parse('gemini/checkpoint-auth-refactor.json').conversations;
     assert.deepEqual(c!.messages.map((m) => [m.role, m.kind]), [

@@ -11,8 +11,9 @@
  * 4. `logs.json`: an array of `{ sessionId, messageId, type: "user", message, timestamp }` — user
  *    prompts, one conversation per session, each prompt its own exchange (`messages` mode).
  *
- * `gemini`/`model` → assistant; `info`/`warning`/`error` records and `thoughts` are skipped (status
- * output, not said). Tool calls → tool lines with their result. id = `sessionId`, else a hash of
+ * `gemini`/`model` → assistant; `error` records that report an API error are kept as the reply the
+ * user saw; other `error`, `info`/`warning` records and `thoughts` are skipped (status output, not
+ * said). Tool calls → tool lines with their result. id = `sessionId`, else a hash of
  * the path; `meta.projectHash` is kept (Gemini stores no cwd).
  */
 import { parseJsonLines, splitLines } from './jsonl.js';
@@ -48,7 +49,13 @@ function messageRecord(m: Json, line: number | undefined, o: Resolved, w: Warnin
   const timestamp = normIso(m.timestamp);
   const uuid = str(m.id) ?? str(m.messageId);
   const base = { timestamp, ...(uuid ? { uuid } : {}), ...(line ? { line } : {}) };
-  if (type === 'info' || type === 'warning' || type === 'error') return [];
+  if (type === 'error') {
+    // An API error is what the user saw as the reply (kept, as Claude Code's); other errors and
+    // info/warning notices are CLI chatter (update checks, "Request cancelled.").
+    const t = partsText(m.content ?? m.message ?? m.parts).trim();
+    return /\bAPI Error\b/i.test(t) ? [{ ...base, role: 'assistant', speaker: 'assistant', kind: 'message', text: t }] : [];
+  }
+  if (type === 'info' || type === 'warning') return [];
   const role = type === 'user' ? 'user' : type === 'gemini' || type === 'model' || type === 'assistant' ? 'assistant' : null;
   if (!role) {
     w.count(`unknown Gemini message type ${JSON.stringify(type)} skipped`);

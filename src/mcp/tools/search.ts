@@ -3,21 +3,33 @@
  * Finding drawers: search (filters, explain, context), duplicate check, and a drawer's neighbours.
  */
 import * as z from 'zod';
-import { createError, tokenize, type SearchOptions } from '../../index.js';
+import { createError, excerptChars, matchSpans, tokenize, type SearchOptions } from '../../index.js';
 import { READ, defineTool, type AnyTool } from '../tool.js';
 import { dateArg, idArg, nameArg } from '../args.js';
-import { DrawerSummary, DrawerText, drawerPlace, headerOf, plural, toSummary, toText } from '../shapes.js';
+import { CompactContext, DrawerSummary, DrawerText, compactDate, compactHeader, headerOf, linesOf, plural, toSummary, toText } from '../shapes.js';
 
 const isoDate = dateArg;
 
 const Signal = z.object({ rank: z.number().int().nullable(), score: z.number().nullable(), contribution: z.number() });
 
+/**
+ * A hit as the model reads it. Claude Code hands the model `JSON.stringify(structuredContent)`, so
+ * this shape *is* the payload: provenance fields are kept, empty ones and storage details
+ * (filing time, null hall) are left out, and a long text is an excerpt around the matches.
+ */
 const Hit = z.object({
-  ...drawerPlace,
+  id: z.string().describe('drawer id: pass it to loci_get_drawer (whole text), loci_drawer_neighbours'),
+  wing: z.string(),
+  room: z.string(),
+  hall: z.string().optional().describe('kind of content, when the drawer has one'),
+  source: z.string().nullable().describe('file path or URI the text came from; null for text added directly'),
+  lines: z.string().optional().describe('line range in the source, "first-last"'),
+  date: z.string().describe('when it was said or written (content date), else when it was stored: "YYYY-MM-DD" or "YYYY-MM-DD HH:MM" (UTC)'),
   score: z.number(),
-  text: z.string().describe('the verbatim drawer text'),
+  text: z.string().describe('the verbatim drawer text, or a verbatim excerpt around the matches when `chars` is present'),
+  chars: z.number().int().optional().describe('present when `text` is an excerpt: the whole text\'s length (read it with loci_get_drawer)'),
   explain: z.object({ fused: z.number(), signals: z.record(z.string(), Signal) }).optional().describe('present with explain: how each signal ranked the hit'),
-  context: z.array(DrawerText).optional().describe('present with context > 0: neighbouring drawers of the same source, in order'),
+  context: z.array(CompactContext).optional().describe('present with context > 0: neighbouring drawers of the same source, in order'),
 });
 
 const search = defineTool({
@@ -39,12 +51,12 @@ const search = defineTool({
     explain: z.boolean().default(false).describe('attach each signal\'s rank and contribution'),
     context: z.number().int().min(0).max(10).default(0).describe('add ±N neighbouring drawers of the same source to each hit (0–10)'),
     mode: z.enum(['hybrid', 'lexical']).default('hybrid').describe('hybrid fuses every available signal; lexical is BM25 only'),
+    text_chars: z.number().int().min(0).max(100_000).default(600).describe('longest text per hit before it becomes an excerpt around the matches (default 600; 0 = whole texts)'),
   },
   output: {
     query: z.string(),
     signals: z.array(z.string()).describe('signals used, e.g. ["bm25"]'),
-    fallback: z.string().nullable().describe('set when a signal was unavailable and search fell back'),
-    took_ms: z.number(),
+    fallback: z.string().optional().describe('present when a signal was unavailable and search fell back'),
     hits: z.array(Hit),
   },
   annotations: READ,
@@ -56,34 +68,38 @@ const search = defineTool({
     if (a.since) opts.since = a.since;
     if (a.until) opts.until = a.until;
     const r = await ctx.palace.search(a.query, opts);
-    const hits = r.hits.map((h) => ({
-      id: h.id,
-      wing: h.wing,
-      room: h.room,
-      hall: h.hall,
-      source: h.source,
-      line_start: h.lines?.[0] ?? null,
-      line_end: h.lines?.[1] ?? null,
-      content_date: h.contentDate,
-      filed_at: h.filedAt,
-      score: h.score,
-      text: h.text,
-      ...(h.explain ? { explain: { fused: h.explain.fused, signals: h.explain.signals } } : {}),
-      ...(h.context ? { context: h.context.map(toText) } : {}),
-    }));
+    const tokens = new Set(r.tokens);
+    const hits = r.hits.map((h) => {
+      const ex = a.text_chars > 0 ? excerptChars(h.text, matchSpans(h.text, tokens), a.text_chars) : undefined;
+      const lines = linesOf(h.lines?.[0] ?? null, h.lines?.[1] ?? null);
+      return {
+        id: h.id,
+        wing: h.wing,
+        room: h.room,
+        ...(h.hall ? { hall: h.hall } : {}),
+        source: h.source,
+        ...(lines ? { lines } : {}),
+        date: compactDate(h.contentDate ?? h.filedAt),
+        score: Math.round(h.score * 1000) / 1000,
+        text: ex?.cut ? `${ex.start > 0 ? '…' : ''}${ex.text}${ex.end < h.text.length ? '…' : ''}` : h.text,
+        ...(ex?.cut ? { chars: h.text.length } : {}),
+        ...(h.explain ? { explain: { fused: h.explain.fused, signals: h.explain.signals } } : {}),
+        ...(h.context ? { context: h.context.map((c) => ({ id: c.id, ...(c.lineStart !== null ? { lines: linesOf(c.lineStart, c.lineEnd)! } : {}), text: c.text })) } : {}),
+      };
+    });
     const lines = [`${plural(hits.length, 'hit')} for ${JSON.stringify(r.query)} (${r.signals.join('+') || 'none'}${r.fallback ? `; ${r.fallback}` : ''})`];
     hits.forEach((h, i) => {
-      lines.push(`\n[${i + 1}] ${headerOf(h)} · score ${h.score.toFixed(3)}`);
+      lines.push(`\n[${i + 1}] ${compactHeader(h)} · score ${h.score.toFixed(3)}${h.chars ? ` · excerpt of ${h.chars} chars` : ''}`);
       if (h.explain) lines.push(`why: ${Object.entries(h.explain.signals).map(([k, s]) => `${k} #${s.rank ?? '-'} +${s.contribution.toFixed(3)}`).join(', ')}`);
-      const at = h.line_start;
-      const before = at === null ? [] : (h.context ?? []).filter((c) => c.line_start !== null && c.line_start < at);
+      const hitStart = Number(h.lines?.split('-')[0] ?? NaN);
+      const before = Number.isFinite(hitStart) ? (h.context ?? []).filter((c) => c.lines && Number(c.lines.split('-')[0]) < hitStart) : [];
       const after = (h.context ?? []).filter((c) => !before.includes(c));
       for (const c of before) lines.push(`  (before, ${c.id}) ${c.text}`);
       lines.push(h.text);
       for (const c of after) lines.push(`  (after, ${c.id}) ${c.text}`);
     });
     if (!hits.length) lines.push('nothing found: try other words, drop filters, or check loci_status');
-    return { data: { query: r.query, signals: r.signals, fallback: r.fallback ?? null, took_ms: Math.round(r.tookMs * 100) / 100, hits }, text: lines.join('\n') };
+    return { data: { query: r.query, signals: r.signals, ...(r.fallback ? { fallback: r.fallback } : {}), hits }, text: lines.join('\n') };
   },
 });
 

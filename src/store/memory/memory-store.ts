@@ -4,7 +4,7 @@
  * form and the store of unit tests. BM25 uses FTS5's formula (k1 = 1.2, b = 0.75, idf floor
  * 1e-6) so both adapters rank alike.
  */
-import type { Drawer, DrawerInput, LexicalHit, ListOptions, MemoryStore, SourceState } from '../ports.js';
+import type { Drawer, DrawerInput, LexicalHit, ListOptions, MemoryStore, SourceState, UsageRecord } from '../ports.js';
 import { materialize, matchesFilter } from '../shared.js';
 
 const K1 = 1.2;
@@ -29,7 +29,10 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
   const postings = new Map<string, Set<string>>();
   const sources = new Map<string, SourceState>();
   let totalLen = 0;
-  let seq = 0;
+  const meta = new Map<string, string>();
+  const usage = new Map<string, UsageRecord>();
+  /** Feed position of the next drawer (from 1, never reused, like SQLite's AUTOINCREMENT rid). */
+  let seq = 1;
 
   function index(e: Entry, search: string): void {
     const toks = search.length ? search.split(' ') : [];
@@ -324,6 +327,49 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
       return n;
     },
 
+    async feedAfter(after, limit) {
+      const all = [...byId.values()].filter((e) => e.seq > after).sort((a, b) => a.seq - b.seq);
+      return all.slice(0, limit ?? all.length).map((e) => ({ seq: e.seq, id: e.drawer.id }));
+    },
+
+    async feedRange(after, upTo) {
+      return [...byId.values()]
+        .filter((e) => e.seq > after && e.seq <= upTo)
+        .sort((a, b) => a.seq - b.seq)
+        .map(({ drawer: d }) => clone({ id: d.id, wing: d.wing, room: d.room, source: d.source, contentDate: d.contentDate, metadata: d.metadata, text: d.text }));
+    },
+
+    async getMeta(key) {
+      return meta.get(key);
+    },
+
+    async casMeta(key, expected, value) {
+      if (meta.get(key) !== expected) return false;
+      meta.set(key, value);
+      return true;
+    },
+
+    async recordUsage(items, at) {
+      const keys = [...new Set(items)];
+      for (const k of keys) usage.set(k, { item: k, uses: (usage.get(k)?.uses ?? 0) + 1, lastUsed: at });
+      return keys.length;
+    },
+
+    async readUsage(items) {
+      return [...new Set(items)].flatMap((k) => {
+        const r = usage.get(k);
+        return r ? [{ ...r }] : [];
+      });
+    },
+
+    async topUsage(prefix, limit) {
+      return [...usage.values()]
+        .filter((r) => r.item.startsWith(prefix))
+        .sort((a, b) => b.uses - a.uses || (a.lastUsed < b.lastUsed ? 1 : a.lastUsed > b.lastUsed ? -1 : 0))
+        .slice(0, limit)
+        .map((r) => ({ ...r }));
+    },
+
     async stats() {
       return { drawers: byId.size, sources: sources.size, bytes: 0, schemaVersion: 0, lexicalIndex: 'ok', location: 'memory' };
     },
@@ -334,6 +380,8 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
       byId.clear();
       postings.clear();
       sources.clear();
+      meta.clear();
+      usage.clear();
       totalLen = 0;
     },
   };

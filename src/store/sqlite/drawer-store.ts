@@ -18,6 +18,8 @@ import type {
 import { materialize, sqlFilter } from '../shared.js';
 import { createLexicalSearcher } from './lexical.js';
 import { mapSqliteError } from './driver.js';
+import { sqliteFeed } from './feed.js';
+import { sqliteUsage } from './usage.js';
 import { searchColumn } from '../../text/index.js';
 
 interface DrawerRow {
@@ -464,6 +466,9 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       });
     },
 
+    ...sqliteFeed(db, wrap, tx),
+    ...sqliteUsage(db),
+
     async stats(): Promise<StoreStats> {
       return wrap(() => {
         const drawers = db.prepare('SELECT count(*) FROM drawers').pluck().get() as number;
@@ -501,7 +506,7 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
 
     async dangerouslyClearAll() {
       tx(() => {
-        db.exec("DELETE FROM drawers; DELETE FROM sources; INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all');");
+        db.exec("DELETE FROM drawers; DELETE FROM sources; DELETE FROM meta; DELETE FROM usage; INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all');");
       });
     },
   };

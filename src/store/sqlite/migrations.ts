@@ -5,7 +5,7 @@
  * migration: add a new one. Capabilities own their migrations (drawers: 1, knowledge graph: 2, …).
  */
 import type Database from 'better-sqlite3';
-import { KG_SCHEMA_V2 } from '../../kg/sqlite-schema.js';
+import { KG_SCHEMA_V2 } from './graph-schema.js';
 
 /** One schema step. */
 export interface Migration {

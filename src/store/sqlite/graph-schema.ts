@@ -1,12 +1,12 @@
 /**
- * @module kg/sqlite-schema
+ * @module store/sqlite/graph-schema
  * SQL of the knowledge graph and tunnel tables in the palace database (migration version 2).
  *
  * Every statement is `IF NOT EXISTS`, so the adapters' `init()` may run it again on a database
  * that was opened without the migration runner (e.g. a bare `:memory:` database in a bench).
  * Dates are normalised ISO-8601 UTC strings (`2026-01-15T00:00:00.000Z`), so text order is time
  * order; `valid_from IS NULL` means "since forever", `valid_to IS NULL` means "still open".
- * Imports nothing: `store/sqlite/migrations.ts` imports this file.
+ * The graph rules themselves live in `src/kg/` (engine over the `GraphTables` port).
  */
 
 /** The knowledge-graph and tunnel schema (version 2 of the palace database). */

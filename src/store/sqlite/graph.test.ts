@@ -1,12 +1,12 @@
-/** @module kg/sqlite-graph-store.test — the graph and tunnel contracts on real SQLite (a temp palace file), migration and reopen. */
+/** @module store/sqlite/graph.test — the graph and tunnel contracts on real SQLite (a temp palace file), migration and reopen. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDatabase } from '../store/index.js';
-import { runGraphContract, runTunnelContract } from '../testing/graph-contract.js';
-import { createSqliteGraphStore, createSqliteTunnelStore } from './index.js';
+import { createSqliteGraphStore } from '../../kg/index.js';
+import { runGraphContract, runTunnelContract } from '../../testing/graph-contract.js';
+import { createSqliteTunnelStore, openDatabase } from '../index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loci-kg-'));
 const db = openDatabase(join(dir, 'palace.db'));

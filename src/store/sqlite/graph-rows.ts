@@ -1,13 +1,12 @@
 /**
- * @module kg/sqlite-rows
+ * @module store/sqlite/graph-rows
  * The engine's row primitives ({@link GraphRows}) over prepared better-sqlite3 statements, plus the
- * fact row mapping shared with the read queries of `sqlite-graph-store.ts`.
+ * fact row mapping shared with the read queries of `graph.ts`.
  */
 import type Database from 'better-sqlite3';
-import type { EntityRow, FactRow, FactsFilter, GraphRows } from './engine.js';
+import type { Entity, EntityRow, Fact, FactRow, FactsFilter, GraphRows } from '../graph-port.js';
 
 const FACTS_OF = 'SELECT rid, id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence FROM kg_facts';
-import type { Entity, Fact } from './types.js';
 
 /** Columns selected for a fact with its names; `sources` is a JSON array. */
 export const FACT_COLUMNS = `f.rid, f.id, f.subject, s.name AS subject_name, f.predicate, f.object, f.object_is_literal,
@@ -95,42 +94,50 @@ function toFactRow(r: SqlFactRow): FactRow {
   };
 }
 
+/** The prepared statements of {@link SqliteRows}. */
+function prepareAll(db: Database.Database) {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    getEntity: p('SELECT * FROM kg_entities WHERE id = ?'),
+    hasEntity: p('SELECT 1 FROM kg_entities WHERE id = ?').pluck(),
+    name: p('SELECT name FROM kg_entities WHERE id = ?').pluck(),
+    aliasOwner: p('SELECT entity_id FROM kg_aliases WHERE alias_key = ?').pluck(),
+    aliasesOf: p('SELECT alias FROM kg_aliases WHERE entity_id = ? ORDER BY alias').pluck(),
+    insertEntity: p('INSERT INTO kg_entities (id, name, type, properties, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
+    updateEntity: p('UPDATE kg_entities SET type = ?, properties = ?, updated_at = ? WHERE id = ?'),
+    insertAlias: p('INSERT INTO kg_aliases (alias_key, entity_id, alias) VALUES (?, ?, ?)'),
+    entitySource: p('INSERT OR IGNORE INTO kg_entity_sources (entity_id, drawer_id) VALUES (?, ?)'),
+    factsOf: [
+      p(`${FACTS_OF} WHERE subject = @s AND predicate = @p`),
+      p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND object = @o AND object_is_literal = @l`),
+      p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND (valid_to IS NULL OR valid_to > @after)`),
+      p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND object = @o AND object_is_literal = @l AND (valid_to IS NULL OR valid_to > @after)`),
+    ] as const,
+    insertFact: p(
+      'INSERT INTO kg_facts (id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    setWindow: p('UPDATE kg_facts SET valid_from = ?, valid_to = ? WHERE rid = ?'),
+    setConfidence: p('UPDATE kg_facts SET confidence = ? WHERE rid = ?'),
+    factSource: p('INSERT OR IGNORE INTO kg_fact_sources (fact_rid, drawer_id) VALUES (?, ?)'),
+    fact: p(`SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE f.rid = ?`),
+  };
+}
+
 /**
  * {@link GraphRows} over one open database (statements prepared once). Entity names are cached
  * (an entity's name never changes once stored), and facts inserted by the running batch are
  * turned into {@link Fact}s without reading them back.
  */
 export class SqliteRows implements GraphRows {
-  private readonly s;
+  private prepared: ReturnType<typeof prepareAll> | undefined;
   private names = new Map<string, string>();
   private fresh = new Map<number, { row: FactRow; sources: string[] }>();
 
-  constructor(private readonly db: Database.Database) {
-    const p = (sql: string) => db.prepare(sql);
-    this.s = {
-      getEntity: p('SELECT * FROM kg_entities WHERE id = ?'),
-      hasEntity: p('SELECT 1 FROM kg_entities WHERE id = ?').pluck(),
-      name: p('SELECT name FROM kg_entities WHERE id = ?').pluck(),
-      aliasOwner: p('SELECT entity_id FROM kg_aliases WHERE alias_key = ?').pluck(),
-      aliasesOf: p('SELECT alias FROM kg_aliases WHERE entity_id = ? ORDER BY alias').pluck(),
-      insertEntity: p('INSERT INTO kg_entities (id, name, type, properties, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
-      updateEntity: p('UPDATE kg_entities SET type = ?, properties = ?, updated_at = ? WHERE id = ?'),
-      insertAlias: p('INSERT INTO kg_aliases (alias_key, entity_id, alias) VALUES (?, ?, ?)'),
-      entitySource: p('INSERT OR IGNORE INTO kg_entity_sources (entity_id, drawer_id) VALUES (?, ?)'),
-      factsOf: [
-        p(`${FACTS_OF} WHERE subject = @s AND predicate = @p`),
-        p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND object = @o AND object_is_literal = @l`),
-        p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND (valid_to IS NULL OR valid_to > @after)`),
-        p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND object = @o AND object_is_literal = @l AND (valid_to IS NULL OR valid_to > @after)`),
-      ] as const,
-      insertFact: p(
-        'INSERT INTO kg_facts (id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
-      setWindow: p('UPDATE kg_facts SET valid_from = ?, valid_to = ? WHERE rid = ?'),
-      setConfidence: p('UPDATE kg_facts SET confidence = ? WHERE rid = ?'),
-      factSource: p('INSERT OR IGNORE INTO kg_fact_sources (fact_rid, drawer_id) VALUES (?, ?)'),
-      fact: p(`SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE f.rid = ?`),
-    };
+  constructor(private readonly db: Database.Database) {}
+
+  /** Statements, prepared on first use (the tables may be created by `init()` after construction). */
+  private get s(): ReturnType<typeof prepareAll> {
+    return (this.prepared ??= prepareAll(this.db));
   }
 
   getEntity(id: string): EntityRow | undefined {

@@ -1,13 +1,13 @@
 /**
- * @module kg/sqlite-tunnel-store
+ * @module store/sqlite/tunnels
  * The SQLite adapter of {@link TunnelStore}: the `tunnels` table of the palace database
  * (migration 2). Takes an open database; writes run in `BEGIN IMMEDIATE` transactions.
  */
 import type Database from 'better-sqlite3';
-import { isoAt, systemClock, type Clock } from '../core/clock.js';
-import { mapSqliteError } from '../store/index.js';
-import { KG_SCHEMA_V2 } from './sqlite-schema.js';
-import { otherEnd, tunnelId, type RoomRef, type Tunnel, type TunnelInput, type TunnelStore } from './tunnels.js';
+import { isoAt, systemClock, type Clock } from '../../core/clock.js';
+import { otherEnd, tunnelId, type RoomRef, type Tunnel, type TunnelInput, type TunnelStore } from '../tunnel-port.js';
+import { mapSqliteError } from './driver.js';
+import { KG_SCHEMA_V2 } from './graph-schema.js';
 
 interface Row {
   id: string;
