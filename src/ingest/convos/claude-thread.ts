@@ -43,18 +43,35 @@ export interface ThreadNode {
   f?: 1;
 }
 
-/** The path from `leaf` to the root: node ids on it and the uuid where it left `nodes` (null at a root). */
-export function activePath(nodes: ReadonlyMap<string, ThreadNode>, leaf: string): { path: Set<string>; exit: string | null; cycle: boolean } {
+/**
+ * The path from `leaf` to the root: node ids on it and the uuid where it left `nodes` (null at a
+ * root). With `bridge`, a parent that is missing from the file (its line was unreadable) is
+ * replaced by what `bridge` returns for the orphan — the record just before it — so one broken
+ * line does not cut the thread; `bridged` counts those jumps.
+ */
+export function activePath(
+  nodes: ReadonlyMap<string, ThreadNode>,
+  leaf: string,
+  bridge?: (orphan: ThreadNode) => string | null,
+): { path: Set<string>; exit: string | null; cycle: boolean; bridged: number } {
   const path = new Set<string>();
   let cur: string | null = leaf;
+  let bridged = 0;
   while (cur !== null) {
     const n = nodes.get(cur);
     if (!n) break;
-    if (path.has(cur)) return { path, exit: null, cycle: true };
+    if (path.has(cur)) return { path, exit: null, cycle: true, bridged };
     path.add(cur);
     cur = n.p;
+    if (bridge && cur !== null && !nodes.has(cur)) {
+      const prev = bridge(n);
+      if (prev !== null && !path.has(prev)) {
+        cur = prev;
+        bridged++;
+      }
+    }
   }
-  return { path, exit: cur, cycle: false };
+  return { path, exit: cur, cycle: false, bridged };
 }
 
 /** Rule 3: the thread plus the parallel-tool siblings of its nodes. `ordered` is in line order. */

@@ -106,8 +106,15 @@ function groupConversations(
     if (looseItems.length === 0) return { convs: [] };
     return { convs: [{ ...header, messages: looseItems.map((i) => i.msg) }] };
   }
-  const { path: thread, cycle } = activePath(byId, leaf.u);
+  // A parent missing from the whole file was on an unreadable line: continue from the record before.
+  const position = new Map(nodes.map((n, i) => [n.u, i]));
+  const before = (orphan: ThreadNode): string | null => {
+    const i = position.get(orphan.u) ?? 0;
+    return i > 0 ? nodes[i - 1]!.u : null;
+  };
+  const { path: thread, cycle, bridged } = activePath(byId, leaf.u, before);
   if (cycle) w.add(`${header.id}: parentUuid cycle, the thread stops there`);
+  if (bridged > 0) w.count('parent record missing (an unreadable line?): the thread continues from the record before it');
   const included = withToolSiblings(nodes, thread);
   const threadMsgs: ConvoMessage[] = [];
   for (const n of nodes) if (included.has(n.u)) threadMsgs.push(...msgs.get(n.u)!);
