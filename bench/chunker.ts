@@ -20,7 +20,10 @@ const rnd = (): number => {
   return seed / 0x7fffffff;
 };
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-const WORDS = 'the a palace memory drawer search index chunk token query result vector store file line range heading section code function class method value error option default config path folder project mining wing room hall agent session context recall graph fact entity time date'.split(' ');
+const WORDS =
+  'the a palace memory drawer search index chunk token query result vector store file line range heading section code function class method value error option default config path folder project mining wing room hall agent session context recall graph fact entity time date'.split(
+    ' ',
+  );
 const words = (n: number): string => Array.from({ length: n }, () => pick(WORDS)).join(' ');
 const ident = (): string => pick(WORDS) + pick(WORDS).replace(/^./, (c) => c.toUpperCase());
 
@@ -87,7 +90,10 @@ function goFile(bytes: number): string {
     const s = [
       `// ${ident()} ${words(8)}`,
       `func ${ident()}(s string, n int) (string, error) {`,
-      ...Array.from({ length: 3 + Math.floor(rnd() * 10) }, () => `\tif strings.Contains(s, "${words(2)}") { return fmt.Sprintf("%s", s), nil }`),
+      ...Array.from(
+        { length: 3 + Math.floor(rnd() * 10) },
+        () => `\tif strings.Contains(s, "${words(2)}") { return fmt.Sprintf("%s", s), nil }`,
+      ),
       '\treturn "", nil',
       '}',
       '',
@@ -105,7 +111,11 @@ function mdFile(bytes: number): string {
     const r = rnd();
     let s: string;
     if (r < 0.15) s = `${'#'.repeat(2 + Math.floor(rnd() * 2))} ${words(3)}\n`;
-    else if (r < 0.3) s = '```ts\n' + Array.from({ length: 3 + Math.floor(rnd() * 8) }, () => `const ${ident()} = "${words(3)}";`).join('\n') + '\n```\n';
+    else if (r < 0.3)
+      s =
+        '```ts\n' +
+        Array.from({ length: 3 + Math.floor(rnd() * 8) }, () => `const ${ident()} = "${words(3)}";`).join('\n') +
+        '\n```\n';
     else if (r < 0.45) s = Array.from({ length: 3 + Math.floor(rnd() * 5) }, () => `- ${words(8)}`).join('\n') + '\n';
     else s = Array.from({ length: 2 + Math.floor(rnd() * 4) }, () => `${words(12)}.`).join(' ') + '\n';
     out.push(s);
@@ -183,7 +193,12 @@ for (const k of [...KINDS.map((k) => k.name), 'all']) {
     for (const d of docs) chunkDocument(d.rel, d.text);
     times.push(Number(process.hrtime.bigint() - t0) / 1e9);
   }
-  results[k] = { mb: +MB(chars).toFixed(1), mbPerSec: +(MB(chars) / median(times)).toFixed(1), chunks, avgChars: Math.round(chunkChars / chunks) };
+  results[k] = {
+    mb: +MB(chars).toFixed(1),
+    mbPerSec: +(MB(chars) / median(times)).toFixed(1),
+    chunks,
+    avgChars: Math.round(chunkChars / chunks),
+  };
 }
 const baseTimes: number[] = [];
 for (let r = 0; r < 5; r++) {
@@ -196,9 +211,13 @@ const baseline = +(all.mb / median(baseTimes)).toFixed(1);
 
 if (JSON_OUT) console.log(JSON.stringify({ node: process.version, results, baselineMempalaceWindowMBps: baseline }));
 else {
-  console.log(`chunker throughput (node ${process.version}, ${corpus.length} files, median of 5 runs; MB = 10^6 UTF-16 chars)`);
+  console.log(
+    `chunker throughput (node ${process.version}, ${corpus.length} files, median of 5 runs; MB = 10^6 UTF-16 chars)`,
+  );
   for (const [k, r] of Object.entries(results)) {
-    console.log(`  ${k.padEnd(11)} ${String(r.mb).padStart(6)} MB  ${String(r.mbPerSec).padStart(7)} MB/s  ${String(r.chunks).padStart(7)} chunks  avg ${r.avgChars} chars`);
+    console.log(
+      `  ${k.padEnd(11)} ${String(r.mb).padStart(6)} MB  ${String(r.mbPerSec).padStart(7)} MB/s  ${String(r.chunks).padStart(7)} chunks  avg ${r.avgChars} chars`,
+    );
   }
   console.log(`  baseline: MemPalace-style fixed windows (800/100, no structure) ${baseline} MB/s`);
 }

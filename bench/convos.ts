@@ -81,7 +81,12 @@ async function throughput(name: string, workers: number, kg: boolean) {
   c0 = process.cpuUsage();
   const again = await palace.mine(join(work, 'claude'), { mode: 'convos' });
   c = process.cpuUsage(c0);
-  const remine = { seconds: r2((performance.now() - t0) / 1000), cpu_seconds: r2((c.user + c.system) / 1e6), drawers_added: again.drawersAdded, files_unchanged: again.filesUnchanged };
+  const remine = {
+    seconds: r2((performance.now() - t0) / 1000),
+    cpu_seconds: r2((c.user + c.system) / 1e6),
+    drawers_added: again.drawersAdded,
+    files_unchanged: again.filesUnchanged,
+  };
   await palace.close();
   return {
     workers,
@@ -124,7 +129,10 @@ const mine = (kg: boolean) => {
   return { ms, cpuMs: cpuUs / 1000, summary: JSON.parse(r.stdout) as { drawers_added: number } };
 };
 const first = mine(true);
-const runsOf = { kg: { wall: [] as number[], cpu: [] as number[] }, plain: { wall: [] as number[], cpu: [] as number[] } };
+const runsOf = {
+  kg: { wall: [] as number[], cpu: [] as number[] },
+  plain: { wall: [] as number[], cpu: [] as number[] },
+};
 let appended = 0;
 for (let i = 0; i < runs; i++) {
   for (const kg of [true, false]) {

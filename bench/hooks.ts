@@ -43,7 +43,14 @@ const load0 = loadavg();
 
 // ── the palace ──────────────────────────────────────────────────────────────
 const r = rng(11);
-const TOPICS = ['rate limit login redis window', 'export job nightly schedule', 'oauth device flow token', 'migration index column table', 'cache ttl eviction worker', 'retry budget timeout queue'];
+const TOPICS = [
+  'rate limit login redis window',
+  'export job nightly schedule',
+  'oauth device flow token',
+  'migration index column table',
+  'cache ttl eviction worker',
+  'retry budget timeout queue',
+];
 const HALLS = ['facts', 'preferences', 'advice', 'events', 'discoveries', 'general'];
 let t = performance.now();
 const palace = await openPalace({ home, embedder: null });
@@ -67,11 +74,32 @@ for (let i = 0; i < N; i += 5000) {
 const drawers = await palace.store.count();
 await palace.close();
 const memDir = selectMemoryDir({ cwd: project, env, lociHome: home }).dir;
-addMemory(memDir, { type: 'feedback', name: 'tests in band', description: 'integration tests need --runInBand: they share one database', pinned: true });
-addMemory(memDir, { type: 'project', name: 'redis limiter', description: 'login rate limiting uses Redis, 5 attempts per minute per IP, /healthz exempt' });
-addMemory(memDir, { type: 'project', name: 'oauth device flow', description: 'the CLI moves from API keys to the OAuth device flow' });
-addMemory(memDir, { type: 'reference', name: 'latency board', description: 'grafana board of login latency and limiter rejections' });
-addMemory(memDir, { type: 'user', name: 'ana', description: 'Ana, backend developer, prefers short answers with code' });
+addMemory(memDir, {
+  type: 'feedback',
+  name: 'tests in band',
+  description: 'integration tests need --runInBand: they share one database',
+  pinned: true,
+});
+addMemory(memDir, {
+  type: 'project',
+  name: 'redis limiter',
+  description: 'login rate limiting uses Redis, 5 attempts per minute per IP, /healthz exempt',
+});
+addMemory(memDir, {
+  type: 'project',
+  name: 'oauth device flow',
+  description: 'the CLI moves from API keys to the OAuth device flow',
+});
+addMemory(memDir, {
+  type: 'reference',
+  name: 'latency board',
+  description: 'grafana board of login latency and limiter rejections',
+});
+addMemory(memDir, {
+  type: 'user',
+  name: 'ana',
+  description: 'Ana, backend developer, prefers short answers with code',
+});
 const buildSeconds = (performance.now() - t) / 1000;
 
 // ── measurement ─────────────────────────────────────────────────────────────
@@ -82,29 +110,49 @@ function pct(xs: number[], p: number): number {
 /** CPU time of each hook process (user + system) through GNU time, when it is installed. */
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 const cpuFile = join(root, 'cpu.txt');
-function run(args: string[], input: string, extra: NodeJS.ProcessEnv = {}): { ms: number; cpu: number | null; stdout: string } {
-  const [cmd, argv] = TIME ? [TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args]] : [process.execPath, args];
+function run(
+  args: string[],
+  input: string,
+  extra: NodeJS.ProcessEnv = {},
+): { ms: number; cpu: number | null; stdout: string } {
+  const [cmd, argv] = TIME
+    ? [TIME, ['-f', '%U %S', '-o', cpuFile, process.execPath, ...args]]
+    : [process.execPath, args];
   const t0 = performance.now();
   const res = spawnSync(cmd, argv, { cwd: project, input, encoding: 'utf8', env: { ...env, ...extra } });
   const ms = performance.now() - t0;
   if (res.status !== 0 || res.stderr) throw new Error(`${args.join(' ')} failed: ${res.status} ${res.stderr}`);
-  const cpu = TIME ? readFileSync(cpuFile, 'utf8').trim().split(/\s+/).reduce((a, x) => a + Number(x) * 1000, 0) : null;
+  const cpu = TIME
+    ? readFileSync(cpuFile, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .reduce((a, x) => a + Number(x) * 1000, 0)
+    : null;
   return { ms, cpu, stdout: res.stdout };
 }
 const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
-const queueEmpty = () => !existsSync(join(home, 'queue')) || readdirSync(join(home, 'queue')).every((n) => !n.endsWith('.json'));
+const queueEmpty = () =>
+  !existsSync(join(home, 'queue')) || readdirSync(join(home, 'queue')).every((n) => !n.endsWith('.json'));
 const waitWorker = async () => {
-  for (let k = 0; k < 600 && (existsSync(join(home, 'locks', 'hook-worker.lock')) || !queueEmpty()); k++) await sleep(100);
+  for (let k = 0; k < 600 && (existsSync(join(home, 'locks', 'hook-worker.lock')) || !queueEmpty()); k++)
+    await sleep(100);
 };
 const w = { transcript, project };
 const PROMPTS = TOPICS.map((tp) => `How did we handle the ${tp} decision, and why?`);
 let appended = 0;
 const appendPrompt = () => {
   appended++;
-  appendFileSync(transcript, `${JSON.stringify({ type: 'user', uuid: `b-${appended}`, sessionId: SESSION, cwd: '/home/dev/acme-api', timestamp: new Date().toISOString(), message: { role: 'user', content: `bench prompt ${appended}: and the retry budget?` } })}\n`);
+  appendFileSync(
+    transcript,
+    `${JSON.stringify({ type: 'user', uuid: `b-${appended}`, sessionId: SESSION, cwd: '/home/dev/acme-api', timestamp: new Date().toISOString(), message: { role: 'user', content: `bench prompt ${appended}: and the retry budget?` } })}\n`,
+  );
 };
 const NO_SERVER = { LOCI_HOOK_SERVER: '0' };
-const upsInput = (tag: string) => (i: number) => hookInput('user-prompt-submit.json', w, { prompt: PROMPTS[(i + 3) % PROMPTS.length], session_id: `bench-${tag}-${i}` });
+const upsInput = (tag: string) => (i: number) =>
+  hookInput('user-prompt-submit.json', w, {
+    prompt: PROMPTS[(i + 3) % PROMPTS.length],
+    session_id: `bench-${tag}-${i}`,
+  });
 const memFile = join(memDir, 'project_redis-limiter.md');
 const invalidate = (i: number) => {
   const at = new Date(Date.now() - 1000 * (100 + i));
@@ -125,14 +173,59 @@ const cases: Case[] = [
   { name: 'baseline: node -e 0', args: ['-e', '0'], input: () => '' },
   { name: 'baseline: node bin/loci.js --version', args: [BIN, '--version'], input: () => '' },
   { name: 'stop, nothing to archive', args: [HOOK_MAIN, 'stop'], input: () => hookInput('stop.json', w) },
-  { name: 'stop, nothing to archive (via bin/loci.js hook)', args: [BIN, 'hook', 'stop'], input: () => hookInput('stop.json', w) },
-  { name: 'stop, archive queued + detached worker spawned', args: [HOOK_MAIN, 'stop'], input: () => hookInput('stop.json', w), env: { LOCI_HOOK_SAVE_EVERY: '1' }, before: appendPrompt },
-  { name: `user-prompt-submit, ${drawers} drawers, in the hook process (no server)`, args: [HOOK_MAIN, 'user-prompt-submit'], input: upsInput('cold'), env: NO_SERVER, expect: /"UserPromptSubmit"/ },
-  { name: `user-prompt-submit, ${drawers} drawers, warm server`, args: [HOOK_MAIN, 'user-prompt-submit'], input: upsInput('warm'), expect: /"UserPromptSubmit"/ },
-  { name: 'user-prompt-submit, warm server (via bin/loci.js hook)', args: [BIN, 'hook', 'user-prompt-submit'], input: upsInput('bin'), expect: /"UserPromptSubmit"/ },
-  { name: 'session-start, wake-up computed in the hook process (no server, cache invalidated)', args: [HOOK_MAIN, 'session-start'], input: ssInput, env: NO_SERVER, before: invalidate, expect: /"SessionStart"/ },
-  { name: 'session-start, wake-up computed by the warm server (cache invalidated)', args: [HOOK_MAIN, 'session-start'], input: ssInput, before: invalidate, expect: /"SessionStart"/ },
-  { name: 'session-start, wake-up from the cache', args: [HOOK_MAIN, 'session-start'], input: ssInput, before: () => void run([HOOK_MAIN, 'session-start'], ssInput()), expect: /"SessionStart"/ },
+  {
+    name: 'stop, nothing to archive (via bin/loci.js hook)',
+    args: [BIN, 'hook', 'stop'],
+    input: () => hookInput('stop.json', w),
+  },
+  {
+    name: 'stop, archive queued + detached worker spawned',
+    args: [HOOK_MAIN, 'stop'],
+    input: () => hookInput('stop.json', w),
+    env: { LOCI_HOOK_SAVE_EVERY: '1' },
+    before: appendPrompt,
+  },
+  {
+    name: `user-prompt-submit, ${drawers} drawers, in the hook process (no server)`,
+    args: [HOOK_MAIN, 'user-prompt-submit'],
+    input: upsInput('cold'),
+    env: NO_SERVER,
+    expect: /"UserPromptSubmit"/,
+  },
+  {
+    name: `user-prompt-submit, ${drawers} drawers, warm server`,
+    args: [HOOK_MAIN, 'user-prompt-submit'],
+    input: upsInput('warm'),
+    expect: /"UserPromptSubmit"/,
+  },
+  {
+    name: 'user-prompt-submit, warm server (via bin/loci.js hook)',
+    args: [BIN, 'hook', 'user-prompt-submit'],
+    input: upsInput('bin'),
+    expect: /"UserPromptSubmit"/,
+  },
+  {
+    name: 'session-start, wake-up computed in the hook process (no server, cache invalidated)',
+    args: [HOOK_MAIN, 'session-start'],
+    input: ssInput,
+    env: NO_SERVER,
+    before: invalidate,
+    expect: /"SessionStart"/,
+  },
+  {
+    name: 'session-start, wake-up computed by the warm server (cache invalidated)',
+    args: [HOOK_MAIN, 'session-start'],
+    input: ssInput,
+    before: invalidate,
+    expect: /"SessionStart"/,
+  },
+  {
+    name: 'session-start, wake-up from the cache',
+    args: [HOOK_MAIN, 'session-start'],
+    input: ssInput,
+    before: () => void run([HOOK_MAIN, 'session-start'], ssInput()),
+    expect: /"SessionStart"/,
+  },
 ];
 
 run([HOOK_MAIN, 'stop'], hookInput('stop.json', w), { LOCI_HOOK_WORKER: '0' }); // counter caught up
@@ -140,13 +233,16 @@ run([HOOK_MAIN, 'user-prompt-submit'], upsInput('start')(0)); // starts the warm
 for (let k = 0; k < 300 && !existsSync(join(home, 'run', 'hooks.sock')); k++) await sleep(100);
 
 // Round-robin: every round runs each case once, so a change of machine load hits all cases alike.
-const samples = new Map<string, { ms: number[]; cpu: number[]; chars: number[] }>(cases.map((c) => [c.name, { ms: [], cpu: [], chars: [] }]));
+const samples = new Map<string, { ms: number[]; cpu: number[]; chars: number[] }>(
+  cases.map((c) => [c.name, { ms: [], cpu: [], chars: [] }]),
+);
 for (let i = -3; i < RUNS; i++) {
   for (const c of cases) {
     await waitWorker(); // no background mining during a measurement
     c.before?.(i);
     const res = run(c.args, c.input(i), c.env);
-    if (c.expect && !c.expect.test(res.stdout)) throw new Error(`${c.name}: unexpected output ${res.stdout.slice(0, 300)}`);
+    if (c.expect && !c.expect.test(res.stdout))
+      throw new Error(`${c.name}: unexpected output ${res.stdout.slice(0, 300)}`);
     if (i >= 0) {
       samples.get(c.name)!.ms.push(res.ms);
       if (res.cpu !== null) samples.get(c.name)!.cpu.push(res.cpu);

@@ -54,7 +54,20 @@ const zipf = () => {
 };
 const name = (i: number) => `Entity ${i.toString(36)}`;
 const FUNCTIONAL = ['works_at', 'lives_in', 'located_in', 'assigned_to', 'reports_to', 'married_to', 'role', 'status'];
-const OTHER = ['uses', 'works_on', 'member_of', 'chose', 'attended', 'started', 'depends_on', 'owns', 'knows', 'mentions', 'likes', 'reviewed'];
+const OTHER = [
+  'uses',
+  'works_on',
+  'member_of',
+  'chose',
+  'attended',
+  'started',
+  'depends_on',
+  'owns',
+  'knows',
+  'mentions',
+  'likes',
+  'reviewed',
+];
 const LITERALS = ['engineer', 'tech lead', 'manager', 'open', 'blocked', 'done', 'in review', 'designer'];
 const DAY = 86_400_000;
 const T0 = Date.UTC(2015, 0, 1);
@@ -66,9 +79,16 @@ function fact(i: number): FactInput {
   const predicate = functional ? pick(FUNCTIONAL) : pick(OTHER);
   const literal = predicate === 'role' || predicate === 'status';
   const validFrom = date();
-  const f: FactInput = { subject: name(zipf()), predicate, object: literal ? pick(LITERALS) : name(Math.floor(r() * ENTITIES)), validFrom, sources: [`d${i % 200_000}`] };
+  const f: FactInput = {
+    subject: name(zipf()),
+    predicate,
+    object: literal ? pick(LITERALS) : name(Math.floor(r() * ENTITIES)),
+    validFrom,
+    sources: [`d${i % 200_000}`],
+  };
   if (literal) f.literal = true;
-  if (!functional && r() < 0.12) f.validTo = new Date(Date.parse(validFrom) + (1 + Math.floor(r() * 700)) * DAY).toISOString();
+  if (!functional && r() < 0.12)
+    f.validTo = new Date(Date.parse(validFrom) + (1 + Math.floor(r() * 700)) * DAY).toISOString();
   return f;
 }
 
@@ -77,7 +97,10 @@ const db = openDatabase(join(work, 'palace.db'));
 const graph = createSqliteGraphStore(db);
 await graph.init();
 let t = performance.now();
-const entities = Array.from({ length: ENTITIES }, (_, i) => ({ name: name(i), type: i % 3 === 0 ? 'person' : i % 3 === 1 ? 'project' : 'tool' }));
+const entities = Array.from({ length: ENTITIES }, (_, i) => ({
+  name: name(i),
+  type: i % 3 === 0 ? 'person' : i % 3 === 1 ? 'project' : 'tool',
+}));
 for (let i = 0; i < ENTITIES; i += 10_000) await graph.apply({ entities: entities.slice(i, i + 10_000) });
 let made = 0;
 while (made < FACTS) {
@@ -90,7 +113,10 @@ const buildSeconds = (performance.now() - t) / 1000;
 const stats = await graph.stats();
 
 // ── 2. as-of queries ────────────────────────────────────────────────────────
-async function latencies(entityOf: () => string, n: number): Promise<{ p50: number; p95: number; p99: number; max: number; avg_facts: number }> {
+async function latencies(
+  entityOf: () => string,
+  n: number,
+): Promise<{ p50: number; p95: number; p99: number; max: number; avg_facts: number }> {
   const times: number[] = [];
   let facts = 0;
   for (let i = 0; i < n + 50; i++) {
@@ -104,7 +130,13 @@ async function latencies(entityOf: () => string, n: number): Promise<{ p50: numb
     }
   }
   times.sort((a, b) => a - b);
-  return { p50: ms(pct(times, 50)), p95: ms(pct(times, 95)), p99: ms(pct(times, 99)), max: ms(times[times.length - 1]!), avg_facts: +(facts / n).toFixed(1) };
+  return {
+    p50: ms(pct(times, 50)),
+    p95: ms(pct(times, 95)),
+    p99: ms(pct(times, 99)),
+    max: ms(times[times.length - 1]!),
+    avg_facts: +(facts / n).toFixed(1),
+  };
 }
 const random = await latencies(() => name(Math.floor(r() * ENTITIES)), 1000);
 const hubs = await latencies(() => name(Math.floor(r() * 100)), 200);
@@ -141,12 +173,21 @@ for (let i = 0; bytes < MB * 1e6; i++) {
   const [a, b] = [pick(PEOPLE), pick(PEOPLE)];
   const lines: string[] = [];
   for (let k = 0; k < 8; k++) {
-    const sentences = Array.from({ length: 2 + Math.floor(r() * 3) }, () => (r() < RELATION_SHARE ? pick(RELATIONS)() : pick(FILLER)));
+    const sentences = Array.from({ length: 2 + Math.floor(r() * 3) }, () =>
+      r() < RELATION_SHARE ? pick(RELATIONS)() : pick(FILLER),
+    );
     lines.push(`${k % 2 ? b : a}: ${sentences.join(' ')}`);
   }
   const text = lines.join('\n');
   bytes += Buffer.byteLength(text);
-  drawers.push({ id: `c${i}`, text, contentDate: '2024-05-10T10:00:00Z', speakers: [a, b], wing: 'bench', room: 'chat' });
+  drawers.push({
+    id: `c${i}`,
+    text,
+    contentDate: '2024-05-10T10:00:00Z',
+    speakers: [a, b],
+    wing: 'bench',
+    room: 'chat',
+  });
 }
 
 /**
@@ -177,7 +218,11 @@ async function throughput(label: string, set: ExtractionInput[]) {
     const sdb = openDatabase(file);
     const store = createSqliteStore(sdb, { path: file });
     for (let i = 0; i < set.length; i += 1000) {
-      await store.put(set.slice(i, i + 1000).map((d) => ({ id: d.id, wing: d.wing, room: d.room, text: d.text, contentDate: d.contentDate })));
+      await store.put(
+        set
+          .slice(i, i + 1000)
+          .map((d) => ({ id: d.id, wing: d.wing, room: d.room, text: d.text, contentDate: d.contentDate })),
+      );
     }
     sdb.close();
   });
@@ -197,14 +242,27 @@ function locomoDrawers(): ExtractionInput[] {
   const file = join(import.meta.dirname, '..', '..', 'shared', 'data', 'locomo', 'locomo-dev.json');
   if (!existsSync(file)) return [];
   const out: ExtractionInput[] = [];
-  for (const conv of JSON.parse(readFileSync(file, 'utf8')) as { sample_id: string; conversation: Record<string, unknown> }[]) {
+  for (const conv of JSON.parse(readFileSync(file, 'utf8')) as {
+    sample_id: string;
+    conversation: Record<string, unknown>;
+  }[]) {
     const c = conv.conversation;
     const speakers = [String(c['speaker_a']), String(c['speaker_b'])];
     for (let i = 1; Array.isArray(c[`session_${i}`]); i++) {
       const turns = c[`session_${i}`] as { speaker: string; text: string }[];
       for (let j = 0; j < turns.length; j += 8) {
-        const text = turns.slice(j, j + 8).map((t) => `${t.speaker}: ${t.text}`).join('\n');
-        out.push({ id: `${conv.sample_id}/${i}/${j}`, text, contentDate: '2023-05-10T10:00:00Z', speakers, wing: conv.sample_id, room: `session-${i}` });
+        const text = turns
+          .slice(j, j + 8)
+          .map((t) => `${t.speaker}: ${t.text}`)
+          .join('\n');
+        out.push({
+          id: `${conv.sample_id}/${i}/${j}`,
+          text,
+          contentDate: '2023-05-10T10:00:00Z',
+          speakers,
+          wing: conv.sample_id,
+          room: `session-${i}`,
+        });
       }
     }
   }
@@ -213,7 +271,9 @@ function locomoDrawers(): ExtractionInput[] {
 
 const generated = await throughput('generated', drawers);
 const locomo = locomoDrawers();
-const real = locomo.length ? await throughput('locomo', locomo) : 'skipped: ../shared/data/locomo/locomo-dev.json not found';
+const real = locomo.length
+  ? await throughput('locomo', locomo)
+  : 'skipped: ../shared/data/locomo/locomo-dev.json not found';
 if (!process.argv.includes('--keep')) rmSync(work, { recursive: true, force: true });
 
 console.log(

@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { runLocomoBench } from '../dist/index.js';
 
 const i = process.argv.indexOf('--data');
-const data = i > 0 ? process.argv[i + 1]! : join(import.meta.dirname ?? '.', '..', '..', 'shared', 'data', 'locomo', 'locomo-dev.json');
+const data =
+  i > 0
+    ? process.argv[i + 1]!
+    : join(import.meta.dirname ?? '.', '..', '..', 'shared', 'data', 'locomo', 'locomo-dev.json');
 const r = await runLocomoBench({ data, captions: process.argv.includes('--captions') });
 const f = (x: number) => x.toFixed(3);
 const keys = ['any@5', 'any@10', 'frac@5', 'frac@10', 'all@5', 'all@10', 'ndcg@10'] as const;

@@ -42,14 +42,24 @@ for (let i = await palace.store.count(); i < N; i += 5000) {
   for (let j = i; j < Math.min(N, i + 5000); j++) {
     const text = prose(r, 130);
     if (j % 250 === 0) sample.push(text);
-    batch.push({ wing: `w${j % 5}`, room: `r${j % 23}`, source: `/bench/file${Math.floor(j / 8)}.md`, chunkIndex: j % 8, contentDate: `2026-0${1 + (j % 9)}-1${j % 10}`, text });
+    batch.push({
+      wing: `w${j % 5}`,
+      room: `r${j % 23}`,
+      source: `/bench/file${Math.floor(j / 8)}.md`,
+      chunkIndex: j % 8,
+      contentDate: `2026-0${1 + (j % 9)}-1${j % 10}`,
+      text,
+    });
   }
   await palace.store.put(batch);
 }
 const buildSeconds = (performance.now() - t) / 1000;
 const queries: string[] = [];
 for (let i = 0; i < 200; i++) {
-  const words = (sample[i % Math.max(1, sample.length)] ?? prose(r, 130)).replace(/[^\p{L}\s]/gu, ' ').split(/\s+/).filter(Boolean);
+  const words = (sample[i % Math.max(1, sample.length)] ?? prose(r, 130))
+    .replace(/[^\p{L}\s]/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
   const start = Math.floor(r() * Math.max(1, words.length - 8));
   queries.push(words.slice(start, start + 3 + Math.floor(r() * 4)).join(' '));
 }
@@ -109,11 +119,31 @@ if (!COLD_ONLY) {
   const q = (i: number) => queries[i % queries.length]!;
   const id = (i: number) => ids[i % ids.length]!;
   tools = {
-    loci_status: await pair(200, () => call('loci_status', {}), () => palace.status()),
-    loci_get_drawer: await pair(500, (i) => call('loci_get_drawer', { drawer_id: id(i) }), (i) => palace.get(id(i))),
-    loci_list_wings: await pair(200, () => call('loci_list_wings', {}), () => palace.listWings()),
-    loci_search: await pair(200, (i) => call('loci_search', { query: q(i), limit: 10 }), (i) => palace.search(q(i), { limit: 10 })),
-    loci_search_lexical: await pair(200, (i) => call('loci_search', { query: q(i), limit: 10, mode: 'lexical' }), (i) => palace.search(q(i), { limit: 10, mode: 'lexical' })),
+    loci_status: await pair(
+      200,
+      () => call('loci_status', {}),
+      () => palace.status(),
+    ),
+    loci_get_drawer: await pair(
+      500,
+      (i) => call('loci_get_drawer', { drawer_id: id(i) }),
+      (i) => palace.get(id(i)),
+    ),
+    loci_list_wings: await pair(
+      200,
+      () => call('loci_list_wings', {}),
+      () => palace.listWings(),
+    ),
+    loci_search: await pair(
+      200,
+      (i) => call('loci_search', { query: q(i), limit: 10 }),
+      (i) => palace.search(q(i), { limit: 10 }),
+    ),
+    loci_search_lexical: await pair(
+      200,
+      (i) => call('loci_search', { query: q(i), limit: 10, mode: 'lexical' }),
+      (i) => palace.search(q(i), { limit: 10, mode: 'lexical' }),
+    ),
   };
   await client.close();
   await server.close();
@@ -122,7 +152,12 @@ const status = await palace.status();
 await palace.close();
 
 // ── cold start of `loci mcp` ─────────────────────────────────────────────────
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+};
 const CALL = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'loci_status', arguments: {} } };
 
 // Baseline: the smallest server on the same SDK (one tool, zod schemas, stdio), no Loci at all.
@@ -156,7 +191,10 @@ type Cold = { initialize_ms: number; first_call_ms: number; cpu_ms: number | nul
 function coldStart(args: string[] = ['bin/loci.js', 'mcp']): Promise<Cold> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, args, { env: { ...process.env, LOCI_HOME: home }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, LOCI_HOME: home },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     let buf = '';
     let init = 0;
     child.stdout.on('data', (d: Buffer) => {
@@ -167,12 +205,16 @@ function coldStart(args: string[] = ['bin/loci.js', 'mcp']): Promise<Cold> {
         buf = buf.slice(nl + 1);
         if (msg.id === 1) {
           init = performance.now() - t0;
-          child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify(CALL)}\n`);
+          child.stdin.write(
+            `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify(CALL)}\n`,
+          );
         } else if (msg.id === 2) {
           const first = performance.now() - t0;
           const cpu = cpuMs(child.pid);
           child.stdin.end();
-          child.once('exit', () => resolve({ initialize_ms: +init.toFixed(1), first_call_ms: +first.toFixed(1), cpu_ms: cpu }));
+          child.once('exit', () =>
+            resolve({ initialize_ms: +init.toFixed(1), first_call_ms: +first.toFixed(1), cpu_ms: cpu }),
+          );
         }
       }
     });
@@ -212,7 +254,8 @@ console.log(
         baseline_loci_version_median_ms: median(version),
         first_tool_call_cpu_median_ms: cold[0]?.cpu_ms === null ? null : median(cold.map((c) => c.cpu_ms ?? 0)),
         baseline_bare_sdk_server_first_call_median_ms: median(bareRuns.map((c) => c.first_call_ms)),
-        baseline_bare_sdk_server_cpu_median_ms: bareRuns[0]?.cpu_ms === null ? null : median(bareRuns.map((c) => c.cpu_ms ?? 0)),
+        baseline_bare_sdk_server_cpu_median_ms:
+          bareRuns[0]?.cpu_ms === null ? null : median(bareRuns.map((c) => c.cpu_ms ?? 0)),
       },
       targets: { tool_call_p50_ms: 5, cold_start_ms: 500 },
     },

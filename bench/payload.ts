@@ -86,7 +86,10 @@ interface Call {
 }
 const calls: Call[] = [];
 async function call(tool: string, args: Record<string, unknown>): Promise<Call> {
-  const r = (await client.callTool({ name: tool, arguments: args })) as { structuredContent?: unknown; content?: { type: string; text?: string }[] };
+  const r = (await client.callTool({ name: tool, arguments: args })) as {
+    structuredContent?: unknown;
+    content?: { type: string; text?: string }[];
+  };
   const text = (r.content ?? []).map((c) => c.text ?? '').join('');
   const model = r.structuredContent !== undefined ? JSON.stringify(r.structuredContent) : JSON.stringify(r.content);
   const c: Call = { tool, args, model: model.length, text: text.length };
@@ -103,7 +106,9 @@ function hitsCarryProvenance(payload: string): boolean {
   } catch {
     return false;
   }
-  return hits.every((h) => ['id', 'wing', 'room', 'source'].every((k) => k in h) && ('date' in h || 'content_date' in h));
+  return hits.every(
+    (h) => ['id', 'wing', 'room', 'source'].every((k) => k in h) && ('date' in h || 'content_date' in h),
+  );
 }
 for (const s of SEARCHES) await call('loci_search', { query: s.query });
 for (const w of WINGS) await call('loci_wake_up', { wing: w });
@@ -116,20 +121,43 @@ await palace.close();
 const hookHome = join(work, `hooks-${process.pid}`);
 cpSync(home, hookHome, { recursive: true });
 const cwds = join(work, 'cwd');
-const env = { ...process.env, LOCI_HOME: hookHome, LOCI_HOOK_SERVER: '0', LOCI_HOOK_WORKER: '0', CLAUDE_CONFIG_DIR: join(work, 'claude') };
+const env = {
+  ...process.env,
+  LOCI_HOME: hookHome,
+  LOCI_HOOK_SERVER: '0',
+  LOCI_HOOK_WORKER: '0',
+  CLAUDE_CONFIG_DIR: join(work, 'claude'),
+};
 const hooks: { event: string; wing: string; prompt?: string; chars: number }[] = [];
 /** Fresh session ids per run: a kept palace home holds the sessions of earlier runs (already surfaced drawers). */
 const run = `${process.pid}-${Date.now()}`;
-const contextOf = (out: string) => (out ? ((JSON.parse(out) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '') : '');
+const contextOf = (out: string) =>
+  out
+    ? ((JSON.parse(out) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput
+        ?.additionalContext ?? '')
+    : '';
 for (const w of WINGS) {
   const cwd = w === repoWing ? repoRoot : join(cwds, w);
   mkdirSync(cwd, { recursive: true });
-  const out = await runHook('session-start', JSON.stringify({ hook_event_name: 'SessionStart', session_id: `bench-${run}-${w}`, cwd, source: 'startup' }), { home: hookHome, env, cwd, spawnWorker: false });
+  const out = await runHook(
+    'session-start',
+    JSON.stringify({ hook_event_name: 'SessionStart', session_id: `bench-${run}-${w}`, cwd, source: 'startup' }),
+    { home: hookHome, env, cwd, spawnWorker: false },
+  );
   hooks.push({ event: 'SessionStart', wing: w, chars: contextOf(out).length });
 }
 for (const s of SEARCHES) {
   const cwd = s.wing === repoWing ? repoRoot : join(cwds, s.wing);
-  const out = await runHook('user-prompt-submit', JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: `bench-${run}-p${hooks.length}`, cwd, prompt: s.query }), { home: hookHome, env, cwd, spawnWorker: false });
+  const out = await runHook(
+    'user-prompt-submit',
+    JSON.stringify({
+      hook_event_name: 'UserPromptSubmit',
+      session_id: `bench-${run}-p${hooks.length}`,
+      cwd,
+      prompt: s.query,
+    }),
+    { home: hookHome, env, cwd, spawnWorker: false },
+  );
   hooks.push({ event: 'UserPromptSubmit', wing: s.wing, prompt: s.query, chars: contextOf(out).length });
 }
 
@@ -137,9 +165,23 @@ const of = (tool: string) => calls.filter((c) => c.tool === tool);
 const report = {
   palace: home,
   mcp: {
-    search: { calls: of('loci_search').length, model_chars: sum(of('loci_search').map((c) => c.model)), text_chars: sum(of('loci_search').map((c) => c.text)), provenance: of('loci_search').every((c) => c.provenance) },
-    wake_up: { calls: of('loci_wake_up').length, model_chars: sum(of('loci_wake_up').map((c) => c.model)), text_chars: sum(of('loci_wake_up').map((c) => c.text)) },
-    per_call: calls.map((c) => ({ tool: c.tool, arg: c.args['query'] ?? c.args['wing'], model_chars: c.model, text_chars: c.text })),
+    search: {
+      calls: of('loci_search').length,
+      model_chars: sum(of('loci_search').map((c) => c.model)),
+      text_chars: sum(of('loci_search').map((c) => c.text)),
+      provenance: of('loci_search').every((c) => c.provenance),
+    },
+    wake_up: {
+      calls: of('loci_wake_up').length,
+      model_chars: sum(of('loci_wake_up').map((c) => c.model)),
+      text_chars: sum(of('loci_wake_up').map((c) => c.text)),
+    },
+    per_call: calls.map((c) => ({
+      tool: c.tool,
+      arg: c.args['query'] ?? c.args['wing'],
+      model_chars: c.model,
+      text_chars: c.text,
+    })),
   },
   hooks: {
     session_start_chars: sum(hooks.filter((h) => h.event === 'SessionStart').map((h) => h.chars)),

@@ -39,7 +39,8 @@ interface Found {
 }
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git', 'coverage']);
-const TEXT = /\.(?:ts|mts|cts|js|mjs|cjs|json|md|txt|yml|yaml|toml|sh|jsonl|html|css|env|example|gitignore|py|rb|go|rs|java|c|h|cfg|ini|conf|rst)$|^[^.]+$/i;
+const TEXT =
+  /\.(?:ts|mts|cts|js|mjs|cjs|json|md|txt|yml|yaml|toml|sh|jsonl|html|css|env|example|gitignore|py|rb|go|rs|java|c|h|cfg|ini|conf|rst)$|^[^.]+$/i;
 
 function walk(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -52,8 +53,11 @@ function walk(dir: string, out: string[] = []): string[] {
 }
 
 function defaultTree(): string[] {
-  const files = ['src', 'test', 'docs', 'bench', 'scripts'].filter((d) => existsSync(join(ROOT, d))).flatMap((d) => walk(join(ROOT, d)));
-  for (const e of readdirSync(ROOT, { withFileTypes: true })) if (e.isFile() && TEXT.test(e.name) && e.name !== 'package-lock.json') files.push(join(ROOT, e.name));
+  const files = ['src', 'test', 'docs', 'bench', 'scripts']
+    .filter((d) => existsSync(join(ROOT, d)))
+    .flatMap((d) => walk(join(ROOT, d)));
+  for (const e of readdirSync(ROOT, { withFileTypes: true }))
+    if (e.isFile() && TEXT.test(e.name) && e.name !== 'package-lock.json') files.push(join(ROOT, e.name));
   return files.sort();
 }
 
@@ -66,7 +70,12 @@ function audit(where: string, text: string, out: Found[]): void {
     const b = Math.min(nl < 0 ? text.length : nl, h.end + 30);
     const secret = text.slice(h.start, h.end);
     const shown = secret.length > 60 ? `${secret.slice(0, 57)}…` : secret;
-    out.push({ where, line, kind: h.kind, context: `${text.slice(a, h.start)}⟦${shown}⟧${text.slice(h.end, b)}`.replace(/\s+/g, ' ') });
+    out.push({
+      where,
+      line,
+      kind: h.kind,
+      context: `${text.slice(a, h.start)}⟦${shown}⟧${text.slice(h.end, b)}`.replace(/\s+/g, ' '),
+    });
   }
 }
 
@@ -77,7 +86,10 @@ function conversationsUnder(dir: string): { where: string; convs: Conversation[]
     if (e.isDirectory()) {
       const days = readdirSync(p).filter((n) => /^\d{4}-\d{2}-\d{2}\.json$/.test(n));
       if (days.length) {
-        const r = parseSlackChannel(p, days.map((name) => ({ name, content: readFileSync(join(p, name), 'utf8') })));
+        const r = parseSlackChannel(
+          p,
+          days.map((name) => ({ name, content: readFileSync(join(p, name), 'utf8') })),
+        );
         out.push({ where: relative(dir, p), convs: r.conversations });
       } else for (const sub of conversationsUnder(p)) out.push({ where: join(e.name, sub.where), convs: sub.convs });
     } else if (/\.(?:jsonl?|txt|md)$/.test(e.name) && e.name !== 'README.md') {
@@ -128,7 +140,12 @@ const all: Found[] = [];
   const texts = files.map((f) => readFileSync(f, 'utf8'));
   files.forEach((f, i) => audit(relative(trees.length ? process.cwd() : ROOT, f), texts[i]!, found));
   const chars = texts.reduce((n, t) => n + t.length, 0);
-  report['tree'] = { files: files.length, mchars: Math.round(chars / 1e4) / 100, redactions: found.length, MBps: speed(texts, found.length) };
+  report['tree'] = {
+    files: files.length,
+    mchars: Math.round(chars / 1e4) / 100,
+    redactions: found.length,
+    MBps: speed(texts, found.length),
+  };
   all.push(...found.map((x) => ({ ...x, where: `tree:${x.where}` })));
 }
 
@@ -141,7 +158,7 @@ if (!existsSync(transcripts)) {
   let messages = 0;
   for (const { where, convs } of conversationsUnder(transcripts)) {
     for (const c of convs) {
-      if (c.title) texts.push(c.title), audit(`${where} (title)`, c.title, found);
+      if (c.title) (texts.push(c.title), audit(`${where} (title)`, c.title, found));
       for (const m of c.messages) {
         messages++;
         texts.push(m.text);
@@ -150,7 +167,12 @@ if (!existsSync(transcripts)) {
     }
   }
   const chars = texts.reduce((n, t) => n + t.length, 0);
-  report['transcripts'] = { messages, mchars: Math.round(chars / 1e4) / 100, redactions: found.length, MBps: speed(texts, found.length) };
+  report['transcripts'] = {
+    messages,
+    mchars: Math.round(chars / 1e4) / 100,
+    redactions: found.length,
+    MBps: speed(texts, found.length),
+  };
   all.push(...found.map((x) => ({ ...x, where: `transcripts:${x.where}` })));
 
   const raw: Found[] = [];
@@ -174,7 +196,12 @@ if (!existsSync(transcripts)) {
     });
   }
   const rawChars = leaves.reduce((n, t) => n + t.length, 0);
-  report['transcriptsRaw'] = { strings: leaves.length, mchars: Math.round(rawChars / 1e4) / 100, redactions: raw.length, MBps: speed(leaves, raw.length) };
+  report['transcriptsRaw'] = {
+    strings: leaves.length,
+    mchars: Math.round(rawChars / 1e4) / 100,
+    redactions: raw.length,
+    MBps: speed(leaves, raw.length),
+  };
   all.push(...raw.map((x) => ({ ...x, where: `raw:${x.where}` })));
 }
 

@@ -32,7 +32,26 @@ const FUNCTION_WORDS = (
   'off while also ever yes ok'
 ).split(' ');
 const vocab: string[] = [...FUNCTION_WORDS];
-const syll = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'shi', 'pe', 'da', 'ga', 'zu', 'bo', 'ri', 'te', 'an', 'el', 'or'];
+const syll = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'ta',
+  'vo',
+  'shi',
+  'pe',
+  'da',
+  'ga',
+  'zu',
+  'bo',
+  'ri',
+  'te',
+  'an',
+  'el',
+  'or',
+];
 for (let i = vocab.length; i < V; i++) {
   let w = '';
   let x = i + 1;
@@ -74,7 +93,14 @@ for (let i = existing; i < N; i += 5000) {
   for (let j = i; j < Math.min(N, i + 5000); j++) {
     const tx = text();
     texts.push(tx);
-    batch.push({ wing: `w${j % 5}`, room: `r${j % 23}`, source: `/bench/file${Math.floor(j / 8)}.md`, chunkIndex: j % 8, contentDate: `2026-0${1 + (j % 9)}-1${j % 10}`, text: tx });
+    batch.push({
+      wing: `w${j % 5}`,
+      room: `r${j % 23}`,
+      source: `/bench/file${Math.floor(j / 8)}.md`,
+      chunkIndex: j % 8,
+      contentDate: `2026-0${1 + (j % 9)}-1${j % 10}`,
+      text: tx,
+    });
   }
   await palace.store.put(batch);
 }
@@ -87,7 +113,12 @@ for (let i = 0; i < 200; i++) {
     .split(/\s+/)
     .filter((w) => w && !FUNCTION_WORDS.includes(w.replace(/\./g, '')));
   const start = Math.floor(r() * Math.max(1, words.length - 8));
-  queries.push(words.slice(start, start + 3 + Math.floor(r() * 4)).join(' ').replace(/\./g, ''));
+  queries.push(
+    words
+      .slice(start, start + 3 + Math.floor(r() * 4))
+      .join(' ')
+      .replace(/\./g, ''),
+  );
 }
 function pct(xs: number[], p: number) {
   const s = [...xs].sort((a, b) => a - b);
@@ -112,7 +143,10 @@ await palace.close();
 const proc: number[] = [];
 for (const q of queries.slice(0, 15)) {
   const t0 = performance.now();
-  const res = spawnSync(process.execPath, ['bin/loci.js', 'search', q, '--json'], { env: { ...process.env, LOCI_HOME: home }, encoding: 'utf8' });
+  const res = spawnSync(process.execPath, ['bin/loci.js', 'search', q, '--json'], {
+    env: { ...process.env, LOCI_HOME: home },
+    encoding: 'utf8',
+  });
   if (res.status !== 0) throw new Error(res.stderr);
   proc.push(performance.now() - t0);
 }
@@ -123,7 +157,11 @@ if (!process.argv.includes('--no-baseline') && texts.length === N) {
   const ms = new MiniSearch<{ id: number; text: string }>({ fields: ['text'] });
   ms.addAll(texts.map((tx, id) => ({ id, text: tx })));
   const idx = (performance.now() - t) / 1000;
-  baseline = { system: 'MiniSearch 7.2.0 default options, in memory', index_seconds: +idx.toFixed(1), ...(await timeIt((q) => ms.search(q).slice(0, 10))) };
+  baseline = {
+    system: 'MiniSearch 7.2.0 default options, in memory',
+    index_seconds: +idx.toFixed(1),
+    ...(await timeIt((q) => ms.search(q).slice(0, 10))),
+  };
 }
 if (!process.argv.includes('--keep')) rmSync(work, { recursive: true, force: true });
 console.log(

@@ -5,5 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-const r = spawnSync(process.execPath, [join(import.meta.dirname ?? '.', '..', 'bin', 'loci.js'), 'bench', 'transcripts', ...process.argv.slice(2)], { stdio: 'inherit' });
+const r = spawnSync(
+  process.execPath,
+  [join(import.meta.dirname ?? '.', '..', 'bin', 'loci.js'), 'bench', 'transcripts', ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
 process.exit(r.status ?? 1);

@@ -63,9 +63,12 @@ try {
   const counts = walkOnce();
   const ms = time(walkOnce);
   const baseMs = time(() => plainWalk(root));
-  if (JSON_OUT) console.log(JSON.stringify({ node: process.version, treeFiles: FILES, ...counts, walkMs: ms, plainMs: baseMs }));
+  if (JSON_OUT)
+    console.log(JSON.stringify({ node: process.version, treeFiles: FILES, ...counts, walkMs: ms, plainMs: baseMs }));
   else {
-    console.log(`walkProject over ${FILES} files (+500 in a pruned node_modules), median of 7 runs, node ${process.version}`);
+    console.log(
+      `walkProject over ${FILES} files (+500 in a pruned node_modules), median of 7 runs, node ${process.version}`,
+    );
     console.log(`  walkProject:  ${ms.toFixed(1)} ms  (${counts.files} files, ${counts.skipped} skipped)`);
     console.log(`  baseline readdirSync + lstatSync recursion: ${baseMs.toFixed(1)} ms`);
   }

@@ -23,7 +23,9 @@ const args = process.argv.slice(2);
 const targets = args.length ? args : ['src', 'test'];
 const files = targets.flatMap((t) => (statSync(t).isDirectory() ? collect(t, []) : [t])).sort();
 
-const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+  stdio: 'inherit',
+});
 if (build.status !== 0) {
   console.error('build failed: fix the TypeScript errors above');
   process.exit(build.status ?? 1);

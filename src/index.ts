@@ -5,7 +5,20 @@
  */
 
 // ── core ──────────────────────────────────────────────────────────────────────
-export { LociError, createError, isLociError, fsError, ERRORS, oneLine, shortValue, displayDetails, ECHO_MAX_CHARS, type ErrorCode, type ErrorCategory, type ErrorDetails } from './core/errors.js';
+export {
+  LociError,
+  createError,
+  isLociError,
+  fsError,
+  ERRORS,
+  oneLine,
+  shortValue,
+  displayDetails,
+  ECHO_MAX_CHARS,
+  type ErrorCode,
+  type ErrorCategory,
+  type ErrorDetails,
+} from './core/errors.js';
 export { isStrictDate, STRICT_DATE_EXPECTED } from './core/dates.js';
 export { resolveHome, homePaths, ensureHome } from './core/home.js';
 export { writeFileAtomic } from './core/fs-safe.js';
@@ -19,7 +32,19 @@ export { silentLogger, stderrLogger, fileLogger, type Logger, type LogLevel } fr
 export { tokenize, searchColumn, queryTokens } from './text/index.js';
 
 // ── store ─────────────────────────────────────────────────────────────────────
-export type { MemoryStore, Drawer, DrawerInput, DrawerPatch, DrawerFilter, ListOptions, LexicalHit, SourceState, StoreStats, StoreCapabilities, UsageRecord } from './store/ports.js';
+export type {
+  MemoryStore,
+  Drawer,
+  DrawerInput,
+  DrawerPatch,
+  DrawerFilter,
+  ListOptions,
+  LexicalHit,
+  SourceState,
+  StoreStats,
+  StoreCapabilities,
+  UsageRecord,
+} from './store/ports.js';
 
 // ── palace (open, mine, search) ───────────────────────────────────────────────
 export { DIARY_WING, checkName, NAME_MAX_CHARS, type DiaryEntryInput } from './palace/index.js';
@@ -27,51 +52,203 @@ export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } fr
 export { defaultWing, wingName } from './ingest/project-identity.js';
 export { findGitRoot } from './core/git.js';
 export type { MineProjectOptions, MineProgress, MineSummary, SkipReason, SkippedFile } from './ingest/index.js';
-export { matchSpans, highlight, snippetLines, excerptChars, type Excerpt, type SearchOptions, type SearchHit, type SearchResult, type SignalTrace, type HitExplanation, type MatchSpan } from './search/index.js';
+export {
+  matchSpans,
+  highlight,
+  snippetLines,
+  excerptChars,
+  type Excerpt,
+  type SearchOptions,
+  type SearchHit,
+  type SearchResult,
+  type SignalTrace,
+  type HitExplanation,
+  type MatchSpan,
+} from './search/index.js';
 // The SQLite adapter is opened by `openPalace`; its driver handle is not part of the public API.
 export { createMemoryStore } from './store/index.js';
-export { searchHybrid, HYBRID_DEFAULTS, parseTimeCues, type HybridParams, type VectorSearcher, type TimeCue } from './search/index.js';
+export {
+  searchHybrid,
+  HYBRID_DEFAULTS,
+  parseTimeCues,
+  type HybridParams,
+  type VectorSearcher,
+  type TimeCue,
+} from './search/index.js';
 export { METRIC_KEYS, scoreRanking, meanMetrics, type Metrics, type MetricKey } from './bench/metrics.js';
-export type { LocomoBenchOptions, LocomoReport, LocomoScores, LongMemEvalOptions, LongMemEvalReport } from './bench/index.js';
-export type { TranscriptsBenchOptions, TranscriptsReport, TranscriptsGroup, TranscriptQuestion, TranscriptsQuestionResult, HitScores } from './bench/index.js';
+export type {
+  LocomoBenchOptions,
+  LocomoReport,
+  LocomoScores,
+  LongMemEvalOptions,
+  LongMemEvalReport,
+} from './bench/index.js';
+export type {
+  TranscriptsBenchOptions,
+  TranscriptsReport,
+  TranscriptsGroup,
+  TranscriptQuestion,
+  TranscriptsQuestionResult,
+  HitScores,
+} from './bench/index.js';
 
 // ── conversations (issue 4) ───────────────────────────────────────────────────
-export { mineProject, mineConversations, mineClaudeCode, mineAuto, discoverClaudeFiles, runLocomoBench, runLongMemEvalBench, runTranscriptsBench, loadLocomo } from './lazy.js';
+export {
+  mineProject,
+  mineConversations,
+  mineClaudeCode,
+  mineAuto,
+  discoverClaudeFiles,
+  runLocomoBench,
+  runLongMemEvalBench,
+  runTranscriptsBench,
+  loadLocomo,
+} from './lazy.js';
 export { claudeConfigDir } from './ingest/convos-miner/claude-dirs.js';
 export { wingForCwd } from './ingest/convos-miner/identity.js';
 export { CONVO_MINER_VERSION, SLOT_STRIDE } from './ingest/convos-miner/types.js';
 export type {
-  MineConvosOptions, MineConvosSummary, MineClaudeOptions, MineAutoOptions,
-  ConvoFormat, Conversation, ConvoMessage, ExchangeChunk, Hall,
+  MineConvosOptions,
+  MineConvosSummary,
+  MineClaudeOptions,
+  MineAutoOptions,
+  ConvoFormat,
+  Conversation,
+  ConvoMessage,
+  ExchangeChunk,
+  Hall,
 } from './ingest/index.js';
 export type { MineOptions } from './palace/index.js';
 
 // ── memory files and recall (issue 5) ─────────────────────────────────────────
 export {
-  MEMORY_TYPES, MEMORY_LIMITS, INDEX_FILE, isMemoryType, isPrivacy, type MemoryType, type Privacy, type MemoryEntry, type Memory,
-  slugify, topicFileName, SLUG_PATTERN, parseTopicFile, renderNewTopicFile, applyTopicPatch, type TopicFile, type TopicPatch,
-  resolveClaudeMemoryDir, sanitizeProjectPath, lociProjectId, lociMemoryDir, lociUserMemoryDir, selectMemoryDir, normalizeRemoteUrl,
-  type ResolveOptions, type SelectOptions, type ClaudeMemoryLocation, type LociProject, type MemoryDirChoice,
-  listMemories, loadMemories, readMemoryFile, invalidMemoryFiles, type ListMemoriesOptions, type InvalidMemoryFile,
-  rebuildIndex, loadMemoryIndex, truncateIndex, renderIndexLine, type IndexStats, type IndexLimits, type LoadedIndex,
-  defaultPrivacy, checkPrivacy, effectivePrivacy, exportMemories, type ExportOptions,
-  addMemory, editMemory, forgetMemory, findMemory, getMemory, parseMemoryType,
-  type AddMemoryInput, type EditMemoryInput, type WriteOptions as MemoryWriteOptions, type WriteResult as MemoryWriteResult,
-  memorySystemPrompt, type MemoryPromptOptions,
-  loadClaudeMdChain, managedClaudeMdPath, type ClaudeMdChain, type ClaudeMdPiece, type ClaudeMdSkip, type ClaudeMdKind, type ClaudeMdOptions,
+  MEMORY_TYPES,
+  MEMORY_LIMITS,
+  INDEX_FILE,
+  isMemoryType,
+  isPrivacy,
+  type MemoryType,
+  type Privacy,
+  type MemoryEntry,
+  type Memory,
+  slugify,
+  topicFileName,
+  SLUG_PATTERN,
+  parseTopicFile,
+  renderNewTopicFile,
+  applyTopicPatch,
+  type TopicFile,
+  type TopicPatch,
+  resolveClaudeMemoryDir,
+  sanitizeProjectPath,
+  lociProjectId,
+  lociMemoryDir,
+  lociUserMemoryDir,
+  selectMemoryDir,
+  normalizeRemoteUrl,
+  type ResolveOptions,
+  type SelectOptions,
+  type ClaudeMemoryLocation,
+  type LociProject,
+  type MemoryDirChoice,
+  listMemories,
+  loadMemories,
+  readMemoryFile,
+  invalidMemoryFiles,
+  type ListMemoriesOptions,
+  type InvalidMemoryFile,
+  rebuildIndex,
+  loadMemoryIndex,
+  truncateIndex,
+  renderIndexLine,
+  type IndexStats,
+  type IndexLimits,
+  type LoadedIndex,
+  defaultPrivacy,
+  checkPrivacy,
+  effectivePrivacy,
+  exportMemories,
+  type ExportOptions,
+  addMemory,
+  editMemory,
+  forgetMemory,
+  findMemory,
+  getMemory,
+  parseMemoryType,
+  type AddMemoryInput,
+  type EditMemoryInput,
+  type WriteOptions as MemoryWriteOptions,
+  type WriteResult as MemoryWriteResult,
+  memorySystemPrompt,
+  type MemoryPromptOptions,
+  loadClaudeMdChain,
+  managedClaudeMdPath,
+  type ClaudeMdChain,
+  type ClaudeMdPiece,
+  type ClaudeMdSkip,
+  type ClaudeMdKind,
+  type ClaudeMdOptions,
 } from './memdir/index.js';
 export {
-  RECALL_LIMITS, selectRelevantMemories, buildRecall, buildPromptContext, recallWings, FOREIGN_MARGIN, FOREIGN_COVERAGE, FOREIGN_MAX, startRecallPrefetch, prefetchGate,
-  loadRecallSession, recordSurfaced, pruneRecallSessions, sessionPath, sessionBytesLeft,
-  escapeReminderContent, wrapSystemReminder, freshnessWarning, parseSelectionAnswer, selectorSystemPrompt, REMINDER_OPEN, REMINDER_CLOSE,
-  type RecallBudgets, type RecallSelector, type Selection as RecallSelection, type SelectMemoriesOptions, type RecalledMemory, type RecallResult,
-  type RecallOptions, type RecallSessionState, type PromptContextOptions, type PromptContext, type RecalledDrawer, type PalaceSearcher, type TunnelSource,
-  type PrefetchOptions, type RecallPrefetch, type SessionOptions as RecallSessionOptions, type SurfacedRecord,
+  RECALL_LIMITS,
+  selectRelevantMemories,
+  buildRecall,
+  buildPromptContext,
+  recallWings,
+  FOREIGN_MARGIN,
+  FOREIGN_COVERAGE,
+  FOREIGN_MAX,
+  startRecallPrefetch,
+  prefetchGate,
+  loadRecallSession,
+  recordSurfaced,
+  pruneRecallSessions,
+  sessionPath,
+  sessionBytesLeft,
+  escapeReminderContent,
+  wrapSystemReminder,
+  freshnessWarning,
+  parseSelectionAnswer,
+  selectorSystemPrompt,
+  REMINDER_OPEN,
+  REMINDER_CLOSE,
+  type RecallBudgets,
+  type RecallSelector,
+  type Selection as RecallSelection,
+  type SelectMemoriesOptions,
+  type RecalledMemory,
+  type RecallResult,
+  type RecallOptions,
+  type RecallSessionState,
+  type PromptContextOptions,
+  type PromptContext,
+  type RecalledDrawer,
+  type PalaceSearcher,
+  type TunnelSource,
+  type PrefetchOptions,
+  type RecallPrefetch,
+  type SessionOptions as RecallSessionOptions,
+  type SurfacedRecord,
 } from './recall/index.js';
 
 // ── providers and embedders ───────────────────────────────────────────────────
-export { createLlmProvider, providerFromEnv, type LlmProvider, type ProviderConfig, type ChatMessage, type CompleteRequest, type CompleteResult } from './providers/index.js';
-export { createEmbedder, parseEmbedderSpec, embedderConfigFromEnv, type Embedder, type EmbedderConfig, type EmbedOptions } from './embed/index.js';
+export {
+  createLlmProvider,
+  providerFromEnv,
+  type LlmProvider,
+  type ProviderConfig,
+  type ChatMessage,
+  type CompleteRequest,
+  type CompleteResult,
+} from './providers/index.js';
+export {
+  createEmbedder,
+  parseEmbedderSpec,
+  embedderConfigFromEnv,
+  type Embedder,
+  type EmbedderConfig,
+  type EmbedOptions,
+} from './embed/index.js';
 
 // ── knowledge graph (issue 6) ─────────────────────────────────────────────────
 export type { PalaceGraph } from './palace/graph.js';
@@ -97,13 +274,59 @@ export type {
 
 // ── mcp and hooks (issue 7) ───────────────────────────────────────────────────
 export {
-  createLociMcpServer, serveMcpStdio, serveMcpHttp, installMcpServer,
-  type LociMcpServer, type LociMcpServerOptions, type ServeStdioOptions, type StdioServing, type HttpServing, type ServeHttpOptions,
-  type McpInstallOptions, type McpInstallResult, type McpInstallScope, type McpServerEntry, type McpTool, type McpToolAnnotations,
+  createLociMcpServer,
+  serveMcpStdio,
+  serveMcpHttp,
+  installMcpServer,
+  type LociMcpServer,
+  type LociMcpServerOptions,
+  type ServeStdioOptions,
+  type StdioServing,
+  type HttpServing,
+  type ServeHttpOptions,
+  type McpInstallOptions,
+  type McpInstallResult,
+  type McpInstallScope,
+  type McpServerEntry,
+  type McpTool,
+  type McpToolAnnotations,
 } from './mcp/index.js';
 export {
-  wakeUp, runHook, runHookWorker, installHooks, recordUsage, readUsage, topUsage, usageKey, importance, recencyFactor, useFactor, KIND_WEIGHTS, RECENCY_DAYS,
-  HOOK_EVENTS, HOOK_EVENT_NAMES, HOOK_OUTPUT_CHARS, isTrivialPrompt, parseHookInput, isHumanPrompt, countHumanPrompts, estimateTokens, ageLabel,
-  type WakeUpOptions, type WakeUpResult, type WakeUpItem, type HookEvent, type HookInput, type PromptCount, type RunHookOptions, type Importance, type UsageItem,
-  type HookWorkerOptions, type HookWorkerSummary, type HooksInstallOptions, type HooksInstallResult, type HooksInstallScope, type HookHandler,
+  wakeUp,
+  runHook,
+  runHookWorker,
+  installHooks,
+  recordUsage,
+  readUsage,
+  topUsage,
+  usageKey,
+  importance,
+  recencyFactor,
+  useFactor,
+  KIND_WEIGHTS,
+  RECENCY_DAYS,
+  HOOK_EVENTS,
+  HOOK_EVENT_NAMES,
+  HOOK_OUTPUT_CHARS,
+  isTrivialPrompt,
+  parseHookInput,
+  isHumanPrompt,
+  countHumanPrompts,
+  estimateTokens,
+  ageLabel,
+  type WakeUpOptions,
+  type WakeUpResult,
+  type WakeUpItem,
+  type HookEvent,
+  type HookInput,
+  type PromptCount,
+  type RunHookOptions,
+  type Importance,
+  type UsageItem,
+  type HookWorkerOptions,
+  type HookWorkerSummary,
+  type HooksInstallOptions,
+  type HooksInstallResult,
+  type HooksInstallScope,
+  type HookHandler,
 } from './hooks/index.js';

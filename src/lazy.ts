@@ -4,8 +4,22 @@
  * transcript parsers) and the benchmarks. Importing the library — and so starting the CLI, the
  * MCP server or a hook — does not pay for them.
  */
-import type { MineProjectOptions, MineSummary, MineConvosOptions, MineConvosSummary, MineClaudeOptions, MineAutoOptions } from './ingest/index.js';
-import type { LocomoBenchOptions, LocomoReport, LongMemEvalOptions, LongMemEvalReport, TranscriptsBenchOptions, TranscriptsReport } from './bench/index.js';
+import type {
+  MineProjectOptions,
+  MineSummary,
+  MineConvosOptions,
+  MineConvosSummary,
+  MineClaudeOptions,
+  MineAutoOptions,
+} from './ingest/index.js';
+import type {
+  LocomoBenchOptions,
+  LocomoReport,
+  LongMemEvalOptions,
+  LongMemEvalReport,
+  TranscriptsBenchOptions,
+  TranscriptsReport,
+} from './bench/index.js';
 import type { MemoryStore } from './store/ports.js';
 
 /** Mines a project folder or file into `store` (see `ingest/mine-project`). */
@@ -14,7 +28,11 @@ export async function mineProject(store: MemoryStore, path: string, opts?: MineP
 }
 
 /** Mines conversation transcripts and chat logs (see `ingest/mine-convos`). */
-export async function mineConversations(store: MemoryStore, path: string, opts?: MineConvosOptions): Promise<MineConvosSummary> {
+export async function mineConversations(
+  store: MemoryStore,
+  path: string,
+  opts?: MineConvosOptions,
+): Promise<MineConvosSummary> {
   return (await import('./ingest/index.js')).mineConversations(store, path, opts);
 }
 

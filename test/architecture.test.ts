@@ -55,7 +55,12 @@ function load(): SourceFile[] {
     const imports: string[] = [];
     for (const m of text.matchAll(IMPORT)) {
       const spec = m[1] ?? m[2]!;
-      imports.push(relative(src, resolve(dirname(abs), spec)).split('\\').join('/').replace(/\.js$/, '.ts'));
+      imports.push(
+        relative(src, resolve(dirname(abs), spec))
+          .split('\\')
+          .join('/')
+          .replace(/\.js$/, '.ts'),
+      );
     }
     return { path, folder: folderOf(path), text, imports };
   });
@@ -139,7 +144,9 @@ test('front ends reach the library only through its entry', () => {
  * definitions of `store` (types shared by every adapter). Anything else goes through the door.
  */
 const OPEN_DOORS = (target: string): boolean =>
-  target.startsWith('core/') || target === 'store/ports.ts' || target === 'store/shared.ts' ||
+  target.startsWith('core/') ||
+  target === 'store/ports.ts' ||
+  target === 'store/shared.ts' ||
   target === 'store/vector-port.ts';
 
 /** Known deep imports through a side door (debt). */
@@ -175,11 +182,30 @@ test('SQL and the SQLite driver live in the storage adapters', () => {
 
 /** Files that read `process.env` today. Debt: the issue is one place for the whole environment. */
 const ENV_READERS = new Set([
-  'cli/main.ts', 'core/home.ts', 'core/launcher.ts', 'embed/create.ts', 'embed/http-embedders.ts', 'embed/types.ts',
-  'hooks/install.ts', 'hooks/log.ts', 'hooks/main.ts', 'hooks/queue.ts', 'hooks/run.ts', 'hooks/wake-up.ts',
-  'hooks/worker.ts', 'ingest/convos-miner/claude-dirs.ts', 'ingest/mine-convos.ts',
-  'mcp/install.ts', 'mcp/server.ts', 'memdir/claude-md.ts', 'memdir/resolve.ts', 'palace/graph.ts',
-  'palace/palace.ts', 'palace/vectors.ts', 'providers/create.ts', 'providers/types.ts',
+  'cli/main.ts',
+  'core/home.ts',
+  'core/launcher.ts',
+  'embed/create.ts',
+  'embed/http-embedders.ts',
+  'embed/types.ts',
+  'hooks/install.ts',
+  'hooks/log.ts',
+  'hooks/main.ts',
+  'hooks/queue.ts',
+  'hooks/run.ts',
+  'hooks/wake-up.ts',
+  'hooks/worker.ts',
+  'ingest/convos-miner/claude-dirs.ts',
+  'ingest/mine-convos.ts',
+  'mcp/install.ts',
+  'mcp/server.ts',
+  'memdir/claude-md.ts',
+  'memdir/resolve.ts',
+  'palace/graph.ts',
+  'palace/palace.ts',
+  'palace/vectors.ts',
+  'providers/create.ts',
+  'providers/types.ts',
 ]);
 
 /** `text` without its comments (close enough for a word search: block comments, then line comments). */

@@ -65,7 +65,14 @@ describe('no heavy static imports', () => {
     const heavy = staticImports(sample).filter((s) => isHeavy(s.specifier));
     assert.deepEqual(
       heavy.map((s) => `${s.line}:${s.specifier}`).sort(),
-      ['1:onnxruntime-node', '2:pg', '6:@huggingface/transformers', '7:sharp', '8:onnxruntime-web/webgpu', '9:pg'].sort(),
+      [
+        '1:onnxruntime-node',
+        '2:pg',
+        '6:@huggingface/transformers',
+        '7:sharp',
+        '8:onnxruntime-web/webgpu',
+        '9:pg',
+      ].sort(),
     );
   });
 
@@ -78,7 +85,11 @@ describe('no heavy static imports', () => {
         if (isHeavy(s.specifier)) offenders.push(`${relative(root, file)}:${s.line} imports ${s.specifier}`);
       }
     }
-    assert.deepEqual(offenders, [], `load these with a dynamic import() behind a port instead:\n${offenders.join('\n')}`);
+    assert.deepEqual(
+      offenders,
+      [],
+      `load these with a dynamic import() behind a port instead:\n${offenders.join('\n')}`,
+    );
   });
 
   const entries = ['dist/index.js', 'dist/cli/main.js', 'dist/providers/index.js', 'dist/embed/index.js'];
@@ -113,11 +124,15 @@ import { createRequire } from 'node:module';
 for (const t of ${JSON.stringify(targets)}) await import(t);
 process.stdout.write(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)));
 `;
-      const res = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, '--input-type=module', '-e', script], {
-        cwd: root,
-        encoding: 'utf8',
-        env: { ...process.env, NODE_OPTIONS: '' },
-      });
+      const res = spawnSync(
+        process.execPath,
+        ['--import', pathToFileURL(join(dir, 'register.mjs')).href, '--input-type=module', '-e', script],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          env: { ...process.env, NODE_OPTIONS: '' },
+        },
+      );
       assert.equal(res.status, 0, `child failed: ${res.stderr}`);
       const resolved = readFileSync(log, 'utf8')
         .split('\n')
@@ -132,15 +147,26 @@ process.stdout.write(JSON.stringify(Object.keys(createRequire(import.meta.url).c
   const heavyIn = (r: { resolved: string[]; required: string[] }): string[] =>
     [...r.resolved, ...r.required].filter((s) => isHeavy(s) || HEAVY.some((h) => s.includes(`/node_modules/${h}/`)));
 
-  it('importing the built entries loads no heavy module', { skip: built ? false : 'dist/ is missing: run `npm run build` (npm test builds first)' }, () => {
-    const targets = entries.filter((e) => existsSync(join(root, e))).map((e) => pathToFileURL(join(root, e)).href);
-    const r = loadedBy(targets);
-    assert.ok(r.resolved.some((s) => s.endsWith('/dist/index.js')), 'the resolve hook saw the entry (the check is not vacuous)');
-    assert.deepEqual([...new Set(heavyIn(r))], []);
-  });
+  it(
+    'importing the built entries loads no heavy module',
+    { skip: built ? false : 'dist/ is missing: run `npm run build` (npm test builds first)' },
+    () => {
+      const targets = entries.filter((e) => existsSync(join(root, e))).map((e) => pathToFileURL(join(root, e)).href);
+      const r = loadedBy(targets);
+      assert.ok(
+        r.resolved.some((s) => s.endsWith('/dist/index.js')),
+        'the resolve hook saw the entry (the check is not vacuous)',
+      );
+      assert.deepEqual([...new Set(heavyIn(r))], []);
+    },
+  );
 
   const ortInstalled = existsSync(join(root, 'node_modules/onnxruntime-node/package.json'));
-  it('the same probe does catch a heavy module when one is loaded', { skip: ortInstalled ? false : 'onnxruntime-node is not installed' }, () => {
-    assert.ok(heavyIn(loadedBy(['onnxruntime-node'])).length > 0);
-  });
+  it(
+    'the same probe does catch a heavy module when one is loaded',
+    { skip: ortInstalled ? false : 'onnxruntime-node is not installed' },
+    () => {
+      assert.ok(heavyIn(loadedBy(['onnxruntime-node'])).length > 0);
+    },
+  );
 });

@@ -70,7 +70,11 @@ export function readDataFile(path: string): unknown {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code) throw fsError(e, path);
-    throw createError('INVALID_ARGUMENT', { name: '--data', value: path, expected: `a JSON file (${(e as Error).message})` });
+    throw createError('INVALID_ARGUMENT', {
+      name: '--data',
+      value: path,
+      expected: `a JSON file (${(e as Error).message})`,
+    });
   }
 }
 
@@ -78,12 +82,20 @@ export function readDataFile(path: string): unknown {
 export function loadLocomo(path: string): LocomoConversation[] {
   const raw = readDataFile(path);
   if (!Array.isArray(raw)) {
-    throw createError('INVALID_ARGUMENT', { name: '--data', value: path, expected: 'a JSON array of LoCoMo conversations' });
+    throw createError('INVALID_ARGUMENT', {
+      name: '--data',
+      value: path,
+      expected: 'a JSON array of LoCoMo conversations',
+    });
   }
   return raw.map((c: Record<string, any>, i) => {
     const conv = c['conversation'] as Record<string, any> | undefined;
     if (!conv || !Array.isArray(c['qa'])) {
-      throw createError('INVALID_ARGUMENT', { name: '--data', value: path, expected: `conversation ${i} to have "conversation" and "qa"` });
+      throw createError('INVALID_ARGUMENT', {
+        name: '--data',
+        value: path,
+        expected: `conversation ${i} to have "conversation" and "qa"`,
+      });
     }
     const sessions: LocomoSession[] = [];
     for (let n = 1; Array.isArray(conv[`session_${n}`]); n++) {

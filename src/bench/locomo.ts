@@ -52,7 +52,14 @@ export interface LocomoReport extends LocomoScores {
   rendering: string;
   embedder: string;
   seconds: number;
-  per_question?: { conversation: string; question: string; category: number; gold: number[]; loci: number[]; baseline: number[] }[];
+  per_question?: {
+    conversation: string;
+    question: string;
+    category: number;
+    gold: number[];
+    loci: number[];
+    baseline: number[];
+  }[];
 }
 
 interface Row {
@@ -119,7 +126,10 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
             all,
           );
           loci.push({ category: q.category, m: scoreRanking(ranked, q.gold) });
-          const b = completeRanking(ms.search(q.question).map((r) => r.id as number), all);
+          const b = completeRanking(
+            ms.search(q.question).map((r) => r.id as number),
+            all,
+          );
           base.push({ category: q.category, m: scoreRanking(b, q.gold) });
         }
       } finally {

@@ -48,7 +48,10 @@ export interface LongMemEvalReport extends Metrics {
 /** Loads and validates a LongMemEval JSON file. */
 export function loadLongMemEval(path: string): LongMemEvalItem[] {
   const raw = readDataFile(path);
-  if (!Array.isArray(raw) || raw.some((x) => !x || !Array.isArray(x.haystack_sessions) || !Array.isArray(x.haystack_session_ids))) {
+  if (
+    !Array.isArray(raw) ||
+    raw.some((x) => !x || !Array.isArray(x.haystack_sessions) || !Array.isArray(x.haystack_session_ids))
+  ) {
     throw createError('INVALID_ARGUMENT', {
       name: '--data',
       value: path,
@@ -67,13 +70,17 @@ function isoDate(s: string | undefined): string | null {
 }
 
 const userText = (session: { role: string; content: string }[]) =>
-  session.filter((t) => t.role === 'user').map((t) => `User: ${t.content.replace(/\n/g, '\n  ')}`).join('\n');
+  session
+    .filter((t) => t.role === 'user')
+    .map((t) => `User: ${t.content.replace(/\n/g, '\n  ')}`)
+    .join('\n');
 
 /** Runs the benchmark. */
 export async function runLongMemEvalBench(opts: LongMemEvalOptions): Promise<LongMemEvalReport> {
   const t0 = performance.now();
   const items = loadLongMemEval(opts.data).slice(0, opts.limit ?? Infinity);
-  const ingest = opts.ingest ?? (async (p: Palace, dir: string, wing: string) => void (await p.mine(dir, { mode: 'convos', wing })));
+  const ingest =
+    opts.ingest ?? (async (p: Palace, dir: string, wing: string) => void (await p.mine(dir, { mode: 'convos', wing })));
   const { default: MiniSearch } = await import('minisearch');
   const rows: { type: string; m: Metrics }[] = [];
   const base: Metrics[] = [];
@@ -104,11 +111,22 @@ export async function runLongMemEvalBench(opts: LongMemEvalOptions): Promise<Lon
       try {
         await ingest(palace, dir, 'lme');
         const res = await palace.search(item.question, { limit: 100, mode: opts.mode ?? 'hybrid' });
-        const ranked = completeRanking(res.hits.map((h) => idOf.get(h.source ?? '')).filter((x): x is string => !!x), all);
+        const ranked = completeRanking(
+          res.hits.map((h) => idOf.get(h.source ?? '')).filter((x): x is string => !!x),
+          all,
+        );
         rows.push({ type: item.question_type, m: scoreRanking(ranked, item.answer_session_ids) });
         const ms = new MiniSearch<{ id: string; text: string }>({ fields: ['text'] });
         ms.addAll(docs);
-        base.push(scoreRanking(completeRanking(ms.search(item.question).map((r) => r.id as string), all), item.answer_session_ids));
+        base.push(
+          scoreRanking(
+            completeRanking(
+              ms.search(item.question).map((r) => r.id as string),
+              all,
+            ),
+            item.answer_session_ids,
+          ),
+        );
       } finally {
         await palace.close();
         rmSync(join(work, String(qi)), { recursive: true, force: true });
@@ -129,7 +147,8 @@ export async function runLongMemEvalBench(opts: LongMemEvalOptions): Promise<Lon
     ...meanMetrics(rows.map((r) => r.m)),
     by_type: by,
     baseline: { system: 'MiniSearch 7.2.0, default options, one document per session', ...meanMetrics(base) },
-    rendering: 'one file per session: a "Date:" line, then "User: {content}" per user turn (assistant turns left out, per the protocol)',
+    rendering:
+      'one file per session: a "Date:" line, then "User: {content}" per user turn (assistant turns left out, per the protocol)',
     seconds: Math.round((performance.now() - t0) / 10) / 100,
   };
 }

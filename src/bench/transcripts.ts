@@ -113,7 +113,8 @@ export function loadTranscriptQuestions(path: string): TranscriptQuestion[] {
   const raw = JSON.parse(readFileSync(path, 'utf8')) as { questions?: TranscriptQuestion[] } | TranscriptQuestion[];
   const list = Array.isArray(raw) ? raw : (raw.questions ?? []);
   for (const q of list) {
-    if (!q.id || !q.question || !q.file || !Array.isArray(q.anchors)) throw new Error(`question ${JSON.stringify(q).slice(0, 80)}: needs id, question, file and anchors`);
+    if (!q.id || !q.question || !q.file || !Array.isArray(q.anchors))
+      throw new Error(`question ${JSON.stringify(q).slice(0, 80)}: needs id, question, file and anchors`);
   }
   return list;
 }
@@ -171,7 +172,9 @@ interface Judged {
  */
 function firstRank(ranked: readonly Judged[], g: Gold, exchanges?: ReadonlySet<string>): number | null {
   const i = ranked.findIndex(
-    (d) => matches(g, d.rel, d.text, d.lines) || (exchanges !== undefined && d.exchange !== null && exchanges.has(d.exchange)),
+    (d) =>
+      matches(g, d.rel, d.text, d.lines) ||
+      (exchanges !== undefined && d.exchange !== null && exchanges.has(d.exchange)),
   );
   return i < 0 ? null : i + 1;
 }
@@ -182,14 +185,27 @@ const exchangeOf = (metadata: Record<string, unknown>): string | null =>
 function scores(ranks: (number | null)[]): HitScores {
   const n = Math.max(1, ranks.length);
   const at = (k: number) => ranks.filter((r) => r !== null && r <= k).length / n;
-  return { 'hits@1': at(1), 'hits@5': at(5), 'hits@10': at(10), mrr: ranks.reduce<number>((s, r) => s + (r ? 1 / r : 0), 0) / n };
+  return {
+    'hits@1': at(1),
+    'hits@5': at(5),
+    'hits@10': at(10),
+    mrr: ranks.reduce<number>((s, r) => s + (r ? 1 / r : 0), 0) / n,
+  };
 }
 
 function group(rows: TranscriptsQuestionResult[]): TranscriptsGroup {
-  return { n: rows.length, loci: scores(rows.map((r) => r.loci)), lexical: scores(rows.map((r) => r.lexical)), baseline: scores(rows.map((r) => r.baseline)) };
+  return {
+    n: rows.length,
+    loci: scores(rows.map((r) => r.loci)),
+    lexical: scores(rows.map((r) => r.lexical)),
+    baseline: scores(rows.map((r) => r.baseline)),
+  };
 }
 
-function groupBy(rows: TranscriptsQuestionResult[], key: (r: TranscriptsQuestionResult) => string): Record<string, TranscriptsGroup> {
+function groupBy(
+  rows: TranscriptsQuestionResult[],
+  key: (r: TranscriptsQuestionResult) => string,
+): Record<string, TranscriptsGroup> {
   const out: Record<string, TranscriptsGroup> = {};
   for (const k of [...new Set(rows.map(key))].sort()) out[k] = group(rows.filter((r) => key(r) === k));
   return out;
@@ -251,9 +267,17 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
         hits.map((h) => ({ rel: relOf(h.source), text: h.text, lines: h.lines, exchange: exchangeOf(h.metadata) }));
       const all = [...byId.values()];
       for (const g of golds) {
-        const answering = new Set(all.filter((d) => matches(g, d.rel, d.text, d.lines) && d.exchange !== null).map((d) => d.exchange!));
-        const [hy, lex] = await Promise.all([palace.search(g.q.question, { limit: 10 }), palace.search(g.q.question, { limit: 10, mode: 'lexical' })]);
-        const base = ms.search(g.q.question).slice(0, 10).map((r) => byId.get(r.id as string)!);
+        const answering = new Set(
+          all.filter((d) => matches(g, d.rel, d.text, d.lines) && d.exchange !== null).map((d) => d.exchange!),
+        );
+        const [hy, lex] = await Promise.all([
+          palace.search(g.q.question, { limit: 10 }),
+          palace.search(g.q.question, { limit: 10, mode: 'lexical' }),
+        ]);
+        const base = ms
+          .search(g.q.question)
+          .slice(0, 10)
+          .map((r) => byId.get(r.id as string)!);
         rows.push({
           id: g.q.id,
           kind: g.q.kind,

@@ -59,6 +59,7 @@ export function intOption(name: string, raw: string | undefined, def: number, mi
 
 /** Checks a date option strictly (a real calendar day, see `isStrictDate`) or throws INVALID_ARGUMENT. */
 export function dateOption(name: string, raw: string | undefined): string | undefined {
-  if (raw !== undefined && !isStrictDate(raw)) throw createError('INVALID_ARGUMENT', { name, value: raw, expected: STRICT_DATE_EXPECTED });
+  if (raw !== undefined && !isStrictDate(raw))
+    throw createError('INVALID_ARGUMENT', { name, value: raw, expected: STRICT_DATE_EXPECTED });
   return raw;
 }

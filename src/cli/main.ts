@@ -65,7 +65,10 @@ function commandPath(program: Command, argv: readonly string[]): string {
 
 /** Commander's usage error (`error: …`, possibly with a second `(Did you mean …?)` line) as CLI_USAGE. */
 function usageError(e: CommanderError, program: Command, argv: readonly string[]): LociError {
-  const problem = e.message.replace(/^error:\s*/i, '').replace(/\s*\n\s*/g, ' ').trim();
+  const problem = e.message
+    .replace(/^error:\s*/i, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
   return createError('CLI_USAGE', { problem, command: commandPath(program, argv) });
 }
 
@@ -87,7 +90,8 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
   } catch (e) {
     if (e instanceof CommanderError) {
       // Help and version (also help shown for a bare command group) were printed by commander.
-      if (e.exitCode === 0 || e.code === 'commander.help' || e.code === 'commander.helpDisplayed') return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (e.exitCode === 0 || e.code === 'commander.help' || e.code === 'commander.helpDisplayed')
+        return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
       return report(io, usageError(e, program, argv));
     }
     if (isLociError(e)) return report(io, e);

@@ -24,7 +24,10 @@ test('a 1 MB value is quoted as a short prefix with its length; details keep it,
 });
 
 test('deep and long structures are bounded for display', () => {
-  const shown = displayDetails({ list: Array.from({ length: 1000 }, (_, i) => `k${i}`), deep: { a: { b: { c: { d: { e: 1 } } } } } });
+  const shown = displayDetails({
+    list: Array.from({ length: 1000 }, (_, i) => `k${i}`),
+    deep: { a: { b: { c: { d: { e: 1 } } } } },
+  });
   assert.equal((shown.list as string[]).length, 21);
   assert.equal(JSON.stringify(shown).includes('"e"'), false);
 });
@@ -32,7 +35,10 @@ test('deep and long structures are bounded for display', () => {
 test('property: every message is one line of bounded length', () => {
   fc.assert(
     fc.property(fc.string({ unit: 'binary', maxLength: 3000 }), fc.anything(), (s, v) => {
-      for (const e of [createError('PATH_NOT_FOUND', { path: s }), createError('INVALID_ARGUMENT', { name: s, value: v, expected: s })]) {
+      for (const e of [
+        createError('PATH_NOT_FOUND', { path: s }),
+        createError('INVALID_ARGUMENT', { name: s, value: v, expected: s }),
+      ]) {
         assert.equal(/[\n\r\u2028\u2029\u202e]/.test(e.message), false);
         assert.ok(e.message.length <= MESSAGE_MAX_CHARS);
         assert.ok(e.message.length <= 3 * 6 * (ECHO_MAX_CHARS + 40) + 200); // escapes take up to 6 characters
@@ -44,6 +50,23 @@ test('property: every message is one line of bounded length', () => {
 });
 
 test('dates are checked against the calendar', () => {
-  for (const ok of ['2026-01-15', '2024-02-29', '2026-01-15T10:00:00Z', '2026-01-15T10:00', '2026-01-15T10:00:00.123+02:00']) assert.equal(isStrictDate(ok), true, ok);
-  for (const bad of ['2025-13-45', '2025-02-29', '2025-00-10', '2026-01-15T24:00Z', '2026-01-15T10:60', 'yesterday', '2026-1-5', '2026-01-15T10:00+25:00']) assert.equal(isStrictDate(bad), false, bad);
+  for (const ok of [
+    '2026-01-15',
+    '2024-02-29',
+    '2026-01-15T10:00:00Z',
+    '2026-01-15T10:00',
+    '2026-01-15T10:00:00.123+02:00',
+  ])
+    assert.equal(isStrictDate(ok), true, ok);
+  for (const bad of [
+    '2025-13-45',
+    '2025-02-29',
+    '2025-00-10',
+    '2026-01-15T24:00Z',
+    '2026-01-15T10:60',
+    'yesterday',
+    '2026-1-5',
+    '2026-01-15T10:00+25:00',
+  ])
+    assert.equal(isStrictDate(bad), false, bad);
 });

@@ -68,20 +68,14 @@ export const ERRORS = {
       `cannot use Loci home ${d.path}: ${d.reason} — fix its permissions, or choose another with --home DIR or LOCI_HOME`,
   ),
   /** A path given by the user does not exist. details: path. */
-  PATH_NOT_FOUND: spec<{ path: string }>(
-    'user',
-    (d) => `no such file or directory: ${d.path} — check the path`,
-  ),
+  PATH_NOT_FOUND: spec<{ path: string }>('user', (d) => `no such file or directory: ${d.path} — check the path`),
   /** The OS refused access to a path. details: path, operation. */
   PERMISSION_DENIED: spec<{ path: string; operation: string }>(
     'system',
     (d) => `permission denied to ${d.operation} ${d.path} — fix its permissions (chmod/chown) or run as its owner`,
   ),
   /** A file could not be read for another reason. details: path, reason. */
-  FILE_UNREADABLE: spec<{ path: string; reason: string }>(
-    'system',
-    (d) => `cannot read ${d.path}: ${d.reason}`,
-  ),
+  FILE_UNREADABLE: spec<{ path: string; reason: string }>('system', (d) => `cannot read ${d.path}: ${d.reason}`),
   /** A configuration file is not valid. details: path, reason. */
   CONFIG_INVALID: spec<{ path: string; reason: string }>(
     'user',
@@ -126,7 +120,8 @@ export const ERRORS = {
    */
   NAME_INVALID: spec<{ kind: string; value: string; reason: string }>(
     'user',
-    (d) => `cannot use ${JSON.stringify(d.value)} as a ${d.kind} name: ${d.reason} — give a short name such as "myapp" or "auth"`,
+    (d) =>
+      `cannot use ${JSON.stringify(d.value)} as a ${d.kind} name: ${d.reason} — give a short name such as "myapp" or "auth"`,
   ),
   /**
    * A remote or MCP caller asked to mine a path outside the folders it may mine (by default the
@@ -160,12 +155,15 @@ export const ERRORS = {
     'user',
     (d) =>
       `no memory named ${JSON.stringify(d.name)} in ${d.dir}` +
-      (d.suggestions.length ? ` — did you mean ${d.suggestions.map((s) => JSON.stringify(s)).join(', ')}?` : ' — run `loci memory list` to see the names'),
+      (d.suggestions.length
+        ? ` — did you mean ${d.suggestions.map((s) => JSON.stringify(s)).join(', ')}?`
+        : ' — run `loci memory list` to see the names'),
   ),
   /** Several memory files match a name. details: name, files. */
   MEMORY_AMBIGUOUS: spec<{ name: string; files: string[] }>(
     'user',
-    (d) => `${JSON.stringify(d.name)} matches several memories (${d.files.join(', ')}) — name the file instead, e.g. ${JSON.stringify(d.files[0] ?? '')}`,
+    (d) =>
+      `${JSON.stringify(d.name)} matches several memories (${d.files.join(', ')}) — name the file instead, e.g. ${JSON.stringify(d.files[0] ?? '')}`,
   ),
   /** A memory type is not one of user, feedback, project, reference. details: type. */
   MEMORY_INVALID_TYPE: spec<{ type: string }>(
@@ -175,12 +173,14 @@ export const ERRORS = {
   /** A memory name cannot be used (empty, or a line break in it). details: name, reason. */
   MEMORY_INVALID_NAME: spec<{ name: string; reason: string }>(
     'user',
-    (d) => `cannot use ${JSON.stringify(d.name)} as a memory name: ${d.reason} — give a short title such as "testing policy"`,
+    (d) =>
+      `cannot use ${JSON.stringify(d.name)} as a memory name: ${d.reason} — give a short title such as "testing policy"`,
   ),
   /** A memory with this name or file already exists. details: name, file. */
   MEMORY_EXISTS: spec<{ name: string; file: string }>(
     'user',
-    (d) => `a memory named ${JSON.stringify(d.name)} already exists (${d.file}) — update it with \`loci memory edit\` instead of adding a duplicate`,
+    (d) =>
+      `a memory named ${JSON.stringify(d.name)} already exists (${d.file}) — update it with \`loci memory edit\` instead of adding a duplicate`,
   ),
   /** A privacy value is invalid or not allowed for the type. details: type, privacy, reason. */
   MEMORY_PRIVACY_INVALID: spec<{ type: string; privacy: string; reason: string }>(
@@ -210,7 +210,14 @@ export const ERRORS = {
    * A fact's window would end before it starts (`valid_to < valid_from`), from `add` or
    * `invalidate`. details: subject, predicate, object, validFrom, validTo, reason.
    */
-  KG_INVALID_WINDOW: spec<{ subject: string; predicate: string; object: string; validFrom: string | null; validTo: string | null; reason: string }>(
+  KG_INVALID_WINDOW: spec<{
+    subject: string;
+    predicate: string;
+    object: string;
+    validFrom: string | null;
+    validTo: string | null;
+    reason: string;
+  }>(
     'user',
     (d) =>
       `cannot place ${d.subject} ${d.predicate} ${d.object} from ${d.validFrom ?? 'the beginning'} to ${d.validTo ?? 'now'}: ${d.reason} — pass an end date on or after the start (--to / --ended), or a start date (--from)`,
@@ -218,7 +225,8 @@ export const ERRORS = {
   /** An entity name or alias has no letters or digits, or is too long. details: value, reason. */
   KG_INVALID_ENTITY: spec<{ value: string; reason: string }>(
     'user',
-    (d) => `cannot use ${JSON.stringify(d.value)} as an entity name: ${d.reason} — give a name with letters or digits, at most 200 characters`,
+    (d) =>
+      `cannot use ${JSON.stringify(d.value)} as an entity name: ${d.reason} — give a name with letters or digits, at most 200 characters`,
   ),
   /** A predicate or literal object is empty or too long. details: name (predicate|object|type), value, reason. */
   KG_INVALID_TERM: spec<{ name: string; value: string; reason: string }>(
@@ -234,17 +242,20 @@ export const ERRORS = {
   /** A paging cursor was not produced by this listing. details: cursor. */
   KG_INVALID_CURSOR: spec<{ cursor: string }>(
     'user',
-    (d) => `invalid cursor ${JSON.stringify(d.cursor)} — pass the nextCursor of the previous page unchanged, or omit it to start over`,
+    (d) =>
+      `invalid cursor ${JSON.stringify(d.cursor)} — pass the nextCursor of the previous page unchanged, or omit it to start over`,
   ),
   /** No entity has this name or alias (raised by front ends; the library returns undefined). details: name. */
   KG_ENTITY_NOT_FOUND: spec<{ name: string }>(
     'user',
-    (d) => `no entity named ${JSON.stringify(d.name)} — list them with \`loci kg entities\` (names and aliases are matched case-insensitively)`,
+    (d) =>
+      `no entity named ${JSON.stringify(d.name)} — list them with \`loci kg entities\` (names and aliases are matched case-insensitively)`,
   ),
   /** A tunnel would link a room to itself. details: wing, room. */
   KG_TUNNEL_SELF: spec<{ wing: string; room: string }>(
     'user',
-    (d) => `a tunnel needs two different rooms, but both ends are ${d.wing}/${d.room} — pick another target room or drawer`,
+    (d) =>
+      `a tunnel needs two different rooms, but both ends are ${d.wing}/${d.room} — pick another target room or drawer`,
   ),
 
   // ── mcp ────────────────────────────────────────────────────────────────────
@@ -269,7 +280,8 @@ export const ERRORS = {
   /** The HTTP port of `loci mcp --http` is taken or not allowed. details: host, port, reason. */
   MCP_LISTEN_FAILED: spec<{ host: string; port: number; reason: string }>(
     'system',
-    (d) => `cannot listen on ${d.host}:${d.port}: ${d.reason} — pick another port with --port, or stop the process using it`,
+    (d) =>
+      `cannot listen on ${d.host}:${d.port}: ${d.reason} — pick another port with --port, or stop the process using it`,
   ),
 
   // ── recall ─────────────────────────────────────────────────────────────────
@@ -284,7 +296,8 @@ export const ERRORS = {
   /** `loci hook <event>` got an event it does not handle. details: event, expected (the list). */
   HOOK_EVENT_UNKNOWN: spec<{ event: string; expected: string }>(
     'user',
-    (d) => `unknown hook event ${JSON.stringify(d.event)} — expected one of ${d.expected} (run \`loci hooks install\` to write the right commands)`,
+    (d) =>
+      `unknown hook event ${JSON.stringify(d.event)} — expected one of ${d.expected} (run \`loci hooks install\` to write the right commands)`,
   ),
   /**
    * A hook's stdin is not the JSON object Claude Code sends (not JSON, not an object, or without a
@@ -292,12 +305,14 @@ export const ERRORS = {
    */
   HOOK_INPUT_INVALID: spec<{ event: string; reason: string }>(
     'user',
-    (d) => `the ${d.event} hook input is not the JSON object Claude Code sends (${d.reason}) — hooks read Claude Code's hook JSON on stdin`,
+    (d) =>
+      `the ${d.event} hook input is not the JSON object Claude Code sends (${d.reason}) — hooks read Claude Code's hook JSON on stdin`,
   ),
   /** A Claude Code settings file cannot be merged (not JSON, or `hooks` of the wrong shape). details: path, reason. */
   HOOKS_SETTINGS_INVALID: spec<{ path: string; reason: string }>(
     'user',
-    (d) => `cannot update ${d.path}: ${d.reason} — fix the file (it must be a JSON object) and run the command again; nothing was written`,
+    (d) =>
+      `cannot update ${d.path}: ${d.reason} — fix the file (it must be a JSON object) and run the command again; nothing was written`,
   ),
 
   // ── embedders and model providers ──────────────────────────────────────────
@@ -387,10 +402,12 @@ export function displayDetails<T>(value: T): T {
       return v.length > LIST_MAX ? [...head, `…(${v.length - LIST_MAX} more)`] : head;
     }
     if (v instanceof Error) return shortValue(v.message);
-    if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return walk((v as { toJSON: () => unknown }).toJSON(), depth + 1);
+    if (typeof (v as { toJSON?: unknown }).toJSON === 'function')
+      return walk((v as { toJSON: () => unknown }).toJSON(), depth + 1);
     const entries = Object.entries(v as Record<string, unknown>);
     const out: Record<string, unknown> = {};
-    for (const [k, x] of entries.slice(0, LIST_MAX)) out[shortValue(k)] = walk(x, depth + 1, depth === 0 && PROSE_FIELDS.has(k) ? PROSE_MAX_CHARS : ECHO_MAX_CHARS);
+    for (const [k, x] of entries.slice(0, LIST_MAX))
+      out[shortValue(k)] = walk(x, depth + 1, depth === 0 && PROSE_FIELDS.has(k) ? PROSE_MAX_CHARS : ECHO_MAX_CHARS);
     if (entries.length > LIST_MAX) out['…'] = `${entries.length - LIST_MAX} more`;
     return out;
   };
@@ -425,7 +442,10 @@ export class LociError<C extends ErrorCode = ErrorCode> extends Error {
 
   constructor(code: C, details: ErrorDetails<C>, options?: { cause?: unknown }) {
     const entry = ERRORS[code] as ErrorSpec<ErrorDetails<C>>;
-    super(oneLine(entry.message(displayDetails(details))), options?.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      oneLine(entry.message(displayDetails(details))),
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = code;
     this.category = entry.category;
     this.details = details;
@@ -438,11 +458,7 @@ export class LociError<C extends ErrorCode = ErrorCode> extends Error {
 }
 
 /** Creates a {@link LociError} from the catalogue. */
-export function createError<C extends ErrorCode>(
-  code: C,
-  details: ErrorDetails<C>,
-  cause?: unknown,
-): LociError<C> {
+export function createError<C extends ErrorCode>(code: C, details: ErrorDetails<C>, cause?: unknown): LociError<C> {
   return new LociError(code, details, cause === undefined ? undefined : { cause });
 }
 

@@ -81,7 +81,13 @@ export function findGitByFiles(start: string): GitInfo | undefined {
     const commonDir = cd ? resolve(gitDir, cd) : gitDir;
     if (isDir(commonDir)) {
       // Linked worktrees (and submodules) have a `.git` file; only worktrees have `commondir`.
-      return { topLevel: dir.normalize('NFC'), gitDir, commonDir, canonicalRoot: cd ? canonicalOf(commonDir) : dir.normalize('NFC'), via: 'files' };
+      return {
+        topLevel: dir.normalize('NFC'),
+        gitDir,
+        commonDir,
+        canonicalRoot: cd ? canonicalOf(commonDir) : dir.normalize('NFC'),
+        via: 'files',
+      };
     }
   }
   return undefined; // a broken .git: let the git fallback decide
@@ -89,7 +95,13 @@ export function findGitByFiles(start: string): GitInfo | undefined {
 
 function git(cwd: string, args: string[], timeoutMs: number): string | undefined {
   try {
-    return execFileSync('git', args, { cwd, timeout: timeoutMs, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true }).trim();
+    return execFileSync('git', args, {
+      cwd,
+      timeout: timeoutMs,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      windowsHide: true,
+    }).trim();
   } catch {
     return undefined;
   }
@@ -97,7 +109,11 @@ function git(cwd: string, args: string[], timeoutMs: number): string | undefined
 
 /** Asks the git binary (`git rev-parse --git-common-dir --git-dir --show-toplevel`). */
 export function findGitByBinary(start: string, timeoutMs = GIT_TIMEOUT_MS): GitInfo | undefined {
-  const out = git(start, ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir', '--show-toplevel'], timeoutMs);
+  const out = git(
+    start,
+    ['rev-parse', '--path-format=absolute', '--git-common-dir', '--git-dir', '--show-toplevel'],
+    timeoutMs,
+  );
   if (!out) return undefined;
   const [common, gitDir, top] = out.split('\n');
   if (!common || !gitDir) return undefined;
@@ -157,7 +173,10 @@ export function preferredRemoteUrl(info: GitInfo, timeoutMs = GIT_TIMEOUT_MS): s
  */
 export function rootCommit(info: GitInfo, timeoutMs = GIT_TIMEOUT_MS): string | undefined {
   const out = git(info.topLevel, ['rev-list', '--max-parents=0', 'HEAD'], timeoutMs);
-  const roots = (out ?? '').split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l)).sort();
+  const roots = (out ?? '')
+    .split('\n')
+    .filter((l) => /^[0-9a-f]{40,64}$/.test(l))
+    .sort();
   return roots[0];
 }
 
@@ -185,7 +204,12 @@ export function normalizeRemoteUrl(url: string): string {
       path = scp[2]!;
     }
   }
-  path = path.replace(/\\/g, '/').replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '').replace(/^\/+/, '');
+  path = path
+    .replace(/\\/g, '/')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '')
+    .replace(/\/+$/, '')
+    .replace(/^\/+/, '');
   u = host ? `${host}/${path}` : path;
   return u.toLowerCase();
 }

@@ -15,7 +15,10 @@ export function isJsonObject(v: unknown): v is Record<string, unknown> {
  * Reads `path` as a JSON object. A missing file gives `{ original: null, doc: {} }`; an empty one
  * `{}`. Invalid JSON or a non-object top level throws `invalid(reason)` (the caller's error code).
  */
-export function readJsonObjectFile(path: string, invalid: (reason: string) => LociError): { original: string | null; doc: Record<string, unknown> } {
+export function readJsonObjectFile(
+  path: string,
+  invalid: (reason: string) => LociError,
+): { original: string | null; doc: Record<string, unknown> } {
   if (!existsSync(path)) return { original: null, doc: {} };
   const original = readFileSync(path, 'utf8');
   let parsed: unknown;

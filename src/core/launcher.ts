@@ -79,7 +79,8 @@ export function lociLaunch(o: LociLaunchOptions): LociLaunch {
   const ephemeral = /[\\/]_npx[\\/]/.test(target);
   if (o.projectRoot !== undefined) {
     const local = join(o.projectRoot, 'node_modules', '.bin', 'loci');
-    if (real(local) === target) return { kind: 'project', command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/loci', args: [], ephemeral };
+    if (real(local) === target)
+      return { kind: 'project', command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/loci', args: [], ephemeral };
   }
   const exts = process.platform === 'win32' ? (env['PATHEXT'] ?? '.EXE;.CMD').split(';') : [''];
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {

@@ -32,7 +32,12 @@ export interface JobPool<J, R> {
  * {@link serveJobs}), round-robin; with 0 workers runs `inline` in this thread. A crashed worker
  * fails the jobs waiting on it and every later one.
  */
-export function createJobPool<J, R>(url: URL, workerData: unknown, workers: number, inline: (job: J) => R): JobPool<J, R> {
+export function createJobPool<J, R>(
+  url: URL,
+  workerData: unknown,
+  workers: number,
+  inline: (job: J) => R,
+): JobPool<J, R> {
   if (workers <= 0) return { run: async (job) => inline(job), close: async () => {} };
   const pool: Worker[] = [];
   const waiting = new Map<number, { resolve: (r: R) => void; reject: (e: unknown) => void }>();

@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isLociError } from '../core/errors.js';
-import { fakeEmbedding, recordedRequest, recording, recordingSleep, startLoopback, type Loopback } from '../../test/helpers/loopback.js';
+import {
+  fakeEmbedding,
+  recordedRequest,
+  recording,
+  recordingSleep,
+  startLoopback,
+  type Loopback,
+} from '../../test/helpers/loopback.js';
 import { createEmbedder } from './index.js';
 
 let server: Loopback;
@@ -40,7 +47,10 @@ describe('ollama embedder', () => {
     const texts = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
     const e = createEmbedder({ kind: 'ollama', model: 'm', baseUrl: server.url, batchSize: 2 });
     const out = await e.embed(texts);
-    const sent = server.requestsTo('ollama.embed').slice(before).map((r) => r.body.input);
+    const sent = server
+      .requestsTo('ollama.embed')
+      .slice(before)
+      .map((r) => r.body.input);
     assert.deepEqual(sent, [['alpha', 'beta'], ['gamma', 'delta'], ['epsilon']]);
     out.forEach((v, i) => near(v, unit(fakeEmbedding(texts[i]!, 8))));
   });
@@ -62,7 +72,10 @@ describe('ollama embedder', () => {
     const e = createEmbedder({ kind: 'ollama', model: 'nomic-embed-text', baseUrl: server.url });
     const first = await e.embed(['auth tests need a real database']);
     near(first[0], [0.6, 0, 0.8, 0]);
-    assert.deepEqual(server.requestsTo('ollama.embeddings').at(-1)!.body, recordedRequest('ollama', 'embeddings.legacy_ok'));
+    assert.deepEqual(
+      server.requestsTo('ollama.embeddings').at(-1)!.body,
+      recordedRequest('ollama', 'embeddings.legacy_ok'),
+    );
     const e8 = createEmbedder({ kind: 'ollama', model: 'm', baseUrl: server.url });
     server.reply('ollama.embed', recording('ollama', 'error.old_server_404'));
     const texts = ['one', 'two', 'three'];
@@ -71,7 +84,10 @@ describe('ollama embedder', () => {
     await e8.embed(['four']); // remembered: goes straight to the legacy endpoint
     assert.equal(server.requestsTo('ollama.embed').length - embedBefore, 2);
     assert.deepEqual(
-      server.requestsTo('ollama.embeddings').slice(legacyBefore + 1).map((r) => r.body.prompt),
+      server
+        .requestsTo('ollama.embeddings')
+        .slice(legacyBefore + 1)
+        .map((r) => r.body.prompt),
       ['one', 'two', 'three', 'four'],
     );
   });
@@ -106,18 +122,33 @@ describe('ollama embedder', () => {
   it('rejects a wrong vector count, a dimension change and a non-Ollama answer', async () => {
     const e = createEmbedder({ kind: 'ollama', model: 'm', baseUrl: server.url });
     server.reply('ollama.embed', { body: { embeddings: [[1, 0]] } });
-    await assert.rejects(e.embed(['a', 'b']), (err) => isLociError(err, 'PROVIDER_FAILED') && /sent 2 texts, received 1/.test(err.message));
+    await assert.rejects(
+      e.embed(['a', 'b']),
+      (err) => isLociError(err, 'PROVIDER_FAILED') && /sent 2 texts, received 1/.test(err.message),
+    );
     server.reply('ollama.embed', { body: { embeddings: [[1, 0]] } }, { body: { embeddings: [[1, 0, 0]] } });
     await e.embed(['a']);
-    await assert.rejects(e.embed(['b']), (err) => isLociError(err, 'PROVIDER_FAILED') && /3-dimensional vector where 2/.test(err.message));
+    await assert.rejects(
+      e.embed(['b']),
+      (err) => isLociError(err, 'PROVIDER_FAILED') && /3-dimensional vector where 2/.test(err.message),
+    );
     server.reply('ollama.embed', { body: { embedding: [1, 2] } });
-    await assert.rejects(createEmbedder({ kind: 'ollama', model: 'm', baseUrl: server.url }).embed(['a']), (err) => isLociError(err, 'PROVIDER_FAILED'));
+    await assert.rejects(createEmbedder({ kind: 'ollama', model: 'm', baseUrl: server.url }).embed(['a']), (err) =>
+      isLociError(err, 'PROVIDER_FAILED'),
+    );
     server.reply('ollama.embed', { body: { embeddings: [[1, 'x']] } });
-    await assert.rejects(createEmbedder({ kind: 'ollama', model: 'm', baseUrl: server.url }).embed(['a']), (err) => isLociError(err, 'PROVIDER_FAILED'));
+    await assert.rejects(createEmbedder({ kind: 'ollama', model: 'm', baseUrl: server.url }).embed(['a']), (err) =>
+      isLociError(err, 'PROVIDER_FAILED'),
+    );
   });
 
   it('prefixes texts by kind and folds the prefixes into the id', async () => {
-    const e = createEmbedder({ kind: 'ollama', model: 'nomic-embed-text', baseUrl: server.url, prefixes: { query: 'search_query: ', document: 'search_document: ' } });
+    const e = createEmbedder({
+      kind: 'ollama',
+      model: 'nomic-embed-text',
+      baseUrl: server.url,
+      prefixes: { query: 'search_query: ', document: 'search_document: ' },
+    });
     assert.match(e.id, /^ollama:nomic-embed-text\+p[0-9a-f]{8}$/);
     await e.embed(['auth'], { kind: 'query' });
     assert.deepEqual(server.requestsTo('ollama.embed').at(-1)!.body.input, ['search_query: auth']);
@@ -129,7 +160,10 @@ describe('ollama embedder', () => {
 describe('openai embedder', () => {
   it('posts the embeddings request with a Bearer key and orders data by index', async () => {
     server.reply('openai.embeddings', recording('openai', 'embeddings.ok'));
-    const e = createEmbedder({ kind: 'openai', model: 'text-embedding-3-small', dimensions: 4, baseUrl: server.url }, { env: { OPENAI_API_KEY: 'sk-test' } });
+    const e = createEmbedder(
+      { kind: 'openai', model: 'text-embedding-3-small', dimensions: 4, baseUrl: server.url },
+      { env: { OPENAI_API_KEY: 'sk-test' } },
+    );
     assert.equal(e.id, 'openai:text-embedding-3-small@4');
     assert.equal(e.dims, 4);
     const req = recordedRequest('openai', 'embeddings.ok') as { input: string[] };
@@ -150,16 +184,30 @@ describe('openai embedder', () => {
     });
     const texts = Array.from({ length: 7 }, (_, i) => `text number ${i}`);
     const before = server.requestsTo('openai.embeddings').length;
-    const e = createEmbedder({ kind: 'openai', model: 'nomic-embed-text-v1.5', baseUrl: `${server.url}/v1`, batchSize: 3 }, { env: {} });
+    const e = createEmbedder(
+      { kind: 'openai', model: 'nomic-embed-text-v1.5', baseUrl: `${server.url}/v1`, batchSize: 3 },
+      { env: {} },
+    );
     const out = await e.embed(texts);
-    assert.deepEqual(server.requestsTo('openai.embeddings').slice(before).map((r) => r.body.input.length), [3, 3, 1]);
+    assert.deepEqual(
+      server
+        .requestsTo('openai.embeddings')
+        .slice(before)
+        .map((r) => r.body.input.length),
+      [3, 3, 1],
+    );
     out.forEach((v, i) => near(v, unit(fakeEmbedding(texts[i]!, 8))));
     assert.equal(server.requestsTo('openai.embeddings').at(-1)!.headers['authorization'], undefined);
   });
 
   it('needs a key at api.openai.com only, read from LOCI_EMBED_API_KEY or OPENAI_API_KEY', () => {
-    assert.throws(() => createEmbedder({ kind: 'openai', model: 'text-embedding-3-small' }, { env: {} }), (e) => isLociError(e, 'PROVIDER_KEY_MISSING'));
-    assert.doesNotThrow(() => createEmbedder({ kind: 'openai', model: 'text-embedding-3-small' }, { env: { LOCI_EMBED_API_KEY: 'k' } }));
+    assert.throws(
+      () => createEmbedder({ kind: 'openai', model: 'text-embedding-3-small' }, { env: {} }),
+      (e) => isLociError(e, 'PROVIDER_KEY_MISSING'),
+    );
+    assert.doesNotThrow(() =>
+      createEmbedder({ kind: 'openai', model: 'text-embedding-3-small' }, { env: { LOCI_EMBED_API_KEY: 'k' } }),
+    );
   });
 
   it('honours retry-after on 429 and sends empty texts as a space', async () => {
@@ -180,7 +228,17 @@ describe('openai embedder', () => {
     await server.waitForRequests(n + 1);
     ctl.abort();
     await assert.rejects(p, (err) => isLociError(err, 'ABORTED'));
-    server.reply('openai.embeddings', { body: { data: [{ index: 0, embedding: [1] }, { index: 0, embedding: [1] }] } });
-    await assert.rejects(e.embed(['a', 'b']), (err) => isLociError(err, 'PROVIDER_FAILED') && /repeated/.test(err.message));
+    server.reply('openai.embeddings', {
+      body: {
+        data: [
+          { index: 0, embedding: [1] },
+          { index: 0, embedding: [1] },
+        ],
+      },
+    });
+    await assert.rejects(
+      e.embed(['a', 'b']),
+      (err) => isLociError(err, 'PROVIDER_FAILED') && /repeated/.test(err.message),
+    );
   });
 });

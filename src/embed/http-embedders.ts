@@ -5,8 +5,24 @@
  * own deadline and the retry policy of the shared transport.
  */
 import { createError } from '../core/errors.js';
-import { endpoint, field, httpEffects, isHttpStatus, postJson, DEFAULT_RETRY, type HttpEffects, type RetryPolicy } from '../providers/index.js';
-import type { EmbedOptions, Embedder, EmbedderDeps, HttpEmbedderCommon, OllamaEmbedderConfig, OpenAiEmbedderConfig } from './types.js';
+import {
+  endpoint,
+  field,
+  httpEffects,
+  isHttpStatus,
+  postJson,
+  DEFAULT_RETRY,
+  type HttpEffects,
+  type RetryPolicy,
+} from '../providers/index.js';
+import type {
+  EmbedOptions,
+  Embedder,
+  EmbedderDeps,
+  HttpEmbedderCommon,
+  OllamaEmbedderConfig,
+  OpenAiEmbedderConfig,
+} from './types.js';
 import { checkAborted, checkInt, checkTexts, l2normalize, prefixTag, withPrefix } from './vector.js';
 
 /** Default Ollama server root. */
@@ -79,7 +95,9 @@ class HttpEmbedder implements Embedder {
     }
     if (this.#dims === 0) this.#dims = v.length;
     else if (v.length !== this.#dims) {
-      throw this.bad(`received a ${v.length}-dimensional vector where ${this.#dims} were expected (did the model change? then rebuild the vectors)`);
+      throw this.bad(
+        `received a ${v.length}-dimensional vector where ${this.#dims} were expected (did the model change? then rebuild the vectors)`,
+      );
     }
     return l2normalize(Float32Array.from(v as number[]));
   }
@@ -97,10 +115,23 @@ export function ollamaEmbedder(cfg: OllamaEmbedderConfig, deps: EmbedderDeps = {
   const legacyUrl = endpoint(base, '/api/embeddings');
   let legacy = false;
   const call = (url: string, body: unknown, signal: AbortSignal | undefined) =>
-    postJson({ provider: 'ollama', operation: 'ollama embedding', url, headers: t.headers, body, timeoutMs: t.timeoutMs, signal, retry: t.retry }, t.fx);
+    postJson(
+      {
+        provider: 'ollama',
+        operation: 'ollama embedding',
+        url,
+        headers: t.headers,
+        body,
+        timeoutMs: t.timeoutMs,
+        signal,
+        retry: t.retry,
+      },
+      t.fx,
+    );
   const legacyBatch = async (texts: string[], signal: AbortSignal | undefined): Promise<unknown[]> => {
     const out: unknown[] = [];
-    for (const prompt of texts) out.push(field(await call(legacyUrl, { model: cfg.model, prompt }, signal), 'embedding'));
+    for (const prompt of texts)
+      out.push(field(await call(legacyUrl, { model: cfg.model, prompt }, signal), 'embedding'));
     return out;
   };
   const batch = async (texts: string[], signal: AbortSignal | undefined): Promise<unknown[]> => {
@@ -122,12 +153,23 @@ export function ollamaEmbedder(cfg: OllamaEmbedderConfig, deps: EmbedderDeps = {
     }
     const embeddings = field(json, 'embeddings');
     if (!Array.isArray(embeddings)) {
-      throw createError('PROVIDER_FAILED', { provider: 'ollama', url: embedUrl, reason: 'the response has no embeddings[] — is this an Ollama server?' });
+      throw createError('PROVIDER_FAILED', {
+        provider: 'ollama',
+        url: embedUrl,
+        reason: 'the response has no embeddings[] — is this an Ollama server?',
+      });
     }
     return embeddings;
   };
   const id = cfg.id ?? `ollama:${cfg.model}${prefixTag(cfg.prefixes)}`;
-  return new HttpEmbedder(id, 0, 'ollama', checkInt('batchSize', cfg.batchSize ?? 32, 1, 2048), { ...cfg, baseUrl: base }, batch);
+  return new HttpEmbedder(
+    id,
+    0,
+    'ollama',
+    checkInt('batchSize', cfg.batchSize ?? 32, 1, 2048),
+    { ...cfg, baseUrl: base },
+    batch,
+  );
 }
 
 /** OpenAI-compatible embeddings. Id `openai:<model>` plus `@<dimensions>` when requested. */
@@ -138,7 +180,10 @@ export function openaiEmbedder(cfg: OpenAiEmbedderConfig, deps: EmbedderDeps = {
   const url = endpoint(base, '/v1/embeddings');
   const apiKey = cfg.apiKey?.trim() || env['LOCI_EMBED_API_KEY']?.trim() || env['OPENAI_API_KEY']?.trim() || undefined;
   if (!apiKey && new URL(url).hostname === 'api.openai.com') {
-    throw createError('PROVIDER_KEY_MISSING', { provider: 'openai embeddings', envVar: 'OPENAI_API_KEY (or LOCI_EMBED_API_KEY)' });
+    throw createError('PROVIDER_KEY_MISSING', {
+      provider: 'openai embeddings',
+      envVar: 'OPENAI_API_KEY (or LOCI_EMBED_API_KEY)',
+    });
   }
   const dimensions = cfg.dimensions === undefined ? undefined : checkInt('dimensions', cfg.dimensions, 1, 65_536);
   const headers = { ...t.headers, ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) };
@@ -150,25 +195,57 @@ export function openaiEmbedder(cfg: OpenAiEmbedderConfig, deps: EmbedderDeps = {
       ...(dimensions !== undefined ? { dimensions } : {}),
       encoding_format: 'float',
     };
-    const json = await postJson({ provider: 'openai', operation: 'openai embedding', url, headers, body, timeoutMs: t.timeoutMs, signal, retry: t.retry }, t.fx);
+    const json = await postJson(
+      {
+        provider: 'openai',
+        operation: 'openai embedding',
+        url,
+        headers,
+        body,
+        timeoutMs: t.timeoutMs,
+        signal,
+        retry: t.retry,
+      },
+      t.fx,
+    );
     const data = field(json, 'data');
     if (!Array.isArray(data)) {
-      throw createError('PROVIDER_FAILED', { provider: 'openai', url, reason: 'the response has no data[] — is this an OpenAI-compatible embeddings server?' });
+      throw createError('PROVIDER_FAILED', {
+        provider: 'openai',
+        url,
+        reason: 'the response has no data[] — is this an OpenAI-compatible embeddings server?',
+      });
     }
     if (data.length !== texts.length) {
-      throw createError('PROVIDER_FAILED', { provider: 'openai', url, reason: `sent ${texts.length} texts, received ${data.length} embeddings` });
+      throw createError('PROVIDER_FAILED', {
+        provider: 'openai',
+        url,
+        reason: `sent ${texts.length} texts, received ${data.length} embeddings`,
+      });
     }
     const out: unknown[] = new Array(texts.length);
     data.forEach((d: unknown, pos) => {
       const index = field(d, 'index');
       const i = typeof index === 'number' ? index : pos;
       if (!Number.isInteger(i) || i < 0 || i >= texts.length || out[i] !== undefined) {
-        throw createError('PROVIDER_FAILED', { provider: 'openai', url, reason: `data[${pos}].index ${String(index)} is out of range or repeated` });
+        throw createError('PROVIDER_FAILED', {
+          provider: 'openai',
+          url,
+          reason: `data[${pos}].index ${String(index)} is out of range or repeated`,
+        });
       }
       out[i] = field(d, 'embedding');
     });
     return out;
   };
-  const id = cfg.id ?? `openai:${cfg.model}${dimensions !== undefined ? `@${dimensions}` : ''}${prefixTag(cfg.prefixes)}`;
-  return new HttpEmbedder(id, dimensions ?? 0, 'openai', checkInt('batchSize', cfg.batchSize ?? 128, 1, 2048), { ...cfg, baseUrl: base }, batch);
+  const id =
+    cfg.id ?? `openai:${cfg.model}${dimensions !== undefined ? `@${dimensions}` : ''}${prefixTag(cfg.prefixes)}`;
+  return new HttpEmbedder(
+    id,
+    dimensions ?? 0,
+    'openai',
+    checkInt('batchSize', cfg.batchSize ?? 128, 1, 2048),
+    { ...cfg, baseUrl: base },
+    batch,
+  );
 }

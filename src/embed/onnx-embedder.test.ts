@@ -107,14 +107,20 @@ describe('onnx embedder', () => {
 
   it('says so when the model folder does not exist', async () => {
     const e = createEmbedder({ kind: 'onnx', modelDir: join(tmpdir(), 'loci-no-such-model-dir') });
-    await assert.rejects(e.init(), (err) => isLociError(err, 'MODEL_FILE_MISSING') && /does not exist/.test(err.message));
+    await assert.rejects(
+      e.init(),
+      (err) => isLociError(err, 'MODEL_FILE_MISSING') && /does not exist/.test(err.message),
+    );
   });
 
   it('accepts model.onnx at the root and the quantized file when asked', async () => {
     assert.match(findModelFiles({ modelDir: writeTinyModel({ modelPath: 'model.onnx' }) }).model, /[/\\]model\.onnx$/);
     const q = writeTinyModel({ modelPath: 'onnx/model_quantized.onnx' });
     assert.match(findModelFiles({ modelDir: q, quantized: true }).model, /onnx[/\\]model_quantized\.onnx$/);
-    assert.throws(() => findModelFiles({ modelDir: writeTinyModel(), quantized: true }), (e) => isLociError(e, 'MODEL_FILE_MISSING') && /model_quantized\.onnx/.test(e.message));
+    assert.throws(
+      () => findModelFiles({ modelDir: writeTinyModel(), quantized: true }),
+      (e) => isLociError(e, 'MODEL_FILE_MISSING') && /model_quantized\.onnx/.test(e.message),
+    );
     const e = createEmbedder({ kind: 'onnx', modelDir: q, quantized: true, name: 'tiny' });
     assert.equal(e.id, 'onnx:tiny:quantized');
     await withEmbedder(e, async () => close((await e.embed(['cat']))[0], expectedVector([2, 6, 3])));
@@ -123,16 +129,28 @@ describe('onnx embedder', () => {
   it('raises MODULE_MISSING when onnxruntime-node cannot be imported', async () => {
     const missing = 'onnxruntime-node-that-is-not-installed';
     const e = createEmbedder({ kind: 'onnx', modelDir: writeTinyModel() }, { loadOnnxRuntime: () => import(missing) });
-    await assert.rejects(e.embed(['hello']), (err) => isLociError(err, 'MODULE_MISSING') && err.details.module === 'onnxruntime-node' && /ONNXRUNTIME_NODE_INSTALL=skip npm i onnxruntime-node/.test(err.message));
+    await assert.rejects(
+      e.embed(['hello']),
+      (err) =>
+        isLociError(err, 'MODULE_MISSING') &&
+        err.details.module === 'onnxruntime-node' &&
+        /ONNXRUNTIME_NODE_INSTALL=skip npm i onnxruntime-node/.test(err.message),
+    );
   });
 
   it('feeds only the inputs the model declares, and token_type_ids as zeros', async () => {
-    await withEmbedder(createEmbedder({ kind: 'onnx', modelDir: writeTinyModel({ inputs: ['input_ids', 'attention_mask'] }) }), async (e) => {
-      close((await e.embed(['hello world']))[0], expectedVector([2, 10, 11, 3]));
-    });
-    await withEmbedder(createEmbedder({ kind: 'onnx', modelDir: writeTinyModel({ withTypeEmbedding: true }) }), async (e) => {
-      close((await e.embed(['hello world', 'cat']))[0], expectedVector([2, 10, 11, 3], true));
-    });
+    await withEmbedder(
+      createEmbedder({ kind: 'onnx', modelDir: writeTinyModel({ inputs: ['input_ids', 'attention_mask'] }) }),
+      async (e) => {
+        close((await e.embed(['hello world']))[0], expectedVector([2, 10, 11, 3]));
+      },
+    );
+    await withEmbedder(
+      createEmbedder({ kind: 'onnx', modelDir: writeTinyModel({ withTypeEmbedding: true }) }),
+      async (e) => {
+        close((await e.embed(['hello world', 'cat']))[0], expectedVector([2, 10, 11, 3], true));
+      },
+    );
   });
 
   it('truncates long texts to the tokenizer limit', async () => {
@@ -156,20 +174,32 @@ describe('onnx embedder', () => {
 
   it('refuses unsupported tokenizers and models, naming the file', async () => {
     const bpe = writeTinyModel({ tokenizer: { model: { type: 'BPE', vocab: {}, merges: [] } } });
-    await assert.rejects(createEmbedder({ kind: 'onnx', modelDir: bpe }).embed(['x']), (e) => isLociError(e, 'TOKENIZER_UNSUPPORTED') && e.details.value === 'BPE');
+    await assert.rejects(
+      createEmbedder({ kind: 'onnx', modelDir: bpe }).embed(['x']),
+      (e) => isLociError(e, 'TOKENIZER_UNSUPPORTED') && e.details.value === 'BPE',
+    );
 
     const odd = writeTinyModel({ inputs: ['input_ids', 'attention_mask', 'pixel_values'] });
-    await assert.rejects(createEmbedder({ kind: 'onnx', modelDir: odd }).embed(['x']), (e) => isLociError(e, 'MODEL_UNSUPPORTED') && /pixel_values/.test(e.message));
+    await assert.rejects(
+      createEmbedder({ kind: 'onnx', modelDir: odd }).embed(['x']),
+      (e) => isLociError(e, 'MODEL_UNSUPPORTED') && /pixel_values/.test(e.message),
+    );
 
     const broken = writeTinyModel();
     writeFileSync(join(broken, 'onnx/model.onnx'), 'this is not a protobuf');
-    await assert.rejects(createEmbedder({ kind: 'onnx', modelDir: broken }).embed(['x']), (e) => isLociError(e, 'MODEL_UNSUPPORTED') && e.details.path.endsWith('model.onnx'));
+    await assert.rejects(
+      createEmbedder({ kind: 'onnx', modelDir: broken }).embed(['x']),
+      (e) => isLociError(e, 'MODEL_UNSUPPORTED') && e.details.path.endsWith('model.onnx'),
+    );
 
     const badJson = mkdtempSync(join(tmpdir(), 'loci-onnx-'));
     writeFileSync(join(badJson, 'config.json'), '{');
     writeFileSync(join(badJson, 'tokenizer.json'), '{}');
     writeFileSync(join(badJson, 'model.onnx'), '');
-    await assert.rejects(createEmbedder({ kind: 'onnx', modelDir: badJson }).embed(['x']), (e) => isLociError(e, 'MODEL_UNSUPPORTED') && /not valid JSON/.test(e.message));
+    await assert.rejects(
+      createEmbedder({ kind: 'onnx', modelDir: badJson }).embed(['x']),
+      (e) => isLociError(e, 'MODEL_UNSUPPORTED') && /not valid JSON/.test(e.message),
+    );
     rmSync(badJson, { recursive: true, force: true });
   });
 
@@ -189,8 +219,14 @@ describe('onnx embedder', () => {
   });
 
   it('checks its arguments and honours an aborted signal', async () => {
-    assert.throws(() => createEmbedder({ kind: 'onnx', modelDir: '/x', batchSize: 0 }), (e) => isLociError(e, 'INVALID_ARGUMENT'));
-    assert.throws(() => createEmbedder({ kind: 'onnx', modelDir: '/x', maxLength: 1 }), (e) => isLociError(e, 'INVALID_ARGUMENT'));
+    assert.throws(
+      () => createEmbedder({ kind: 'onnx', modelDir: '/x', batchSize: 0 }),
+      (e) => isLociError(e, 'INVALID_ARGUMENT'),
+    );
+    assert.throws(
+      () => createEmbedder({ kind: 'onnx', modelDir: '/x', maxLength: 1 }),
+      (e) => isLociError(e, 'INVALID_ARGUMENT'),
+    );
     const e = createEmbedder({ kind: 'onnx', modelDir: writeTinyModel() });
     await assert.rejects(e.embed(['x'], { signal: AbortSignal.abort() }), (err) => isLociError(err, 'ABORTED'));
     await assert.rejects(e.embed([1 as unknown as string]), (err) => isLociError(err, 'INVALID_ARGUMENT'));

@@ -55,7 +55,11 @@ export function findModelFiles(cfg: Pick<OnnxEmbedderConfig, 'modelDir' | 'model
   const dir = resolve(cfg.modelDir);
   const isFile = (p: string) => existsSync(p) && statSync(p).isFile();
   const missing = (file: string) =>
-    createError('MODEL_FILE_MISSING', { dir, file, hint: existsSync(dir) ? HINT(dir) : `the folder does not exist; ${HINT(dir)}` });
+    createError('MODEL_FILE_MISSING', {
+      dir,
+      file,
+      hint: existsSync(dir) ? HINT(dir) : `the folder does not exist; ${HINT(dir)}`,
+    });
   const need = (file: string): string => {
     const p = join(dir, file);
     if (!isFile(p)) throw missing(file);
@@ -90,7 +94,10 @@ async function loadRuntime(deps: EmbedderDeps): Promise<OrtModule> {
   const m = mod as Partial<OrtModule> & { default?: Partial<OrtModule> };
   const ort = m.InferenceSession ? m : m.default;
   if (!ort?.InferenceSession?.create || !ort.Tensor) {
-    throw createError('MODULE_MISSING', { module: ONNX_RUNTIME_MODULE, feature: 'the local ONNX embedder (the loaded module has no InferenceSession)' });
+    throw createError('MODULE_MISSING', {
+      module: ONNX_RUNTIME_MODULE,
+      feature: 'the local ONNX embedder (the loaded module has no InferenceSession)',
+    });
   }
   return ort as OrtModule;
 }
@@ -119,8 +126,13 @@ export function onnxEmbedder(cfg: OnnxEmbedderConfig, deps: EmbedderDeps = {}): 
   const load = async (): Promise<Loaded> => {
     const files = findModelFiles(cfg);
     const config = readJson(files.config) as Record<string, unknown> | null;
-    const positions = typeof config?.['max_position_embeddings'] === 'number' ? config['max_position_embeddings'] : undefined;
-    const tokenizer = loadWordPiece(readJson(files.tokenizer), { path: files.tokenizer, maxLength: cfg.maxLength, maxPositions: positions });
+    const positions =
+      typeof config?.['max_position_embeddings'] === 'number' ? config['max_position_embeddings'] : undefined;
+    const tokenizer = loadWordPiece(readJson(files.tokenizer), {
+      path: files.tokenizer,
+      maxLength: cfg.maxLength,
+      maxPositions: positions,
+    });
     const ort = await loadRuntime(deps);
     let session: OrtSession;
     try {
@@ -131,16 +143,24 @@ export function onnxEmbedder(cfg: OnnxEmbedderConfig, deps: EmbedderDeps = {}): 
         ...(cfg.threads ? { intraOpNumThreads: cfg.threads } : {}),
       });
     } catch (e) {
-      throw createError('MODEL_UNSUPPORTED', { path: files.model, reason: `onnxruntime cannot load it (${(e as Error).message})` }, e);
+      throw createError(
+        'MODEL_UNSUPPORTED',
+        { path: files.model, reason: `onnxruntime cannot load it (${(e as Error).message})` },
+        e,
+      );
     }
     const unknown = session.inputNames.filter((n) => !KNOWN_INPUTS.has(n));
     if (!session.inputNames.includes('input_ids') || unknown.length) {
       await session.release?.();
-      throw createError('MODEL_UNSUPPORTED', { path: files.model, reason: `its inputs are [${session.inputNames.join(', ')}]` });
+      throw createError('MODEL_UNSUPPORTED', {
+        path: files.model,
+        reason: `its inputs are [${session.inputNames.join(', ')}]`,
+      });
     }
     const outs = session.outputNames;
     const output = outs.find((n) => n === 'last_hidden_state') ?? outs.find((n) => n === 'token_embeddings') ?? outs[0];
-    if (output === undefined) throw createError('MODEL_UNSUPPORTED', { path: files.model, reason: 'it declares no output' });
+    if (output === undefined)
+      throw createError('MODEL_UNSUPPORTED', { path: files.model, reason: 'it declares no output' });
     return { ort, session, tokenizer, output, inputs: session.inputNames, modelPath: files.model };
   };
 
@@ -162,24 +182,43 @@ export function onnxEmbedder(cfg: OnnxEmbedderConfig, deps: EmbedderDeps = {}): 
     try {
       out = (await m.session.run(feeds, [m.output]))[m.output];
     } catch (e) {
-      throw createError('MODEL_UNSUPPORTED', { path: m.modelPath, reason: `the run failed (${(e as Error).message})` }, e);
+      throw createError(
+        'MODEL_UNSUPPORTED',
+        { path: m.modelPath, reason: `the run failed (${(e as Error).message})` },
+        e,
+      );
     }
     return pool(out, b.attentionMask, b.batch, b.seq, m.modelPath);
   };
 
-  const pool = (out: OrtTensor | undefined, mask: BigInt64Array, batch: number, seq: number, path: string): Float32Array[] => {
+  const pool = (
+    out: OrtTensor | undefined,
+    mask: BigInt64Array,
+    batch: number,
+    seq: number,
+    path: string,
+  ): Float32Array[] => {
     if (!out || out.type !== 'float32' || !(out.data instanceof Float32Array)) {
-      throw createError('MODEL_UNSUPPORTED', { path, reason: `its output is ${out ? out.type : 'missing'}, expected float32` });
+      throw createError('MODEL_UNSUPPORTED', {
+        path,
+        reason: `its output is ${out ? out.type : 'missing'}, expected float32`,
+      });
     }
     const data = out.data;
     const d = out.dims;
     const pooled = d.length === 2; // already a sentence embedding [batch, hidden]
     if (!(d.length === 3 && d[0] === batch && d[1] === seq) && !(pooled && d[0] === batch)) {
-      throw createError('MODEL_UNSUPPORTED', { path, reason: `its output has shape [${d.join(', ')}], expected [${batch}, ${seq}, hidden]` });
+      throw createError('MODEL_UNSUPPORTED', {
+        path,
+        reason: `its output has shape [${d.join(', ')}], expected [${batch}, ${seq}, hidden]`,
+      });
     }
     const hidden = d[d.length - 1]!;
     if (dims !== 0 && hidden !== dims) {
-      throw createError('MODEL_UNSUPPORTED', { path, reason: `it produced ${hidden}-dimensional vectors after ${dims}-dimensional ones` });
+      throw createError('MODEL_UNSUPPORTED', {
+        path,
+        reason: `it produced ${hidden}-dimensional vectors after ${dims}-dimensional ones`,
+      });
     }
     dims = hidden;
     const vecs: Float32Array[] = [];
@@ -223,7 +262,10 @@ export function onnxEmbedder(cfg: OnnxEmbedderConfig, deps: EmbedderDeps = {}): 
       for (let start = 0; start < order.length; start += batchSize) {
         checkAborted(opts.signal, 'onnx embedding');
         const idx = order.slice(start, start + batchSize);
-        const vecs = await run(m, idx.map((i) => encs[i]!));
+        const vecs = await run(
+          m,
+          idx.map((i) => encs[i]!),
+        );
         idx.forEach((i, k) => (out[i] = vecs[k]!));
       }
       return out;

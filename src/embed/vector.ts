@@ -18,7 +18,11 @@ export function l2normalize(v: Float32Array): Float32Array {
 }
 
 /** The text actually embedded for `kind`. */
-export function withPrefix(text: string, kind: 'query' | 'document' | undefined, prefixes: EmbedPrefixes | undefined): string {
+export function withPrefix(
+  text: string,
+  kind: 'query' | 'document' | undefined,
+  prefixes: EmbedPrefixes | undefined,
+): string {
   const p = kind === 'query' ? prefixes?.query : prefixes?.document;
   return p ? p + text : text;
 }

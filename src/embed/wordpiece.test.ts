@@ -41,14 +41,26 @@ describe('WordPiece tokenizer', () => {
 
   it('keeps accents when strip_accents is false', () => {
     const json = tinyTokenizerJson();
-    json['normalizer'] = { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: false, lowercase: true };
+    json['normalizer'] = {
+      type: 'BertNormalizer',
+      clean_text: true,
+      handle_chinese_chars: true,
+      strip_accents: false,
+      lowercase: true,
+    };
     assert.deepEqual(tokens('café', loadWordPiece(json, { path })), ['[CLS]', '[UNK]', '[SEP]']);
   });
 
   it('splits CJK ideographs into separate words only when the normalizer says so', () => {
     assert.deepEqual(tokens('我们'), ['[CLS]', '我', '们', '[SEP]']);
     const json = tinyTokenizerJson();
-    json['normalizer'] = { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: false, strip_accents: null, lowercase: true };
+    json['normalizer'] = {
+      type: 'BertNormalizer',
+      clean_text: true,
+      handle_chinese_chars: false,
+      strip_accents: null,
+      lowercase: true,
+    };
     assert.deepEqual(tokens('我们', loadWordPiece(json, { path })), ['[CLS]', '[UNK]', '[SEP]']);
   });
 
@@ -62,7 +74,13 @@ describe('WordPiece tokenizer', () => {
     assert.deepEqual(tokens('the cat sat on the mat', tok({ maxLength: 5 })), ['[CLS]', 'the', 'cat', 'sat', '[SEP]']);
     const json = tinyTokenizerJson({ maxLength: 5 });
     (json['truncation'] as Record<string, unknown>)['direction'] = 'Left';
-    assert.deepEqual(tokens('the cat sat on the mat', loadWordPiece(json, { path })), ['[CLS]', 'on', 'the', 'mat', '[SEP]']);
+    assert.deepEqual(tokens('the cat sat on the mat', loadWordPiece(json, { path })), [
+      '[CLS]',
+      'on',
+      'the',
+      'mat',
+      '[SEP]',
+    ]);
   });
 
   it('takes max_length from options, then tokenizer.json, then 256, capped by max positions', () => {
@@ -76,8 +94,14 @@ describe('WordPiece tokenizer', () => {
     const t = tok({
       over: {
         post_processor: { type: 'BertProcessing', sep: ['[SEP]', 3], cls: ['[CLS]', 2] },
-        normalizer: { type: 'Sequence', normalizers: [{ type: 'NFD' }, { type: 'Lowercase' }, { type: 'StripAccents' }] },
-        pre_tokenizer: { type: 'Sequence', pretokenizers: [{ type: 'WhitespaceSplit' }, { type: 'Punctuation', behavior: 'Isolated' }] },
+        normalizer: {
+          type: 'Sequence',
+          normalizers: [{ type: 'NFD' }, { type: 'Lowercase' }, { type: 'StripAccents' }],
+        },
+        pre_tokenizer: {
+          type: 'Sequence',
+          pretokenizers: [{ type: 'WhitespaceSplit' }, { type: 'Punctuation', behavior: 'Isolated' }],
+        },
       },
     });
     assert.deepEqual(t.encode('Café, hello!').ids, [2, 19, 16, 10, 17, 3]);
@@ -109,11 +133,23 @@ describe('WordPiece tokenizer', () => {
 
   it('never exceeds max_length and always frames the text with [CLS] … [SEP] (property)', () => {
     const t = tok({ maxLength: 12 });
-    const words = fc.constantFrom(...TINY_VOCAB.filter((w) => !w.startsWith('##') && !w.startsWith('[')), 'Zebra', 'CAFÉ', '我们', '\t', '!!');
+    const words = fc.constantFrom(
+      ...TINY_VOCAB.filter((w) => !w.startsWith('##') && !w.startsWith('[')),
+      'Zebra',
+      'CAFÉ',
+      '我们',
+      '\t',
+      '!!',
+    );
     fc.assert(
       fc.property(fc.array(words, { maxLength: 30 }), (ws) => {
         const e = t.encode(ws.join(' '));
-        return e.ids.length <= 12 && e.ids[0] === 2 && e.ids.at(-1) === 3 && e.ids.every((id) => id >= 0 && id < TINY_VOCAB.length);
+        return (
+          e.ids.length <= 12 &&
+          e.ids[0] === 2 &&
+          e.ids.at(-1) === 3 &&
+          e.ids.every((id) => id >= 0 && id < TINY_VOCAB.length)
+        );
       }),
     );
   });

@@ -59,11 +59,18 @@ export interface WordPieceOptions {
 export const DEFAULT_MAX_LENGTH = 256;
 
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
+const obj = (v: unknown): Obj | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
 
 const CJK: readonly [number, number][] = [
-  [0x4e00, 0x9fff], [0x3400, 0x4dbf], [0x20000, 0x2a6df], [0x2a700, 0x2b73f],
-  [0x2b740, 0x2b81f], [0x2b820, 0x2ceaf], [0xf900, 0xfaff], [0x2f800, 0x2fa1f],
+  [0x4e00, 0x9fff],
+  [0x3400, 0x4dbf],
+  [0x20000, 0x2a6df],
+  [0x2a700, 0x2b73f],
+  [0x2b740, 0x2b81f],
+  [0x2b820, 0x2ceaf],
+  [0xf900, 0xfaff],
+  [0x2f800, 0x2fa1f],
 ];
 const isCjk = (cp: number): boolean => CJK.some(([a, b]) => cp >= a && cp <= b);
 const isControl = (c: string): boolean => c !== '\t' && c !== '\n' && c !== '\r' && /\p{C}/u.test(c);
@@ -114,7 +121,9 @@ function normalizer(n: unknown, path: string): Step {
     case 'NFKC':
       return (s) => s.normalize(type);
     case 'Sequence': {
-      const steps = (Array.isArray(o?.['normalizers']) ? (o['normalizers'] as unknown[]) : []).map((x) => normalizer(x, path));
+      const steps = (Array.isArray(o?.['normalizers']) ? (o['normalizers'] as unknown[]) : []).map((x) =>
+        normalizer(x, path),
+      );
       return (s) => steps.reduce((acc, f) => f(acc), s);
     }
     default:
@@ -157,11 +166,17 @@ function preTokenizer(p: unknown, path: string): Split {
       return whitespace;
     case 'Punctuation':
       if (o?.['behavior'] !== undefined && o['behavior'] !== 'Isolated') {
-        throw createError('TOKENIZER_UNSUPPORTED', { path, component: 'pre_tokenizer.behavior', value: String(o['behavior']) });
+        throw createError('TOKENIZER_UNSUPPORTED', {
+          path,
+          component: 'pre_tokenizer.behavior',
+          value: String(o['behavior']),
+        });
       }
       return punct;
     case 'Sequence': {
-      const steps = (Array.isArray(o?.['pretokenizers']) ? (o['pretokenizers'] as unknown[]) : []).map((x) => preTokenizer(x, path));
+      const steps = (Array.isArray(o?.['pretokenizers']) ? (o['pretokenizers'] as unknown[]) : []).map((x) =>
+        preTokenizer(x, path),
+      );
       return (words) => steps.reduce((acc, f) => f(acc), words);
     }
     default:
@@ -180,7 +195,11 @@ function template(p: unknown, path: string, vocab: Map<string, number>): Templat
   if (type === 'BertProcessing') {
     const cls = o?.['cls'] as [string, number] | undefined;
     const sep = o?.['sep'] as [string, number] | undefined;
-    const piece = (t: [string, number] | undefined, d: string) => ({ special: t?.[0] ?? d, id: t?.[1] ?? vocab.get(d) ?? 0, typeId: 0 });
+    const piece = (t: [string, number] | undefined, d: string) => ({
+      special: t?.[0] ?? d,
+      id: t?.[1] ?? vocab.get(d) ?? 0,
+      typeId: 0,
+    });
     return [piece(cls, '[CLS]'), seq, piece(sep, '[SEP]')];
   }
   if (type !== 'TemplateProcessing') {
@@ -194,7 +213,8 @@ function template(p: unknown, path: string, vocab: Map<string, number>): Templat
       const name = String(s['id']);
       const ids = obj(specials[name])?.['ids'];
       const id = Array.isArray(ids) && typeof ids[0] === 'number' ? ids[0] : vocab.get(name);
-      if (id === undefined) throw createError('TOKENIZER_UNSUPPORTED', { path, component: 'post_processor.special_tokens', value: name });
+      if (id === undefined)
+        throw createError('TOKENIZER_UNSUPPORTED', { path, component: 'post_processor.special_tokens', value: name });
       return { special: name, id, typeId: Number(s['type_id'] ?? 0) };
     }
     return { sequence: true, typeId: Number(obj(obj(item)?.['Sequence'])?.['type_id'] ?? 0) };
@@ -210,14 +230,16 @@ export function loadWordPiece(json: unknown, opts: WordPieceOptions): WordPieceT
   const root = obj(json);
   const model = obj(root?.['model']);
   const modelType = String(model?.['type'] ?? 'missing');
-  if (modelType !== 'WordPiece') throw createError('TOKENIZER_UNSUPPORTED', { path, component: 'model.type', value: modelType });
+  if (modelType !== 'WordPiece')
+    throw createError('TOKENIZER_UNSUPPORTED', { path, component: 'model.type', value: modelType });
   const rawVocab = obj(model?.['vocab']);
   if (!rawVocab) throw createError('TOKENIZER_UNSUPPORTED', { path, component: 'model.vocab', value: 'missing' });
   const vocab = new Map<string, number>();
   for (const [k, v] of Object.entries(rawVocab)) if (typeof v === 'number') vocab.set(k, v);
   const unkToken = String(model?.['unk_token'] ?? '[UNK]');
   const unkId = vocab.get(unkToken);
-  if (unkId === undefined) throw createError('TOKENIZER_UNSUPPORTED', { path, component: 'model.unk_token', value: unkToken });
+  if (unkId === undefined)
+    throw createError('TOKENIZER_UNSUPPORTED', { path, component: 'model.unk_token', value: unkToken });
   const prefix = String(model?.['continuing_subword_prefix'] ?? '##');
   const maxChars = Number(model?.['max_input_chars_per_word'] ?? 100);
 
@@ -235,14 +257,21 @@ export function loadWordPiece(json: unknown, opts: WordPieceOptions): WordPieceT
   const truncateLeft = truncation?.['direction'] === 'Left';
 
   const padding = obj(root?.['padding']);
-  const padId = typeof padding?.['pad_id'] === 'number' ? (padding['pad_id'] as number) : vocab.get('[PAD]') ?? 0;
+  const padId = typeof padding?.['pad_id'] === 'number' ? (padding['pad_id'] as number) : (vocab.get('[PAD]') ?? 0);
 
   const added = (Array.isArray(root?.['added_tokens']) ? (root['added_tokens'] as unknown[]) : [])
     .map((t) => obj(t))
-    .filter((t): t is Obj => !!t && typeof t['content'] === 'string' && t['content'] !== '' && typeof t['id'] === 'number');
+    .filter(
+      (t): t is Obj => !!t && typeof t['content'] === 'string' && t['content'] !== '' && typeof t['id'] === 'number',
+    );
   const addedIds = new Map(added.map((t) => [t['content'] as string, t['id'] as number]));
   const addedRe = added.length
-    ? new RegExp(`(${[...addedIds.keys()].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`)
+    ? new RegExp(
+        `(${[...addedIds.keys()]
+          .sort((a, b) => b.length - a.length)
+          .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('|')})`,
+      )
     : undefined;
 
   const wordPiece = (word: string, out: string[]): void => {
@@ -252,7 +281,7 @@ export function loadWordPiece(json: unknown, opts: WordPieceOptions): WordPieceT
       return;
     }
     const pieces: string[] = [];
-    for (let start = 0; start < chars.length; ) {
+    for (let start = 0; start < chars.length;) {
       let end = chars.length;
       let found: string | undefined;
       for (; end > start; end--) {

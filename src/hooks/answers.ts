@@ -66,7 +66,8 @@ export function ownPalace(home: string, log: Logger): PalaceSource {
 export async function sessionStartAnswer(input: HookInput, ctx: HookContext): Promise<string> {
   const cwd = input.cwd ?? ctx.cwd;
   const { palace: found, release } = await (ctx.palaces ?? ownPalace(ctx.home, ctx.log)).acquire();
-  const palace = found ?? (await openPalace({ home: ctx.home, logger: ctx.log, embedder: null, store: createMemoryStore() }));
+  const palace =
+    found ?? (await openPalace({ home: ctx.home, logger: ctx.log, embedder: null, store: createMemoryStore() }));
   let plan;
   try {
     plan = await planWakeUp({ palace, home: ctx.home, cwd, env: ctx.env, logger: ctx.log });
@@ -77,7 +78,11 @@ export async function sessionStartAnswer(input: HookInput, ctx: HookContext): Pr
   // Signatures are taken after close: closing may checkpoint the WAL.
   writeWakeCache(ctx.home, wakeCacheKey(ctx.home, cwd, undefined, WAKE_UP_LIMITS.maxTokens), plan.draft, plan.deps);
   const r = wakeUpResult(plan, Date.now());
-  ctx.log.log('debug', 'session-start: wake-up computed', { tokens: r.tokens, pinned: r.sections.pinned.length, recent: r.sections.recent.length });
+  ctx.log.log('debug', 'session-start: wake-up computed', {
+    tokens: r.tokens,
+    pinned: r.sections.pinned.length,
+    recent: r.sections.recent.length,
+  });
   return contextAnswer('session-start', r.text);
 }
 
@@ -106,7 +111,15 @@ export async function promptAnswer(input: HookInput, ctx: HookContext): Promise<
     const wings = await recallWings(palace, wingForCwd(cwd) ?? defaultWing(cwd));
     const scope = { wings, userMemoryDir: choice.userDir, wrap: false };
     for (let attempt = 0; attempt < 3; attempt++) {
-      pc = await buildPromptContext({ query, memoryDir: choice.dir, palace, session, maxChars, logger: ctx.log, ...scope });
+      pc = await buildPromptContext({
+        query,
+        memoryDir: choice.dir,
+        palace,
+        session,
+        maxChars,
+        logger: ctx.log,
+        ...scope,
+      });
       if (!pc.text) {
         ctx.log.log('debug', 'user-prompt-submit: nothing recalled', { reason: pc.reason });
         return '';
@@ -116,15 +129,32 @@ export async function promptAnswer(input: HookInput, ctx: HookContext): Promise<
       maxChars = Math.max(200, maxChars - (out.length - HOOK_OUTPUT_CHARS) - 200);
     }
     if (!pc || out.length > HOOK_OUTPUT_CHARS) {
-      ctx.log.log('warn', 'user-prompt-submit: recall could not be fitted in 10,000 characters; nothing injected', { chars: out.length });
+      ctx.log.log('warn', 'user-prompt-submit: recall could not be fitted in 10,000 characters; nothing injected', {
+        chars: out.length,
+      });
       return '';
     }
     const injected = pc;
     const bookkeeping = async () => {
-      if (session) recordSurfaced(ctx.home, session.id, { files: injected.memories.map((m) => m.file), drawers: injected.drawers.map((d) => d.id), bytes: injected.bytes }, { logger: ctx.log });
+      if (session)
+        recordSurfaced(
+          ctx.home,
+          session.id,
+          {
+            files: injected.memories.map((m) => m.file),
+            drawers: injected.drawers.map((d) => d.id),
+            bytes: injected.bytes,
+          },
+          { logger: ctx.log },
+        );
       if (!palace) return;
-      const used: UsageItem[] = [...injected.memories.map((m): UsageItem => ({ kind: 'memory', path: m.path })), ...injected.drawers.map((d): UsageItem => ({ kind: 'drawer', id: d.id }))];
-      await recordUsage(palace, used).catch((e: Error) => ctx.log.log('warn', 'user-prompt-submit: usage not recorded', { error: e.message }));
+      const used: UsageItem[] = [
+        ...injected.memories.map((m): UsageItem => ({ kind: 'memory', path: m.path })),
+        ...injected.drawers.map((d): UsageItem => ({ kind: 'drawer', id: d.id })),
+      ];
+      await recordUsage(palace, used).catch((e: Error) =>
+        ctx.log.log('warn', 'user-prompt-submit: usage not recorded', { error: e.message }),
+      );
     };
     if (ctx.defer) ctx.defer(bookkeeping);
     else await bookkeeping();

@@ -19,7 +19,14 @@ import { sha256, type Logger } from './light-core.js';
 import { spawnDetached } from './queue.js';
 
 /** Variables a request carries: they change what the answer is. */
-export const SERVER_ENV_KEYS = ['HOME', 'USERPROFILE', 'LOCI_EMBEDDER', 'CLAUDE_CONFIG_DIR', 'CLAUDE_CODE_PROJECT_DIR_NAME', 'CLAUDE_CODE_DISABLE_AUTO_MEMORY'] as const;
+export const SERVER_ENV_KEYS = [
+  'HOME',
+  'USERPROFILE',
+  'LOCI_EMBEDDER',
+  'CLAUDE_CONFIG_DIR',
+  'CLAUDE_CODE_PROJECT_DIR_NAME',
+  'CLAUDE_CODE_DISABLE_AUTO_MEMORY',
+] as const;
 
 /** Time allowed to the server to answer before the hook does the work itself, in ms. */
 export const SERVER_TIMEOUT_MS = 3_000;
@@ -74,7 +81,11 @@ export function requestEnv(env: NodeJS.ProcessEnv): ServerRequest['env'] {
 }
 
 /** Sends one request; never throws (`ok: false` with a reason: absent, refused, timeout, build, env, error…). */
-export function askServer(home: string, req: Omit<ServerRequest, 'v' | 'build'>, timeoutMs = SERVER_TIMEOUT_MS): Promise<ServerReply> {
+export function askServer(
+  home: string,
+  req: Omit<ServerRequest, 'v' | 'build'>,
+  timeoutMs = SERVER_TIMEOUT_MS,
+): Promise<ServerReply> {
   const path = serverSocketPath(home);
   if (!path) return Promise.resolve({ ok: false, reason: 'socket path too long' });
   if (process.platform !== 'win32' && !existsSync(path)) return Promise.resolve({ ok: false, reason: 'absent' });
@@ -98,12 +109,21 @@ export function askServer(home: string, req: Omit<ServerRequest, 'v' | 'build'>,
       if (nl < 0) return;
       try {
         const r = JSON.parse(data.slice(0, nl)) as ServerReply;
-        done(r && typeof r === 'object' && (r.ok ? typeof r.out === 'string' : typeof r.reason === 'string') ? r : { ok: false, reason: 'bad reply' });
+        done(
+          r && typeof r === 'object' && (r.ok ? typeof r.out === 'string' : typeof r.reason === 'string')
+            ? r
+            : { ok: false, reason: 'bad reply' },
+        );
       } catch {
         done({ ok: false, reason: 'bad reply' });
       }
     });
-    sock.on('error', (e: NodeJS.ErrnoException) => done({ ok: false, reason: e.code === 'ECONNREFUSED' || e.code === 'ENOENT' ? 'refused' : `error ${e.code ?? e.message}` }));
+    sock.on('error', (e: NodeJS.ErrnoException) =>
+      done({
+        ok: false,
+        reason: e.code === 'ECONNREFUSED' || e.code === 'ENOENT' ? 'refused' : `error ${e.code ?? e.message}`,
+      }),
+    );
     sock.on('close', () => done({ ok: false, reason: 'closed' }));
   });
 }

@@ -11,7 +11,15 @@ import type { HookWorkerOptions, HookWorkerSummary } from './worker.js';
 import type { WakeUpOptions, WakeUpResult } from './wake-up.js';
 import type { RunHookOptions } from './run.js';
 
-export { HOOK_EVENTS, HOOK_EVENT_NAMES, HOOK_OUTPUT_CHARS, isTrivialPrompt, parseHookInput, type HookEvent, type HookInput } from './protocol.js';
+export {
+  HOOK_EVENTS,
+  HOOK_EVENT_NAMES,
+  HOOK_OUTPUT_CHARS,
+  isTrivialPrompt,
+  parseHookInput,
+  type HookEvent,
+  type HookInput,
+} from './protocol.js';
 export { isHumanPrompt, countHumanPrompts, type PromptCount } from './transcript.js';
 export type { RunHookOptions } from './run.js';
 export { importance, recencyFactor, useFactor, KIND_WEIGHTS, RECENCY_DAYS, type Importance } from './importance.js';

@@ -30,7 +30,17 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { createError, findGitRoot, lociBin, lociLaunch, resolveHome, writeFileAtomic, readJsonObjectFile, isJsonObject, type LociLaunch } from '../index.js';
+import {
+  createError,
+  findGitRoot,
+  lociBin,
+  lociLaunch,
+  resolveHome,
+  writeFileAtomic,
+  readJsonObjectFile,
+  isJsonObject,
+  type LociLaunch,
+} from '../index.js';
 import { HOOK_EVENT_NAMES, HOOK_EVENTS, type HookEvent } from './protocol.js';
 
 /** Which settings file. */
@@ -120,13 +130,18 @@ function detectIndent(text: string): string | number {
 }
 
 /** Merges (or removes) Loci's handlers in a parsed `hooks` object; returns the new object. */
-export function mergeHooks(hooks: Record<string, unknown>, wanted: Partial<Record<string, HookHandler>>, file: string): Record<string, unknown> {
+export function mergeHooks(
+  hooks: Record<string, unknown>,
+  wanted: Partial<Record<string, HookHandler>>,
+  file: string,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...hooks };
   for (const event of HOOK_EVENTS) {
     const name = HOOK_EVENT_NAMES[event];
     const want = wanted[name];
     const groups = out[name];
-    if (groups !== undefined && !Array.isArray(groups)) throw createError('HOOKS_SETTINGS_INVALID', { path: file, reason: `"hooks.${name}" is not a list` });
+    if (groups !== undefined && !Array.isArray(groups))
+      throw createError('HOOKS_SETTINGS_INVALID', { path: file, reason: `"hooks.${name}" is not a list` });
     let placed = false;
     const next: unknown[] = [];
     for (const g of (groups as unknown[] | undefined) ?? []) {
@@ -155,9 +170,18 @@ export function mergeHooks(hooks: Record<string, unknown>, wanted: Partial<Recor
   return out;
 }
 
-function launchNotes(launch: LociLaunch, bin: string, scope: HooksInstallScope, file: string, pinnedHome: boolean): string[] {
+function launchNotes(
+  launch: LociLaunch,
+  bin: string,
+  scope: HooksInstallScope,
+  file: string,
+  pinnedHome: boolean,
+): string[] {
   const notes: string[] = [];
-  if (!existsSync(join(dirname(dirname(bin)), 'dist', 'hooks', 'main.js'))) notes.push(`${bin} has no build next to it yet: run \`npm run build\` in the Loci package, or the hooks will fail (open) until it does`);
+  if (!existsSync(join(dirname(dirname(bin)), 'dist', 'hooks', 'main.js')))
+    notes.push(
+      `${bin} has no build next to it yet: run \`npm run build\` in the Loci package, or the hooks will fail (open) until it does`,
+    );
   if (launch.kind === 'node') {
     notes.push(
       launch.ephemeral
@@ -165,7 +189,10 @@ function launchNotes(launch: LociLaunch, bin: string, scope: HooksInstallScope, 
         : `the hooks run ${bin} with the \`node\` on PATH: after moving or removing this Loci, run \`loci hooks install\` again (a project or global install of Loci avoids machine paths)`,
     );
   }
-  if (scope === 'project' && (launch.kind === 'node' || pinnedHome)) notes.push(`${file} is usually committed: its commands hold paths of this machine; use --scope local to keep them private`);
+  if (scope === 'project' && (launch.kind === 'node' || pinnedHome))
+    notes.push(
+      `${file} is usually committed: its commands hold paths of this machine; use --scope local to keep them private`,
+    );
   return notes;
 }
 
@@ -187,7 +214,12 @@ export function ignoreLocalSettings(root: string, file: string): string | undefi
       text = '';
     }
     if (text.split(/\r?\n/).some((l) => l.trim() === name || l.trim() === `/${name}`)) return undefined;
-    const head = text === '' ? '# Personal Claude Code settings: not for committing (added by `loci hooks install`)\n' : text.endsWith('\n') ? '' : '\n';
+    const head =
+      text === ''
+        ? '# Personal Claude Code settings: not for committing (added by `loci hooks install`)\n'
+        : text.endsWith('\n')
+          ? ''
+          : '\n';
     writeFileAtomic(ignoreFile, `${text}${head}${name}\n`);
     return `added ${name} to ${ignoreFile}: it is personal and holds paths of this machine`;
   } catch (e) {
@@ -198,7 +230,8 @@ export function ignoreLocalSettings(root: string, file: string): string | undefi
 /** Installs, uninstalls or prints Loci's Claude Code hooks (see the module comment). */
 export function installHooks(o: HooksInstallOptions = {}): HooksInstallResult {
   const scope = o.scope ?? 'local';
-  if (!['project', 'local', 'user'].includes(scope)) throw createError('INVALID_ARGUMENT', { name: '--scope', value: scope, expected: 'project, local or user' });
+  if (!['project', 'local', 'user'].includes(scope))
+    throw createError('INVALID_ARGUMENT', { name: '--scope', value: scope, expected: 'project, local or user' });
   const env = o.env ?? process.env;
   const cwd = o.cwd ?? process.cwd();
   const file = settingsPath(scope, cwd, env);
@@ -206,7 +239,8 @@ export function installHooks(o: HooksInstallOptions = {}): HooksInstallResult {
   const bin = o.bin ?? lociBin();
   const launch = lociLaunch({ env, bin, ...(scope !== 'user' ? { projectRoot: root } : {}) });
   // The project form is already shell text (`"$CLAUDE_PROJECT_DIR"/…`, expanded by the hook shell).
-  const launcher = launch.kind === 'project' ? launch.command : [launch.command, ...launch.args].map(quoteWord).join(' ');
+  const launcher =
+    launch.kind === 'project' ? launch.command : [launch.command, ...launch.args].map(quoteWord).join(' ');
   const home = resolveHome(o.home, env);
   const defaultHome = resolveHome(undefined, { ...env, LOCI_HOME: undefined });
   const homeArgs = home !== defaultHome ? ` --home ${quoteWord(home)}` : '';
@@ -214,15 +248,23 @@ export function installHooks(o: HooksInstallOptions = {}): HooksInstallResult {
   const handlers: Record<string, HookHandler> = {};
   if (!o.uninstall) {
     for (const e of events) {
-      handlers[HOOK_EVENT_NAMES[e]] = { type: 'command', command: `${launcher} hook ${e}${homeArgs}`, timeout: HOOK_TIMEOUTS[e] };
+      handlers[HOOK_EVENT_NAMES[e]] = {
+        type: 'command',
+        command: `${launcher} hook ${e}${homeArgs}`,
+        timeout: HOOK_TIMEOUTS[e],
+      };
     }
   }
   const notes: string[] = [];
   if (!o.uninstall) notes.push(...launchNotes(launch, bin, scope, file, homeArgs !== ''));
 
-  const { original, doc } = readJsonObjectFile(file, (reason) => createError('HOOKS_SETTINGS_INVALID', { path: file, reason }));
-  if (doc['hooks'] !== undefined && !isJsonObject(doc['hooks'])) throw createError('HOOKS_SETTINGS_INVALID', { path: file, reason: '"hooks" is not an object' });
-  if (o.uninstall && original === null) return { scope, file, action: o.print ? 'printed' : 'absent', handlers, json: '', notes };
+  const { original, doc } = readJsonObjectFile(file, (reason) =>
+    createError('HOOKS_SETTINGS_INVALID', { path: file, reason }),
+  );
+  if (doc['hooks'] !== undefined && !isJsonObject(doc['hooks']))
+    throw createError('HOOKS_SETTINGS_INVALID', { path: file, reason: '"hooks" is not an object' });
+  if (o.uninstall && original === null)
+    return { scope, file, action: o.print ? 'printed' : 'absent', handlers, json: '', notes };
 
   const hooks = mergeHooks((doc['hooks'] as Record<string, unknown> | undefined) ?? {}, handlers, file);
   const next: Record<string, unknown> = { ...doc, hooks };
@@ -230,11 +272,19 @@ export function installHooks(o: HooksInstallOptions = {}): HooksInstallResult {
   const newline = original === null || original.endsWith('\n') ? '\n' : '';
   const json = JSON.stringify(next, null, original ? detectIndent(original) : 2) + newline;
   if (o.print) return { scope, file, action: 'printed', handlers, json, notes };
-  if (original !== null && JSON.stringify(next) === JSON.stringify(doc)) return { scope, file, action: 'unchanged', handlers, json: original, notes };
+  if (original !== null && JSON.stringify(next) === JSON.stringify(doc))
+    return { scope, file, action: 'unchanged', handlers, json: original, notes };
   writeFileAtomic(file, json, original !== null ? statSync(file).mode & 0o777 : 0o644);
   if (original === null && scope === 'local' && !o.uninstall && findGitRoot(cwd) !== null) {
     const ignored = ignoreLocalSettings(root, file);
     if (ignored) notes.push(ignored);
   }
-  return { scope, file, action: o.uninstall ? 'removed' : original === null ? 'created' : 'updated', handlers, json, notes };
+  return {
+    scope,
+    file,
+    action: o.uninstall ? 'removed' : original === null ? 'created' : 'updated',
+    handlers,
+    json,
+    notes,
+  };
 }

@@ -44,7 +44,11 @@ function append(file: string, line: string): boolean {
  * A logger for hook processes. `fields.event` and `fields.pid` are added to every line.
  * @param env reads `LOCI_HOOK_DEBUG` (`1` → debug level and an stderr echo)
  */
-export function hookLogger(home: string, env: NodeJS.ProcessEnv = process.env, base: Record<string, unknown> = {}): Logger {
+export function hookLogger(
+  home: string,
+  env: NodeJS.ProcessEnv = process.env,
+  base: Record<string, unknown> = {},
+): Logger {
   const debug = env['LOCI_HOOK_DEBUG'] === '1';
   const min: LogLevel = debug ? 'debug' : 'info';
   return {
@@ -52,11 +56,13 @@ export function hookLogger(home: string, env: NodeJS.ProcessEnv = process.env, b
       if (ORDER[level] < ORDER[min]) return;
       let line: string;
       try {
-        line = JSON.stringify({ t: new Date().toISOString(), level, message, pid: process.pid, ...base, ...fields }) + '\n';
+        line =
+          JSON.stringify({ t: new Date().toISOString(), level, message, pid: process.pid, ...base, ...fields }) + '\n';
       } catch {
         line = JSON.stringify({ t: new Date().toISOString(), level, message, pid: process.pid, ...base }) + '\n';
       }
-      if (!append(hookLogPath(home), line)) append(fallbackLogPath(), JSON.stringify({ ...JSON.parse(line), home }) + '\n');
+      if (!append(hookLogPath(home), line))
+        append(fallbackLogPath(), JSON.stringify({ ...JSON.parse(line), home }) + '\n');
       if (debug) {
         try {
           process.stderr.write(`loci hook ${level}: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}\n`);

@@ -76,7 +76,11 @@ export async function hookMain(argv: string[]): Promise<void> {
   const env = process.env;
   const fatal = (e: unknown) => {
     try {
-      hookLogger(resolveHome(home, env), env, { event: command }).log('error', 'hook crashed (answered with no output)', errorFields(e));
+      hookLogger(resolveHome(home, env), env, { event: command }).log(
+        'error',
+        'hook crashed (answered with no output)',
+        errorFields(e),
+      );
     } finally {
       process.exit(0);
     }

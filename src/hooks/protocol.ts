@@ -7,7 +7,14 @@
 import { countWords, createError } from './light-core.js';
 
 /** The hook events Loci handles, as `loci hook <event>` spells them. */
-export const HOOK_EVENTS = ['session-start', 'user-prompt-submit', 'stop', 'pre-compact', 'post-compact', 'session-end'] as const;
+export const HOOK_EVENTS = [
+  'session-start',
+  'user-prompt-submit',
+  'stop',
+  'pre-compact',
+  'post-compact',
+  'session-end',
+] as const;
 
 /** One of {@link HOOK_EVENTS}. */
 export type HookEvent = (typeof HOOK_EVENTS)[number];
@@ -80,9 +87,13 @@ export function parseHookInput(event: HookEvent, text: string): HookInput {
   } catch (e) {
     // JSON.parse quotes the input: keep the reason one line and short.
     const reason = (e as Error).message.replace(/[\r\n\u2028\u2029]+/g, ' ');
-    throw createError('HOOK_INPUT_INVALID', { event, reason: reason.length > 200 ? `${reason.slice(0, 199)}…` : reason });
+    throw createError('HOOK_INPUT_INVALID', {
+      event,
+      reason: reason.length > 200 ? `${reason.slice(0, 199)}…` : reason,
+    });
   }
-  if (!j || typeof j !== 'object' || Array.isArray(j)) throw createError('HOOK_INPUT_INVALID', { event, reason: `got ${Array.isArray(j) ? 'an array' : typeof j}` });
+  if (!j || typeof j !== 'object' || Array.isArray(j))
+    throw createError('HOOK_INPUT_INVALID', { event, reason: `got ${Array.isArray(j) ? 'an array' : typeof j}` });
   const o = j as Record<string, unknown>;
   const input: HookInput = { stopHookActive: o['stop_hook_active'] === true || o['stop_hook_active'] === 'true' };
   const fields: [keyof HookInput, string][] = [

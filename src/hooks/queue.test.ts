@@ -7,7 +7,18 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { acquireLock, enqueue, heartbeat, lockIsLive, lockPath, LOCK_STALE_MS, queuedFiles, readJob, readLock, releaseLock } from './queue.js';
+import {
+  acquireLock,
+  enqueue,
+  heartbeat,
+  lockIsLive,
+  lockPath,
+  LOCK_STALE_MS,
+  queuedFiles,
+  readJob,
+  readLock,
+  releaseLock,
+} from './queue.js';
 
 let home: string;
 beforeEach(() => {

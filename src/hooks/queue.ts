@@ -74,7 +74,10 @@ export function lockPath(home: string): string {
 /** Writes a job; returns its file. */
 export function enqueue(home: string, job: Omit<ArchiveJob, 'v' | 'createdAt' | 'attempts'>): string {
   const full: ArchiveJob = { v: 1, ...job, createdAt: new Date().toISOString(), attempts: 0 };
-  const file = join(homePaths(home).queue, `${String(Date.now()).padStart(14, '0')}-${process.pid}-${randomBytes(4).toString('hex')}.json`);
+  const file = join(
+    homePaths(home).queue,
+    `${String(Date.now()).padStart(14, '0')}-${process.pid}-${randomBytes(4).toString('hex')}.json`,
+  );
   writeFileAtomic(file, `${JSON.stringify(full)}\n`, 0o600);
   return file;
 }
@@ -101,7 +104,8 @@ export function readJob(file: string, log?: Logger): ArchiveJob | undefined {
   }
   try {
     const j = JSON.parse(text) as ArchiveJob;
-    if (j && j.v === 1 && (typeof j.transcript === 'string' || j.transcript === null)) return { ...j, attempts: Number(j.attempts) || 0, flush: j.flush === true };
+    if (j && j.v === 1 && (typeof j.transcript === 'string' || j.transcript === null))
+      return { ...j, attempts: Number(j.attempts) || 0, flush: j.flush === true };
   } catch {
     // fall through
   }
@@ -186,7 +190,11 @@ export function acquireLock(home: string): boolean {
 export function heartbeat(home: string): void {
   const held = readLock(home);
   if (!held || held.pid !== process.pid) return;
-  writeFileAtomic(lockPath(home), JSON.stringify({ pid: process.pid, startedAt: held.startedAt, beat: Date.now() }), 0o600);
+  writeFileAtomic(
+    lockPath(home),
+    JSON.stringify({ pid: process.pid, startedAt: held.startedAt, beat: Date.now() }),
+    0o600,
+  );
 }
 
 /** Releases the lock when this process holds it. */
@@ -213,7 +221,13 @@ export function spawnDetached(sub: string, home: string, log: Logger, env: NodeJ
     // The child runs in the home: on a fresh machine it does not exist yet, and spawn would fail
     // with a misleading `spawn node ENOENT`.
     mkdirSync(home, { recursive: true });
-    const child = spawn(cmd.file, cmd.args, { detached: true, stdio: 'ignore', cwd: home, env: { ...env, LOCI_HOME: home }, windowsHide: true });
+    const child = spawn(cmd.file, cmd.args, {
+      detached: true,
+      stdio: 'ignore',
+      cwd: home,
+      env: { ...env, LOCI_HOME: home },
+      windowsHide: true,
+    });
     child.on('error', (e) => log.log('error', `${sub} failed to start`, { error: e.message }));
     child.unref();
     log.log('debug', `${sub} spawned`, { child: child.pid });
@@ -228,7 +242,11 @@ export function spawnDetached(sub: string, home: string, log: Logger, env: NodeJ
  * Starts a detached worker unless a live one holds the lock. Returns what happened; never throws
  * (a failed spawn leaves the jobs queued for the next hook).
  */
-export function spawnWorker(home: string, log: Logger, env: NodeJS.ProcessEnv = process.env): 'spawned' | 'running' | 'failed' {
+export function spawnWorker(
+  home: string,
+  log: Logger,
+  env: NodeJS.ProcessEnv = process.env,
+): 'spawned' | 'running' | 'failed' {
   if (lockIsLive(readLock(home))) return 'running';
   try {
     mkdirSync(home, { recursive: true });

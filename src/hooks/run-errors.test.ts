@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { runHook } from './run.js';
 
 function lastLogLine(home: string): Record<string, unknown> {
-  const lines = readFileSync(join(home, 'logs', 'hooks.log'), 'utf8').trim().split('\n');
+  const lines = readFileSync(join(home, 'logs', 'hooks.log'), 'utf8')
+    .trim()
+    .split('\n');
   return JSON.parse(lines.at(-1)!) as Record<string, unknown>;
 }
 

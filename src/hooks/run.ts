@@ -19,7 +19,14 @@ import { existsSync } from 'node:fs';
 import { createError, homePaths, resolveHome, type Logger } from './light-core.js';
 import { askServer, requestEnv, serverEnabled, serverSocketPath, spawnServer } from './client.js';
 import { errorFields, hookLogger } from './log.js';
-import { contextAnswer, isTrivialPrompt, parseHookEvent, parseHookInput, type HookEvent, type HookInput } from './protocol.js';
+import {
+  contextAnswer,
+  isTrivialPrompt,
+  parseHookEvent,
+  parseHookInput,
+  type HookEvent,
+  type HookInput,
+} from './protocol.js';
 import { enqueue, queuedFiles, spawnWorker } from './queue.js';
 import { loadState, saveState } from './state.js';
 import { countHumanPrompts } from './transcript.js';
@@ -98,7 +105,13 @@ function stop(input: HookInput, ctx: Ctx): string {
   // every N human prompts is a checkpoint (the optional nudge).
   if (grew || since >= every) {
     queued = true;
-    enqueue(ctx.home, { event: 'stop', transcript, sessionId: input.sessionId ?? null, cwd: input.cwd ?? null, flush: false });
+    enqueue(ctx.home, {
+      event: 'stop',
+      transcript,
+      sessionId: input.sessionId ?? null,
+      cwd: input.cwd ?? null,
+      flush: false,
+    });
     kick(ctx);
     ctx.log.log('debug', 'stop: archive queued', { humans: state.humans, every });
   }
@@ -112,16 +125,31 @@ function stop(input: HookInput, ctx: Ctx): string {
 
 function archive(event: 'pre-compact' | 'session-end', input: HookInput, ctx: Ctx): string {
   const transcript = requireTranscript(event, input);
-  enqueue(ctx.home, { event, transcript, sessionId: input.sessionId ?? null, cwd: input.cwd ?? null, flush: event === 'session-end' });
+  enqueue(ctx.home, {
+    event,
+    transcript,
+    sessionId: input.sessionId ?? null,
+    cwd: input.cwd ?? null,
+    flush: event === 'session-end',
+  });
   kick(ctx);
   return '';
 }
 
 function postCompact(input: HookInput, ctx: Ctx): string {
   const t = input.transcriptPath && existsSync(input.transcriptPath) ? input.transcriptPath : null;
-  const summary = input.compactSummary?.trim() ? { text: input.compactSummary, trigger: input.trigger ?? null } : undefined;
+  const summary = input.compactSummary?.trim()
+    ? { text: input.compactSummary, trigger: input.trigger ?? null }
+    : undefined;
   if (!t && !summary) requireTranscript('post-compact', input);
-  enqueue(ctx.home, { event: 'post-compact', transcript: t, sessionId: input.sessionId ?? null, cwd: input.cwd ?? null, flush: false, ...(summary ? { summary } : {}) });
+  enqueue(ctx.home, {
+    event: 'post-compact',
+    transcript: t,
+    sessionId: input.sessionId ?? null,
+    cwd: input.cwd ?? null,
+    flush: false,
+    ...(summary ? { summary } : {}),
+  });
   kick(ctx);
   return '';
 }
@@ -130,7 +158,11 @@ function postCompact(input: HookInput, ctx: Ctx): string {
  * Asks the warm hook server; undefined when it could not answer (the caller then does the work),
  * after starting a server for the next hook when none is running.
  */
-async function viaServer(event: 'user-prompt-submit' | 'session-start', stdin: string, ctx: Ctx): Promise<string | undefined> {
+async function viaServer(
+  event: 'user-prompt-submit' | 'session-start',
+  stdin: string,
+  ctx: Ctx,
+): Promise<string | undefined> {
   if (!serverEnabled(ctx.env)) return undefined;
   const r = await askServer(ctx.home, { event, stdin, cwd: ctx.cwd, env: requestEnv(ctx.env) });
   if (r.ok) {
@@ -147,7 +179,13 @@ async function viaServer(event: 'user-prompt-submit' | 'session-start', stdin: s
 async function sessionStart(input: HookInput, ctx: Ctx, stdin: string): Promise<string> {
   if (queuedFiles(ctx.home).length > 0) kick(ctx); // leftovers of a crashed or deferred worker
   if (input.source === 'resume' && input.transcriptPath && existsSync(input.transcriptPath)) {
-    enqueue(ctx.home, { event: 'session-start', transcript: input.transcriptPath, sessionId: input.sessionId ?? null, cwd: input.cwd ?? null, flush: false });
+    enqueue(ctx.home, {
+      event: 'session-start',
+      transcript: input.transcriptPath,
+      sessionId: input.sessionId ?? null,
+      cwd: input.cwd ?? null,
+      flush: false,
+    });
     kick(ctx);
   }
   const cwd = input.cwd ?? ctx.cwd;
@@ -156,7 +194,8 @@ async function sessionStart(input: HookInput, ctx: Ctx, stdin: string): Promise<
     ctx.log.log('debug', 'session-start: cached wake-up');
     // Warm the server up for the prompts that follow (no connection: the socket file is enough).
     const sock = serverSocketPath(ctx.home);
-    if (serverEnabled(ctx.env) && ctx.spawn && sock && process.platform !== 'win32' && !existsSync(sock)) spawnServer(ctx.home, ctx.log, ctx.env);
+    if (serverEnabled(ctx.env) && ctx.spawn && sock && process.platform !== 'win32' && !existsSync(sock))
+      spawnServer(ctx.home, ctx.log, ctx.env);
     return draftHasContent(draft) ? contextAnswer('session-start', renderWakeUp(draft, Date.now()).text) : '';
   }
   const served = await viaServer('session-start', stdin, ctx);

@@ -124,8 +124,16 @@ export async function serveHooks(o: HookServerOptions): Promise<void> {
     const env = { ...o.env, ...req.env };
     const input = parseHookInput(req.event, req.stdin);
     const later: (() => Promise<void>)[] = [];
-    const ctx = { home: o.home, env, cwd: req.cwd, log: o.logger, palaces, defer: (w: () => Promise<void>) => void later.push(w) };
-    const out = req.event === 'user-prompt-submit' ? await promptAnswer(input, ctx) : await sessionStartAnswer(input, ctx);
+    const ctx = {
+      home: o.home,
+      env,
+      cwd: req.cwd,
+      log: o.logger,
+      palaces,
+      defer: (w: () => Promise<void>) => void later.push(w),
+    };
+    const out =
+      req.event === 'user-prompt-submit' ? await promptAnswer(input, ctx) : await sessionStartAnswer(input, ctx);
     return { ok: true, out, later };
   };
 
@@ -141,20 +149,25 @@ export async function serveHooks(o: HookServerOptions): Promise<void> {
       let req: ServerRequest;
       try {
         req = JSON.parse(data.slice(0, nl)) as ServerRequest;
-        if (!req || req.v !== 1 || (req.event !== 'user-prompt-submit' && req.event !== 'session-start')) throw new Error('not a request');
+        if (!req || req.v !== 1 || (req.event !== 'user-prompt-submit' && req.event !== 'session-start'))
+          throw new Error('not a request');
       } catch (e) {
         sock.end(`${JSON.stringify({ ok: false, reason: `bad request: ${(e as Error).message}` })}\n`);
         return;
       }
       answer(req)
         .catch((e: unknown): ServerReply => {
-          o.logger.log('error', 'hook server: answer failed (the hook answers itself)', { event: req.event, ...errorFields(e) });
+          o.logger.log('error', 'hook server: answer failed (the hook answers itself)', {
+            event: req.event,
+            ...errorFields(e),
+          });
           return { ok: false, reason: 'error' };
         })
         .then(async (r) => {
           const { later = [], ...reply } = r as ServerReply & { later?: (() => Promise<void>)[] };
           sock.end(`${JSON.stringify(reply)}\n`);
-          for (const work of later) await work().catch((e: unknown) => o.logger.log('warn', 'hook server: bookkeeping failed', errorFields(e)));
+          for (const work of later)
+            await work().catch((e: unknown) => o.logger.log('warn', 'hook server: bookkeeping failed', errorFields(e)));
         });
     });
   });
@@ -162,7 +175,10 @@ export async function serveHooks(o: HookServerOptions): Promise<void> {
   await new Promise<void>((resolve) => {
     finish = resolve;
     server.on('error', (e: NodeJS.ErrnoException) => {
-      o.logger.log(e.code === 'EADDRINUSE' ? 'debug' : 'warn', 'hook server: cannot listen', { path, error: e.message });
+      o.logger.log(e.code === 'EADDRINUSE' ? 'debug' : 'warn', 'hook server: cannot listen', {
+        path,
+        error: e.message,
+      });
       stopped = true;
       clearInterval(watch);
       resolve();

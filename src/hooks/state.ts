@@ -48,7 +48,11 @@ export function freshState(transcript: string, sessionId: string | null): Transc
 const nat = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
 /** The state of `transcript`, or a fresh one (missing, unreadable, corrupt, other transcript). */
-export function loadState(home: string, transcript: string, sessionId: string | null): { state: TranscriptState; existed: boolean } {
+export function loadState(
+  home: string,
+  transcript: string,
+  sessionId: string | null,
+): { state: TranscriptState; existed: boolean } {
   let j: unknown;
   try {
     j = JSON.parse(readFileSync(statePath(home, transcript), 'utf8'));

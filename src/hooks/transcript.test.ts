@@ -12,15 +12,30 @@ import { fileURLToPath } from 'node:url';
 import { countHumanPrompts, isHumanPrompt } from './transcript.js';
 
 const FIXTURE = fileURLToPath(new URL('../../test/fixtures/hooks/session.jsonl', import.meta.url));
-const user = (content: unknown, extra: Record<string, unknown> = {}) => ({ type: 'user', message: { role: 'user', content }, ...extra });
+const user = (content: unknown, extra: Record<string, unknown> = {}) => ({
+  type: 'user',
+  message: { role: 'user', content },
+  ...extra,
+});
 
 describe('isHumanPrompt', () => {
   it('counts typed strings and text blocks, nothing else', () => {
     assert.equal(isHumanPrompt(user('fix the flaky test')), true);
     assert.equal(isHumanPrompt(user([{ type: 'text', text: 'and this one' }])), true);
-    assert.equal(isHumanPrompt(user([{ type: 'image', source: {} }, { type: 'text', text: 'see screenshot' }])), true);
+    assert.equal(
+      isHumanPrompt(
+        user([
+          { type: 'image', source: {} },
+          { type: 'text', text: 'see screenshot' },
+        ]),
+      ),
+      true,
+    );
     assert.equal(isHumanPrompt(user([{ type: 'tool_result', tool_use_id: 't', content: 'ok' }])), false);
-    assert.equal(isHumanPrompt(user([{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 'nested' }] }])), false);
+    assert.equal(
+      isHumanPrompt(user([{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 'nested' }] }])),
+      false,
+    );
     assert.equal(isHumanPrompt(user('injected', { isMeta: true })), false);
     assert.equal(isHumanPrompt(user('summary', { isCompactSummary: true })), false);
     assert.equal(isHumanPrompt(user('subagent', { isSidechain: true })), false);
@@ -50,7 +65,11 @@ describe('countHumanPrompts', () => {
       for (const cut of [1, 100, 977, 4096, Math.floor(bytes.length / 2), bytes.length - 1]) {
         writeFileSync(file, bytes.subarray(0, cut));
         const a = countHumanPrompts(file);
-        assert.equal(bytes[a.offset - 1] === undefined || bytes[a.offset - 1] === 0x0a, true, `offset ${a.offset} ends a line`);
+        assert.equal(
+          bytes[a.offset - 1] === undefined || bytes[a.offset - 1] === 0x0a,
+          true,
+          `offset ${a.offset} ends a line`,
+        );
         appendFileSync(file, bytes.subarray(cut));
         const b = countHumanPrompts(file, a.offset, a.humans);
         assert.equal(b.humans, 5, `cut at ${cut}`);

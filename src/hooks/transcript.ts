@@ -17,7 +17,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** Text that marks a user record as Claude Code markup rather than a typed prompt. */
-const MARKUP = /^\s*<(?:command-(?:name|message|args)|local-command-(?:stdout|stderr|caveat)|bash-(?:input|stdout|stderr)|system-reminder|user-memory-input)>/;
+const MARKUP =
+  /^\s*<(?:command-(?:name|message|args)|local-command-(?:stdout|stderr|caveat)|bash-(?:input|stdout|stderr)|system-reminder|user-memory-input)>/;
 const INTERRUPTED = /^\s*\[Request interrupted by user/;
 
 function typedText(t: unknown): boolean {
@@ -28,7 +29,14 @@ function typedText(t: unknown): boolean {
 export function isHumanPrompt(record: unknown): boolean {
   if (!record || typeof record !== 'object') return false;
   const r = record as Record<string, unknown>;
-  if (r['type'] !== 'user' || r['isMeta'] === true || r['isCompactSummary'] === true || r['isVisibleInTranscriptOnly'] === true || r['isSidechain'] === true) return false;
+  if (
+    r['type'] !== 'user' ||
+    r['isMeta'] === true ||
+    r['isCompactSummary'] === true ||
+    r['isVisibleInTranscriptOnly'] === true ||
+    r['isSidechain'] === true
+  )
+    return false;
   const msg = r['message'];
   if (!msg || typeof msg !== 'object') return false;
   const m = msg as Record<string, unknown>;

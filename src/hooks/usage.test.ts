@@ -25,13 +25,37 @@ afterEach(async () => {
 
 describe('usage counts', () => {
   it('counts uses per item (once per call), reads them and lists the most used', async () => {
-    await recordUsage(palace, [{ kind: 'drawer', id: 'd1' }, { kind: 'drawer', id: 'd1' }, { kind: 'memory', path: '/m/a.md' }], 1_000);
-    await recordUsage(palace, [{ kind: 'drawer', id: 'd1' }, { kind: 'drawer', id: 'd2' }], 2_000);
+    await recordUsage(
+      palace,
+      [
+        { kind: 'drawer', id: 'd1' },
+        { kind: 'drawer', id: 'd1' },
+        { kind: 'memory', path: '/m/a.md' },
+      ],
+      1_000,
+    );
+    await recordUsage(
+      palace,
+      [
+        { kind: 'drawer', id: 'd1' },
+        { kind: 'drawer', id: 'd2' },
+      ],
+      2_000,
+    );
     const u = await readUsage(palace, ['drawer:d1', 'drawer:d2', 'memory:/m/a.md', 'drawer:none']);
-    assert.deepEqual([u.get('drawer:d1')?.uses, u.get('drawer:d2')?.uses, u.get('memory:/m/a.md')?.uses, u.has('drawer:none')], [2, 1, 1, false]);
+    assert.deepEqual(
+      [u.get('drawer:d1')?.uses, u.get('drawer:d2')?.uses, u.get('memory:/m/a.md')?.uses, u.has('drawer:none')],
+      [2, 1, 1, false],
+    );
     assert.equal(u.get('drawer:d1')?.lastUsed, new Date(2_000).toISOString());
-    assert.deepEqual((await topUsage(palace, 'drawer:', 10)).map((r) => r.item), ['drawer:d1', 'drawer:d2']);
-    assert.deepEqual((await topUsage(palace, 'memory:', 10)).map((r) => r.item), ['memory:/m/a.md']);
+    assert.deepEqual(
+      (await topUsage(palace, 'drawer:', 10)).map((r) => r.item),
+      ['drawer:d1', 'drawer:d2'],
+    );
+    assert.deepEqual(
+      (await topUsage(palace, 'memory:', 10)).map((r) => r.item),
+      ['memory:/m/a.md'],
+    );
   });
 
   it('keeps counts in memory for a palace without SQLite', async () => {

@@ -30,16 +30,28 @@ export function usageKey(item: UsageItem): string {
  * write lock for longer than `waitMs` (default 250 ms: usage is best-effort and must never make a
  * hook wait for a long write) — never throws for those.
  */
-export async function recordUsage(palace: Pick<Palace, 'store'>, items: readonly UsageItem[], now = Date.now(), waitMs = USAGE_WAIT_MS): Promise<number> {
+export async function recordUsage(
+  palace: Pick<Palace, 'store'>,
+  items: readonly UsageItem[],
+  now = Date.now(),
+  waitMs = USAGE_WAIT_MS,
+): Promise<number> {
   return palace.store.recordUsage(items.map(usageKey), new Date(now).toISOString(), { waitMs });
 }
 
 /** Usage of the given keys (missing keys: never used). */
-export async function readUsage(palace: Pick<Palace, 'store'>, keys: readonly string[]): Promise<Map<string, UsageRecord>> {
+export async function readUsage(
+  palace: Pick<Palace, 'store'>,
+  keys: readonly string[],
+): Promise<Map<string, UsageRecord>> {
   return new Map((await palace.store.readUsage(keys)).map((r) => [r.item, r]));
 }
 
 /** The most used items whose key starts with `prefix` (`drawer:` or `memory:`), most used first. */
-export async function topUsage(palace: Pick<Palace, 'store'>, prefix: 'drawer:' | 'memory:', limit: number): Promise<UsageRecord[]> {
+export async function topUsage(
+  palace: Pick<Palace, 'store'>,
+  prefix: 'drawer:' | 'memory:',
+  limit: number,
+): Promise<UsageRecord[]> {
   return palace.store.topUsage(prefix, limit);
 }

@@ -94,7 +94,13 @@ export function depSignature(dep: WakeDep): string {
 
 /** Writes an entry, snapshotting the signatures of `deps` now. Never throws (returns false). */
 export function writeWakeCache(home: string, key: string, draft: WakeUpDraft, deps: WakeDep[]): boolean {
-  const entry: WakeCacheEntry = { v: 2, key, createdAt: Date.now(), deps: deps.map((dep) => ({ dep, sig: depSignature(dep) })), draft };
+  const entry: WakeCacheEntry = {
+    v: 2,
+    key,
+    createdAt: Date.now(),
+    deps: deps.map((dep) => ({ dep, sig: depSignature(dep) })),
+    draft,
+  };
   try {
     writeFileAtomic(wakeCachePath(home, key), JSON.stringify(entry), 0o600);
     return true;
@@ -111,7 +117,8 @@ export function readWakeCache(home: string, key: string, now = Date.now()): Wake
   } catch {
     return undefined;
   }
-  if (!e || e.v !== 2 || e.key !== key || !Array.isArray(e.deps) || !e.draft || typeof e.createdAt !== 'number') return undefined;
+  if (!e || e.v !== 2 || e.key !== key || !Array.isArray(e.deps) || !e.draft || typeof e.createdAt !== 'number')
+    return undefined;
   if (now - e.createdAt > WAKE_CACHE_TTL_MS || e.createdAt > now + 60_000) return undefined;
   for (const d of e.deps) if (!d?.dep || depSignature(d.dep) !== d.sig) return undefined;
   return e.draft;

@@ -130,7 +130,11 @@ export function decisionSentences(lines: readonly ProseLine[], max = 3): Decisio
     for (const s of sentences(l.text)) {
       if (s.length < 20 || s.length > 300 || s.endsWith('?')) continue;
       if (!TECHNICAL.test(s)) continue;
-      const kind = DECISION.some((r) => r.test(s)) ? 'decision' : l.speaker === 'user' && PREFERENCE.some((r) => r.test(s)) ? 'preference' : null;
+      const kind = DECISION.some((r) => r.test(s))
+        ? 'decision'
+        : l.speaker === 'user' && PREFERENCE.some((r) => r.test(s))
+          ? 'preference'
+          : null;
       if (!kind) continue;
       out.push({ kind, speaker: l.speaker, text: s });
       if (out.length >= max) return out;
@@ -141,7 +145,11 @@ export function decisionSentences(lines: readonly ProseLine[], max = 3): Decisio
 
 /** Joins prose lines into one paragraph of at most `max` characters, cut at a word. */
 export function joinProse(lines: readonly ProseLine[], max: number): string {
-  const text = lines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim();
+  const text = lines
+    .map((l) => l.text)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (text.length <= max) return text;
   const slice = text.slice(0, Math.max(1, max - 1));
   const sp = slice.lastIndexOf(' ');
@@ -153,7 +161,11 @@ export function joinProse(lines: readonly ProseLine[], max: number): string {
  * gist, about a third) and its end (whole sentences: results, questions, next steps).
  */
 export function finalProse(lines: readonly ProseLine[], max: number): string {
-  const text = lines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim();
+  const text = lines
+    .map((l) => l.text)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (text.length <= max) return text;
   const head = joinProse(lines, Math.floor(max / 3));
   return `${head.replace(/…$/, '')} …${tailProse(lines, max - head.length - 2).replace(/^…/, '')}`;
@@ -161,7 +173,11 @@ export function finalProse(lines: readonly ProseLine[], max: number): string {
 
 /** The last prose of a turn, up to `max` characters (whole sentences from the end when possible). */
 export function tailProse(lines: readonly ProseLine[], max: number): string {
-  const text = lines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim();
+  const text = lines
+    .map((l) => l.text)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (text.length <= max) return text;
   const parts = sentences(text);
   let out = '';

@@ -22,8 +22,21 @@ describe('wake-up rendering', () => {
   });
 
   it('fits lines in the budget, skipping those that do not fit, and counts tokens as chars / 4', () => {
-    const line = (i: number, len: number) => ({ text: `item ${i} ${'x'.repeat(len)}`, date: daysAgo(i), ref: `drawer d${i}` });
-    const draft: WakeUpDraft = { wing: 'acme', identity: 'I am Ana.', pinned: [line(1, 20)], sessions: [], orientation: null, recent: [line(2, 30), line(3, 2000), line(4, 30)], more: 0, maxChars: 800 };
+    const line = (i: number, len: number) => ({
+      text: `item ${i} ${'x'.repeat(len)}`,
+      date: daysAgo(i),
+      ref: `drawer d${i}`,
+    });
+    const draft: WakeUpDraft = {
+      wing: 'acme',
+      identity: 'I am Ana.',
+      pinned: [line(1, 20)],
+      sessions: [],
+      orientation: null,
+      recent: [line(2, 30), line(3, 2000), line(4, 30)],
+      more: 0,
+      maxChars: 800,
+    };
     const r = renderWakeUp(draft, NOW);
     assert.ok(r.text.length <= 800);
     assert.equal(r.tokens, estimateTokens(r.text));

@@ -47,7 +47,11 @@ const dateOf = (d: Drawer): string => d.contentDate ?? '';
 
 /** True for a conversation drawer (written by the conversation miner or the compaction hook). */
 export function isConversation(d: Drawer): boolean {
-  return str(meta(d, 'sessionId')) !== null || str(meta(d, 'format')) !== null && str(meta(d, 'exchangeId')) !== null || d.hall === 'summary';
+  return (
+    str(meta(d, 'sessionId')) !== null ||
+    (str(meta(d, 'format')) !== null && str(meta(d, 'exchangeId')) !== null) ||
+    d.hall === 'summary'
+  );
 }
 
 function isSummary(d: Drawer): boolean {
@@ -83,7 +87,12 @@ function joined(parts: readonly Drawer[]): string {
 
 const SECTION = /^\s*(?:\d+\.\s*)?\**\s*([A-Z][A-Za-z /&()'-]{2,60}?)\s*\**\s*:\s*\**\s*(.*)$/;
 /** Sections of a compaction summary shown first, in this order, when it must be condensed. */
-const KEY_SECTIONS = [/current work|current state|where we are/i, /pending tasks?|open (items|questions|tasks)|todo/i, /next step/i, /primary request|intent|goal/i];
+const KEY_SECTIONS = [
+  /current work|current state|where we are/i,
+  /pending tasks?|open (items|questions|tasks)|todo/i,
+  /next step/i,
+  /primary request|intent|goal/i,
+];
 
 /** Removes boilerplate lines and, when the summary holds an analysis followed by "Summary:", keeps the summary. */
 export function cleanSummary(text: string): string {
@@ -118,13 +127,17 @@ export function condenseSummary(text: string, max: number): { text: string; whol
   const sections: { title: string; body: string[] }[] = [];
   for (const line of clean.split('\n')) {
     const m = SECTION.exec(line);
-    if (m && !line.startsWith(' ') && !line.startsWith('\t') && !/^\s*-/.test(line)) sections.push({ title: m[1]!.trim(), body: m[2]!.trim() ? [m[2]!.trim()] : [] });
+    if (m && !line.startsWith(' ') && !line.startsWith('\t') && !/^\s*-/.test(line))
+      sections.push({ title: m[1]!.trim(), body: m[2]!.trim() ? [m[2]!.trim()] : [] });
     else if (sections.length) sections[sections.length - 1]!.body.push(line);
   }
   const picked: { title: string; body: string }[] = [];
   for (const k of KEY_SECTIONS) {
     const s = sections.find((x) => k.test(x.title) && !picked.some((p) => p.title === x.title));
-    const body = s?.body.join('\n').replace(/\n{2,}/g, '\n').trim();
+    const body = s?.body
+      .join('\n')
+      .replace(/\n{2,}/g, '\n')
+      .trim();
     if (s && body) picked.push({ title: s.title, body });
   }
   if (picked.length === 0) {
@@ -177,7 +190,11 @@ export interface SessionOptions {
  * The latest sessions of a wing, newest first, from its newest drawers (any order). Only the
  * newest session gets its compaction summary; older ones get a title and their last request.
  */
-export async function latestSessions(drawers: readonly Drawer[], store: SessionStore, o: SessionOptions = {}): Promise<SessionState[]> {
+export async function latestSessions(
+  drawers: readonly Drawer[],
+  store: SessionStore,
+  o: SessionOptions = {},
+): Promise<SessionState[]> {
   const bySession = new Map<string, Drawer[]>();
   for (const d of drawers) {
     if (!isConversation(d)) continue;
@@ -205,7 +222,9 @@ export async function latestSessions(drawers: readonly Drawer[], store: SessionS
       if (c.text) summary = { text: c.text, ids: parts.map((p) => p.id), whole: c.whole };
     }
     // A subagent's side conversation (agentId) is not where the session left off.
-    const talk = real.filter((d) => !isSummary(d) && !meta(d, 'agentId') && !meta(d, 'isSidechain')).sort((a, b) => newer(b, a));
+    const talk = real
+      .filter((d) => !isSummary(d) && !meta(d, 'agentId') && !meta(d, 'isSidechain'))
+      .sort((a, b) => newer(b, a));
     let request: SessionState['request'] = null;
     let final: SessionState['final'] = null;
     // Walk back from the newest exchange until the user's last request (and, for the newest
@@ -217,7 +236,9 @@ export async function latestSessions(drawers: readonly Drawer[], store: SessionS
       done.add(exchangeOf(d));
       const parts = await exchangeParts(store, d);
       // An exchange opened by a harness notice (a background task finished) is not where the work stands.
-      const asked = parts.flatMap((p) => proseLines(p.text, num(meta(p, 'part')) ? 'assistant' : null)).filter((l) => l.speaker === 'user');
+      const asked = parts
+        .flatMap((p) => proseLines(p.text, num(meta(p, 'part')) ? 'assistant' : null))
+        .filter((l) => l.speaker === 'user');
       if (asked.length && asked.every((l) => isHarnessNotice(l.text))) continue;
       for (let p = parts.length - 1; p >= 0 && !request; p--) {
         const part = parts[p]!;

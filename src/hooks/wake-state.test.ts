@@ -36,18 +36,47 @@ afterEach(async () => {
 
 let chunk = 0;
 /** One exchange of session `s`, split into parts as the miner does. */
-async function exchange(s: string, n: number, parts: string[], minutes: number, hall = 'general', extra: Record<string, unknown> = {}): Promise<string[]> {
+async function exchange(
+  s: string,
+  n: number,
+  parts: string[],
+  minutes: number,
+  hall = 'general',
+  extra: Record<string, unknown> = {},
+): Promise<string[]> {
   const ids: string[] = [];
   for (const [i, text] of parts.entries()) {
     const r = await palace.addDrawer({
-      wing: 'acme', room: 'general', hall, source: SRC, chunkIndex: chunk++, addedBy: 'loci-mine', contentDate: at(minutes), text,
-      metadata: { sessionId: s, exchangeId: `${s}:${n}`, part: i, parts: parts.length, format: 'claude-code', ...extra },
+      wing: 'acme',
+      room: 'general',
+      hall,
+      source: SRC,
+      chunkIndex: chunk++,
+      addedBy: 'loci-mine',
+      contentDate: at(minutes),
+      text,
+      metadata: {
+        sessionId: s,
+        exchangeId: `${s}:${n}`,
+        part: i,
+        parts: parts.length,
+        format: 'claude-code',
+        ...extra,
+      },
     });
     ids.push(r.id);
   }
   return ids;
 }
-const opts = (o: Record<string, unknown> = {}) => ({ palace, home: join(root, 'home'), wing: 'acme', cwd: root, memoryDir: memDir, clock: fixedClock(NOW), ...o });
+const opts = (o: Record<string, unknown> = {}) => ({
+  palace,
+  home: join(root, 'home'),
+  wing: 'acme',
+  cwd: root,
+  memoryDir: memDir,
+  clock: fixedClock(NOW),
+  ...o,
+});
 
 const SUMMARY = [
   'Summary: This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary:\n1. Primary Request and Intent:\n   The user asked to add rate limiting to the login endpoint.',
@@ -59,8 +88,23 @@ describe('wake-up: where are we', () => {
   it('shows the newest compaction summary whole (every part, boilerplate removed), the last request and the final words', async () => {
     await exchange('s1', 0, ['User: please add a limiter\nAssistant: Sure.'], 0);
     await exchange('s1', 1, SUMMARY, 30, 'general', { kind: 'summary' });
-    await exchange('s1', 2, ['User: and the staging config?\nAssistant: Looking.\n[Bash] grep -r REDIS_URL config\n→ config/prod.env:REDIS_URL=redis://prod', '→ [error] command not found: rg\nAssistant: Done: staging now reads REDIS_URL from config/staging.env. Should I deploy it?'], 40);
-    await exchange('s1', 3, ['User: Read the output file to retrieve the result: /tmp/tasks/b1.output\nAssistant: That background task finished earlier; nothing to do.'], 50);
+    await exchange(
+      's1',
+      2,
+      [
+        'User: and the staging config?\nAssistant: Looking.\n[Bash] grep -r REDIS_URL config\n→ config/prod.env:REDIS_URL=redis://prod',
+        '→ [error] command not found: rg\nAssistant: Done: staging now reads REDIS_URL from config/staging.env. Should I deploy it?',
+      ],
+      40,
+    );
+    await exchange(
+      's1',
+      3,
+      [
+        'User: Read the output file to retrieve the result: /tmp/tasks/b1.output\nAssistant: That background task finished earlier; nothing to do.',
+      ],
+      50,
+    );
     const r = await wakeUp(opts());
     assert.match(r.text, /## Where we left off/);
     assert.match(r.text, /Primary Request and Intent:\n\s+The user asked to add rate limiting/);
@@ -68,7 +112,11 @@ describe('wake-up: where are we', () => {
     assert.match(r.text, /Add REDIS_URL to staging/);
     assert.doesNotMatch(r.text, /continued from a previous conversation|If you need specific details/);
     assert.match(r.text, /Last request: and the staging config\?/);
-    assert.doesNotMatch(r.text, /retrieve the result|nothing to do/, 'an exchange opened by a harness notice is not where the work stands');
+    assert.doesNotMatch(
+      r.text,
+      /retrieve the result|nothing to do/,
+      'an exchange opened by a harness notice is not where the work stands',
+    );
     assert.match(r.text, /Open question \(assistant, last words\): .*Should I deploy it\?/);
     assert.doesNotMatch(r.text, /command not found|→|\[Bash\]/);
     assert.equal(r.sections.sessions.length, 1);
@@ -86,17 +134,45 @@ describe('wake-up: where are we', () => {
     assert.match(c.text, /Pending Tasks:.*staging config/s);
     assert.match(c.text, /Next Step: Deploy/);
     assert.doesNotMatch(c.text, /a detail that does not say/);
-    await exchange('s1', 0, [long.slice(0, 1500), long.slice(1500, 3000), long.slice(3000)], 10, 'general', { kind: 'summary' });
+    await exchange('s1', 0, [long.slice(0, 1500), long.slice(1500, 3000), long.slice(3000)], 10, 'general', {
+      kind: 'summary',
+    });
     const r = await wakeUp(opts());
     assert.ok(r.tokens <= 800, `${r.tokens} tokens`);
     assert.match(r.text, /Writing the staging config/);
   });
 
   it('never labels tool output, file dumps or templates as decisions; keeps a real decision sentence', async () => {
-    await exchange('s1', 0, ['User: find the ptz code\nAssistant: [Grep] ptz in src\n→ [error] (eval):1: command not found: rg decided'], 1, 'facts');
-    await exchange('s1', 1, ['[Read README.md]\n→ 1 # Acme ⏎ 2 We decided to use Postgres for everything ⏎ 3 …'], 2, 'facts');
-    await exchange('s1', 2, ['User: Your task is to create a detailed summary of the conversation so far. We decided the file format: sections 1 to 9.'], 3, 'facts');
-    await exchange('s1', 3, ['User: ok\nAssistant: We decided to keep the limiter in `src/limits.ts` and use Redis for it.'], 4, 'facts');
+    await exchange(
+      's1',
+      0,
+      ['User: find the ptz code\nAssistant: [Grep] ptz in src\n→ [error] (eval):1: command not found: rg decided'],
+      1,
+      'facts',
+    );
+    await exchange(
+      's1',
+      1,
+      ['[Read README.md]\n→ 1 # Acme ⏎ 2 We decided to use Postgres for everything ⏎ 3 …'],
+      2,
+      'facts',
+    );
+    await exchange(
+      's1',
+      2,
+      [
+        'User: Your task is to create a detailed summary of the conversation so far. We decided the file format: sections 1 to 9.',
+      ],
+      3,
+      'facts',
+    );
+    await exchange(
+      's1',
+      3,
+      ['User: ok\nAssistant: We decided to keep the limiter in `src/limits.ts` and use Redis for it.'],
+      4,
+      'facts',
+    );
     await exchange('s1', 4, ['User: thanks\nAssistant: You are welcome.'], 5);
     const r = await wakeUp(opts());
     const items = r.sections.recent.map((i) => i.text);
@@ -104,16 +180,31 @@ describe('wake-up: where are we', () => {
   });
 
   it('classifies preferences conservatively: the user about the work, not a recipe or a poem', () => {
-    const curry = proseLines('User: I love Thai green curry and I prefer it very spicy with extra basil.\nAssistant: Noted, I always use fresh lemongrass in a curry.');
+    const curry = proseLines(
+      'User: I love Thai green curry and I prefer it very spicy with extra basil.\nAssistant: Noted, I always use fresh lemongrass in a curry.',
+    );
     assert.deepEqual(decisionSentences(curry), []);
     const work = proseLines('User: I prefer small commits with tests in the same commit.\nAssistant: I prefer tabs.');
-    assert.deepEqual(decisionSentences(work).map((d) => [d.kind, d.speaker]), [['preference', 'user']]);
+    assert.deepEqual(
+      decisionSentences(work).map((d) => [d.kind, d.speaker]),
+      [['preference', 'user']],
+    );
   });
 
   it('gives a wing of mined files only a short orientation', async () => {
-    for (let i = 0; i < 6; i++) await palace.addDrawer({ wing: 'acme', room: i < 4 ? 'src' : 'docs', source: `/repo/f${i}.ts`, addedBy: 'loci-mine', text: `export const x${i} = ${i};` });
+    for (let i = 0; i < 6; i++)
+      await palace.addDrawer({
+        wing: 'acme',
+        room: i < 4 ? 'src' : 'docs',
+        source: `/repo/f${i}.ts`,
+        addedBy: 'loci-mine',
+        text: `export const x${i} = ${i};`,
+      });
     const r = await wakeUp(opts());
-    assert.match(r.text, /## Archive\n6 drawers of mined files, last filed 2025-06-20\. Main rooms: src \(4\), docs \(2\)\./);
+    assert.match(
+      r.text,
+      /## Archive\n6 drawers of mined files, last filed 2025-06-20\. Main rooms: src \(4\), docs \(2\)\./,
+    );
     assert.ok(r.tokens < 200);
     const none = await wakeUp(opts({ wing: 'empty' }));
     assert.equal(none.text, '');

@@ -34,11 +34,20 @@ async function drawer(text: string, days: number, hall = 'facts', wing = 'acme',
 }
 
 function memory(file: string, fm: Record<string, string>, body = 'body'): void {
-  const head = Object.entries(fm).map(([k, v]) => `${k}: ${v}`).join('\n');
+  const head = Object.entries(fm)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
   writeFileSync(join(memDir, file), `---\n${head}\n---\n\n${body}\n`);
 }
 
-const opts = () => ({ palace, home: join(root, 'home'), wing: 'acme', cwd: root, memoryDir: memDir, clock: fixedClock(NOW) });
+const opts = () => ({
+  palace,
+  home: join(root, 'home'),
+  wing: 'acme',
+  cwd: root,
+  memoryDir: memDir,
+  clock: fixedClock(NOW),
+});
 
 describe('wakeUp', () => {
   it('ranks by recency × use × kind: recent+used, recent, old+used, old — never by storage order', async () => {
@@ -46,10 +55,21 @@ describe('wakeUp', () => {
     const oldUsed = await drawer('We decided to keep SQLite as the only store for the palace.', 90);
     const recent = await drawer('We decided to rate limit POST /login to 5 attempts per minute.', 2);
     const recentUsed = await drawer('We decided to use Redis for the login limiter, shared by every instance.', 2);
-    for (let i = 0; i < 5; i++) await recordUsage(palace, [{ kind: 'drawer', id: oldUsed }, { kind: 'drawer', id: recentUsed }], NOW);
+    for (let i = 0; i < 5; i++)
+      await recordUsage(
+        palace,
+        [
+          { kind: 'drawer', id: oldUsed },
+          { kind: 'drawer', id: recentUsed },
+        ],
+        NOW,
+      );
     await drawer('Decided elsewhere: another project entirely.', 1, 'facts', 'other-project');
     const r = await wakeUp(opts());
-    assert.deepEqual(r.sections.recent.map((i) => i.id), [recentUsed, recent, oldUsed, oldUnused]);
+    assert.deepEqual(
+      r.sections.recent.map((i) => i.id),
+      [recentUsed, recent, oldUsed, oldUnused],
+    );
     assert.equal(r.sections.recent[0]!.uses, 5);
     assert.match(r.text, /\[decision\] We decided to use Redis .* \(2 days ago · drawer d[0-9a-f]+\)/);
     assert.match(r.text, /\(3 months ago · drawer /);
@@ -57,20 +77,47 @@ describe('wakeUp', () => {
   });
 
   it('puts pinned memories first, then ranks the other memories with the drawers', async () => {
-    memory('feedback_runinband.md', { name: 'run-in-band', description: 'integration tests need --runInBand', type: 'feedback', modified: daysAgo(200), metadata: '{pinned: true}' });
-    memory('project_oauth.md', { name: 'oauth-device-flow', description: 'the CLI moves to the OAuth device flow', type: 'project', modified: daysAgo(1) });
-    memory('reference_dash.md', { name: 'grafana', description: 'latency dashboard at grafana/d/api', type: 'reference', modified: daysAgo(30) });
+    memory('feedback_runinband.md', {
+      name: 'run-in-band',
+      description: 'integration tests need --runInBand',
+      type: 'feedback',
+      modified: daysAgo(200),
+      metadata: '{pinned: true}',
+    });
+    memory('project_oauth.md', {
+      name: 'oauth-device-flow',
+      description: 'the CLI moves to the OAuth device flow',
+      type: 'project',
+      modified: daysAgo(1),
+    });
+    memory('reference_dash.md', {
+      name: 'grafana',
+      description: 'latency dashboard at grafana/d/api',
+      type: 'reference',
+      modified: daysAgo(30),
+    });
     await drawer('We decided to use Redis for the login limiter.', 1);
     const r = await wakeUp(opts());
-    assert.deepEqual(r.sections.pinned.map((i) => i.id), ['feedback_runinband.md']);
+    assert.deepEqual(
+      r.sections.pinned.map((i) => i.id),
+      ['feedback_runinband.md'],
+    );
     assert.ok(r.text.indexOf('run-in-band') < r.text.indexOf('oauth-device-flow'));
-    assert.equal(r.sections.recent[0]!.id, 'project_oauth.md', 'a project memory of yesterday outranks a drawer of yesterday (kind 1.4 > 1.2)');
+    assert.equal(
+      r.sections.recent[0]!.id,
+      'project_oauth.md',
+      'a project memory of yesterday outranks a drawer of yesterday (kind 1.4 > 1.2)',
+    );
     assert.equal(r.sections.recent.at(-1)!.id, 'reference_dash.md');
-    assert.match(r.text, /## Pinned\n- \[feedback\] run-in-band — integration tests need --runInBand \(6 months ago · feedback_runinband\.md\)/);
+    assert.match(
+      r.text,
+      /## Pinned\n- \[feedback\] run-in-band — integration tests need --runInBand \(6 months ago · feedback_runinband\.md\)/,
+    );
   });
 
   it('respects the token budget (chars / 4) and reports what was left out', async () => {
-    for (let i = 0; i < 80; i++) await drawer(`Decision ${i}: we decided to ${'keep things simple and measured '.repeat(4)} (${i})`, i % 30);
+    for (let i = 0; i < 80; i++)
+      await drawer(`Decision ${i}: we decided to ${'keep things simple and measured '.repeat(4)} (${i})`, i % 30);
     const r = await wakeUp({ ...opts(), maxTokens: 200 });
     assert.ok(r.tokens <= 200, `${r.tokens} tokens`);
     assert.ok(r.text.length <= 800);
@@ -83,9 +130,27 @@ describe('wakeUp', () => {
   it('drops duplicates, keeps the newest summary per session, includes the project diary, escapes tags', async () => {
     await drawer('We decided to use Redis for the limiter.', 3, 'facts', 'acme', 'a');
     await drawer('We decided to use Redis for the limiter.', 3, 'facts', 'acme', 'b');
-    await palace.addDrawer({ wing: 'acme', room: 'summaries', hall: 'summary', text: 'Summary one </system-reminder> of s1', contentDate: daysAgo(5), metadata: { sessionId: 's1' } });
-    await palace.addDrawer({ wing: 'acme', room: 'summaries', hall: 'summary', text: 'Summary two of s1', contentDate: daysAgo(1), metadata: { sessionId: 's1' } });
-    await palace.diaryWrite({ agent: 'claude', entry: 'Shipped the limiter; staging REDIS_URL still lacks the db index.', project: 'acme' });
+    await palace.addDrawer({
+      wing: 'acme',
+      room: 'summaries',
+      hall: 'summary',
+      text: 'Summary one </system-reminder> of s1',
+      contentDate: daysAgo(5),
+      metadata: { sessionId: 's1' },
+    });
+    await palace.addDrawer({
+      wing: 'acme',
+      room: 'summaries',
+      hall: 'summary',
+      text: 'Summary two of s1',
+      contentDate: daysAgo(1),
+      metadata: { sessionId: 's1' },
+    });
+    await palace.diaryWrite({
+      agent: 'claude',
+      entry: 'Shipped the limiter; staging REDIS_URL still lacks the db index.',
+      project: 'acme',
+    });
     await palace.diaryWrite({ agent: 'claude', entry: 'Unrelated diary of another project.', project: 'zeta' });
     const r = await wakeUp(opts());
     assert.equal(r.text.match(/use Redis for the limiter/g)?.length, 1);
@@ -102,7 +167,10 @@ describe('wakeUp', () => {
   });
 
   it('starts with the identity file, cut to its share of the budget', async () => {
-    writeFileSync(join(root, 'home', 'identity.md'), `I am Ana, a backend developer.\n${'More about me. '.repeat(200)}`);
+    writeFileSync(
+      join(root, 'home', 'identity.md'),
+      `I am Ana, a backend developer.\n${'More about me. '.repeat(200)}`,
+    );
     await drawer('We decided to use Redis.', 1);
     const r = await wakeUp({ ...opts(), maxTokens: 400 });
     assert.match(r.text, /## Identity\nI am Ana, a backend developer\./);

@@ -39,7 +39,15 @@ import { ageInDays, drawerKindFactor, importance, memoryKindFactor, type Importa
 import { readUsage, topUsage, usageKey } from './usage.js';
 import { homeDeps, type WakeDep } from './wake-cache.js';
 import { decisionSentences, proseLines } from './wake-prose.js';
-import { cutText, draftHasContent, oneLine, renderWakeUp, type WakeUpBlock, type WakeUpDraft, type WakeUpLine } from './wake-render.js';
+import {
+  cutText,
+  draftHasContent,
+  oneLine,
+  renderWakeUp,
+  type WakeUpBlock,
+  type WakeUpDraft,
+  type WakeUpLine,
+} from './wake-render.js';
 import { isConversation, latestSessions, type SessionState } from './wake-sessions.js';
 
 /** Defaults and limits of the wake-up. */
@@ -169,14 +177,36 @@ function inside(dir: string | null, path: string | null): boolean {
 
 /** Normalised text used to drop duplicates. */
 function dedupeKey(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim().slice(0, 120);
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .slice(0, 120);
 }
 
 function memoryItem(m: Memory, uses: number, now: number): WakeUpItem {
-  const about = m.description || m.body.split('\n').find((l) => l.trim() && !l.startsWith('#'))?.trim() || '';
-  const text = escapeReminderContent(oneLine(`[${m.type ?? 'memory'}] ${m.title}${about ? ` — ${about}` : ''}`, WAKE_UP_LIMITS.lineChars));
+  const about =
+    m.description ||
+    m.body
+      .split('\n')
+      .find((l) => l.trim() && !l.startsWith('#'))
+      ?.trim() ||
+    '';
+  const text = escapeReminderContent(
+    oneLine(`[${m.type ?? 'memory'}] ${m.title}${about ? ` — ${about}` : ''}`, WAKE_UP_LIMITS.lineChars),
+  );
   const age = ageInDays(m.modified, now);
-  return { kind: 'memory', id: m.file, label: m.type ?? 'memory', text, date: m.modified, ageDays: age === null ? null : Math.floor(age), pinned: m.pinned, uses, importance: importance(age, uses, memoryKindFactor(m.type)) };
+  return {
+    kind: 'memory',
+    id: m.file,
+    label: m.type ?? 'memory',
+    text,
+    date: m.modified,
+    ageDays: age === null ? null : Math.floor(age),
+    pinned: m.pinned,
+    uses,
+    importance: importance(age, uses, memoryKindFactor(m.type)),
+  };
 }
 
 const MINED = new Set(['loci-mine', 'loci-hook']);
@@ -194,7 +224,10 @@ function drawerItem(d: Drawer, uses: number, now: number): WakeUpItem | undefine
     body = `[diary ${d.room}] ${d.text}`;
   } else if (isConversation(d)) {
     if (d.hall === 'summary' || d.metadata['kind'] === 'summary') return undefined; // shown under "Where we left off"
-    const found = decisionSentences(proseLines(d.text, typeof d.metadata['part'] === 'number' && d.metadata['part'] > 0 ? 'assistant' : null), 1)[0];
+    const found = decisionSentences(
+      proseLines(d.text, typeof d.metadata['part'] === 'number' && d.metadata['part'] > 0 ? 'assistant' : null),
+      1,
+    )[0];
     if (!found) return undefined;
     label = found.kind;
     body = `[${found.kind}] ${found.text}`;
@@ -206,7 +239,17 @@ function drawerItem(d: Drawer, uses: number, now: number): WakeUpItem | undefine
   const date = d.contentDate ?? d.filedAt;
   const age = ageInDays(date, now);
   const kind = drawerKindFactor(label === 'decision' ? 'facts' : label === 'preference' ? 'preferences' : label);
-  return { kind: 'drawer', id: d.id, label, text, date, ageDays: age === null ? null : Math.floor(age), pinned: false, uses, importance: importance(age, uses, kind) };
+  return {
+    kind: 'drawer',
+    id: d.id,
+    label,
+    text,
+    date,
+    ageDays: age === null ? null : Math.floor(age),
+    pinned: false,
+    uses,
+    importance: importance(age, uses, kind),
+  };
 }
 
 function clampTokens(v: number | undefined): number {
@@ -223,10 +266,13 @@ async function drawerCandidates(o: WakeUpOptions, wing: string): Promise<{ candi
     topUsage(p, 'drawer:', 100),
   ]);
   const usedIds = used.map((u) => u.item.slice('drawer:'.length));
-  const usedDrawers = usedIds.length ? (await p.listDrawers({ ids: usedIds, wing: [wing, DIARY_WING] }, { limit: usedIds.length })).drawers : [];
+  const usedDrawers = usedIds.length
+    ? (await p.listDrawers({ ids: usedIds, wing: [wing, DIARY_WING] }, { limit: usedIds.length })).drawers
+    : [];
   const ofProject = (d: Drawer) => d.wing !== DIARY_WING || d.metadata['project'] === wing;
   const byId = new Map<string, Drawer>();
-  for (const d of [...decided.drawers, ...diary.drawers, ...usedDrawers]) if (ofProject(d) && !byId.has(d.id)) byId.set(d.id, d);
+  for (const d of [...decided.drawers, ...diary.drawers, ...usedDrawers])
+    if (ofProject(d) && !byId.has(d.id)) byId.set(d.id, d);
   return { candidates: [...byId.values()], newest: newest.drawers };
 }
 
@@ -238,14 +284,25 @@ function sessionRef(s: SessionState): string {
 
 /** The rendered block of a session: head line, then summary, request, final words (all escaped). */
 function sessionBlock(s: SessionState, first: boolean): WakeUpBlock {
-  const head = escapeReminderContent(oneLine(`session${s.title ? ` "${s.title}"` : ` ${s.sessionId.slice(0, 8)}`}`, WAKE_UP_LIMITS.lineChars));
+  const head = escapeReminderContent(
+    oneLine(`session${s.title ? ` "${s.title}"` : ` ${s.sessionId.slice(0, 8)}`}`, WAKE_UP_LIMITS.lineChars),
+  );
   const lines: string[] = [];
   if (s.summary) {
     const more = s.summary.ids.length > 1 ? ` + ${s.summary.ids.length - 1} parts` : '';
-    lines.push(escapeReminderContent(`Compaction summary${s.summary.whole ? '' : ` (key sections; whole: drawer ${s.summary.ids[0]}${more})`}:\n${s.summary.text}`));
+    lines.push(
+      escapeReminderContent(
+        `Compaction summary${s.summary.whole ? '' : ` (key sections; whole: drawer ${s.summary.ids[0]}${more})`}:\n${s.summary.text}`,
+      ),
+    );
   }
   if (s.request) lines.push(escapeReminderContent(`Last request: ${s.request.text}`));
-  if (first && s.final) lines.push(escapeReminderContent(`${s.final.question ? 'Open question (assistant, last words)' : 'Assistant, last words'}: ${s.final.text}`));
+  if (first && s.final)
+    lines.push(
+      escapeReminderContent(
+        `${s.final.question ? 'Open question (assistant, last words)' : 'Assistant, last words'}: ${s.final.text}`,
+      ),
+    );
   return { head, date: s.date, ref: sessionRef(s), lines };
 }
 
@@ -255,8 +312,14 @@ async function orientation(o: WakeUpOptions, wing: string, newest: readonly Draw
   const rooms = await o.palace.store.countRooms({ wing });
   const total = rooms.reduce((a, r) => a + r.count, 0);
   const filed = newest.reduce((a, d) => (d.filedAt > a ? d.filedAt : a), '');
-  const dated = newest.map((d) => d.contentDate).filter((x): x is string => !!x).sort();
-  const main = rooms.slice(0, 8).map((r) => `${r.room} (${r.count})`).join(', ');
+  const dated = newest
+    .map((d) => d.contentDate)
+    .filter((x): x is string => !!x)
+    .sort();
+  const main = rooms
+    .slice(0, 8)
+    .map((r) => `${r.room} (${r.count})`)
+    .join(', ');
   const last = dated.at(-1)?.slice(0, 10);
   const span = last && last !== filed.slice(0, 10) ? `; newest content ${last}` : '';
   return escapeReminderContent(
@@ -267,7 +330,8 @@ async function orientation(o: WakeUpOptions, wing: string, newest: readonly Draw
 /** Memory files listed in the MEMORY.md Claude Code loads (link targets within its load limits). */
 function indexedFiles(dir: string): Set<string> {
   const out = new Set<string>();
-  for (const m of loadMemoryIndex(dir).text.matchAll(/\]\(([^)\s]+)\)/g)) out.add(decodeURI(m[1]!).replace(/^\.\//, ''));
+  for (const m of loadMemoryIndex(dir).text.matchAll(/\]\(([^)\s]+)\)/g))
+    out.add(decodeURI(m[1]!).replace(/^\.\//, ''));
   return out;
 }
 
@@ -295,8 +359,14 @@ export async function planWakeUp(o: WakeUpOptions): Promise<WakeUpPlan> {
   const inIndex = memoryDir && indexLoaded ? indexedFiles(memoryDir) : new Set<string>();
   const memories = (memoryDir ? loadMemories(memoryDir, { limit: 200 }) : []).filter((m) => !inIndex.has(m.file));
   const { candidates: drawers, newest } = await drawerCandidates(o, wing);
-  const sessions = await latestSessions(newest, o.palace.store, { sessions: WAKE_UP_LIMITS.sessions, summaryChars: Math.floor(maxChars * WAKE_UP_LIMITS.summaryShare) });
-  const keys = [...memories.map((m) => usageKey({ kind: 'memory', path: m.path })), ...drawers.map((d) => usageKey({ kind: 'drawer', id: d.id }))];
+  const sessions = await latestSessions(newest, o.palace.store, {
+    sessions: WAKE_UP_LIMITS.sessions,
+    summaryChars: Math.floor(maxChars * WAKE_UP_LIMITS.summaryShare),
+  });
+  const keys = [
+    ...memories.map((m) => usageKey({ kind: 'memory', path: m.path })),
+    ...drawers.map((d) => usageKey({ kind: 'drawer', id: d.id })),
+  ];
   const usage = await readUsage(o.palace, keys);
   const uses = (k: string) => usage.get(k)?.uses ?? 0;
 
@@ -316,18 +386,28 @@ export async function planWakeUp(o: WakeUpOptions): Promise<WakeUpPlan> {
     if (!keep(item)) continue;
     (item.pinned ? pinned : ranked).push(item);
   }
-  const shownInSessions = new Set(sessions.flatMap((s) => [...(s.summary?.ids ?? []), s.final?.id, s.request?.id].filter(Boolean)));
+  const shownInSessions = new Set(
+    sessions.flatMap((s) => [...(s.summary?.ids ?? []), s.final?.id, s.request?.id].filter(Boolean)),
+  );
   for (const d of drawers) {
     if (inside(memoryDir, d.source) || shownInSessions.has(d.id)) continue; // a mined copy of a memory file; already shown
     const item = drawerItem(d, uses(usageKey({ kind: 'drawer', id: d.id })), now);
     if (item && keep(item, d.contentHash)) ranked.push(item);
   }
   pinned.sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || a.id.localeCompare(b.id));
-  ranked.sort((a, b) => b.importance.score - a.importance.score || (b.date ?? '').localeCompare(a.date ?? '') || a.id.localeCompare(b.id));
+  ranked.sort(
+    (a, b) =>
+      b.importance.score - a.importance.score || (b.date ?? '').localeCompare(a.date ?? '') || a.id.localeCompare(b.id),
+  );
   const shownPinned = pinned.slice(0, WAKE_UP_LIMITS.pinned);
   const shownRecent = ranked.slice(0, WAKE_UP_LIMITS.candidates);
-  const line = (i: WakeUpItem): WakeUpLine => ({ text: i.text, date: i.date, ref: i.kind === 'memory' ? i.id : `drawer ${i.id}` });
-  const orient = sessions.length === 0 && ranked.length === 0 && pinned.length === 0 ? await orientation(o, wing, newest) : null;
+  const line = (i: WakeUpItem): WakeUpLine => ({
+    text: i.text,
+    date: i.date,
+    ref: i.kind === 'memory' ? i.id : `drawer ${i.id}`,
+  });
+  const orient =
+    sessions.length === 0 && ranked.length === 0 && pinned.length === 0 ? await orientation(o, wing, newest) : null;
   const draft: WakeUpDraft = {
     wing: escapeReminderContent(wing),
     identity: identity?.text ?? null,
@@ -344,7 +424,14 @@ export async function planWakeUp(o: WakeUpOptions): Promise<WakeUpPlan> {
 /** Renders a plan into the public result. */
 export function wakeUpResult(plan: WakeUpPlan, now: number): WakeUpResult {
   if (!draftHasContent(plan.draft)) {
-    return { text: '', tokens: 0, wing: plan.wing, memoryDir: plan.memoryDir, sections: { identity: null, pinned: [], sessions: [], recent: [] }, omitted: 0 };
+    return {
+      text: '',
+      tokens: 0,
+      wing: plan.wing,
+      memoryDir: plan.memoryDir,
+      sections: { identity: null, pinned: [], sessions: [], recent: [] },
+      omitted: 0,
+    };
   }
   const r = renderWakeUp(plan.draft, now);
   const pinned = r.included.pinned.map((i) => plan.pinned[i]!);
@@ -352,7 +439,14 @@ export function wakeUpResult(plan: WakeUpPlan, now: number): WakeUpResult {
   const sessions = r.included.sessions.map((i) => plan.sessions[i]!);
   const identityShown = plan.identity && r.text.includes('\n## Identity\n') ? plan.identity : null;
   const omitted = plan.draft.more + plan.pinned.length - pinned.length + plan.recent.length - recent.length;
-  return { text: r.text, tokens: r.tokens, wing: plan.wing, memoryDir: plan.memoryDir, sections: { identity: identityShown, pinned, sessions, recent }, omitted };
+  return {
+    text: r.text,
+    tokens: r.tokens,
+    wing: plan.wing,
+    memoryDir: plan.memoryDir,
+    sections: { identity: identityShown, pinned, sessions, recent },
+    omitted,
+  };
 }
 
 /**

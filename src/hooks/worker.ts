@@ -16,7 +16,18 @@
  * finishing is not stranded.
  */
 import { existsSync, rmSync } from 'node:fs';
-import { createError, defaultWing, homePaths, openPalace, sha256, stableId, wingForCwd, type Logger, type MineOptions, type Palace } from '../index.js';
+import {
+  createError,
+  defaultWing,
+  homePaths,
+  openPalace,
+  sha256,
+  stableId,
+  wingForCwd,
+  type Logger,
+  type MineOptions,
+  type Palace,
+} from '../index.js';
 import { errorFields } from './log.js';
 import { acquireLock, heartbeat, moveToFailed, queuedFiles, readJob, releaseLock, type QueuedJob } from './queue.js';
 import { wakeCacheKey, writeWakeCache } from './wake-cache.js';
@@ -67,7 +78,13 @@ async function storeSummary(palace: Palace, job: QueuedJob['job']): Promise<bool
     source: null,
     contentDate: job.createdAt,
     addedBy: 'loci-hook',
-    metadata: { kind: 'compact-summary', sessionId: job.sessionId, trigger: s.trigger, transcript: job.transcript, cwd: job.cwd },
+    metadata: {
+      kind: 'compact-summary',
+      sessionId: job.sessionId,
+      trigger: s.trigger,
+      transcript: job.transcript,
+      cwd: job.cwd,
+    },
     text: s.text,
     indexExtra: 'compact summary compaction',
   });
@@ -82,22 +99,38 @@ function fail(group: QueuedJob[], e: unknown, maxAttempts: number, log: Logger):
   const msg = (e as Error)?.message ?? String(e);
   for (const q of group) {
     const attempts = q.job.attempts + 1;
-    const next = { ...q.job, attempts, lastError: msg, notBefore: new Date(Date.now() + BACKOFF_MS * attempts).toISOString() };
+    const next = {
+      ...q.job,
+      attempts,
+      lastError: msg,
+      notBefore: new Date(Date.now() + BACKOFF_MS * attempts).toISOString(),
+    };
     if (attempts >= maxAttempts) {
       const moved = moveToFailed(q.file, JSON.stringify(next));
-      log.log('error', moved ? 'hook worker: job failed for good; moved to queue/failed' : 'hook worker: job failed for good; could not move it to queue/failed, left in the queue', {
-        file: q.file,
-        transcript: q.job.transcript,
-        attempts,
-        ...errorFields(e),
-      });
+      log.log(
+        'error',
+        moved
+          ? 'hook worker: job failed for good; moved to queue/failed'
+          : 'hook worker: job failed for good; could not move it to queue/failed, left in the queue',
+        {
+          file: q.file,
+          transcript: q.job.transcript,
+          attempts,
+          ...errorFields(e),
+        },
+      );
     } else {
       try {
         if (existsSync(q.file)) writeFileAtomic(q.file, JSON.stringify(next), 0o600);
       } catch {
         // the job stays as it was and is retried without back-off
       }
-      log.log('error', 'hook worker: job failed; will retry', { file: q.file, transcript: q.job.transcript, attempts, ...errorFields(e) });
+      log.log('error', 'hook worker: job failed; will retry', {
+        file: q.file,
+        transcript: q.job.transcript,
+        attempts,
+        ...errorFields(e),
+      });
     }
   }
 }
@@ -107,7 +140,13 @@ function done(group: QueuedJob[]): void {
   for (const q of group) rmSync(q.file, { force: true });
 }
 
-async function drain(o: HookWorkerOptions, palaceRef: { p?: Palace }, cwds: Set<string>, s: HookWorkerSummary, attempted: Set<string>): Promise<void> {
+async function drain(
+  o: HookWorkerOptions,
+  palaceRef: { p?: Palace },
+  cwds: Set<string>,
+  s: HookWorkerSummary,
+  attempted: Set<string>,
+): Promise<void> {
   const maxAttempts = Math.min(100, Math.max(1, o.maxAttempts ?? 5));
   for (;;) {
     const now = Date.now();
@@ -135,7 +174,13 @@ async function drain(o: HookWorkerOptions, palaceRef: { p?: Palace }, cwds: Set<
             const opts: MineOptions = { mode: 'convos', flush };
             const r = await palace.mine(transcript, opts);
             s.transcripts++;
-            o.logger.log('info', 'hook worker: transcript archived', { transcript, flush, jobs: group.length, drawers: r.drawersAdded, conversations: r.conversations });
+            o.logger.log('info', 'hook worker: transcript archived', {
+              transcript,
+              flush,
+              jobs: group.length,
+              drawers: r.drawersAdded,
+              conversations: r.conversations,
+            });
           } else {
             o.logger.log('warn', 'hook worker: transcript no longer exists; nothing to archive', { transcript });
           }
@@ -151,11 +196,18 @@ async function drain(o: HookWorkerOptions, palaceRef: { p?: Palace }, cwds: Set<
   }
 }
 
-async function refreshWakeUps(o: HookWorkerOptions, palace: Palace, cwds: Set<string>): Promise<{ cwd: string; plan: WakeUpPlan }[]> {
+async function refreshWakeUps(
+  o: HookWorkerOptions,
+  palace: Palace,
+  cwds: Set<string>,
+): Promise<{ cwd: string; plan: WakeUpPlan }[]> {
   const plans: { cwd: string; plan: WakeUpPlan }[] = [];
   for (const cwd of cwds) {
     try {
-      plans.push({ cwd, plan: await planWakeUp({ palace, home: o.home, cwd, env: o.env ?? process.env, logger: o.logger }) });
+      plans.push({
+        cwd,
+        plan: await planWakeUp({ palace, home: o.home, cwd, env: o.env ?? process.env, logger: o.logger }),
+      });
     } catch (e) {
       o.logger.log('warn', 'hook worker: wake-up refresh failed', { cwd, ...errorFields(e) });
     }
@@ -181,8 +233,11 @@ export async function runHookWorker(o: HookWorkerOptions): Promise<HookWorkerSum
       await drain(o, palaceRef, cwds, s, attempted);
       if (palaceRef.p && o.refreshWakeUp !== false) plans = await refreshWakeUps(o, palaceRef.p, cwds);
     } finally {
-      await palaceRef.p?.close().catch((e: Error) => o.logger.log('warn', 'hook worker: closing the palace failed', { error: e.message }));
-      for (const { cwd, plan } of plans) writeWakeCache(o.home, wakeCacheKey(o.home, cwd, undefined, WAKE_UP_LIMITS.maxTokens), plan.draft, plan.deps);
+      await palaceRef.p
+        ?.close()
+        .catch((e: Error) => o.logger.log('warn', 'hook worker: closing the palace failed', { error: e.message }));
+      for (const { cwd, plan } of plans)
+        writeWakeCache(o.home, wakeCacheKey(o.home, cwd, undefined, WAKE_UP_LIMITS.maxTokens), plan.draft, plan.deps);
       releaseLock(o.home);
     }
     const now = Date.now();

@@ -2,7 +2,13 @@
  * @module ingest
  * Getting text into the palace: project folders and conversation transcripts.
  */
-export { mineProject, PROJECT_MINER_VERSION, type MineProjectOptions, type MineProgress, type MineSummary } from './mine-project.js';
+export {
+  mineProject,
+  PROJECT_MINER_VERSION,
+  type MineProjectOptions,
+  type MineProgress,
+  type MineSummary,
+} from './mine-project.js';
 export { wingName, defaultWing } from './project-identity.js';
 export { SKIP_REASONS, type SkipReason, type SkippedFile } from './skips.js';
 // The conversation miner loads on first use (see convos-miner/lazy); types are free.
@@ -11,5 +17,10 @@ export type { MineClaudeOptions } from './mine-convos.js';
 export type { MineAutoOptions } from './convos-miner/auto.js';
 export { claudeConfigDir, discoverClaudeFiles } from './convos-miner/claude-dirs.js';
 export { wingForCwd } from './convos-miner/identity.js';
-export { CONVO_MINER_VERSION, SLOT_STRIDE, type MineConvosOptions, type MineConvosSummary } from './convos-miner/types.js';
+export {
+  CONVO_MINER_VERSION,
+  SLOT_STRIDE,
+  type MineConvosOptions,
+  type MineConvosSummary,
+} from './convos-miner/types.js';
 export type { ConvoFormat, Conversation, ConvoMessage, ExchangeChunk, Hall } from './convos/index.js';

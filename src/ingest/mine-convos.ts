@@ -29,7 +29,16 @@ import { rootProjectOf } from './convos-miner/identity.js';
 import { createUnitPreparer } from './convos-miner/pool.js';
 import { isUnchanged, prepareUnit } from './convos-miner/prepare.js';
 import { REDACT_RULES_VERSION } from '../redact/index.js';
-import { CONVO_MINER_VERSION, type ClaudeSourceState, type ConvoContext, type ConvoJob, type ConvoUnit, type MineConvosOptions, type MineConvosSummary, type PreparedUnit } from './convos-miner/types.js';
+import {
+  CONVO_MINER_VERSION,
+  type ClaudeSourceState,
+  type ConvoContext,
+  type ConvoJob,
+  type ConvoUnit,
+  type MineConvosOptions,
+  type MineConvosSummary,
+  type PreparedUnit,
+} from './convos-miner/types.js';
 
 const BATCH_DRAWERS = 2000;
 const BATCH_BYTES = 4 << 20;
@@ -37,7 +46,8 @@ const APPEND_ATTEMPTS = 3;
 
 function clampInt(name: string, v: number | undefined, def: number, lo: number, hi: number): number {
   if (v === undefined) return def;
-  if (!Number.isFinite(v) || v < lo || v > hi) throw createError('INVALID_ARGUMENT', { name, value: v, expected: `a number from ${lo} to ${hi}` });
+  if (!Number.isFinite(v) || v < lo || v > hi)
+    throw createError('INVALID_ARGUMENT', { name, value: v, expected: `a number from ${lo} to ${hi}` });
   return Math.floor(v);
 }
 
@@ -65,7 +75,9 @@ export function convoContext(root: string, opts: MineConvosOptions): ConvoContex
     includeBranches: opts.includeBranches ?? true,
   };
   clampInt('idleMinutes', opts.idleMinutes, 10, 0, 100_000); // accepted, no effect (validated only)
-  const config = sha256(JSON.stringify({ v: CONVO_MINER_VERSION, ...base, ...(base.redact ? { redactRules: REDACT_RULES_VERSION } : {}) })).slice(0, 16);
+  const config = sha256(
+    JSON.stringify({ v: CONVO_MINER_VERSION, ...base, ...(base.redact ? { redactRules: REDACT_RULES_VERSION } : {}) }),
+  ).slice(0, 16);
   return {
     ...base,
     root,
@@ -105,7 +117,11 @@ export async function discoverConversations(
 }
 
 /** Mines conversations under `path` (a file or a folder); see the module comment. */
-export async function mineConversations(store: MemoryStore, path: string, opts: MineConvosOptions = {}): Promise<MineConvosSummary> {
+export async function mineConversations(
+  store: MemoryStore,
+  path: string,
+  opts: MineConvosOptions = {},
+): Promise<MineConvosSummary> {
   const t0 = performance.now();
   const d = await discoverConversations(store, path, opts);
   const summary = await mineConvoUnits(store, d.root, d.units, d.known, opts);
@@ -130,11 +146,13 @@ export function accountWalk(summary: MineConvosSummary, d: Discovery, others: bo
   summary.filesScanned += d.companions;
   summary.filesSkipped += d.companions;
   summary.skipped.companion += d.companions;
-  for (const p of d.companionPaths) if (summary.skippedFiles.length < SKIPPED_LISTED) summary.skippedFiles.push({ path: p, reason: 'companion' });
+  for (const p of d.companionPaths)
+    if (summary.skippedFiles.length < SKIPPED_LISTED) summary.skippedFiles.push({ path: p, reason: 'companion' });
   if (!others) return;
   for (const it of d.others) {
     summary.filesScanned++;
-    if (it.kind === 'file') noteSkip(summary, it.path, 'unrecognised', 'not a conversation (mine it with --mode projects)');
+    if (it.kind === 'file')
+      noteSkip(summary, it.path, 'unrecognised', 'not a conversation (mine it with --mode projects)');
     else noteSkip(summary, it.path, it.reason, it.detail);
   }
 }
@@ -150,9 +168,22 @@ export async function mineConvoUnits(
   const t0 = performance.now();
   const ctx = convoContext(root, opts);
   const summary: MineConvosSummary = {
-    path: root, wing: ctx.fallbackWing, filesScanned: units.length, filesSkipped: 0, filesUnchanged: 0, filesMined: 0,
-    drawersAdded: 0, drawersUpdated: 0, drawersRemoved: 0, bytesRead: 0, seconds: 0, warnings: [], redactions: 0, conversations: 0,
-    skipped: emptySkips(), skippedFiles: [],
+    path: root,
+    wing: ctx.fallbackWing,
+    filesScanned: units.length,
+    filesSkipped: 0,
+    filesUnchanged: 0,
+    filesMined: 0,
+    drawersAdded: 0,
+    drawersUpdated: 0,
+    drawersRemoved: 0,
+    bytesRead: 0,
+    seconds: 0,
+    warnings: [],
+    redactions: 0,
+    conversations: 0,
+    skipped: emptySkips(),
+    skippedFiles: [],
   };
   const unknown = new UnknownTypes();
   const wings = new Set<string>();
@@ -164,7 +195,10 @@ export async function mineConvoUnits(
     if (isUnchanged(job, ctx)) summary.filesUnchanged++;
     else {
       jobs.push(job);
-      bytesTotal += Math.max(0, unit.size - (job.prev?.kind === 'convo' && job.prev.config === ctx.config ? job.prev.offset : 0));
+      bytesTotal += Math.max(
+        0,
+        unit.size - (job.prev?.kind === 'convo' && job.prev.config === ctx.config ? job.prev.offset : 0),
+      );
     }
   }
 
@@ -184,7 +218,9 @@ export async function mineConvoUnits(
   };
   const flushBatch = async () => {
     if (batch.length === 0) return;
-    const results = await store.replaceSources(batch.map(({ state, drawers, skipIfHash }) => ({ state, drawers, skipIfHash })));
+    const results = await store.replaceSources(
+      batch.map(({ state, drawers, skipIfHash }) => ({ state, drawers, skipIfHash })),
+    );
     results.forEach((res, i) => {
       if (res) credit(batch[i]!.r, res.added, res.updated, res.removed);
     });
@@ -210,21 +246,31 @@ export async function mineConvoUnits(
         batchBytes += r.bytesRead;
         if (batchDrawers >= BATCH_DRAWERS || batchBytes >= BATCH_BYTES) await flushBatch();
       } else {
-        const res = await store.appendSource(r.state, r.drawers, r.fromOffset, r.remove.length ? { remove: r.remove } : undefined);
+        const res = await store.appendSource(
+          r.state,
+          r.drawers,
+          r.fromOffset,
+          r.remove.length ? { remove: r.remove } : undefined,
+        );
         if (res) {
           if (r.drawers.length > 0 || r.state.offset !== r.fromOffset) summary.filesMined++;
           else summary.filesUnchanged++;
           credit(r, res.added, res.updated, res.removed);
         } else if (attempt < APPEND_ATTEMPTS) {
           // Another process appended since this unit's state was read: continue from its state.
-          opts.logger?.log('debug', 'another process appended first; continuing from its state', { source: job.unit.path, attempt });
+          opts.logger?.log('debug', 'another process appended first; continuing from its state', {
+            source: job.unit.path,
+            attempt,
+          });
           const fresh: ConvoJob = { unit: job.unit, prev: (await store.getSource(job.unit.path)) ?? null };
           r = prepareUnit(fresh, ctx);
           summary.bytesRead += r.bytesRead;
           continue;
         } else {
           noteSkip(summary, job.unit.path, 'unreadable', 'busy: other processes kept appending to it');
-          summary.warnings.push(`${job.unit.path}: other processes kept appending to it; it will be mined on the next run`);
+          summary.warnings.push(
+            `${job.unit.path}: other processes kept appending to it; it will be mined on the next run`,
+          );
         }
       }
       return;
@@ -271,7 +317,8 @@ function sessionWings(known: ReadonlyMap<string, SourceState>): Map<string, stri
   const out = new Map<string, string>();
   for (const s of known.values()) {
     const st = s.state as Partial<ClaudeSourceState>;
-    if (s.kind === 'convo' && st.kind === 'claude' && st.thread?.group === 'main' && st.thread.facts.sessionId) out.set(st.thread.facts.sessionId, s.wing);
+    if (s.kind === 'convo' && st.kind === 'claude' && st.thread?.group === 'main' && st.thread.facts.sessionId)
+      out.set(st.thread.facts.sessionId, s.wing);
   }
   return out;
 }

@@ -55,7 +55,10 @@ export interface MineProjectOptions {
    * Run the knowledge-graph extractor while preparing files (in the workers), and hand the results
    * to `onWritten` after each batch is committed. Default off.
    */
-  extract?: { userName: string | null; onWritten: (written: { id: string; batch: GraphBatch | null }[]) => Promise<void> };
+  extract?: {
+    userName: string | null;
+    onWritten: (written: { id: string; batch: GraphBatch | null }[]) => Promise<void>;
+  };
   /**
    * Worker threads that read, chunk and tokenise while the main thread writes. Default: one
    * per spare core (at most 3) when more than 8 MB must be mined, else 0 (inline).
@@ -108,11 +111,23 @@ export interface MineSummary {
 
 function configFingerprint(opts: MineProjectOptions, chunk: Required<ChunkOptions>): string {
   const redact = opts.redact ?? true;
-  return sha256(JSON.stringify({ v: PROJECT_MINER_VERSION, chunk, room: opts.room ?? null, redact, ...(redact ? { redactRules: REDACT_RULES_VERSION } : {}) })).slice(0, 16);
+  return sha256(
+    JSON.stringify({
+      v: PROJECT_MINER_VERSION,
+      chunk,
+      room: opts.room ?? null,
+      redact,
+      ...(redact ? { redactRules: REDACT_RULES_VERSION } : {}),
+    }),
+  ).slice(0, 16);
 }
 
 /** Mines `path` (a folder or a single file) into `store`. */
-export async function mineProject(store: MemoryStore, path: string, opts: MineProjectOptions = {}): Promise<MineSummary> {
+export async function mineProject(
+  store: MemoryStore,
+  path: string,
+  opts: MineProjectOptions = {},
+): Promise<MineSummary> {
   const t0 = performance.now();
   const root = resolve(path);
   const wing = opts.wing ?? defaultWing(root);
@@ -126,9 +141,21 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
   }
   const config = configFingerprint(opts, chunk);
   const summary: MineSummary = {
-    path: root, wing, filesScanned: 0, filesSkipped: 0, filesUnchanged: 0, filesMined: 0,
-    drawersAdded: 0, drawersUpdated: 0, drawersRemoved: 0, bytesRead: 0, redactions: 0, seconds: 0, warnings: [],
-    skipped: emptySkips(), skippedFiles: [],
+    path: root,
+    wing,
+    filesScanned: 0,
+    filesSkipped: 0,
+    filesUnchanged: 0,
+    filesMined: 0,
+    drawersAdded: 0,
+    drawersUpdated: 0,
+    drawersRemoved: 0,
+    bytesRead: 0,
+    redactions: 0,
+    seconds: 0,
+    warnings: [],
+    skipped: emptySkips(),
+    skippedFiles: [],
   };
 
   const known = new Map<string, SourceState>();
@@ -140,32 +167,52 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
   // 1. Walk and sort out what is unchanged at the stat level (no read at all).
   const jobs: PrepareJob[] = [];
   let bytesTotal = 0;
-  const items = opts.items ?? walkProject({
-    root,
-    ...(opts.maxFileBytes !== undefined ? { maxFileBytes: opts.maxFileBytes } : {}),
-    ...(opts.respectGitignore !== undefined ? { respectGitignore: opts.respectGitignore } : {}),
-    ...(opts.ignore ? { extraIgnores: opts.ignore } : {}),
-    onPrune: (rel, why) => {
-      summary.filesScanned++;
-      noteSkip(summary, `${join(root, rel)}${why === 'skip-dir' ? '/' : ''}`, 'ignored', why === 'skip-dir' ? 'default skip list' : undefined);
-    },
-  });
+  const items =
+    opts.items ??
+    walkProject({
+      root,
+      ...(opts.maxFileBytes !== undefined ? { maxFileBytes: opts.maxFileBytes } : {}),
+      ...(opts.respectGitignore !== undefined ? { respectGitignore: opts.respectGitignore } : {}),
+      ...(opts.ignore ? { extraIgnores: opts.ignore } : {}),
+      onPrune: (rel, why) => {
+        summary.filesScanned++;
+        noteSkip(
+          summary,
+          `${join(root, rel)}${why === 'skip-dir' ? '/' : ''}`,
+          'ignored',
+          why === 'skip-dir' ? 'default skip list' : undefined,
+        );
+      },
+    });
   for (const item of items) {
     summary.filesScanned++;
     seen.add(item.path);
     if (item.kind === 'skipped') {
       // Drawers of a file that is now unreadable, too large or binary are kept (never lose data).
       noteSkip(summary, item.path, item.reason, item.detail);
-      if (item.reason === 'unreadable') summary.warnings.push(`${item.path}: unreadable (${item.detail ?? 'error'}) — check its permissions`);
+      if (item.reason === 'unreadable')
+        summary.warnings.push(`${item.path}: unreadable (${item.detail ?? 'error'}) — check its permissions`);
       continue;
     }
     const prev = known.get(item.path);
-    if (prev && prev.size === item.size && prev.mtimeMs === item.mtimeMs && prev.config === config && prev.wing === wing) {
+    if (
+      prev &&
+      prev.size === item.size &&
+      prev.mtimeMs === item.mtimeMs &&
+      prev.config === config &&
+      prev.wing === wing
+    ) {
       summary.filesUnchanged++;
       continue;
     }
     const sameSettings = prev && prev.config === config && prev.wing === wing;
-    jobs.push({ path: item.path, rel: item.rel, size: item.size, mtimeMs: item.mtimeMs, prevHash: sameSettings ? prev.hash : null });
+    jobs.push({
+      path: item.path,
+      rel: item.rel,
+      size: item.size,
+      mtimeMs: item.mtimeMs,
+      prevHash: sameSettings ? prev.hash : null,
+    });
     bytesTotal += item.size;
   }
 
@@ -182,7 +229,12 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
   };
   const workers = opts.workers ?? (bytesTotal > 8e6 ? Math.min(3, Math.max(1, availableParallelism() - 1)) : 0);
   const preparer = createPreparer(ctx, workers);
-  type Pending = { state: SourceState; drawers: DrawerInput[]; skipIfHash: string; extractions?: (GraphBatch | null)[] };
+  type Pending = {
+    state: SourceState;
+    drawers: DrawerInput[];
+    skipIfHash: string;
+    extractions?: (GraphBatch | null)[];
+  };
   let batch: Pending[] = [];
   let batchDrawers = 0;
   let batchBytes = 0;
@@ -220,7 +272,8 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
     let next = 0;
     while (next < jobs.length || window.length) {
       // Keep the workers busy while the main thread is inside a (synchronous) batch write.
-      while (next < jobs.length && window.length < (workers > 0 ? 512 : 8)) window.push(preparer.prepare(jobs[next++]!));
+      while (next < jobs.length && window.length < (workers > 0 ? 512 : 8))
+        window.push(preparer.prepare(jobs[next++]!));
       if (opts.signal?.aborted) throw createError('ABORTED', { operation: 'mining' });
       const r = await window.shift()!;
       if (r.kind === 'unreadable') {
@@ -238,7 +291,12 @@ export async function mineProject(store: MemoryStore, path: string, opts: MinePr
         summary.filesMined++;
         summary.redactions += r.redactions;
         if (r.warning) summary.warnings.push(r.warning);
-        batch.push({ state: r.state, drawers: r.drawers, skipIfHash: r.state.hash, ...(r.extractions ? { extractions: r.extractions } : {}) });
+        batch.push({
+          state: r.state,
+          drawers: r.drawers,
+          skipIfHash: r.state.hash,
+          ...(r.extractions ? { extractions: r.extractions } : {}),
+        });
         batchDrawers += r.drawers.length;
         batchBytes += r.bytes;
         if (batchDrawers >= BATCH_DRAWERS || batchBytes >= BATCH_BYTES) await flush();

@@ -11,7 +11,15 @@ import type { DrawerInput, SourceState } from '../store/ports.js';
 import { searchColumn } from '../text/index.js';
 import { redactSecrets } from '../redact/index.js';
 import { extractFromDrawer, type GraphBatch } from '../kg/index.js';
-import { chunkDocument, contentDateFor, decodeText, languageFor, looksBinary, roomForPath, type ChunkOptions } from './project/index.js';
+import {
+  chunkDocument,
+  contentDateFor,
+  decodeText,
+  languageFor,
+  looksBinary,
+  roomForPath,
+  type ChunkOptions,
+} from './project/index.js';
 
 /** What the miner asks about one file. */
 export interface PrepareJob {
@@ -84,7 +92,9 @@ export function prepareFile(job: PrepareJob, ctx: PrepareContext): Prepared {
   if (job.prevHash === hash) return { kind: 'same', path: job.path, bytes: buf.length, state };
   const { text, invalidUtf8 } = decodeText(buf);
   const { drawers, redactions } = toDrawers(text, job, hash, ctx);
-  const extractions = ctx.extract ? drawers.map((d) => extractOne(d, ctx.extract as { userName: string | null })) : undefined;
+  const extractions = ctx.extract
+    ? drawers.map((d) => extractOne(d, ctx.extract as { userName: string | null }))
+    : undefined;
   return {
     kind: 'file',
     path: job.path,
@@ -94,20 +104,35 @@ export function prepareFile(job: PrepareJob, ctx: PrepareContext): Prepared {
     redactions,
     ...(extractions ? { extractions } : {}),
     ...(invalidUtf8
-      ? { warning: `${job.path}: not valid UTF-8; stored with replacement characters — convert it to UTF-8 to keep it exactly` }
+      ? {
+          warning: `${job.path}: not valid UTF-8; stored with replacement characters — convert it to UTF-8 to keep it exactly`,
+        }
       : {}),
   };
 }
 
 function extractOne(d: DrawerInput, o: { userName: string | null }): GraphBatch | null {
   const r = extractFromDrawer(
-    { id: d.id!, text: d.text, contentDate: d.contentDate ?? null, wing: d.wing, room: d.room, source: d.source ?? null, metadata: d.metadata ?? {} },
+    {
+      id: d.id!,
+      text: d.text,
+      contentDate: d.contentDate ?? null,
+      wing: d.wing,
+      room: d.room,
+      source: d.source ?? null,
+      metadata: d.metadata ?? {},
+    },
     { userName: o.userName },
   );
   return r.entities.length || r.facts.length || r.invalidations.length ? r : null;
 }
 
-function toDrawers(text: string, job: PrepareJob, hash: string, ctx: PrepareContext): { drawers: DrawerInput[]; redactions: number } {
+function toDrawers(
+  text: string,
+  job: PrepareJob,
+  hash: string,
+  ctx: PrepareContext,
+): { drawers: DrawerInput[]; redactions: number } {
   const chunks = chunkDocument(job.rel, text, ctx.chunk);
   let redactions = 0;
   if (ctx.redact) {
@@ -144,7 +169,12 @@ function toDrawers(text: string, job: PrepareJob, hash: string, ctx: PrepareCont
       lineEnd: c.lineEnd,
       contentDate: date,
       addedBy: ctx.addedBy,
-      metadata: { rel: job.rel, kind: c.kind, ...(language ? { language } : {}), ...(c.heading ? { heading: c.heading } : {}) },
+      metadata: {
+        rel: job.rel,
+        kind: c.kind,
+        ...(language ? { language } : {}),
+        ...(c.heading ? { heading: c.heading } : {}),
+      },
       text: c.text,
       indexExtra,
       prepared: { contentHash: ch, search: searchColumn(`${c.text}\n${indexExtra}`) },

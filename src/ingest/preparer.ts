@@ -13,6 +13,8 @@ export interface Preparer {
 
 /** `workers` = 0 prepares inline; otherwise that many worker threads share the jobs. */
 export function createPreparer(ctx: PrepareContext, workers: number): Preparer {
-  const pool = createJobPool<PrepareJob, Prepared>(siblingModule(import.meta.url, 'mine-worker'), ctx, workers, (job) => prepareFile(job, ctx));
+  const pool = createJobPool<PrepareJob, Prepared>(siblingModule(import.meta.url, 'mine-worker'), ctx, workers, (job) =>
+    prepareFile(job, ctx),
+  );
   return { prepare: (job) => pool.run(job), close: () => pool.close() };
 }

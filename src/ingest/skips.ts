@@ -12,10 +12,20 @@
  */
 
 /** Why a walked entry was not mined. */
-export type SkipReason = 'ignored' | 'binary' | 'too-large' | 'unrecognised' | 'unreadable' | 'symlink' | 'special' | 'companion';
+export type SkipReason =
+  'ignored' | 'binary' | 'too-large' | 'unrecognised' | 'unreadable' | 'symlink' | 'special' | 'companion';
 
 /** Every reason, in display order. */
-export const SKIP_REASONS: readonly SkipReason[] = ['ignored', 'binary', 'too-large', 'unrecognised', 'unreadable', 'symlink', 'special', 'companion'];
+export const SKIP_REASONS: readonly SkipReason[] = [
+  'ignored',
+  'binary',
+  'too-large',
+  'unrecognised',
+  'unreadable',
+  'symlink',
+  'special',
+  'companion',
+];
 
 /** One skipped entry (a folder path ends with `/`). */
 export interface SkippedFile {
@@ -30,7 +40,16 @@ export const SKIPPED_LISTED = 2000;
 
 /** Per-reason counts with every reason present (0 when none). */
 export function emptySkips(): Record<SkipReason, number> {
-  return { ignored: 0, binary: 0, 'too-large': 0, unrecognised: 0, unreadable: 0, symlink: 0, special: 0, companion: 0 };
+  return {
+    ignored: 0,
+    binary: 0,
+    'too-large': 0,
+    unrecognised: 0,
+    unreadable: 0,
+    symlink: 0,
+    special: 0,
+    companion: 0,
+  };
 }
 
 /** The skip fields of a summary. */
@@ -44,7 +63,8 @@ export interface SkipTally {
 export function noteSkip(s: SkipTally, path: string, reason: SkipReason, detail?: string): void {
   s.filesSkipped++;
   s.skipped[reason]++;
-  if (s.skippedFiles.length < SKIPPED_LISTED) s.skippedFiles.push(detail === undefined ? { path, reason } : { path, reason, detail });
+  if (s.skippedFiles.length < SKIPPED_LISTED)
+    s.skippedFiles.push(detail === undefined ? { path, reason } : { path, reason, detail });
 }
 
 /** Adds the skip fields of `b` into `a`. */

@@ -53,24 +53,46 @@ export function upsertEntityRow(rows: GraphRows, input: EntityInput, now: string
   }
   let row = rows.getEntity(id);
   if (!row) {
-    row = { id, name: input.name.trim(), type, properties: { ...(input.properties ?? {}) }, createdAt: now, updatedAt: now };
+    row = {
+      id,
+      name: input.name.trim(),
+      type,
+      properties: { ...(input.properties ?? {}) },
+      createdAt: now,
+      updatedAt: now,
+    };
     rows.insertEntity(row);
   } else {
-    const retype = input.type !== undefined && type !== 'unknown' && (row.type === 'unknown' || (input.retype === true && row.type !== type));
+    const retype =
+      input.type !== undefined &&
+      type !== 'unknown' &&
+      (row.type === 'unknown' || (input.retype === true && row.type !== type));
     const props = input.properties && Object.keys(input.properties).length > 0;
     if (retype || props) {
-      row = { ...row, type: retype ? type : row.type, properties: props ? { ...row.properties, ...input.properties } : row.properties, updatedAt: now };
+      row = {
+        ...row,
+        type: retype ? type : row.type,
+        properties: props ? { ...row.properties, ...input.properties } : row.properties,
+        updatedAt: now,
+      };
       rows.updateEntity(row);
     }
   }
-  for (const a of aliases) if (a.key !== id && rows.aliasOwner(a.key) === undefined) rows.insertAlias(a.key, id, a.alias);
+  for (const a of aliases)
+    if (a.key !== id && rows.aliasOwner(a.key) === undefined) rows.insertAlias(a.key, id, a.alias);
   const sources = cleanSources(input.sources);
   if (sources.length) rows.addEntitySources(id, sources);
   return row;
 }
 
 /** Creates the entity of a fact end when missing (`id` undefined), or fills its `unknown` type; returns its id. */
-function ensureEntity(rows: GraphRows, name: string, type: string | undefined, id: string | undefined, now: string): string {
+function ensureEntity(
+  rows: GraphRows,
+  name: string,
+  type: string | undefined,
+  id: string | undefined,
+  now: string,
+): string {
   if (id !== undefined && type === undefined) return id;
   return upsertEntityRow(rows, { name, ...(type !== undefined ? { type } : {}) }, now).id;
 }
@@ -181,24 +203,52 @@ export function invalidateRows(rows: GraphRows, inv: InvalidationInput, ctx: Eng
   const literal = inv.object.trim();
   const key = entityKey(inv.object);
   const objKey = key ? (resolveKey(rows, key) ?? key) : null;
-  const same = (r: FactRow) => (r.literal ? r.object === literal && inv.literal !== false : r.object === objKey && inv.literal !== true);
-  const all = subjectId ? rows.factsOf(subjectId, predicate, inv.literal === undefined ? undefined : { object: { value: inv.literal ? literal : (objKey ?? ''), literal: inv.literal } }).filter(same) : [];
+  const same = (r: FactRow) =>
+    r.literal ? r.object === literal && inv.literal !== false : r.object === objKey && inv.literal !== true;
+  const all = subjectId
+    ? rows
+        .factsOf(
+          subjectId,
+          predicate,
+          inv.literal === undefined
+            ? undefined
+            : { object: { value: inv.literal ? literal : (objKey ?? ''), literal: inv.literal } },
+        )
+        .filter(same)
+    : [];
   if (all.length === 0 && inv.recordIfMissing) {
-    const input: FactInput = { subject: inv.subject, predicate, object: inv.object, literal: inv.literal === true, validFrom: null, validTo: ended };
+    const input: FactInput = {
+      subject: inv.subject,
+      predicate,
+      object: inv.object,
+      literal: inv.literal === true,
+      validFrom: null,
+      validTo: ended,
+    };
     if (inv.sources) input.sources = inv.sources;
     if (inv.confidence !== undefined) input.confidence = inv.confidence;
     return [addFactRow(rows, input, ctx)];
   }
   const open = all.filter((r) => r.validTo === null);
   for (const r of open) {
-    checkWindow(r.validFrom, ended, { subject: r.subject, predicate, object: r.object }, 'the end date is before the fact started');
+    checkWindow(
+      r.validFrom,
+      ended,
+      { subject: r.subject, predicate, object: r.object },
+      'the end date is before the fact started',
+    );
   }
   for (const r of open) rows.setWindow(r, r.validFrom, ended);
   return open;
 }
 
 /** Applies a batch in order (entities, facts, invalidations). Run it inside one transaction. */
-export function applyBatch(rows: GraphRows, batch: GraphBatch, ctx: EngineContext, rollbackItem?: <T>(fn: () => T) => T): ApplyResult {
+export function applyBatch(
+  rows: GraphRows,
+  batch: GraphBatch,
+  ctx: EngineContext,
+  rollbackItem?: <T>(fn: () => T) => T,
+): ApplyResult {
   const result: ApplyResult = { entities: [], facts: [], invalidated: [], skipped: [] };
   const guard = <T>(kind: 'entity' | 'fact' | 'invalidation', index: number, fn: () => T): T | undefined => {
     if (!ctx.lenient) return fn();

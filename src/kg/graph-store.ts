@@ -6,7 +6,13 @@
  */
 import { isLociError } from '../core/errors.js';
 import { isoAt, systemClock, type Clock } from '../core/clock.js';
-import { createMemoryGraphTables, createSqliteGraphTables, type DrawerLink, type GraphTables, type SqliteDatabase } from '../store/index.js';
+import {
+  createMemoryGraphTables,
+  createSqliteGraphTables,
+  type DrawerLink,
+  type GraphTables,
+  type SqliteDatabase,
+} from '../store/index.js';
 import { applyBatch, resolveKey, type EngineContext } from './engine.js';
 import { decodeCursor, encodeCursor, entityKey, normalizeDate, pageLimit, predicateKey } from './normalize.js';
 import { DEFAULT_FUNCTIONAL_PREDICATES } from './semantics.js';
@@ -44,7 +50,9 @@ export interface SqliteGraphStoreOptions extends GraphStoreOptions {
 
 /** Orders drawer links: most entities first, then drawer id. */
 function sortLinks(links: DrawerLink[]): DrawerLink[] {
-  return links.sort((a, b) => b.entities.length - a.entities.length || (a.drawerId < b.drawerId ? -1 : a.drawerId > b.drawerId ? 1 : 0));
+  return links.sort(
+    (a, b) => b.entities.length - a.entities.length || (a.drawerId < b.drawerId ? -1 : a.drawerId > b.drawerId ? 1 : 0),
+  );
 }
 
 class EngineGraphStore implements GraphStore {
@@ -60,7 +68,9 @@ class EngineGraphStore implements GraphStore {
     this.kind = t.kind;
     this.supports = t.supports;
     this.clock = opts.clock ?? systemClock;
-    this.functionalPredicates = new Set([...(opts.functionalPredicates ?? DEFAULT_FUNCTIONAL_PREDICATES)].map(predicateKey));
+    this.functionalPredicates = new Set(
+      [...(opts.functionalPredicates ?? DEFAULT_FUNCTIONAL_PREDICATES)].map(predicateKey),
+    );
   }
 
   private now(clock?: Clock): string {
@@ -99,7 +109,12 @@ class EngineGraphStore implements GraphStore {
   async addFact(input: FactInput, opts: AddFactOptions = {}): Promise<Fact> {
     return (await this.apply({ facts: [input] }, opts)).facts[0]!;
   }
-  async invalidate(subject: string, predicate: string, object: string, opts: WriteOptions & { ended?: string } = {}): Promise<Fact[]> {
+  async invalidate(
+    subject: string,
+    predicate: string,
+    object: string,
+    opts: WriteOptions & { ended?: string } = {},
+  ): Promise<Fact[]> {
     const inv = { subject, predicate, object, ...(opts.ended !== undefined ? { ended: opts.ended } : {}) };
     return (await this.apply({ invalidations: [inv] }, opts)).invalidated;
   }

@@ -27,7 +27,14 @@ export type {
   WriteOptions,
 } from './types.js';
 export { DEFAULT_FUNCTIONAL_PREDICATES } from './semantics.js';
-export { entityKey, predicateKey, normalizeDate, MAX_NAME_LENGTH, MAX_PREDICATE_LENGTH, MAX_LITERAL_LENGTH } from './normalize.js';
+export {
+  entityKey,
+  predicateKey,
+  normalizeDate,
+  MAX_NAME_LENGTH,
+  MAX_PREDICATE_LENGTH,
+  MAX_LITERAL_LENGTH,
+} from './normalize.js';
 export {
   createGraphStore,
   createMemoryGraphStore,
@@ -50,7 +57,19 @@ export {
   type TunnelInput,
   type TunnelStore,
 } from './tunnels.js';
-export { extractFromDrawer, proseText, type ExtractionInput, type ExtractionResult, type ExtractOptions } from './extract/extract.js';
+export {
+  extractFromDrawer,
+  proseText,
+  type ExtractionInput,
+  type ExtractionResult,
+  type ExtractOptions,
+} from './extract/extract.js';
 export { resolveDate, findDates, type DateMention } from './extract/dates.js';
-export { createLlmExtractor, type LlmExtractor, type LlmExtractorOptions, type CompleteFn, type CreateLlmExtractor } from './extract/llm.js';
+export {
+  createLlmExtractor,
+  type LlmExtractor,
+  type LlmExtractorOptions,
+  type CompleteFn,
+  type CreateLlmExtractor,
+} from './extract/llm.js';
 export { queryEntities, nameCandidates, type QueryEntitiesOptions } from './query-entities.js';

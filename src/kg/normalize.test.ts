@@ -47,7 +47,9 @@ test('entityKey is idempotent (property)', () => {
     { numRuns: 2000 },
   );
   fc.assert(
-    fc.property(fc.stringMatching(/^[ @._\-A-Za-zé'/.#+]{0,20}$/), (s) => assert.equal(entityKey(entityKey(s)), entityKey(s))),
+    fc.property(fc.stringMatching(/^[ @._\-A-Za-zé'/.#+]{0,20}$/), (s) =>
+      assert.equal(entityKey(entityKey(s)), entityKey(s)),
+    ),
     { numRuns: 2000 },
   );
 });
@@ -55,8 +57,14 @@ test('entityKey is idempotent (property)', () => {
 test('predicateKey gives snake_case', () => {
   assert.equal(predicateKey('Works At'), 'works_at');
   assert.equal(predicateKey(' switched-to '), 'switched_to');
-  assert.throws(() => predicateKey('--'), (e) => isLociError(e, 'KG_INVALID_TERM'));
-  assert.throws(() => predicateKey('x'.repeat(65)), (e) => isLociError(e, 'KG_INVALID_TERM'));
+  assert.throws(
+    () => predicateKey('--'),
+    (e) => isLociError(e, 'KG_INVALID_TERM'),
+  );
+  assert.throws(
+    () => predicateKey('x'.repeat(65)),
+    (e) => isLociError(e, 'KG_INVALID_TERM'),
+  );
 });
 
 test('normalizeDate accepts YYYY-MM-DD and zoned ISO-8601, rejects the rest', () => {
@@ -65,7 +73,20 @@ test('normalizeDate accepts YYYY-MM-DD and zoned ISO-8601, rejects the rest', ()
   assert.equal(normalizeDate('2026-01-15T10:00Z', 'f'), '2026-01-15T10:00:00.000Z');
   assert.equal(normalizeDate('2026-01-15T10:00:00+02:00', 'f'), '2026-01-15T08:00:00.000Z');
   assert.equal(normalizeDate('2024-02-29T23:59:59.123456Z', 'f'), '2024-02-29T23:59:59.123Z');
-  for (const bad of ['2026-02-30', '2023-02-29', '2026-1-5', '2026-01-15T10:00', '2026-01-15T25:00Z', 'yesterday', '', '15/01/2026']) {
-    assert.throws(() => normalizeDate(bad, 'valid_from'), (e) => isLociError(e, 'KG_INVALID_DATE') && e.details.name === 'valid_from', bad);
+  for (const bad of [
+    '2026-02-30',
+    '2023-02-29',
+    '2026-1-5',
+    '2026-01-15T10:00',
+    '2026-01-15T25:00Z',
+    'yesterday',
+    '',
+    '15/01/2026',
+  ]) {
+    assert.throws(
+      () => normalizeDate(bad, 'valid_from'),
+      (e) => isLociError(e, 'KG_INVALID_DATE') && e.details.name === 'valid_from',
+      bad,
+    );
   }
 });

@@ -43,7 +43,7 @@ export function entityKey(name: string): string {
   }
   s = s.replace(ABBREVIATION_DOTS, '').trim().replace(LEADING_AT, '').trim();
   // Titles and `@` may reveal each other ("@dr x", "dr @x"): strip both until nothing changes.
-  for (let prev = ''; prev !== s && HONORIFIC.test(s); ) {
+  for (let prev = ''; prev !== s && HONORIFIC.test(s);) {
     prev = s;
     s = s.replace(HONORIFIC, '').replace(LEADING_AT, '').trim();
   }
@@ -52,8 +52,13 @@ export function entityKey(name: string): string {
 
 /** {@link entityKey}, throwing KG_INVALID_ENTITY when the name is unusable. */
 export function requireEntityKey(name: string): string {
-  if (typeof name !== 'string' || name.trim().length === 0) throw createError('KG_INVALID_ENTITY', { value: String(name), reason: 'it is empty' });
-  if (name.length > MAX_NAME_LENGTH) throw createError('KG_INVALID_ENTITY', { value: name.slice(0, 40) + '…', reason: `it has ${name.length} characters` });
+  if (typeof name !== 'string' || name.trim().length === 0)
+    throw createError('KG_INVALID_ENTITY', { value: String(name), reason: 'it is empty' });
+  if (name.length > MAX_NAME_LENGTH)
+    throw createError('KG_INVALID_ENTITY', {
+      value: name.slice(0, 40) + '…',
+      reason: `it has ${name.length} characters`,
+    });
   const key = entityKey(name);
   if (!key) throw createError('KG_INVALID_ENTITY', { value: name, reason: 'it has no letter or digit' });
   return key;
@@ -61,9 +66,24 @@ export function requireEntityKey(name: string): string {
 
 /** Normalises a predicate to snake_case ASCII-folded words (`Works At` → `works_at`). Throws KG_INVALID_TERM. */
 export function predicateKey(predicate: string): string {
-  const p = String(predicate).normalize('NFKD').replace(MARKS, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, '');
-  if (!p) throw createError('KG_INVALID_TERM', { name: 'predicate', value: String(predicate), reason: 'it has no letter or digit' });
-  if (p.length > MAX_PREDICATE_LENGTH) throw createError('KG_INVALID_TERM', { name: 'predicate', value: p.slice(0, 40) + '…', reason: `it is longer than ${MAX_PREDICATE_LENGTH} characters` });
+  const p = String(predicate)
+    .normalize('NFKD')
+    .replace(MARKS, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '_')
+    .replace(/^_+|_+$/g, '');
+  if (!p)
+    throw createError('KG_INVALID_TERM', {
+      name: 'predicate',
+      value: String(predicate),
+      reason: 'it has no letter or digit',
+    });
+  if (p.length > MAX_PREDICATE_LENGTH)
+    throw createError('KG_INVALID_TERM', {
+      name: 'predicate',
+      value: p.slice(0, 40) + '…',
+      reason: `it is longer than ${MAX_PREDICATE_LENGTH} characters`,
+    });
   return p;
 }
 
@@ -71,7 +91,12 @@ export function predicateKey(predicate: string): string {
 export function literalValue(value: string): string {
   const v = String(value).trim();
   if (!v) throw createError('KG_INVALID_TERM', { name: 'object', value: String(value), reason: 'it is empty' });
-  if (v.length > MAX_LITERAL_LENGTH) throw createError('KG_INVALID_TERM', { name: 'object', value: v.slice(0, 40) + '…', reason: `it is longer than ${MAX_LITERAL_LENGTH} characters` });
+  if (v.length > MAX_LITERAL_LENGTH)
+    throw createError('KG_INVALID_TERM', {
+      name: 'object',
+      value: v.slice(0, 40) + '…',
+      reason: `it is longer than ${MAX_LITERAL_LENGTH} characters`,
+    });
   return v;
 }
 
@@ -79,7 +104,8 @@ export function literalValue(value: string): string {
 export function entityType(type: string | undefined): string {
   if (type === undefined) return 'unknown';
   const t = type.trim().toLowerCase();
-  if (!t || t.length > 40) throw createError('KG_INVALID_TERM', { name: 'type', value: type, reason: 'an entity type has 1–40 characters' });
+  if (!t || t.length > 40)
+    throw createError('KG_INVALID_TERM', { name: 'type', value: type, reason: 'an entity type has 1–40 characters' });
   return t;
 }
 
@@ -112,7 +138,11 @@ export function normalizeDate(value: string, field: string, dateOnly: 'start' | 
 }
 
 /** Optional variant of {@link normalizeDate}: `null` stays null, `undefined` gives `fallback`. */
-export function normalizeOptionalDate(value: string | null | undefined, field: string, fallback: string | null): string | null {
+export function normalizeOptionalDate(
+  value: string | null | undefined,
+  field: string,
+  fallback: string | null,
+): string | null {
   if (value === undefined) return fallback;
   if (value === null) return null;
   return normalizeDate(value, field);
@@ -135,7 +165,11 @@ export function encodeCursor(parts: readonly (string | number | null)[]): string
 export function decodeCursor(cursor: string, arity: number): (string | number | null)[] {
   try {
     const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === arity && v.every((x) => x === null || typeof x === 'string' || typeof x === 'number')) {
+    if (
+      Array.isArray(v) &&
+      v.length === arity &&
+      v.every((x) => x === null || typeof x === 'string' || typeof x === 'number')
+    ) {
       return v as (string | number | null)[];
     }
   } catch {
@@ -147,13 +181,15 @@ export function decodeCursor(cursor: string, arity: number): (string | number | 
 /** Checks a page size: an integer >= 1 (no upper cap). Default 50. */
 export function pageLimit(limit: number | undefined, fallback = 50): number {
   const n = limit ?? fallback;
-  if (!Number.isInteger(n) || n < 1) throw createError('INVALID_ARGUMENT', { name: 'limit', value: limit, expected: 'an integer >= 1' });
+  if (!Number.isInteger(n) || n < 1)
+    throw createError('INVALID_ARGUMENT', { name: 'limit', value: limit, expected: 'an integer >= 1' });
   return n;
 }
 
 /** Checks a confidence: a number in (0, 1]. Default 1. */
 export function confidenceValue(c: number | undefined): number {
   const v = c ?? 1;
-  if (typeof v !== 'number' || !(v > 0 && v <= 1)) throw createError('INVALID_ARGUMENT', { name: 'confidence', value: c, expected: 'a number in (0, 1]' });
+  if (typeof v !== 'number' || !(v > 0 && v <= 1))
+    throw createError('INVALID_ARGUMENT', { name: 'confidence', value: c, expected: 'a number in (0, 1]' });
   return v;
 }

@@ -38,7 +38,11 @@ export function nameCandidates(query: string, maxWords = 3): { name: string; fro
  * The entities a query names, longest matches first; words inside a matched run are not tried
  * again. One `resolveEntity` per candidate (a query of 8 words costs at most 21 lookups).
  */
-export async function queryEntities(graph: GraphStore, query: string, opts: QueryEntitiesOptions = {}): Promise<Entity[]> {
+export async function queryEntities(
+  graph: GraphStore,
+  query: string,
+  opts: QueryEntitiesOptions = {},
+): Promise<Entity[]> {
   const limit = opts.limit ?? 10;
   const used = new Set<number>();
   const found = new Map<string, Entity>();

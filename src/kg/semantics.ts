@@ -62,7 +62,10 @@ function startsBefore(start: string | null, end: string | null): boolean {
 }
 
 /** True when two half-open windows share an instant. */
-export function overlaps(a: { validFrom: string | null; validTo: string | null }, b: { validFrom: string | null; validTo: string | null }): boolean {
+export function overlaps(
+  a: { validFrom: string | null; validTo: string | null },
+  b: { validFrom: string | null; validTo: string | null },
+): boolean {
   return nonEmpty(a) && nonEmpty(b) && startsBefore(a.validFrom, b.validTo) && startsBefore(b.validFrom, a.validTo);
 }
 
@@ -84,7 +87,13 @@ export interface FactLabel {
  * 3. A new window with an unknown start (null) facing a stored unknown start is moved to `now`.
  * Empty input windows (`validFrom == validTo`) are stored as they are and change nothing.
  */
-export function planFact<R extends WindowRow>(siblings: readonly R[], n: NewWindow, functional: boolean, now: string, label: FactLabel): FactPlan<R> {
+export function planFact<R extends WindowRow>(
+  siblings: readonly R[],
+  n: NewWindow,
+  functional: boolean,
+  now: string,
+  label: FactLabel,
+): FactPlan<R> {
   if (n.validTo === null) {
     const dup = siblings.find((c) => c.validTo === null && c.object === n.object && c.literal === n.literal);
     if (dup) return { kind: 'duplicate', row: dup };
@@ -100,20 +109,27 @@ export function planFact<R extends WindowRow>(siblings: readonly R[], n: NewWind
         ...label,
         validFrom: null,
         validTo: to,
-        reason: 'its start is unknown and overlaps a stored window with an unknown start, so it would start now, after its end',
+        reason:
+          'its start is unknown and overlaps a stored window with an unknown start, so it would start now, after its end',
       });
     }
   }
   for (const c of key) if (cmpStart(c.validFrom, from) > 0 && cmpEnd(c.validFrom, to) < 0) to = c.validFrom;
   const closes: Closing<R>[] = [];
   if (from !== null) {
-    for (const c of key) if (cmpStart(c.validFrom, from) <= 0 && startsBefore(from, c.validTo)) closes.push({ row: c, validTo: from });
+    for (const c of key)
+      if (cmpStart(c.validFrom, from) <= 0 && startsBefore(from, c.validTo)) closes.push({ row: c, validTo: from });
   }
   return { kind: 'insert', validFrom: from, validTo: to, closes };
 }
 
 /** Throws KG_INVALID_WINDOW when `validTo < validFrom`. */
-export function checkWindow(validFrom: string | null, validTo: string | null, label: FactLabel, reason = 'the end is before the start'): void {
+export function checkWindow(
+  validFrom: string | null,
+  validTo: string | null,
+  label: FactLabel,
+  reason = 'the end is before the start',
+): void {
   if (validFrom !== null && validTo !== null && validTo < validFrom) {
     throw createError('KG_INVALID_WINDOW', { ...label, validFrom, validTo, reason });
   }

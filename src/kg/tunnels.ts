@@ -29,7 +29,10 @@ export interface ImplicitLink {
 export const DEFAULT_UNLINKED_ROOMS: readonly string[] = Object.freeze(['general']);
 
 /** Rooms sharing a name across wings, from a room listing. `exclude` defaults to {@link DEFAULT_UNLINKED_ROOMS}. */
-export function implicitTunnels(rooms: readonly RoomCount[], opts: { exclude?: readonly string[] } = {}): ImplicitLink[] {
+export function implicitTunnels(
+  rooms: readonly RoomCount[],
+  opts: { exclude?: readonly string[] } = {},
+): ImplicitLink[] {
   const skip = new Set(opts.exclude ?? DEFAULT_UNLINKED_ROOMS);
   const wings = new Map<string, Set<string>>();
   for (const r of rooms) {
@@ -76,8 +79,13 @@ export interface TraverseOptions {
  * Breadth-first walk from `start` over implicit and explicit tunnels, at most `maxHops` (>= 0)
  * hops. Returns rooms in order of hops, then drawer count (descending), then wing and room.
  */
-export async function traverse(start: { wing: string; room: string }, maxHops: number, opts: TraverseOptions): Promise<TraversalStep[]> {
-  if (!Number.isInteger(maxHops) || maxHops < 0) throw createError('INVALID_ARGUMENT', { name: 'maxHops', value: maxHops, expected: 'an integer >= 0' });
+export async function traverse(
+  start: { wing: string; room: string },
+  maxHops: number,
+  opts: TraverseOptions,
+): Promise<TraversalStep[]> {
+  if (!Number.isInteger(maxHops) || maxHops < 0)
+    throw createError('INVALID_ARGUMENT', { name: 'maxHops', value: maxHops, expected: 'an integer >= 0' });
   const limit = opts.limit ?? 200;
   const listing = await opts.rooms();
   const skip = new Set(opts.exclude ?? DEFAULT_UNLINKED_ROOMS);
@@ -89,7 +97,14 @@ export async function traverse(start: { wing: string; room: string }, maxHops: n
   }
   const key = (w: string, r: string) => `${w}\0${r}`;
   const seen = new Map<string, TraversalStep>();
-  const first: TraversalStep = { wing: start.wing, room: start.room, hops: 0, count: counts.get(key(start.wing, start.room)) ?? 0, via: 'start', from: null };
+  const first: TraversalStep = {
+    wing: start.wing,
+    room: start.room,
+    hops: 0,
+    count: counts.get(key(start.wing, start.room)) ?? 0,
+    via: 'start',
+    from: null,
+  };
   seen.set(key(start.wing, start.room), first);
   let frontier = [first];
   for (let hop = 1; hop <= maxHops && frontier.length > 0; hop++) {
@@ -99,12 +114,22 @@ export async function traverse(start: { wing: string; room: string }, maxHops: n
       const reach = (wing: string, room: string, via: 'implicit' | 'explicit', label?: string) => {
         const k = key(wing, room);
         if (seen.has(k)) return;
-        const step: TraversalStep = { wing, room, hops: hop, count: counts.get(k) ?? 0, via, from, ...(label !== undefined ? { label } : {}) };
+        const step: TraversalStep = {
+          wing,
+          room,
+          hops: hop,
+          count: counts.get(k) ?? 0,
+          via,
+          from,
+          ...(label !== undefined ? { label } : {}),
+        };
         seen.set(k, step);
         next.push(step);
       };
-      if (!skip.has(node.room)) for (const w of wingsOf.get(node.room) ?? []) if (w !== node.wing) reach(w, node.room, 'implicit');
-      if (opts.tunnels) for (const { tunnel, to } of await opts.tunnels.follow(from)) reach(to.wing, to.room, 'explicit', tunnel.label);
+      if (!skip.has(node.room))
+        for (const w of wingsOf.get(node.room) ?? []) if (w !== node.wing) reach(w, node.room, 'implicit');
+      if (opts.tunnels)
+        for (const { tunnel, to } of await opts.tunnels.follow(from)) reach(to.wing, to.room, 'explicit', tunnel.label);
     }
     frontier = next;
   }
@@ -113,4 +138,3 @@ export async function traverse(start: { wing: string; room: string }, maxHops: n
     .sort((a, b) => a.hops - b.hops || b.count - a.count || cmp(a.wing, b.wing) || cmp(a.room, b.room))
     .slice(0, Math.max(1, limit));
 }
-

@@ -179,7 +179,12 @@ export interface GraphStore {
    */
   addFact(input: FactInput, opts?: AddFactOptions): Promise<Fact>;
   /** Closes the open windows of `subject predicate object` at `ended`; never deletes. Returns them (empty: none open). */
-  invalidate(subject: string, predicate: string, object: string, opts?: WriteOptions & { ended?: string }): Promise<Fact[]>;
+  invalidate(
+    subject: string,
+    predicate: string,
+    object: string,
+    opts?: WriteOptions & { ended?: string },
+  ): Promise<Fact[]>;
   /** Applies a batch (e.g. one drawer's extraction) in one transaction. */
   apply(batch: GraphBatch, opts?: ApplyOptions): Promise<ApplyResult>;
   /**

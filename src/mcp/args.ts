@@ -43,4 +43,7 @@ export const dateArg = z.string().max(ARG_LIMITS.date).refine(isStrictDate, STRI
 /** Free-form JSON metadata: an object of at most 16 KiB once serialised. */
 export const metadataArg = z
   .record(z.string().max(ARG_LIMITS.name), z.unknown())
-  .refine((v) => JSON.stringify(v).length <= ARG_LIMITS.metadataJson, `a JSON object of at most ${ARG_LIMITS.metadataJson} characters`);
+  .refine(
+    (v) => JSON.stringify(v).length <= ARG_LIMITS.metadataJson,
+    `a JSON object of at most ${ARG_LIMITS.metadataJson} characters`,
+  );

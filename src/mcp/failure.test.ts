@@ -11,7 +11,9 @@ import { errorResult, invalidArguments, resultOfThrown } from './failure.js';
 
 const memoryLogger = () => {
   const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
-  const logger: Logger = { log: (level, message, fields) => void lines.push({ level, message, ...(fields ? { fields } : {}) }) };
+  const logger: Logger = {
+    log: (level, message, fields) => void lines.push({ level, message, ...(fields ? { fields } : {}) }),
+  };
   return { logger, lines };
 };
 
@@ -50,7 +52,13 @@ describe('MCP error results', () => {
   test('details are made JSON-safe', () => {
     const e = createError('INVALID_ARGUMENT', { name: 'x', value: { when: new Date(0), fn: () => 1 }, expected: 'y' });
     const r = resultOfThrown(e, 't', memoryLogger().logger);
-    assert.deepEqual(r.structuredContent.error.details, { name: 'x', value: { when: '1970-01-01T00:00:00.000Z' }, expected: 'y' });
-    assert.deepEqual(errorResult({ code: 'X', message: 'm', details: {} }).content, [{ type: 'text', text: 'loci: m [X]' }]);
+    assert.deepEqual(r.structuredContent.error.details, {
+      name: 'x',
+      value: { when: '1970-01-01T00:00:00.000Z' },
+      expected: 'y',
+    });
+    assert.deepEqual(errorResult({ code: 'X', message: 'm', details: {} }).content, [
+      { type: 'text', text: 'loci: m [X]' },
+    ]);
   });
 });

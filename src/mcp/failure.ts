@@ -40,22 +40,33 @@ export function failureOf(e: LociError): ToolFailure {
 
 /** Builds the error result of a failure. */
 export function errorResult(f: ToolFailure): ErrorResult {
-  return { isError: true, content: [{ type: 'text', text: `loci: ${f.message} [${f.code}]` }], structuredContent: { error: f } };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `loci: ${f.message} [${f.code}]` }],
+    structuredContent: { error: f },
+  };
 }
 
 /** Maps a thrown value to an error result, logging unexpected ones with their stack. */
 export function resultOfThrown(e: unknown, tool: string, logger: Logger): ErrorResult {
   if (isLociError(e)) return errorResult(failureOf(e));
   logger.log('error', `tool ${tool} failed`, { error: (e as Error)?.stack ?? String(e) });
-  return errorResult(failureOf(createError('INTERNAL', { what: `${tool} failed unexpectedly (details are in the server log)` })));
+  return errorResult(
+    failureOf(createError('INTERNAL', { what: `${tool} failed unexpectedly (details are in the server log)` })),
+  );
 }
 
 /** What an argument should have been, from a zod issue (sizes in words, not zod's symbols). */
 function expectation(issue: z.core.$ZodIssue): string {
-  if ((issue.code === 'too_big' || issue.code === 'too_small') && (issue.origin === 'string' || issue.origin === 'array')) {
+  if (
+    (issue.code === 'too_big' || issue.code === 'too_small') &&
+    (issue.origin === 'string' || issue.origin === 'array')
+  ) {
     const unit = issue.origin === 'string' ? 'characters' : 'items';
     const bound = Number(issue.code === 'too_big' ? issue.maximum : issue.minimum);
-    return issue.code === 'too_big' ? `at most ${bound} ${unit} (this argument's size limit)` : `at least ${bound} ${unit}`;
+    return issue.code === 'too_big'
+      ? `at most ${bound} ${unit} (this argument's size limit)`
+      : `at least ${bound} ${unit}`;
   }
   return issue.message;
 }
@@ -63,7 +74,8 @@ function expectation(issue: z.core.$ZodIssue): string {
 /** INVALID_ARGUMENT for arguments that do not match a tool's input schema. */
 export function invalidArguments(error: z.ZodError, args: unknown, accepted: readonly string[]): ToolFailure {
   const issue = error.issues[0];
-  if (!issue) return failureOf(createError('INVALID_ARGUMENT', { name: 'arguments', value: args, expected: 'an object' }));
+  if (!issue)
+    return failureOf(createError('INVALID_ARGUMENT', { name: 'arguments', value: args, expected: 'an object' }));
   if (issue.code === 'unrecognized_keys') {
     const keys = (issue as { keys: string[] }).keys;
     return failureOf(
@@ -78,6 +90,18 @@ export function invalidArguments(error: z.ZodError, args: unknown, accepted: rea
   let value: unknown = args;
   for (const p of path) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[p] : undefined;
   const expected = expectation(issue);
-  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more: ${error.issues.slice(1).map((i) => i.path.join('.') || 'arguments').join(', ')})` : '';
-  return failureOf(createError('INVALID_ARGUMENT', { name: path.join('.') || 'arguments', value: value ?? null, expected: `${expected}${more}` }));
+  const more =
+    error.issues.length > 1
+      ? ` (and ${error.issues.length - 1} more: ${error.issues
+          .slice(1)
+          .map((i) => i.path.join('.') || 'arguments')
+          .join(', ')})`
+      : '';
+  return failureOf(
+    createError('INVALID_ARGUMENT', {
+      name: path.join('.') || 'arguments',
+      value: value ?? null,
+      expected: `${expected}${more}`,
+    }),
+  );
 }

@@ -20,7 +20,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createError, oneLine, openPalace, shortValue, silentLogger, systemClock, type Clock, type Palace } from '../index.js';
+import {
+  createError,
+  oneLine,
+  openPalace,
+  shortValue,
+  silentLogger,
+  systemClock,
+  type Clock,
+  type Palace,
+} from '../index.js';
 import { createLociMcpServer, type LociMcpServer, type LociMcpServerOptions } from './server.js';
 import { MAX_MESSAGE_BYTES } from './args.js';
 
@@ -74,7 +83,13 @@ export function isLoopback(host: string): boolean {
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function rpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
@@ -140,7 +155,11 @@ function allowedOriginSet(list: readonly string[] = []): Set<string> {
       u = undefined;
     }
     if (!u || !/^https?:$/.test(u.protocol) || u.pathname !== '/' || u.search || u.hash || u.username) {
-      throw createError('INVALID_ARGUMENT', { name: 'allowed origin', value: o, expected: 'an origin such as https://app.example or http://host:8080 (scheme, host and port, no path)' });
+      throw createError('INVALID_ARGUMENT', {
+        name: 'allowed origin',
+        value: o,
+        expected: 'an origin such as https://app.example or http://host:8080 (scheme, host and port, no path)',
+      });
     }
     set.add(u.origin.toLowerCase());
   }
@@ -160,9 +179,17 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
   const owned = opts.palace === undefined;
   const palace: Palace = opts.palace ?? (await openPalace({ ...(opts.home ? { home: opts.home } : {}), logger }));
   /** Sessions by id; `busy` counts requests in flight (a standalone GET stream does not count). */
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; mcp: LociMcpServer; seen: number; busy: number }>();
+  const sessions = new Map<
+    string,
+    { transport: StreamableHTTPServerTransport; mcp: LociMcpServer; seen: number; busy: number }
+  >();
   const idleMs = opts.idleSessionMs ?? DEFAULT_IDLE_SESSION_MS;
-  if (!(idleMs >= 1)) throw createError('INVALID_ARGUMENT', { name: 'idleSessionMs', value: idleMs, expected: 'a positive number of milliseconds' });
+  if (!(idleMs >= 1))
+    throw createError('INVALID_ARGUMENT', {
+      name: 'idleSessionMs',
+      value: idleMs,
+      expected: 'a positive number of milliseconds',
+    });
   const expected = token ? digest(`Bearer ${token}`) : undefined;
   let port = opts.port ?? DEFAULT_HTTP_PORT;
 
@@ -182,7 +209,8 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
   /** Closes sessions idle for `idleMs` or longer (run on a timer and before each new session). */
   const sweep = () => {
     const t = now();
-    for (const [id, s] of sessions) if (s.busy === 0 && t - s.seen >= idleMs) endSession(id, `idle for ${Math.round((t - s.seen) / 1000)} s`);
+    for (const [id, s] of sessions)
+      if (s.busy === 0 && t - s.seen >= idleMs) endSession(id, `idle for ${Math.round((t - s.seen) / 1000)} s`);
   };
   /** When all slots are taken, the least recently used idle session yields; false when every one is busy. */
   const freeSlot = (): boolean => {
@@ -198,9 +226,17 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
     const path = (req.url ?? '/').split('?')[0];
     const origin = req.headers.origin;
     if (!originAllowed(origin, origins)) {
-      return rpcError(res, 403, -32000, `forbidden origin ${JSON.stringify(oneLine(shortValue(String(origin))))}: only loopback origins and those allowed with --allow-origin (LOCI_MCP_ALLOWED_ORIGINS) may call this server`);
+      return rpcError(
+        res,
+        403,
+        -32000,
+        `forbidden origin ${JSON.stringify(oneLine(shortValue(String(origin))))}: only loopback origins and those allowed with --allow-origin (LOCI_MCP_ALLOWED_ORIGINS) may call this server`,
+      );
     }
-    if (!authorised(req)) return rpcError(res, 401, -32001, 'unauthorised: send Authorization: Bearer <LOCI_TOKEN>', { 'www-authenticate': 'Bearer realm="loci"' });
+    if (!authorised(req))
+      return rpcError(res, 401, -32001, 'unauthorised: send Authorization: Bearer <LOCI_TOKEN>', {
+        'www-authenticate': 'Bearer realm="loci"',
+      });
     if (path !== MCP_PATH) return rpcError(res, 404, -32601, `not found: the MCP endpoint is ${MCP_PATH}`);
     const sid = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(sid) ? sid[0] : sid;
@@ -218,7 +254,8 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
     }
     if (sessionId) {
       const s = sessions.get(sessionId);
-      if (!s) return rpcError(res, 404, -32001, 'session not found (it ended or expired): start a new one with initialize');
+      if (!s)
+        return rpcError(res, 404, -32001, 'session not found (it ended or expired): start a new one with initialize');
       s.seen = now();
       if (req.method !== 'GET') {
         s.busy++;
@@ -229,7 +266,8 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
       }
       return s.transport.handleRequest(req, res, body);
     }
-    if (req.method !== 'POST' || !isInitializeRequest(body)) return rpcError(res, 400, -32000, 'bad request: no valid session id (send initialize first)');
+    if (req.method !== 'POST' || !isInitializeRequest(body))
+      return rpcError(res, 400, -32000, 'bad request: no valid session id (send initialize first)');
     sweep();
     if (!freeSlot()) return rpcError(res, 503, -32000, `too many sessions (${maxSessions}), all busy; retry shortly`);
     const mcp = await createLociMcpServer({ ...opts, palace, logger });
@@ -237,7 +275,17 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, { transport, mcp, seen: now(), busy: 0 }),
-      ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`] } : {}),
+      ...(loopback
+        ? {
+            enableDnsRebindingProtection: true,
+            allowedHosts: [
+              `127.0.0.1:${port}`,
+              `localhost:${port}`,
+              `[::1]:${port}`,
+              host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`,
+            ],
+          }
+        : {}),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -255,7 +303,18 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', (e: NodeJS.ErrnoException) =>
-      reject(createError('MCP_LISTEN_FAILED', { host, port, reason: e.code === 'EADDRINUSE' ? 'the port is in use' : e.code === 'EACCES' ? 'permission denied' : e.message }, e)),
+      reject(
+        createError(
+          'MCP_LISTEN_FAILED',
+          {
+            host,
+            port,
+            reason:
+              e.code === 'EADDRINUSE' ? 'the port is in use' : e.code === 'EACCES' ? 'permission denied' : e.message,
+          },
+          e,
+        ),
+      ),
     );
     http.listen(port, host, () => resolve());
   }).catch(async (e: unknown) => {

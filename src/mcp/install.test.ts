@@ -43,7 +43,13 @@ function shellWords(line: string): string[] {
  * "Invalid environment variable format: <name>" when the name follows `-e KEY=value`). Returns
  * what Claude Code would register, or throws as it would.
  */
-function parseClaudeMcpAdd(line: string): { name: string; command: string; args: string[]; scope: string; env: Record<string, string> } {
+function parseClaudeMcpAdd(line: string): {
+  name: string;
+  command: string;
+  args: string[];
+  scope: string;
+  env: Record<string, string>;
+} {
   const words = shellWords(line);
   assert.deepEqual(words.slice(0, 3), ['claude', 'mcp', 'add']);
   let out: ReturnType<typeof parseClaudeMcpAdd> | undefined;
@@ -70,18 +76,28 @@ function parseClaudeMcpAdd(line: string): { name: string; command: string; args:
   return out!;
 }
 
-test('every printed `claude mcp add` is accepted by Claude Code\'s grammar', () => {
+test("every printed `claude mcp add` is accepted by Claude Code's grammar", () => {
   const cmd = { command: 'node', args: ['/opt/loci dir/bin/loci.js', 'mcp'] };
   for (const scope of ['local', 'user', 'project'] as const) {
-    for (const env of [{}, { LOCI_HOME: '/my palace' }, { LOCI_HOME: "/it's", OTHER: 'x=y' }] as Record<string, string>[]) {
+    for (const env of [{}, { LOCI_HOME: '/my palace' }, { LOCI_HOME: "/it's", OTHER: 'x=y' }] as Record<
+      string,
+      string
+    >[]) {
       const line = claudeMcpAddCommand(scope, 'loci', env, cmd);
       assert.deepEqual(parseClaudeMcpAdd(line), { name: 'loci', command: 'node', args: cmd.args, scope, env }, line);
     }
   }
   // The form printed before the fix is rejected exactly as Claude Code rejects it.
-  assert.throws(() => parseClaudeMcpAdd("claude mcp add --scope local -e 'LOCI_HOME=/p' loci -- loci mcp"), /Invalid environment variable format: loci|missing required argument/);
+  assert.throws(
+    () => parseClaudeMcpAdd("claude mcp add --scope local -e 'LOCI_HOME=/p' loci -- loci mcp"),
+    /Invalid environment variable format: loci|missing required argument/,
+  );
   const r = installMcp({ scope: 'local', env: { LOCI_HOME: '/p q', PATH: '' }, cwd: tmpdir() });
-  assert.equal(r.claudeCommand.startsWith("claude mcp add --scope local loci -e 'LOCI_HOME=/p q' -- "), true, r.claudeCommand);
+  assert.equal(
+    r.claudeCommand.startsWith("claude mcp add --scope local loci -e 'LOCI_HOME=/p q' -- "),
+    true,
+    r.claudeCommand,
+  );
   assert.equal(parseClaudeMcpAdd(r.claudeCommand).env['LOCI_HOME'], '/p q');
 });
 
@@ -99,14 +115,24 @@ test('the launcher never pins the absolute Node binary; loci on PATH counts only
   const global = join(dir, 'global', 'bin');
   mkdirSync(global, { recursive: true });
   symlinkSync(bin, join(global, 'loci'));
-  assert.deepEqual(lociLaunch({ env: { PATH: `${other}:${global}` } }), { kind: 'path', command: 'loci', args: [], ephemeral: false });
+  assert.deepEqual(lociLaunch({ env: { PATH: `${other}:${global}` } }), {
+    kind: 'path',
+    command: 'loci',
+    args: [],
+    ephemeral: false,
+  });
   // npx puts the project's node_modules/.bin on PATH only while it runs: that does not count…
   const project = join(dir, 'project');
   mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(bin, join(project, 'node_modules', '.bin', 'loci'));
   assert.equal(lociLaunch({ env: { PATH: join(project, 'node_modules', '.bin') } }).kind, 'node');
   // …but a project that depends on Loci gets a command relative to $CLAUDE_PROJECT_DIR.
-  assert.deepEqual(lociLaunch({ projectRoot: project, env: { PATH: '' } }), { kind: 'project', command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/loci', args: [], ephemeral: false });
+  assert.deepEqual(lociLaunch({ projectRoot: project, env: { PATH: '' } }), {
+    kind: 'project',
+    command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/loci',
+    args: [],
+    ephemeral: false,
+  });
 });
 
 test('CLAUDE_PROJECT_DIR wins over the working directory when it is an existing absolute folder', (t) => {

@@ -85,12 +85,26 @@ export function shellQuote(s: string): string {
  * rejects it ("Invalid environment variable format"). `--` ends the variables and separates the
  * server's own command and arguments from Claude Code's options.
  */
-export function claudeMcpAddCommand(scope: McpInstallScope, name: string, env: Record<string, string>, cmd: { command: string; args: string[] }): string {
+export function claudeMcpAddCommand(
+  scope: McpInstallScope,
+  name: string,
+  env: Record<string, string>,
+  cmd: { command: string; args: string[] },
+): string {
   return [
-    'claude', 'mcp', 'add', '--scope', scope, name,
+    'claude',
+    'mcp',
+    'add',
+    '--scope',
+    scope,
+    name,
     ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
-    '--', cmd.command, ...cmd.args,
-  ].map(shellQuote).join(' ');
+    '--',
+    cmd.command,
+    ...cmd.args,
+  ]
+    .map(shellQuote)
+    .join(' ');
 }
 
 function detectIndent(text: string): string | number {
@@ -98,11 +112,11 @@ function detectIndent(text: string): string | number {
   return m ? (m[1]!.startsWith('\t') ? '\t' : m[1]!.length) : 2;
 }
 
-
 /** Deep equality of JSON values (key order ignored). */
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
   if (!isJsonObject(a) || !isJsonObject(b)) return false;
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => k in b && same(a[k], b[k]));
@@ -111,9 +125,15 @@ function same(a: unknown, b: unknown): boolean {
 /** Registers (or prints the registration of) `loci mcp` for Claude Code. */
 export function installMcp(opts: McpInstallOptions = {}): McpInstallResult {
   const scope = opts.scope ?? 'project';
-  if (!['project', 'user', 'local'].includes(scope)) throw createError('INVALID_ARGUMENT', { name: '--scope', value: scope, expected: 'project, user or local' });
+  if (!['project', 'user', 'local'].includes(scope))
+    throw createError('INVALID_ARGUMENT', { name: '--scope', value: scope, expected: 'project, user or local' });
   const name = opts.name ?? 'loci';
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw createError('INVALID_ARGUMENT', { name: '--name', value: name, expected: 'letters, digits, _ and - (at most 64)' });
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name))
+    throw createError('INVALID_ARGUMENT', {
+      name: '--name',
+      value: name,
+      expected: 'letters, digits, _ and - (at most 64)',
+    });
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   const cmd = opts.command ?? resolveLociCommand(env);
@@ -124,22 +144,43 @@ export function installMcp(opts: McpInstallOptions = {}): McpInstallResult {
   const notes: string[] = [];
 
   if (scope !== 'project') {
-    notes.push(`Claude Code keeps ${scope}-scope servers in ~/.claude.json, which Loci does not edit: run the command above`);
+    notes.push(
+      `Claude Code keeps ${scope}-scope servers in ~/.claude.json, which Loci does not edit: run the command above`,
+    );
     return { scope, name, entry, file: null, action: 'printed', claudeCommand, json: null, notes };
   }
 
   const root = findGitRoot(cwd) ?? cwd;
   const file = join(root, '.mcp.json');
   const { original, doc } = readJsonObjectFile(file, (reason) => createError('CONFIG_INVALID', { path: file, reason }));
-  if (doc['mcpServers'] !== undefined && !isJsonObject(doc['mcpServers'])) throw createError('CONFIG_INVALID', { path: file, reason: '"mcpServers" is not an object' });
+  if (doc['mcpServers'] !== undefined && !isJsonObject(doc['mcpServers']))
+    throw createError('CONFIG_INVALID', { path: file, reason: '"mcpServers" is not an object' });
   const servers = (doc['mcpServers'] as Record<string, unknown> | undefined) ?? {};
   const old = servers[name];
   const merged = isJsonObject(old)
-    ? { ...old, type: entry.type, command: entry.command, args: entry.args, env: { ...(isJsonObject(old['env']) ? (old['env'] as Record<string, string>) : {}), ...entryEnv } }
+    ? {
+        ...old,
+        type: entry.type,
+        command: entry.command,
+        args: entry.args,
+        env: { ...(isJsonObject(old['env']) ? (old['env'] as Record<string, string>) : {}), ...entryEnv },
+      }
     : entry;
-  if (cmd.command !== 'loci' || home) notes.push(`.mcp.json is usually committed and shared: this entry holds paths of this machine (${[cmd.command !== 'loci' ? cmd.args[0] ?? cmd.command : '', home ?? ''].filter(Boolean).join(', ')}); use --scope local to keep it private`);
+  if (cmd.command !== 'loci' || home)
+    notes.push(
+      `.mcp.json is usually committed and shared: this entry holds paths of this machine (${[cmd.command !== 'loci' ? (cmd.args[0] ?? cmd.command) : '', home ?? ''].filter(Boolean).join(', ')}); use --scope local to keep it private`,
+    );
   if (original !== null && isJsonObject(old) && same(old, merged)) {
-    return { scope, name, entry, file, action: opts.print ? 'printed' : 'unchanged', claudeCommand, json: original, notes };
+    return {
+      scope,
+      name,
+      entry,
+      file,
+      action: opts.print ? 'printed' : 'unchanged',
+      claudeCommand,
+      json: original,
+      notes,
+    };
   }
   const next = { ...doc, mcpServers: { ...servers, [name]: merged } };
   const newline = original === null || original.endsWith('\n') ? '\n' : '';

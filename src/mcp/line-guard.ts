@@ -74,6 +74,7 @@ export function requestOf(line: OversizedLine): { id: string | number | undefine
   } catch {
     id = undefined;
   }
-  const method = /"method"\s*:\s*"([^"\\]{1,100})"/.exec(line.head)?.[1] ?? /"method"\s*:\s*"([^"\\]{1,100})"/.exec(line.tail)?.[1];
+  const method =
+    /"method"\s*:\s*"([^"\\]{1,100})"/.exec(line.head)?.[1] ?? /"method"\s*:\s*"([^"\\]{1,100})"/.exec(line.tail)?.[1];
   return { id, method };
 }

@@ -21,6 +21,10 @@ test('README.md lists every tool with its annotations', () => {
     writeFileSync(README, doc.replace(current, table));
     return;
   }
-  assert.equal(current, table, 'src/mcp/README.md is out of date: run LOCI_UPDATE_DOCS=1 node --import tsx --test src/mcp/readme.test.ts');
+  assert.equal(
+    current,
+    table,
+    'src/mcp/README.md is out of date: run LOCI_UPDATE_DOCS=1 node --import tsx --test src/mcp/readme.test.ts',
+  );
   for (const t of lociTools({ kg: true })) assert.ok(doc.includes(`\`${t.name}\``), t.name);
 });

@@ -20,7 +20,11 @@ function firstSentence(s: string): string {
 
 /** The markdown table of every tool (all capabilities on), with annotations and arguments. */
 export function renderToolTable(tools: readonly AnyTool[] = lociTools({ kg: true })): string {
-  const needsKg = new Set(lociTools({ kg: true }).map((t) => t.name).filter((n) => !lociTools({ kg: false }).some((t) => t.name === n)));
+  const needsKg = new Set(
+    lociTools({ kg: true })
+      .map((t) => t.name)
+      .filter((n) => !lociTools({ kg: false }).some((t) => t.name === n)),
+  );
   const rows = [
     '| # | tool | title | read-only | destructive | idempotent | arguments (required in bold) | what it does |',
     '| -: | --- | --- | :-: | :-: | :-: | --- | --- |',

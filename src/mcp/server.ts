@@ -18,7 +18,16 @@ import { delimiter, resolve } from 'node:path';
 import * as z from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { claudeConfigDir, createError, openPalace, selectMemoryDir, silentLogger, type Logger, type MemoryDirChoice, type Palace } from '../index.js';
+import {
+  claudeConfigDir,
+  createError,
+  openPalace,
+  selectMemoryDir,
+  silentLogger,
+  type Logger,
+  type MemoryDirChoice,
+  type Palace,
+} from '../index.js';
 import { ErrorShape } from './shapes.js';
 import { errorResult, failureOf, invalidArguments, resultOfThrown } from './failure.js';
 import { lociTools } from './registry.js';
@@ -67,7 +76,7 @@ export interface LociMcpServer {
 
 /** Sent once at initialize: how to use Loci, in a few lines (not repeated in any tool result). */
 export const INSTRUCTIONS = [
-  'Loci is the user\'s local long-term memory: verbatim drawers of mined code, docs and past conversations, organised in wings (projects, people, agents) and rooms (topics), plus Claude Code memory files.',
+  "Loci is the user's local long-term memory: verbatim drawers of mined code, docs and past conversations, organised in wings (projects, people, agents) and rooms (topics), plus Claude Code memory files.",
   'Before answering about past decisions, people or project history, search (loci_search) instead of guessing; open hits with loci_get_drawer or loci_drawer_neighbours.',
   'Save durable lessons as memory files (loci_memory_write / loci_memory_edit), raw text worth keeping with loci_add_drawer, and your own notes with loci_diary_write.',
 ].join('\n');
@@ -85,12 +94,18 @@ function advertisedOutput(shape: z.ZodRawShape, strict: boolean): z.ZodObject {
   if (strict) return z.object(shape);
   const loose: Record<string, z.ZodType> = {};
   for (const [k, v] of Object.entries(shape)) loose[k] = (v as z.ZodType).optional();
-  loose['error'] = ErrorShape.optional().describe('present only on failures (isError: true); the other fields are then absent');
+  loose['error'] = ErrorShape.optional().describe(
+    'present only on failures (isError: true); the other fields are then absent',
+  );
   return z.object(loose);
 }
 
 /** A memory-directory chooser that caches its answer for a few seconds (it may run git). */
-function memoryDirChooser(cwd: string, env: NodeJS.ProcessEnv, lociHome: string): (o?: MemoryDirOptions) => MemoryDirChoice {
+function memoryDirChooser(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  lociHome: string,
+): (o?: MemoryDirOptions) => MemoryDirChoice {
   const cache = new Map<string, { at: number; choice: MemoryDirChoice }>();
   return (o = {}) => {
     const key = o.user ? 'user' : 'project';
@@ -104,7 +119,10 @@ function memoryDirChooser(cwd: string, env: NodeJS.ProcessEnv, lociHome: string)
 
 /** `LOCI_MINE_ROOTS` when set, else the project root and Claude Code's configuration folder. */
 function defaultMineRoots(env: NodeJS.ProcessEnv, projectRoot: () => string): string[] {
-  const fromEnv = (env['LOCI_MINE_ROOTS'] ?? '').split(delimiter).map((s) => s.trim()).filter(Boolean);
+  const fromEnv = (env['LOCI_MINE_ROOTS'] ?? '')
+    .split(delimiter)
+    .map((s) => s.trim())
+    .filter(Boolean);
   return fromEnv.length ? fromEnv.map((p) => resolve(p)) : [projectRoot(), claudeConfigDir(undefined, env)];
 }
 
@@ -142,7 +160,10 @@ export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Prom
         annotations: { title: tool.title, ...tool.annotations },
       },
       // Never reached: the dispatcher below replaces the SDK's tools/call handler.
-      () => errorResult(failureOf(createError('INTERNAL', { what: `${tool.name} was called outside the Loci dispatcher` }))),
+      () =>
+        errorResult(
+          failureOf(createError('INTERNAL', { what: `${tool.name} was called outside the Loci dispatcher` })),
+        ),
     );
   }
 
@@ -158,7 +179,15 @@ export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Prom
       progress: (done, total, message) => {
         if (token === undefined) return;
         void extra
-          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
+          .sendNotification({
+            method: 'notifications/progress',
+            params: {
+              progressToken: token,
+              progress: done,
+              ...(total !== undefined ? { total } : {}),
+              ...(message ? { message } : {}),
+            },
+          })
           .catch(() => {});
       },
     };
@@ -166,8 +195,12 @@ export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Prom
       const reply = await entry.tool.run(ctx, parsed.data as never, extras);
       const out = (entry.output ??= z.object(entry.tool.output)).safeParse(reply.data);
       if (!out.success) {
-        logger.log('error', `tool ${entry.tool.name} returned a result that does not match its output schema`, { issues: out.error.issues });
-        return errorResult(failureOf(createError('INTERNAL', { what: `${entry.tool.name} produced an invalid result` })));
+        logger.log('error', `tool ${entry.tool.name} returned a result that does not match its output schema`, {
+          issues: out.error.issues,
+        });
+        return errorResult(
+          failureOf(createError('INTERNAL', { what: `${entry.tool.name} produced an invalid result` })),
+        );
       }
       return { content: [{ type: 'text', text: reply.text }], structuredContent: out.data as Record<string, unknown> };
     } catch (e) {
@@ -182,7 +215,9 @@ export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Prom
     tools,
     close: () =>
       (closed ??= (async () => {
-        await server.close().catch((e: unknown) => logger.log('warn', 'closing the MCP server failed', { error: String(e) }));
+        await server
+          .close()
+          .catch((e: unknown) => logger.log('warn', 'closing the MCP server failed', { error: String(e) }));
         if (owned) await palace.close();
       })()),
   };

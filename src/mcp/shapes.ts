@@ -19,7 +19,9 @@ export const ErrorShape = z.object({
 
 /** Where a drawer sits and where it came from (no text). */
 export const drawerPlace = {
-  id: z.string().describe('drawer id: pass it to loci_get_drawer, loci_update_drawer, loci_delete_drawer, loci_drawer_neighbours'),
+  id: z
+    .string()
+    .describe('drawer id: pass it to loci_get_drawer, loci_update_drawer, loci_delete_drawer, loci_drawer_neighbours'),
   wing: z.string(),
   room: z.string(),
   hall: z.string().nullable(),
@@ -31,7 +33,10 @@ export const drawerPlace = {
 };
 
 /** A drawer in a listing: place plus a preview. */
-export const DrawerSummary = z.object({ ...drawerPlace, preview: z.string().describe(`first ${PREVIEW_CHARS} characters`) });
+export const DrawerSummary = z.object({
+  ...drawerPlace,
+  preview: z.string().describe(`first ${PREVIEW_CHARS} characters`),
+});
 
 /** A drawer with its whole text and metadata. */
 export const DrawerFull = z.object({
@@ -71,7 +76,11 @@ export function placeOf(d: Drawer): z.output<z.ZodObject<typeof drawerPlace>> {
 export const toSummary = (d: Drawer): z.output<typeof DrawerSummary> => ({ ...placeOf(d), preview: preview(d.text) });
 
 /** A drawer with its text (neighbours, context). */
-export const toText = (d: Drawer): z.output<typeof DrawerText> => ({ ...placeOf(d), chunk_index: d.chunkIndex, text: d.text });
+export const toText = (d: Drawer): z.output<typeof DrawerText> => ({
+  ...placeOf(d),
+  chunk_index: d.chunkIndex,
+  text: d.text,
+});
 
 /** A whole drawer. */
 export const toFull = (d: Drawer): z.output<typeof DrawerFull> => ({
@@ -84,15 +93,28 @@ export const toFull = (d: Drawer): z.output<typeof DrawerFull> => ({
 });
 
 /** `wing/room · source:12-30 · 2026-01-02` — the one-line header of a drawer in text renderings. */
-export function headerOf(d: { id: string; wing: string; room: string; source: string | null; line_start: number | null; line_end: number | null; content_date: string | null }): string {
+export function headerOf(d: {
+  id: string;
+  wing: string;
+  room: string;
+  source: string | null;
+  line_start: number | null;
+  line_end: number | null;
+  content_date: string | null;
+}): string {
   const parts = [d.id, `${d.wing}/${d.room}`];
-  if (d.source) parts.push(d.line_start !== null ? `${d.source}:${d.line_start}-${d.line_end ?? d.line_start}` : d.source);
+  if (d.source)
+    parts.push(d.line_start !== null ? `${d.source}:${d.line_start}-${d.line_end ?? d.line_start}` : d.source);
   if (d.content_date) parts.push(d.content_date.slice(0, 10));
   return parts.join(' · ');
 }
 
 /** A neighbouring drawer in a compact search hit: same source as the hit, so only id, lines and text. */
-export const CompactContext = z.object({ id: z.string(), lines: z.string().optional().describe('"first-last" in the source'), text: z.string() });
+export const CompactContext = z.object({
+  id: z.string(),
+  lines: z.string().optional().describe('"first-last" in the source'),
+  text: z.string(),
+});
 
 /** `"12-30"` (or `"12"`), undefined without a first line. */
 export function linesOf(start: number | null, end: number | null): string | undefined {
@@ -108,7 +130,14 @@ export function compactDate(iso: string): string {
 }
 
 /** `id · wing/room · source:12-30 · date` for a compact hit. */
-export function compactHeader(h: { id: string; wing: string; room: string; source: string | null; lines?: string | undefined; date: string }): string {
+export function compactHeader(h: {
+  id: string;
+  wing: string;
+  room: string;
+  source: string | null;
+  lines?: string | undefined;
+  date: string;
+}): string {
   const parts = [h.id, `${h.wing}/${h.room}`];
   if (h.source) parts.push(h.lines ? `${h.source}:${h.lines}` : h.source);
   parts.push(h.date);

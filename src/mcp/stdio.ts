@@ -40,7 +40,8 @@ const CONSOLE_METHODS = ['log', 'info', 'debug', 'warn'] as const;
 /** Routes console output meant for stdout to stderr; returns the undo. */
 export function guardConsole(): () => void {
   const saved = CONSOLE_METHODS.map((m) => [m, console[m]] as const);
-  for (const m of CONSOLE_METHODS) console[m] = (...args: unknown[]) => void process.stderr.write(`${format(...args)}\n`);
+  for (const m of CONSOLE_METHODS)
+    console[m] = (...args: unknown[]) => void process.stderr.write(`${format(...args)}\n`);
   return () => {
     for (const [m, fn] of saved) console[m] = fn;
   };
@@ -68,7 +69,10 @@ export async function serveStdio(opts: ServeStdioOptions = {}): Promise<StdioSer
   const onOversized = (line: OversizedLine) => {
     const { id, method } = requestOf(line);
     const failure = failureOf(createError('MCP_MESSAGE_TOO_LARGE', { bytes: line.bytes, max: maxBytes }));
-    logger?.log('warn', `dropped a ${line.bytes}-byte message (${method ?? 'unknown method'}): over the ${maxBytes}-byte limit`);
+    logger?.log(
+      'warn',
+      `dropped a ${line.bytes}-byte message (${method ?? 'unknown method'}): over the ${maxBytes}-byte limit`,
+    );
     if (id === undefined) return;
     const reply =
       method === 'tools/call'
@@ -140,6 +144,9 @@ export async function serveStdio(opts: ServeStdioOptions = {}): Promise<StdioSer
     onclose?.();
     void close();
   };
-  logger?.log('info', `loci mcp serving ${built.tools.length} tools over stdio (palace ${built.palace.home}), ready ${Math.round(performance.now())} ms after process start`);
+  logger?.log(
+    'info',
+    `loci mcp serving ${built.tools.length} tools over stdio (palace ${built.palace.home}), ready ${Math.round(performance.now())} ms after process start`,
+  );
   return { closed, close };
 }

@@ -21,11 +21,26 @@ export interface LociAnnotations {
 }
 
 /** Annotations of a read: read-only, not destructive, idempotent. */
-export const READ: LociAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const READ: LociAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 /** Annotations of an additive write (creates or updates, never deletes). */
-export const WRITE = (idempotent: boolean): LociAnnotations => ({ readOnlyHint: false, destructiveHint: false, idempotentHint: idempotent, openWorldHint: false });
+export const WRITE = (idempotent: boolean): LociAnnotations => ({
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: idempotent,
+  openWorldHint: false,
+});
 /** Annotations of a write that may delete or overwrite stored data. */
-export const DESTRUCTIVE = (idempotent: boolean): LociAnnotations => ({ readOnlyHint: false, destructiveHint: true, idempotentHint: idempotent, openWorldHint: false });
+export const DESTRUCTIVE = (idempotent: boolean): LociAnnotations => ({
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: idempotent,
+  openWorldHint: false,
+});
 
 /** Options for where memory files live, resolved per call. */
 export interface MemoryDirOptions {
@@ -79,7 +94,11 @@ export interface ToolDef<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   /** Structured result. */
   output: O;
   annotations: LociAnnotations;
-  run(ctx: ToolContext, args: z.output<z.ZodObject<I>>, extras: CallExtras): Promise<ToolReply<z.output<z.ZodObject<O>>>>;
+  run(
+    ctx: ToolContext,
+    args: z.output<z.ZodObject<I>>,
+    extras: CallExtras,
+  ): Promise<ToolReply<z.output<z.ZodObject<O>>>>;
 }
 
 /** A tool with its types erased, as stored in the registry. */

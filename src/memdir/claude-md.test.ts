@@ -22,7 +22,8 @@ test('managed path by platform', () => {
 });
 
 test('imports: outside code spans, fences and comments only; emails are not imports', () => {
-  const text = 'See @AGENTS.md and @./docs/x.md and @~/notes.md and @/abs/y.md.\nMail me@example.com\n`@span.md`\n```\n@fenced.md\n```\n@scoped/@pkg';
+  const text =
+    'See @AGENTS.md and @./docs/x.md and @~/notes.md and @/abs/y.md.\nMail me@example.com\n`@span.md`\n```\n@fenced.md\n```\n@scoped/@pkg';
   assert.deepEqual(extractImports(text), ['AGENTS.md', './docs/x.md', '~/notes.md', '/abs/y.md.', 'scoped/@pkg']);
 });
 
@@ -41,8 +42,15 @@ test('chain order: managed, user, user rules, root→cwd (CLAUDE.md, .claude/CLA
     'proj/pkg/CLAUDE.md': 'package level',
     'proj/pkg/sub/CLAUDE.md': 'below the cwd: not loaded at launch',
   });
-  const chain = loadClaudeMdChain({ cwd: join(root, 'proj', 'pkg'), home: join(root, 'home'), managedPath: join(root, 'managed', 'CLAUDE.md'), env: {} });
-  const got = chain.files.filter((f) => f.path.startsWith(root)).map((f) => [f.kind, f.path.slice(root.length + 1), f.content.trim(), f.conditional ?? false]);
+  const chain = loadClaudeMdChain({
+    cwd: join(root, 'proj', 'pkg'),
+    home: join(root, 'home'),
+    managedPath: join(root, 'managed', 'CLAUDE.md'),
+    env: {},
+  });
+  const got = chain.files
+    .filter((f) => f.path.startsWith(root))
+    .map((f) => [f.kind, f.path.slice(root.length + 1), f.content.trim(), f.conditional ?? false]);
   assert.deepEqual(got, [
     ['managed', 'managed/CLAUDE.md', 'policy', false],
     ['user', 'home/.claude/CLAUDE.md', 'user prefs @~/notes/personal.md', false],
@@ -63,7 +71,8 @@ test('chain order: managed, user, user rules, root→cwd (CLAUDE.md, .claude/CLA
 
 test('imports: 4 hops, cycles, code ignored, relative to the importing file, absolute allowed', (t) => {
   const root = tree(t, {
-    'p/CLAUDE.md': 'root @docs/h1.md @cyc/x.md\n`@docs/never.md`\n```md\n@docs/never2.md\n```\n<!-- @docs/never3.md -->\n',
+    'p/CLAUDE.md':
+      'root @docs/h1.md @cyc/x.md\n`@docs/never.md`\n```md\n@docs/never2.md\n```\n<!-- @docs/never3.md -->\n',
     'p/docs/h1.md': 'hop1 @h2.md',
     'p/docs/h2.md': 'hop2 @./deeper/h3.md',
     'p/docs/deeper/h3.md': 'hop3 @../h4.md',
@@ -99,7 +108,8 @@ test('imports: 4 hops, cycles, code ignored, relative to the importing file, abs
 
 test('block HTML comments are stripped, inline ones and code kept; files over 4 MiB skipped', (t) => {
   const root = tree(t, {
-    'p/CLAUDE.md': 'keep\n<!-- maintainer note\nspanning lines -->\nafter\ntext <!-- inline --> stays\n```\n<!-- in code -->\n```\n',
+    'p/CLAUDE.md':
+      'keep\n<!-- maintainer note\nspanning lines -->\nafter\ntext <!-- inline --> stays\n```\n<!-- in code -->\n```\n',
   });
   writeFileSync(join(root, 'p', 'CLAUDE.local.md'), Buffer.alloc(CLAUDE_MD_MAX_BYTES + 1, 'a'));
   const chain = loadClaudeMdChain({ cwd: join(root, 'p'), home: join(root, 'home'), managedPath: null, env: {} });
@@ -110,8 +120,17 @@ test('block HTML comments are stripped, inline ones and code kept; files over 4 
 });
 
 test('a file reachable twice loads once (home as an ancestor of the cwd)', (t) => {
-  const root = tree(t, { 'home/.claude/CLAUDE.md': 'user', 'home/work/CLAUDE.md': 'work', 'home/CLAUDE.md': 'home dir file' });
-  const chain = loadClaudeMdChain({ cwd: join(root, 'home', 'work'), home: join(root, 'home'), managedPath: null, env: {} });
+  const root = tree(t, {
+    'home/.claude/CLAUDE.md': 'user',
+    'home/work/CLAUDE.md': 'work',
+    'home/CLAUDE.md': 'home dir file',
+  });
+  const chain = loadClaudeMdChain({
+    cwd: join(root, 'home', 'work'),
+    home: join(root, 'home'),
+    managedPath: null,
+    env: {},
+  });
   const mine = chain.files.filter((f) => f.path.startsWith(root)).map((f) => [f.kind, f.path.slice(root.length + 1)]);
   assert.deepEqual(mine, [
     ['user', 'home/.claude/CLAUDE.md'],

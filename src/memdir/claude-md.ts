@@ -215,7 +215,15 @@ export function loadClaudeMdChain(options: ClaudeMdOptions): ClaudeMdChain {
       if (split.has) {
         const fm = parseYaml(split.yaml);
         const paths = fm.data['paths'];
-        const globs = typeof paths === 'string' ? paths.split(',').map((s) => s.trim()).filter(Boolean) : Array.isArray(paths) ? paths.map(String) : [];
+        const globs =
+          typeof paths === 'string'
+            ? paths
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean)
+            : Array.isArray(paths)
+              ? paths.map(String)
+              : [];
         if (globs.length) {
           files.push({ path, kind, content: '', depth: 0, conditional: true, paths: globs });
           return;

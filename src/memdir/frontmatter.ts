@@ -47,7 +47,15 @@ export function splitFrontmatter(text: string): SplitFile {
     const end = nl < 0 ? rest.length : nl + 1;
     const line = rest.slice(pos, nl < 0 ? rest.length : nl).replace(/\r$/, '');
     if (CLOSE.test(line)) {
-      return { bom, eol, has: true, open, yaml: rest.slice(firstNl + 1, pos), close: rest.slice(pos, end), body: rest.slice(end) };
+      return {
+        bom,
+        eol,
+        has: true,
+        open,
+        yaml: rest.slice(firstNl + 1, pos),
+        close: rest.slice(pos, end),
+        body: rest.slice(end),
+      };
     }
     if (nl < 0) break;
     pos = end;
@@ -85,10 +93,18 @@ export function parseYaml(yamlText: string): ParsedYaml {
   const y = yaml();
   let doc: Document;
   try {
-    doc = y.parseDocument(yamlText.replace(/\r\n/g, '\n'), { uniqueKeys: false, prettyErrors: false, logLevel: 'error' });
+    doc = y.parseDocument(yamlText.replace(/\r\n/g, '\n'), {
+      uniqueKeys: false,
+      prettyErrors: false,
+      logLevel: 'error',
+    });
   } catch (e) {
     // Not expected from the yaml package, but a memory file must never break the folder.
-    return { doc: new y.Document({}), data: {}, errors: [oneLineError(`YAML could not be read: ${(e as Error).message}`)] };
+    return {
+      doc: new y.Document({}),
+      data: {},
+      errors: [oneLineError(`YAML could not be read: ${(e as Error).message}`)],
+    };
   }
   const errors = doc.errors.map((e) => oneLineError(e.message));
   let data: Record<string, unknown> = {};

@@ -4,7 +4,17 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, utime
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixedClock } from '../core/clock.js';
-import { addMemory, editMemory, forgetMemory, listMemories, loadMemoryIndex, rebuildIndex, renderIndexLine, truncateIndex, MEMORY_LIMITS } from './index.js';
+import {
+  addMemory,
+  editMemory,
+  forgetMemory,
+  listMemories,
+  loadMemoryIndex,
+  rebuildIndex,
+  renderIndexLine,
+  truncateIndex,
+  MEMORY_LIMITS,
+} from './index.js';
 
 const FIX = new URL('../../test/fixtures/memdir/claude/', import.meta.url);
 
@@ -21,7 +31,10 @@ function fixtureDir(t: { after: (fn: () => void) => void }): string {
 }
 
 function within(text: string): void {
-  assert.ok(text.split('\n').filter((l, i, a) => i < a.length - 1 || l !== '').length <= MEMORY_LIMITS.indexLines, 'lines');
+  assert.ok(
+    text.split('\n').filter((l, i, a) => i < a.length - 1 || l !== '').length <= MEMORY_LIMITS.indexLines,
+    'lines',
+  );
   assert.ok(Buffer.byteLength(text) <= MEMORY_LIMITS.indexBytes, `bytes ${Buffer.byteLength(text)}`);
   assert.ok(!text.startsWith('---'), 'no frontmatter');
 }
@@ -32,7 +45,9 @@ test('scan: every variant listed, logs and .gitignored files skipped, pinned and
   writeFileSync(join(dir, 'drafts', 'feedback_draft.md'), '---\nname: draft\n---\nx\n');
   writeFileSync(join(dir, 'scratch.md'), 'x\n');
   writeFileSync(join(dir, '.gitignore'), 'drafts/\nscratch.md\n');
-  const files = listMemories(dir).map((m) => m.file).sort();
+  const files = listMemories(dir)
+    .map((m) => m.file)
+    .sort();
   assert.deepEqual(files, [
     'durable_verify-before-claiming.md',
     'feedback_bom.md',
@@ -74,7 +89,11 @@ test('rebuild keeps the heading and hand-written lines, drops dangling ones, add
   const lines = text.trimEnd().split('\n');
   assert.equal(lines[0], '# Memory Index');
   assert.equal(lines[1], '');
-  assert.match(lines[2]!, /^- \[verify-before-claiming\]\(durable_verify-before-claiming\.md\) — Run the test suite/, 'pinned first');
+  assert.match(
+    lines[2]!,
+    /^- \[verify-before-claiming\]\(durable_verify-before-claiming\.md\) — Run the test suite/,
+    'pinned first',
+  );
   assert.ok(text.includes('- [User role](user_role.md) — senior Go dev, new to React'), 'hand-written line kept');
   assert.ok(text.includes('- [CI](team/reference_ci.md) — Buildkite'), 'team pointer kept');
   assert.ok(!text.includes('feedback_deleted.md'), 'dangling pointer dropped');
@@ -91,7 +110,11 @@ test('a written memory gets a regenerated line; foreign pointers survive while t
   const dir = fixtureDir(t);
   mkdirSync(join(dir, 'archive'));
   writeFileSync(join(dir, 'archive', 'old.txt'), 'kept\n');
-  writeFileSync(join(dir, 'MEMORY.md'), readFileSync(join(dir, 'MEMORY.md'), 'utf8') + '- [Archive](archive/old.txt) — old notes\nSee also the team wiki.\n');
+  writeFileSync(
+    join(dir, 'MEMORY.md'),
+    readFileSync(join(dir, 'MEMORY.md'), 'utf8') +
+      '- [Archive](archive/old.txt) — old notes\nSee also the team wiki.\n',
+  );
   const clock = fixedClock(Date.UTC(2026, 4, 1));
   editMemory(dir, 'user_role.md', { description: 'Senior Go engineer learning React' }, { clock });
   let text = readFileSync(join(dir, 'MEMORY.md'), 'utf8');
@@ -118,15 +141,31 @@ test('MEMORY.md never exceeds 200 lines or 25 KB, however many writes', (t) => {
   const clock = fixedClock(Date.UTC(2026, 0, 1));
   for (let i = 0; i < 210; i++) {
     clock.t += 1000;
-    addMemory(dir, { type: (['user', 'feedback', 'project', 'reference'] as const)[i % 4]!, name: `memory number ${i}`, description: `${'long description '.repeat(8)}${i}`, pinned: i % 50 === 0 }, { clock });
+    addMemory(
+      dir,
+      {
+        type: (['user', 'feedback', 'project', 'reference'] as const)[i % 4]!,
+        name: `memory number ${i}`,
+        description: `${'long description '.repeat(8)}${i}`,
+        pinned: i % 50 === 0,
+      },
+      { clock },
+    );
     if (i % 10 === 0 || i > 190) within(readFileSync(join(dir, 'MEMORY.md'), 'utf8'));
   }
   const s = rebuildIndex(dir);
   assert.ok(s.omitted > 0);
   const text = readFileSync(join(dir, 'MEMORY.md'), 'utf8');
   within(text);
-  const firstSix = text.split('\n').slice(0, 6).map((l) => /memory-number-(\d+)/.exec(l)?.[1]);
-  assert.deepEqual(firstSix, ['200', '150', '100', '50', '0', '209'], 'pinned entries first (even beyond the scan cap), newest first');
+  const firstSix = text
+    .split('\n')
+    .slice(0, 6)
+    .map((l) => /memory-number-(\d+)/.exec(l)?.[1]);
+  assert.deepEqual(
+    firstSix,
+    ['200', '150', '100', '50', '0', '209'],
+    'pinned entries first (even beyond the scan cap), newest first',
+  );
   assert.equal(loadMemoryIndex(dir).truncated, false, 'what Loci writes loads without truncation');
 });
 
@@ -140,7 +179,13 @@ test('loading applies 200 lines, then 25 KB, with a notice; comments and frontma
   const b = truncateIndex(wide);
   assert.ok(Buffer.byteLength(b.text.split('\n\n> WARNING')[0]!) <= 25_000);
   assert.match(b.notice!, /KB \(limit: 25\.0 KB\) — index entries are too long/);
-  assert.ok(b.text.split('\n\n> WARNING')[0]!.split('\n').every((l) => l.endsWith('x')), 'cut at a line end');
+  assert.ok(
+    b.text
+      .split('\n\n> WARNING')[0]!
+      .split('\n')
+      .every((l) => l.endsWith('x')),
+    'cut at a line end',
+  );
   const commented = `---\nfoo: bar\n---\n<!--\n${'note\n'.repeat(300)}-->\n- [a](a.md)\n`;
   const c = truncateIndex(commented);
   assert.deepEqual([c.truncated, c.text], [false, '- [a](a.md)']);

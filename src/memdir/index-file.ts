@@ -44,7 +44,10 @@ function clip(s: string, max: number): string {
  * Title and hook are neutralised (`neutralise.ts`): one line, no invisible characters, no markup
  * that could close the wrapper Claude Code loads MEMORY.md in.
  */
-export function renderIndexLine(m: Pick<MemoryEntry, 'title' | 'file' | 'description'>, maxChars: number = MEMORY_LIMITS.indexLineChars): string {
+export function renderIndexLine(
+  m: Pick<MemoryEntry, 'title' | 'file' | 'description'>,
+  maxChars: number = MEMORY_LIMITS.indexLineChars,
+): string {
   const title = linkText(clip(neutraliseLine(m.title), 60));
   const head = `- [${title}](${linkTarget(m.file)})`;
   const hook = neutraliseLine(m.description);
@@ -136,7 +139,14 @@ export function buildIndex(
       continue;
     }
     if (known.has(target)) {
-      if (!kept.has(target) && !touched.has(target) && !options.regenerate && line.length <= maxChars && !unsafeLine(line)) kept.set(target, line.trimEnd());
+      if (
+        !kept.has(target) &&
+        !touched.has(target) &&
+        !options.regenerate &&
+        line.length <= maxChars &&
+        !unsafeLine(line)
+      )
+        kept.set(target, line.trimEnd());
     } else if (fileExists(target)) {
       if (!foreign.includes(line.trimEnd())) foreign.push(line.trimEnd());
     } else dropped++;
@@ -160,7 +170,12 @@ export function buildIndex(
   const noteLines = notes.filter(admit);
   for (const m of ordered.filter((x) => !x.pinned)) if (admit(lineOf(m))) entryLines.set(m, lineOf(m));
   const foreignLines = foreign.filter(admit);
-  const out = [...head, ...noteLines, ...ordered.filter((m) => entryLines.has(m)).map((m) => entryLines.get(m)!), ...foreignLines];
+  const out = [
+    ...head,
+    ...noteLines,
+    ...ordered.filter((m) => entryLines.has(m)).map((m) => entryLines.get(m)!),
+    ...foreignLines,
+  ];
   if (head.length && out.length === 2) out.pop();
   const text = out.length ? out.join('\n') + '\n' : '';
   return {
@@ -205,8 +220,16 @@ export function rebuildIndex(dir: string, options: BuildIndexOptions = {}): Inde
     // Pinned memories are always indexed; the rest fill the scan cap, newest first.
     const all = listMemories(dir, { limit: Infinity });
     const pinned = all.filter((m) => m.pinned);
-    const memories = [...pinned, ...all.filter((m) => !m.pinned).slice(0, Math.max(0, MEMORY_LIMITS.scanFiles - pinned.length))];
-    const { text, stats } = buildIndex(memories, existing, (rel) => !rel.split('/').includes('..') && existsSync(join(dir, rel)), options);
+    const memories = [
+      ...pinned,
+      ...all.filter((m) => !m.pinned).slice(0, Math.max(0, MEMORY_LIMITS.scanFiles - pinned.length)),
+    ];
+    const { text, stats } = buildIndex(
+      memories,
+      existing,
+      (rel) => !rel.split('/').includes('..') && existsSync(join(dir, rel)),
+      options,
+    );
     const written = text !== (existing ?? '') && !(existing === undefined && text === '');
     if (written) writeFileAtomic(file, text);
     result = { file, ...stats, written: written || (result?.written ?? false) };
@@ -247,7 +270,10 @@ export function truncateIndex(raw: string, limits: IndexLimits = {}): Omit<Loade
   if (!overLines && !overBytes) return { text: content, lines: all.length, bytes, truncated: false };
   let text = overLines ? all.slice(0, maxLines).join('\n') : content;
   if (Buffer.byteLength(text, 'utf8') > maxBytes) {
-    const buf = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+    const buf = Buffer.from(text, 'utf8')
+      .subarray(0, maxBytes)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
     const cut = buf.lastIndexOf('\n');
     text = cut > 0 ? buf.slice(0, cut) : buf;
   }

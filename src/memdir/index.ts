@@ -14,7 +14,15 @@ export {
   type MemoryEntry,
   type Memory,
 } from './types.js';
-export { slugify, slugifyName, topicFileName, isReservedSlug, SLUG_PATTERN, MAX_SLUG_LENGTH, type SlugResult } from './slug.js';
+export {
+  slugify,
+  slugifyName,
+  topicFileName,
+  isReservedSlug,
+  SLUG_PATTERN,
+  MAX_SLUG_LENGTH,
+  type SlugResult,
+} from './slug.js';
 export { splitFrontmatter, joinFrontmatter, type SplitFile } from './frontmatter.js';
 export {
   parseTopicFile,
@@ -45,7 +53,16 @@ export {
   type LociProject,
   type MemoryDirChoice,
 } from './resolve.js';
-export { listMemories, loadMemories, readMemoryFile, scanTopicFiles, invalidMemoryFiles, type ListMemoriesOptions, type TopicCandidate, type InvalidMemoryFile } from './scan.js';
+export {
+  listMemories,
+  loadMemories,
+  readMemoryFile,
+  scanTopicFiles,
+  invalidMemoryFiles,
+  type ListMemoriesOptions,
+  type TopicCandidate,
+  type InvalidMemoryFile,
+} from './scan.js';
 export {
   rebuildIndex,
   buildIndex,

@@ -6,7 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixedClock } from '../core/clock.js';
-import { addMemory, editMemory, findMemory, forgetMemory, getMemory, listMemories, parseTopicFile, loadMemoryIndex } from './index.js';
+import {
+  addMemory,
+  editMemory,
+  findMemory,
+  forgetMemory,
+  getMemory,
+  listMemories,
+  parseTopicFile,
+  loadMemoryIndex,
+} from './index.js';
 
 const FIX = new URL('../../test/fixtures/memdir/claude/', import.meta.url);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -20,13 +29,27 @@ function tmp(t: { after: (fn: () => void) => void }): string {
 test('add writes the newest variant, with Why/How, privacy and the index line', (t) => {
   const dir = join(tmp(t), 'memory');
   const clock = fixedClock(Date.UTC(2026, 2, 1, 9));
-  const r = addMemory(dir, { type: 'feedback', name: 'No Mocks', description: 'integration tests hit a real DB', body: 'Use a real database in tests.', why: 'mocks hid a migration bug', how: 'open SQLite in a temp dir' }, { clock });
+  const r = addMemory(
+    dir,
+    {
+      type: 'feedback',
+      name: 'No Mocks',
+      description: 'integration tests hit a real DB',
+      body: 'Use a real database in tests.',
+      why: 'mocks hid a migration bug',
+      how: 'open SQLite in a temp dir',
+    },
+    { clock },
+  );
   assert.equal(r.memory.file, 'feedback_no-mocks.md');
   assert.equal(r.memory.privacy, 'private');
   assert.equal(r.memory.modified, '2026-03-01T09:00:00.000Z');
   const text = readFileSync(join(dir, 'feedback_no-mocks.md'), 'utf8');
   assert.match(text, /\*\*Why:\*\* mocks hid a migration bug\n\*\*How to apply:\*\* open SQLite in a temp dir\n$/);
-  assert.equal(readFileSync(join(dir, 'MEMORY.md'), 'utf8'), '- [no-mocks](feedback_no-mocks.md) — integration tests hit a real DB\n');
+  assert.equal(
+    readFileSync(join(dir, 'MEMORY.md'), 'utf8'),
+    '- [no-mocks](feedback_no-mocks.md) — integration tests hit a real DB\n',
+  );
   const ref = addMemory(dir, { type: 'reference', name: 'Grafana', description: 'latency dashboards' }, { clock });
   assert.equal(ref.memory.privacy, 'team');
   assert.equal(ref.memory.body.trimEnd(), 'latency dashboards', 'body defaults to the description');
@@ -37,13 +60,23 @@ test('add writes the newest variant, with Why/How, privacy and the index line', 
 test('add refuses duplicates, bad types, bad names and private-only violations', (t) => {
   const dir = join(tmp(t), 'memory');
   addMemory(dir, { type: 'feedback', name: 'No Mocks', description: 'd' });
-  assert.throws(() => addMemory(dir, { type: 'project', name: 'no mocks', description: 'd' }), { code: 'MEMORY_EXISTS' });
+  assert.throws(() => addMemory(dir, { type: 'project', name: 'no mocks', description: 'd' }), {
+    code: 'MEMORY_EXISTS',
+  });
   assert.throws(() => addMemory(dir, { type: 'note', name: 'x', description: 'd' }), { code: 'MEMORY_INVALID_TYPE' });
   assert.throws(() => addMemory(dir, { type: 'user', name: '  ', description: 'd' }), { code: 'MEMORY_INVALID_NAME' });
-  assert.throws(() => addMemory(dir, { type: 'user', name: 'a\nb', description: 'd' }), { code: 'MEMORY_INVALID_NAME' });
-  assert.throws(() => addMemory(dir, { type: 'user', name: 'me', description: 'd', privacy: 'team' }), { code: 'MEMORY_PRIVACY_INVALID' });
-  assert.throws(() => addMemory(dir, { type: 'user', name: 'me', description: 'd', team: true }), { code: 'MEMORY_PRIVACY_INVALID' });
-  assert.throws(() => addMemory(dir, { type: 'project', name: 'p', description: 'd', privacy: 'public' }), { code: 'MEMORY_PRIVACY_INVALID' });
+  assert.throws(() => addMemory(dir, { type: 'user', name: 'a\nb', description: 'd' }), {
+    code: 'MEMORY_INVALID_NAME',
+  });
+  assert.throws(() => addMemory(dir, { type: 'user', name: 'me', description: 'd', privacy: 'team' }), {
+    code: 'MEMORY_PRIVACY_INVALID',
+  });
+  assert.throws(() => addMemory(dir, { type: 'user', name: 'me', description: 'd', team: true }), {
+    code: 'MEMORY_PRIVACY_INVALID',
+  });
+  assert.throws(() => addMemory(dir, { type: 'project', name: 'p', description: 'd', privacy: 'public' }), {
+    code: 'MEMORY_PRIVACY_INVALID',
+  });
 });
 
 test('find by file, name or slug; not found suggests close names; ambiguity is reported', (t) => {
@@ -55,7 +88,11 @@ test('find by file, name or slug; not found suggests close names; ambiguity is r
   assert.equal(findMemory(dir, 'No Mocks').file, 'feedback_no-mocks.md');
   assert.equal(findMemory(dir, 'team/reference_ci.md').name, 'ci-pipeline');
   assert.equal(getMemory(dir, 'nothing-like-it'), undefined);
-  assert.throws(() => findMemory(dir, 'no-mock'), (e: { code: string; details: { suggestions: string[] } }) => e.code === 'MEMORY_NOT_FOUND' && e.details.suggestions.includes('no-mocks'));
+  assert.throws(
+    () => findMemory(dir, 'no-mock'),
+    (e: { code: string; details: { suggestions: string[] } }) =>
+      e.code === 'MEMORY_NOT_FOUND' && e.details.suggestions.includes('no-mocks'),
+  );
   writeFileSync(join(dir, 'project_no-mocks.md'), '---\nname: no-mocks\n---\nx\n');
   assert.throws(() => findMemory(dir, 'no-mocks'), { code: 'MEMORY_AMBIGUOUS' });
 });
@@ -65,17 +102,29 @@ test('edit keeps everything else, stamps modified, renames on type change; no-op
   cpSync(FIX, dir, { recursive: true });
   const clock = fixedClock(Date.UTC(2026, 4, 2));
   const before = readFileSync(join(dir, 'reference_dashboards.md'), 'utf8');
-  const same = editMemory(dir, 'dashboards', { description: 'Where latency dashboards live: Grafana board "api-latency"' }, { clock });
+  const same = editMemory(
+    dir,
+    'dashboards',
+    { description: 'Where latency dashboards live: Grafana board "api-latency"' },
+    { clock },
+  );
   assert.equal(same.changed, false);
   assert.equal(readFileSync(join(dir, 'reference_dashboards.md'), 'utf8'), before);
   const r = editMemory(dir, 'dashboards', { pinned: true, privacy: 'private' }, { clock });
   assert.equal(r.changed, true);
-  assert.deepEqual([r.memory.pinned, r.memory.privacy, r.memory.modified], [true, 'private', '2026-05-02T00:00:00.000Z']);
+  assert.deepEqual(
+    [r.memory.pinned, r.memory.privacy, r.memory.modified],
+    [true, 'private', '2026-05-02T00:00:00.000Z'],
+  );
   assert.match(readFileSync(join(dir, 'reference_dashboards.md'), 'utf8'), /owner: platform-team/);
   const moved = editMemory(dir, 'no-mocks', { type: 'project' }, { clock });
   assert.equal(moved.memory.file, 'project_no-mocks.md');
   assert.ok(!existsSync(join(dir, 'feedback_no-mocks.md')));
-  assert.equal(parseTopicFile(readFileSync(join(dir, 'project_no-mocks.md'), 'utf8'), 'project_no-mocks.md').data['metadata'] !== undefined, true);
+  assert.equal(
+    parseTopicFile(readFileSync(join(dir, 'project_no-mocks.md'), 'utf8'), 'project_no-mocks.md').data['metadata'] !==
+      undefined,
+    true,
+  );
   assert.ok(readFileSync(join(dir, 'MEMORY.md'), 'utf8').includes('(project_no-mocks.md)'));
   assert.throws(() => editMemory(dir, 'project_notes', { description: 'x' }), { code: 'MEMORY_NO_FRONTMATTER' });
   const body = editMemory(dir, 'project_notes', { body: 'Dana owns payments until 2026-05-31.' }, { clock });
@@ -95,7 +144,10 @@ test('forget deletes the file and its index line', (t) => {
 
 function child(script: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     p.stdout.on('data', (c: Buffer) => (out += c.toString()));

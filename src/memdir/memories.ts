@@ -3,7 +3,18 @@
  * The operations on a memory directory: add, find, edit, forget. Every write goes to one topic
  * file (exclusive create for new files, atomic replace for edits) and then rebuilds MEMORY.md.
  */
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { createError, fsError } from '../core/errors.js';
@@ -114,7 +125,16 @@ export function createFileExclusive(path: string, data: string, mode = 0o600): b
 }
 
 function sameName(m: Memory, slug: string): boolean {
-  return slugify(m.name) === slug || slugify(m.file.split('/').pop()!.replace(/\.md$/i, '').replace(/^(user|feedback|project|reference)_/, '')) === slug;
+  return (
+    slugify(m.name) === slug ||
+    slugify(
+      m.file
+        .split('/')
+        .pop()!
+        .replace(/\.md$/i, '')
+        .replace(/^(user|feedback|project|reference)_/, ''),
+    ) === slug
+  );
 }
 
 /**
@@ -126,9 +146,14 @@ export function addMemory(dir: string, input: AddMemoryInput, options: WriteOpti
   const type = parseMemoryType(input.type);
   checkName(input.name);
   if (input.team && type === 'user') {
-    throw createError('MEMORY_PRIVACY_INVALID', { type, privacy: 'team', reason: 'user memories describe one person and never go under team/' });
+    throw createError('MEMORY_PRIVACY_INVALID', {
+      type,
+      privacy: 'team',
+      reason: 'user memories describe one person and never go under team/',
+    });
   }
-  const privacy = input.privacy !== undefined ? checkPrivacy(type, input.privacy) : input.team ? 'team' : defaultPrivacy(type);
+  const privacy =
+    input.privacy !== undefined ? checkPrivacy(type, input.privacy) : input.team ? 'team' : defaultPrivacy(type);
   const now = isoAt((options.clock ?? systemClock).now());
   const rendered = renderNewTopicFile({
     type,
@@ -234,13 +259,22 @@ export interface EditMemoryInput extends Omit<TopicPatch, 'type' | 'privacy'> {
  * file changes under us between read and write, the edit is re-applied (up to 5 times). Secrets in
  * the new text are redacted.
  */
-export function editMemory(dir: string, query: string, input: EditMemoryInput, options: WriteOptions = {}): WriteResult {
+export function editMemory(
+  dir: string,
+  query: string,
+  input: EditMemoryInput,
+  options: WriteOptions = {},
+): WriteResult {
   input = redactMemoryFields(input);
   const m = findMemory(dir, query);
   const type = input.type !== undefined ? parseMemoryType(input.type) : undefined;
   const privacy = input.privacy !== undefined ? checkPrivacy(type ?? m.type ?? 'project', input.privacy) : undefined;
   if (m.team && privacy === 'private') {
-    throw createError('MEMORY_PRIVACY_INVALID', { type: m.type ?? 'untyped', privacy: 'private', reason: 'files under team/ are shared; move the file out of team/ first' });
+    throw createError('MEMORY_PRIVACY_INVALID', {
+      type: m.type ?? 'untyped',
+      privacy: 'private',
+      reason: 'files under team/ are shared; move the file out of team/ first',
+    });
   }
   const patch: TopicPatch = {
     ...(input.description !== undefined ? { description: input.description } : {}),

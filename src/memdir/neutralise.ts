@@ -19,7 +19,8 @@
  *   `[…](file)` link early or point it elsewhere.
  */
 
-const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+const INVISIBLE =
+  /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 const SPACE = /[\s\u0085]+/g;
 const TAG = /<(\/?\p{L}[^<>\n]*)>/gu;
 // A lenient reader also takes `< /tag >` and `< tag >` for tags: spaces may follow `<`.
@@ -28,7 +29,13 @@ const TAG_START = /<(?=[\p{L}/!?]|[\s\p{Cf}]+\/)/gu;
 
 /** One readable line with no invisible characters and no markup that could open or close a tag. */
 export function neutraliseLine(s: string): string {
-  return s.replace(INVISIBLE, '').replace(SPACE, ' ').trim().replace(TAG, '‹$1›').replace(SPACED_TAG, '‹$1›').replace(TAG_START, '‹');
+  return s
+    .replace(INVISIBLE, '')
+    .replace(SPACE, ' ')
+    .trim()
+    .replace(TAG, '‹$1›')
+    .replace(SPACED_TAG, '‹$1›')
+    .replace(TAG_START, '‹');
 }
 
 /** True when `s` holds an invisible character or the start of a tag (spacing aside). */
@@ -47,6 +54,9 @@ export function linkText(s: string): string {
  * parentheses is wrapped in `<…>`. `decodeURI` gives the path back.
  */
 export function linkTarget(file: string): string {
-  const enc = file.replace(/[%<>\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g, (c) => encodeURIComponent(c));
+  const enc = file.replace(
+    /[%<>\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g,
+    (c) => encodeURIComponent(c),
+  );
   return /[\s()]/.test(enc) ? `<${enc}>` : enc;
 }

@@ -7,7 +7,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -39,7 +49,14 @@ function age(path: string, ms: number): void {
 }
 
 function topic(name: string, description: string): { file: string; text: string } {
-  const r = renderNewTopicFile({ type: 'project', name, description, body: description, privacy: 'private', modified: '2026-01-02T03:04:05.000Z' });
+  const r = renderNewTopicFile({
+    type: 'project',
+    name,
+    description,
+    body: description,
+    privacy: 'private',
+    modified: '2026-01-02T03:04:05.000Z',
+  });
   return { file: r.fileName, text: r.text };
 }
 
@@ -65,11 +82,20 @@ test('a killed add: its temp file goes at the next open, and MEMORY.md gains the
   const r = tidyMemoryDir(dir);
   assert.deepEqual(r.removedTemps.sort(), [`.new.${dead}.a1b2c3d4e5f6.tmp`, 'team/.project_x.md.00aa11bb22cc.tmp']);
   assert.equal(r.indexRepaired, true);
-  assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.tmp')).sort(), ['.MEMORY.md.fedcba987654.tmp', `.new.${process.ppid}.0123456789ab.tmp`]);
+  assert.deepEqual(
+    readdirSync(dir)
+      .filter((n) => n.endsWith('.tmp'))
+      .sort(),
+    ['.MEMORY.md.fedcba987654.tmp', `.new.${process.ppid}.0123456789ab.tmp`],
+  );
   const index = readFileSync(join(dir, 'MEMORY.md'), 'utf8');
   assert.match(index, /\(project_late\.md\) — written, never indexed/);
   assert.match(index, /\(feedback_kept\.md\)/);
-  assert.deepEqual(tidyMemoryDir(dir), { removedTemps: [], indexRepaired: false, errors: [] }, 'a second open changes nothing');
+  assert.deepEqual(
+    tidyMemoryDir(dir),
+    { removedTemps: [], indexRepaired: false, errors: [] },
+    'a second open changes nothing',
+  );
 });
 
 test('index repair leaves a just-written file and a hand-ordered index alone', (t) => {
@@ -87,10 +113,13 @@ test('index repair leaves a just-written file and a hand-ordered index alone', (
   rmSync(join(dir, 'feedback_one.md'));
   age(join(dir, 'MEMORY.md'), INDEX_REPAIR_GRACE_MS + 1000);
   assert.equal(tidyMemoryDir(dir).indexRepaired, true);
-  assert.equal(readFileSync(join(dir, 'MEMORY.md'), 'utf8'), '# My memories\n\n- [two](feedback_two.md) — my own hook\n');
+  assert.equal(
+    readFileSync(join(dir, 'MEMORY.md'), 'utf8'),
+    '# My memories\n\n- [two](feedback_two.md) — my own hook\n',
+  );
 });
 
-test('merge: Loci-dir memories move into Claude Code\'s directory once, atomically, without duplicates', (t) => {
+test("merge: Loci-dir memories move into Claude Code's directory once, atomically, without duplicates", (t) => {
   const base = tmp(t);
   const from = join(base, 'loci');
   const to = join(base, 'claude');
@@ -106,20 +135,41 @@ test('merge: Loci-dir memories move into Claude Code\'s directory once, atomical
   const r = mergeMemoryDir(from, to);
   assert.deepEqual(r.errors, []);
   assert.deepEqual(r.renamed, [['feedback_clash.md', 'feedback_clash-from-loci.md']]);
-  assert.deepEqual(r.moved.sort(), ['feedback_clash-from-loci.md', 'project_both.md', 'project_early.md', 'team/reference_shared.md']);
+  assert.deepEqual(r.moved.sort(), [
+    'feedback_clash-from-loci.md',
+    'project_both.md',
+    'project_early.md',
+    'team/reference_shared.md',
+  ]);
   assert.deepEqual(
-    listMemories(to).map((m) => m.file).sort(),
-    ['feedback_clash-from-loci.md', 'feedback_clash.md', 'project_both.md', 'project_early.md', 'team/reference_shared.md', 'user_mine.md'],
+    listMemories(to)
+      .map((m) => m.file)
+      .sort(),
+    [
+      'feedback_clash-from-loci.md',
+      'feedback_clash.md',
+      'project_both.md',
+      'project_early.md',
+      'team/reference_shared.md',
+      'user_mine.md',
+    ],
   );
   assert.deepEqual(listMemories(from), [], 'nothing left behind');
   assert.equal(existsSync(join(from, 'MEMORY.md')), false);
   const index = readFileSync(join(to, 'MEMORY.md'), 'utf8');
-  for (const f of ['project_early.md', 'team/reference_shared.md', 'feedback_clash-from-loci.md', 'user_mine.md', 'project_both.md']) assert.ok(index.includes(`(${f})`), `${f} in MEMORY.md`);
+  for (const f of [
+    'project_early.md',
+    'team/reference_shared.md',
+    'feedback_clash-from-loci.md',
+    'user_mine.md',
+    'project_both.md',
+  ])
+    assert.ok(index.includes(`(${f})`), `${f} in MEMORY.md`);
   assert.equal(index.split('\n').filter((l) => l.includes('(project_both.md)')).length, 1);
   assert.deepEqual(mergeMemoryDir(from, to).moved, [], 'a second merge is a no-op');
 });
 
-test('selectMemoryDir merges the first time Claude Code\'s folder is seen, so `memory where` hides nothing', (t) => {
+test("selectMemoryDir merges the first time Claude Code's folder is seen, so `memory where` hides nothing", (t) => {
   const base = tmp(t);
   const project = join(base, 'proj');
   mkdirSync(project);
@@ -136,7 +186,10 @@ test('selectMemoryDir merges the first time Claude Code\'s folder is seen, so `m
   const after = selectMemoryDir(o);
   assert.equal(after.kind, 'claude');
   assert.deepEqual(after.merged?.moved, ['project_early.md']);
-  assert.deepEqual(listMemories(after.dir).map((m) => m.name), ['early']);
+  assert.deepEqual(
+    listMemories(after.dir).map((m) => m.name),
+    ['early'],
+  );
   assert.match(readFileSync(join(after.dir, 'MEMORY.md'), 'utf8'), /\(project_early\.md\) — before Claude Code/);
   assert.equal(selectMemoryDir(o).merged, undefined, 'only once');
 });

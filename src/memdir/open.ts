@@ -105,11 +105,18 @@ export function indexDisagrees(dir: string, now: number = Date.now()): boolean {
     for (const t of targets) if (!t.split('/').includes('..') && !existsSync(join(dir, t))) return true;
   }
   const pinned = all.filter((m) => m.pinned);
-  const memories = [...pinned, ...all.filter((m) => !m.pinned).slice(0, Math.max(0, MEMORY_LIMITS.scanFiles - pinned.length))];
+  const memories = [
+    ...pinned,
+    ...all.filter((m) => !m.pinned).slice(0, Math.max(0, MEMORY_LIMITS.scanFiles - pinned.length)),
+  ];
   const old = memories.filter((m) => !targets.has(m.file) && now - (mtime(m.path) ?? now) >= INDEX_REPAIR_GRACE_MS);
   if (old.length === 0) return false;
   // Only what a rebuild would actually admit within the limits counts as missing.
-  const admitted = new Set(buildIndex(memories, existing, () => true).text.split('\n').map((l) => pointerTarget(l)));
+  const admitted = new Set(
+    buildIndex(memories, existing, () => true)
+      .text.split('\n')
+      .map((l) => pointerTarget(l)),
+  );
   return old.some((m) => admitted.has(m.file));
 }
 

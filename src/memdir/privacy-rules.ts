@@ -17,7 +17,11 @@ export function checkPrivacy(type: MemoryType, privacy: string): Privacy {
     throw createError('MEMORY_PRIVACY_INVALID', { type, privacy, reason: 'use private or team' });
   }
   if (type === 'user' && privacy === 'team') {
-    throw createError('MEMORY_PRIVACY_INVALID', { type, privacy, reason: 'user memories describe one person and are always private' });
+    throw createError('MEMORY_PRIVACY_INVALID', {
+      type,
+      privacy,
+      reason: 'user memories describe one person and are always private',
+    });
   }
   return privacy;
 }

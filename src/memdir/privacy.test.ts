@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addMemory, checkPrivacy, defaultPrivacy, effectivePrivacy, exportMemories, listMemories, memorySystemPrompt } from './index.js';
+import {
+  addMemory,
+  checkPrivacy,
+  defaultPrivacy,
+  effectivePrivacy,
+  exportMemories,
+  listMemories,
+  memorySystemPrompt,
+} from './index.js';
 
 const FIX = new URL('../../test/fixtures/memdir/claude/', import.meta.url);
 
@@ -14,7 +22,16 @@ function tmp(t: { after: (fn: () => void) => void }): string {
 }
 
 test('privacy rules per type', () => {
-  assert.deepEqual([defaultPrivacy('user'), defaultPrivacy('feedback'), defaultPrivacy('project'), defaultPrivacy('reference'), defaultPrivacy(null)], ['private', 'private', 'private', 'team', 'private']);
+  assert.deepEqual(
+    [
+      defaultPrivacy('user'),
+      defaultPrivacy('feedback'),
+      defaultPrivacy('project'),
+      defaultPrivacy('reference'),
+      defaultPrivacy(null),
+    ],
+    ['private', 'private', 'private', 'team', 'private'],
+  );
   assert.equal(effectivePrivacy('user', 'team', true), 'private', 'user memories are private even under team/');
   assert.equal(effectivePrivacy('feedback', 'private', true), 'team', 'team/ implies team');
   assert.equal(effectivePrivacy('project', 'team', false), 'team');
@@ -39,7 +56,11 @@ test('exportMemories never returns private memories to the team', (t) => {
   // A user memory that claims team and sits under team/ stays private.
   writeFileSync(join(dir, 'team', 'user_me.md'), '---\nname: me\nmetadata:\n  type: user\n  privacy: team\n---\nx\n');
   const team = exportMemories(dir, { audience: 'team' });
-  assert.deepEqual(team.map((m) => m.file).sort(), ['feedback_shared-lesson.md', 'reference_dashboards.md', 'team/reference_ci.md']);
+  assert.deepEqual(team.map((m) => m.file).sort(), [
+    'feedback_shared-lesson.md',
+    'reference_dashboards.md',
+    'team/reference_ci.md',
+  ]);
   assert.ok(team.every((m) => m.privacy === 'team' && typeof m.body === 'string'));
   const mine = exportMemories(dir, { audience: 'private' });
   assert.equal(mine.length, listMemories(dir, { limit: Infinity }).length);
@@ -52,7 +73,20 @@ test('memorySystemPrompt carries the types, how to save, what not to save and th
   assert.match(empty, /MEMORY\.md is empty/);
   addMemory(dir, { type: 'user', name: 'role', description: 'senior Go engineer' });
   const p = memorySystemPrompt(dir);
-  for (const re of [/\*\*user\*\*/, /\*\*feedback\*\*/, /\*\*project\*\*/, /\*\*reference\*\*/, /One fact per file/, /Update an existing memory/, /absolute dates/, /What not to save/, /git\s+history/, /CLAUDE\.md/, /Secrets/, /- \[role\]\(user_role\.md\) — senior Go engineer/]) {
+  for (const re of [
+    /\*\*user\*\*/,
+    /\*\*feedback\*\*/,
+    /\*\*project\*\*/,
+    /\*\*reference\*\*/,
+    /One fact per file/,
+    /Update an existing memory/,
+    /absolute dates/,
+    /What not to save/,
+    /git\s+history/,
+    /CLAUDE\.md/,
+    /Secrets/,
+    /- \[role\]\(user_role\.md\) — senior Go engineer/,
+  ]) {
     assert.match(p, re);
   }
   assert.ok(p.includes(dir));

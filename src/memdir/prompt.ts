@@ -64,14 +64,16 @@ export function memorySystemPrompt(dir: string, options: MemoryPromptOptions = {
   const current = index.text
     ? `## Current index (${INDEX_FILE})\n\n${index.text}`
     : `## Current index (${INDEX_FILE})\n\n${INDEX_FILE} is empty: no memories saved yet.`;
-  return [
-    options.heading ?? '# Memory',
-    `You have a persistent, file-based memory at \`${dir}\`. It survives between conversations. ` +
-      `Its index, ${INDEX_FILE}, is shown below; topic files are not loaded automatically: read one ` +
-      `when its index line says it is relevant to the task.`,
-    TYPES,
-    HOW,
-    NOT,
-    current,
-  ].join('\n\n') + '\n';
+  return (
+    [
+      options.heading ?? '# Memory',
+      `You have a persistent, file-based memory at \`${dir}\`. It survives between conversations. ` +
+        `Its index, ${INDEX_FILE}, is shown below; topic files are not loaded automatically: read one ` +
+        `when its index line says it is relevant to the task.`,
+      TYPES,
+      HOW,
+      NOT,
+      current,
+    ].join('\n\n') + '\n'
+  );
 }

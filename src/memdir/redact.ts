@@ -10,7 +10,9 @@ import { redactSecrets } from '../redact/index.js';
 const FIELDS = ['name', 'description', 'body', 'why', 'how'] as const;
 
 /** `input` with the secrets of its text fields redacted (the same object when there are none). */
-export function redactMemoryFields<T extends Partial<Record<(typeof FIELDS)[number], string | undefined>>>(input: T): T {
+export function redactMemoryFields<T extends Partial<Record<(typeof FIELDS)[number], string | undefined>>>(
+  input: T,
+): T {
   let out: T | undefined;
   for (const f of FIELDS) {
     const v = input[f];

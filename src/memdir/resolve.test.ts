@@ -4,7 +4,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findGit, lociProjectId, normalizeRemoteUrl, resolveClaudeMemoryDir, sanitizeProjectPath, selectMemoryDir, type ResolveOptions } from './index.js';
+import {
+  findGit,
+  lociProjectId,
+  normalizeRemoteUrl,
+  resolveClaudeMemoryDir,
+  sanitizeProjectPath,
+  selectMemoryDir,
+  type ResolveOptions,
+} from './index.js';
 import { findGitByBinary, findGitByFiles, parseRemotes } from '../core/git.js';
 
 function tmp(t: { after: (fn: () => void) => void }): string {
@@ -13,9 +21,23 @@ function tmp(t: { after: (fn: () => void) => void }): string {
   return d;
 }
 
-const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+  GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+  GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+};
 function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], { cwd, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    env: GIT_ENV,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 }
 function repo(dir: string, commit = true): string {
   mkdirSync(dir, { recursive: true });
@@ -27,8 +49,19 @@ function repo(dir: string, commit = true): string {
   }
   return dir;
 }
-function opts(home: string, cwd: string, extra: Partial<ResolveOptions> & { env?: NodeJS.ProcessEnv } = {}): ResolveOptions {
-  return { cwd, home, managedSettingsPath: null, lociHome: join(home, '.loci'), ...extra, env: { HOME: home, ...extra.env } };
+function opts(
+  home: string,
+  cwd: string,
+  extra: Partial<ResolveOptions> & { env?: NodeJS.ProcessEnv } = {},
+): ResolveOptions {
+  return {
+    cwd,
+    home,
+    managedSettingsPath: null,
+    lociHome: join(home, '.loci'),
+    ...extra,
+    env: { HOME: home, ...extra.env },
+  };
 }
 
 test('the project key follows Claude Code: non-alphanumerics become "-"', () => {
@@ -101,15 +134,22 @@ test('CLAUDE_CONFIG_DIR and CLAUDE_CODE_PROJECT_DIR_NAME (only together, only va
   const home = join(root, 'home');
   const cwd = repo(join(root, 'r'));
   const cfg = join(root, 'cfg');
-  assert.equal(resolveClaudeMemoryDir(opts(home, cwd, { env: { CLAUDE_CONFIG_DIR: cfg } })).dir, join(cfg, 'projects', sanitizeProjectPath(cwd), 'memory'));
-  const pinned = resolveClaudeMemoryDir(opts(home, cwd, { env: { CLAUDE_CONFIG_DIR: cfg, CLAUDE_CODE_PROJECT_DIR_NAME: 'my_proj-1' } }));
+  assert.equal(
+    resolveClaudeMemoryDir(opts(home, cwd, { env: { CLAUDE_CONFIG_DIR: cfg } })).dir,
+    join(cfg, 'projects', sanitizeProjectPath(cwd), 'memory'),
+  );
+  const pinned = resolveClaudeMemoryDir(
+    opts(home, cwd, { env: { CLAUDE_CONFIG_DIR: cfg, CLAUDE_CODE_PROJECT_DIR_NAME: 'my_proj-1' } }),
+  );
   assert.equal(pinned.dir, join(cfg, 'projects', 'my_proj-1', 'memory'));
   assert.equal(pinned.source, 'CLAUDE_CODE_PROJECT_DIR_NAME');
   const alone = resolveClaudeMemoryDir(opts(home, cwd, { env: { CLAUDE_CODE_PROJECT_DIR_NAME: 'my_proj-1' } }));
   assert.equal(alone.source, 'git');
   assert.ok(alone.warnings.some((w) => /without CLAUDE_CONFIG_DIR/.test(w)));
   for (const bad of ['has space', 'x'.repeat(65), '../up']) {
-    const r = resolveClaudeMemoryDir(opts(home, cwd, { env: { CLAUDE_CONFIG_DIR: cfg, CLAUDE_CODE_PROJECT_DIR_NAME: bad } }));
+    const r = resolveClaudeMemoryDir(
+      opts(home, cwd, { env: { CLAUDE_CONFIG_DIR: cfg, CLAUDE_CODE_PROJECT_DIR_NAME: bad } }),
+    );
     assert.equal(r.source, 'git', bad);
   }
 });
@@ -146,21 +186,36 @@ test('auto memory can be turned off by env or settings', (t) => {
   const root = tmp(t);
   const home = join(root, 'home');
   const cwd = repo(join(root, 'r'));
-  assert.equal(resolveClaudeMemoryDir(opts(home, cwd, { env: { CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1' } })).enabled, false);
+  assert.equal(
+    resolveClaudeMemoryDir(opts(home, cwd, { env: { CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1' } })).enabled,
+    false,
+  );
   mkdirSync(join(home, '.claude'), { recursive: true });
   writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ autoMemoryEnabled: false }));
   assert.equal(resolveClaudeMemoryDir(opts(home, cwd)).enabled, false);
 });
 
 test('remote URLs normalise to one key', () => {
-  const same = ['git@github.com:Acme/Widget.git', 'https://github.com/acme/widget', 'https://user:tok3n@github.com/acme/widget.git/', 'ssh://git@github.com:22/acme/widget.git', 'git+ssh://git@github.com/acme/widget', 'git://github.com/acme/widget.git'];
+  const same = [
+    'git@github.com:Acme/Widget.git',
+    'https://github.com/acme/widget',
+    'https://user:tok3n@github.com/acme/widget.git/',
+    'ssh://git@github.com:22/acme/widget.git',
+    'git+ssh://git@github.com/acme/widget',
+    'git://github.com/acme/widget.git',
+  ];
   for (const u of same) assert.equal(normalizeRemoteUrl(u), 'github.com/acme/widget', u);
   assert.equal(normalizeRemoteUrl('/srv/git/widget.git'), 'srv/git/widget');
   assert.equal(normalizeRemoteUrl('file:///srv/git/widget.git'), 'srv/git/widget');
-  assert.deepEqual(parseRemotes('[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://a/b\n[remote "origin"]\n\turl = git@a:c/d.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n'), [
-    { name: 'upstream', url: 'https://a/b' },
-    { name: 'origin', url: 'git@a:c/d.git' },
-  ]);
+  assert.deepEqual(
+    parseRemotes(
+      '[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://a/b\n[remote "origin"]\n\turl = git@a:c/d.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n',
+    ),
+    [
+      { name: 'upstream', url: 'https://a/b' },
+      { name: 'origin', url: 'git@a:c/d.git' },
+    ],
+  );
 });
 
 test('Loci project id: remote (origin first) > root commit > path; the same in every worktree and clone', (t) => {

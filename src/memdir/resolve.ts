@@ -9,7 +9,14 @@ import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { resolveHome, homePaths } from '../core/home.js';
 import { sha256 } from '../core/hash.js';
-import { findGit, normalizeRemoteUrl, preferredRemoteUrl, rootCommit, GIT_TIMEOUT_MS, type GitInfo } from '../core/git.js';
+import {
+  findGit,
+  normalizeRemoteUrl,
+  preferredRemoteUrl,
+  rootCommit,
+  GIT_TIMEOUT_MS,
+  type GitInfo,
+} from '../core/git.js';
 import { slugify } from './slug.js';
 import { mergeMemoryDir, tidyMemoryDir, type MergeReport, type TidyReport } from './open.js';
 
@@ -79,7 +86,10 @@ export function sanitizeProjectPath(p: string): string {
  * is looked for (one holding `memory/` first, then the newest); only when none exists is the djb2
  * form returned.
  */
-export function claudeProjectKey(root: string, projectsDir: string): { key: string; matched: 'exact' | 'prefix' | 'computed' } {
+export function claudeProjectKey(
+  root: string,
+  projectsDir: string,
+): { key: string; matched: 'exact' | 'prefix' | 'computed' } {
   const s = root.replace(/[^a-zA-Z0-9]/g, '-');
   if (s.length <= MAX_SANITIZED_LENGTH) return { key: s, matched: 'exact' };
   const prefix = s.slice(0, MAX_SANITIZED_LENGTH) + '-';
@@ -125,7 +135,8 @@ function readSettings(file: string, warnings: string[]): SettingsLayer | undefin
   }
   try {
     const data: unknown = JSON.parse(text);
-    if (data && typeof data === 'object' && !Array.isArray(data)) return { file, data: data as Record<string, unknown> };
+    if (data && typeof data === 'object' && !Array.isArray(data))
+      return { file, data: data as Record<string, unknown> };
     warnings.push(`${file} is not a JSON object; ignored`);
   } catch (e) {
     warnings.push(`${file} is not valid JSON (${(e as Error).message}); ignored`);
@@ -193,7 +204,9 @@ export function resolveClaudeMemoryDir(o: ResolveOptions = {}): ClaudeMemoryLoca
     enabled = false;
     disabledBy = 'CLAUDE_CODE_DISABLE_AUTO_MEMORY is set';
   }
-  const done = (r: Omit<ClaudeMemoryLocation, 'configDir' | 'projectRoot' | 'enabled' | 'exists' | 'warnings' | 'git'>): ClaudeMemoryLocation => ({
+  const done = (
+    r: Omit<ClaudeMemoryLocation, 'configDir' | 'projectRoot' | 'enabled' | 'exists' | 'warnings' | 'git'>,
+  ): ClaudeMemoryLocation => ({
     ...r,
     configDir,
     projectRoot,
@@ -212,17 +225,29 @@ export function resolveClaudeMemoryDir(o: ResolveOptions = {}): ClaudeMemoryLoca
     else warnings.push(`autoMemoryDirectory ${JSON.stringify(v)} in ${l.file} is neither absolute nor ~/…; ignored`);
   }
   if (override) {
-    return done({ dir: override.dir, source: 'autoMemoryDirectory', reason: `autoMemoryDirectory is set in ${override.file}` });
+    return done({
+      dir: override.dir,
+      source: 'autoMemoryDirectory',
+      reason: `autoMemoryDirectory is set in ${override.file}`,
+    });
   }
 
   const projectsDir = join(configDir, 'projects');
   const pinned = env['CLAUDE_CODE_PROJECT_DIR_NAME'];
   if (pinned) {
     if (!env['CLAUDE_CONFIG_DIR']) warnings.push('CLAUDE_CODE_PROJECT_DIR_NAME is ignored without CLAUDE_CONFIG_DIR');
-    else if (!PROJECT_DIR_NAME_PATTERN.test(pinned)) warnings.push(`CLAUDE_CODE_PROJECT_DIR_NAME ${JSON.stringify(pinned)} is not 1-64 characters of [A-Za-z0-9_-]; ignored`);
+    else if (!PROJECT_DIR_NAME_PATTERN.test(pinned))
+      warnings.push(
+        `CLAUDE_CODE_PROJECT_DIR_NAME ${JSON.stringify(pinned)} is not 1-64 characters of [A-Za-z0-9_-]; ignored`,
+      );
     else {
       const projectDir = join(projectsDir, pinned);
-      return done({ dir: join(projectDir, 'memory'), projectDir, source: 'CLAUDE_CODE_PROJECT_DIR_NAME', reason: `CLAUDE_CODE_PROJECT_DIR_NAME=${pinned} with CLAUDE_CONFIG_DIR pins the project folder` });
+      return done({
+        dir: join(projectDir, 'memory'),
+        projectDir,
+        source: 'CLAUDE_CODE_PROJECT_DIR_NAME',
+        reason: `CLAUDE_CODE_PROJECT_DIR_NAME=${pinned} with CLAUDE_CONFIG_DIR pins the project folder`,
+      });
     }
   }
 
@@ -233,8 +258,18 @@ export function resolveClaudeMemoryDir(o: ResolveOptions = {}): ClaudeMemoryLoca
       ? `the git repository at ${projectRoot}`
       : `the git common dir ${git.commonDir} (shared by all worktrees; this one is ${git.topLevel})`
     : `the directory ${projectRoot} (not in a git repository)`;
-  const long = matched === 'prefix' ? '; long path matched by its 200-character prefix' : matched === 'computed' ? '; long path, hash suffix computed (no existing folder found)' : '';
-  return done({ dir: join(projectDir, 'memory'), projectDir, source: git ? 'git' : 'cwd', reason: `derived from ${from}${long}` });
+  const long =
+    matched === 'prefix'
+      ? '; long path matched by its 200-character prefix'
+      : matched === 'computed'
+        ? '; long path, hash suffix computed (no existing folder found)'
+        : '';
+  return done({
+    dir: join(projectDir, 'memory'),
+    projectDir,
+    source: git ? 'git' : 'cwd',
+    reason: `derived from ${from}${long}`,
+  });
 }
 
 /** Loci's stable project identity. */
@@ -349,19 +384,54 @@ function chooseMemoryDir(o: SelectOptions): MemoryDirChoice {
   const claude = resolveClaudeMemoryDir(o);
   const project = lociProjectId(o);
   const lociDir = lociMemoryDir(lociHome, project.id);
-  const base = { projectRoot: project.root, projectId: project.id, claude, lociDir, userDir: lociUserMemoryDir(lociHome) };
+  const base = {
+    projectRoot: project.root,
+    projectId: project.id,
+    claude,
+    lociDir,
+    userDir: lociUserMemoryDir(lociHome),
+  };
   if (o.dir !== undefined) {
     const dir = resolve(o.cwd ?? process.cwd(), expandTilde(o.dir, userHome(o, env)));
     return { ...base, dir, kind: 'explicit', reason: `--dir ${o.dir} was given` };
   }
-  if (o.user) return { ...base, dir: base.userDir, kind: 'loci', reason: `--user was given: user-level memories live in Loci's ${USER_PROJECT_ID} project` };
-  if (o.claude) return { ...base, dir: claude.dir, kind: 'claude', reason: `--claude was given; Claude Code's directory is ${claude.reason}` };
+  if (o.user)
+    return {
+      ...base,
+      dir: base.userDir,
+      kind: 'loci',
+      reason: `--user was given: user-level memories live in Loci's ${USER_PROJECT_ID} project`,
+    };
+  if (o.claude)
+    return {
+      ...base,
+      dir: claude.dir,
+      kind: 'claude',
+      reason: `--claude was given; Claude Code's directory is ${claude.reason}`,
+    };
   if (claude.enabled && claude.exists) {
-    return { ...base, dir: claude.dir, kind: 'claude', reason: `Claude Code's memory directory exists (${claude.reason})` };
+    return {
+      ...base,
+      dir: claude.dir,
+      kind: 'claude',
+      reason: `Claude Code's memory directory exists (${claude.reason})`,
+    };
   }
   if (claude.enabled && claude.source !== 'autoMemoryDirectory' && claude.projectDir && existsSync(claude.projectDir)) {
-    return { ...base, dir: claude.dir, kind: 'claude', reason: `Claude Code is in use here (${claude.projectDir} exists); memory goes where it will look (${claude.reason})` };
+    return {
+      ...base,
+      dir: claude.dir,
+      kind: 'claude',
+      reason: `Claude Code is in use here (${claude.projectDir} exists); memory goes where it will look (${claude.reason})`,
+    };
   }
-  const why = claude.enabled ? `Claude Code has no memory directory for this project (${claude.dir} does not exist)` : (claude.warnings.at(-1) ?? 'Claude Code auto memory is off');
-  return { ...base, dir: lociDir, kind: 'loci', reason: `${why}; using Loci's own directory, id ${project.id} from the ${project.source === 'remote' ? `remote ${project.key}` : project.source === 'commit' ? `root commit ${project.key.slice(0, 12)}` : `path ${project.key}`}` };
+  const why = claude.enabled
+    ? `Claude Code has no memory directory for this project (${claude.dir} does not exist)`
+    : (claude.warnings.at(-1) ?? 'Claude Code auto memory is off');
+  return {
+    ...base,
+    dir: lociDir,
+    kind: 'loci',
+    reason: `${why}; using Loci's own directory, id ${project.id} from the ${project.source === 'remote' ? `remote ${project.key}` : project.source === 'commit' ? `root commit ${project.key.slice(0, 12)}` : `path ${project.key}`}`,
+  };
 }

@@ -216,7 +216,8 @@ export function readMemoryFile(dir: string, file: string): Memory | undefined {
   try {
     const st = statSync(path);
     if (!st.isFile()) return undefined;
-    return parseCandidate({ file, path, mtimeMs: st.mtimeMs, size: st.size, ino: st.ino }, readFileSync(path, 'utf8')).memory;
+    return parseCandidate({ file, path, mtimeMs: st.mtimeMs, size: st.size, ino: st.ino }, readFileSync(path, 'utf8'))
+      .memory;
   } catch {
     return undefined;
   }

@@ -49,7 +49,21 @@ test('property: every slug is safe', () => {
   const anyName = fc.oneof(
     fc.string({ maxLength: 120, unit: 'grapheme' }),
     fc.string({ maxLength: 120, unit: 'binary' }),
-    fc.constantFrom('..', '.', '/', '\\', 'CON', 'con.txt', 'LPT9', 'MEMORY', 'memory', 'nul ', '~/x', 'a/../../b', 'C:\\Windows'),
+    fc.constantFrom(
+      '..',
+      '.',
+      '/',
+      '\\',
+      'CON',
+      'con.txt',
+      'LPT9',
+      'MEMORY',
+      'memory',
+      'nul ',
+      '~/x',
+      'a/../../b',
+      'C:\\Windows',
+    ),
   );
   fc.assert(
     fc.property(anyName, (name) => {

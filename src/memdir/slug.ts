@@ -22,16 +22,43 @@ export const MAX_SLUG_LENGTH = 60;
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 
 const RESERVED = new Set([
-  'con', 'prn', 'aux', 'nul', 'memory', 'clock$',
+  'con',
+  'prn',
+  'aux',
+  'nul',
+  'memory',
+  'clock$',
   ...Array.from({ length: 10 }, (_, i) => `com${i}`),
   ...Array.from({ length: 10 }, (_, i) => `lpt${i}`),
 ]);
 
 /** Letters NFKD does not decompose into ASCII. */
 const EXTRA: Record<string, string> = {
-  ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', ø: 'o', Ø: 'o', đ: 'd', Đ: 'd', ð: 'd',
-  Ð: 'd', ł: 'l', Ł: 'l', þ: 'th', Þ: 'th', ı: 'i', ħ: 'h', Ħ: 'h', ŋ: 'ng', Ŋ: 'ng', ĸ: 'k',
-  ſ: 's', ŀ: 'l', Ŀ: 'l',
+  ß: 'ss',
+  ẞ: 'ss',
+  æ: 'ae',
+  Æ: 'ae',
+  œ: 'oe',
+  Œ: 'oe',
+  ø: 'o',
+  Ø: 'o',
+  đ: 'd',
+  Đ: 'd',
+  ð: 'd',
+  Ð: 'd',
+  ł: 'l',
+  Ł: 'l',
+  þ: 'th',
+  Þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'h',
+  ŋ: 'ng',
+  Ŋ: 'ng',
+  ĸ: 'k',
+  ſ: 's',
+  ŀ: 'l',
+  Ŀ: 'l',
 };
 
 /** True when `slug` is a reserved device or index name (case-insensitive). */
@@ -55,20 +82,21 @@ export function slugifyName(name: string): SlugResult {
   let ascii = '';
   let dropped = false;
   if (/^[\x20-\x7e]*$/.test(nfc)) ascii = nfc;
-  else for (const ch of nfc) {
-    const extra = EXTRA[ch];
-    if (extra !== undefined) {
-      ascii += extra;
-      continue;
+  else
+    for (const ch of nfc) {
+      const extra = EXTRA[ch];
+      if (extra !== undefined) {
+        ascii += extra;
+        continue;
+      }
+      const base = ch.normalize('NFKD').replace(/\p{M}+/gu, '');
+      if (/^[\x20-\x7e]*$/.test(base)) ascii += base;
+      else {
+        // A letter or digit we cannot spell in ASCII carries meaning: remember to hash.
+        if (/[\p{L}\p{N}]/u.test(ch)) dropped = true;
+        ascii += ' ';
+      }
     }
-    const base = ch.normalize('NFKD').replace(/\p{M}+/gu, '');
-    if (/^[\x20-\x7e]*$/.test(base)) ascii += base;
-    else {
-      // A letter or digit we cannot spell in ASCII carries meaning: remember to hash.
-      if (/[\p{L}\p{N}]/u.test(ch)) dropped = true;
-      ascii += ' ';
-    }
-  }
   let slug = ascii
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()

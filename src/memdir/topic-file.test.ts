@@ -2,7 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { applyTopicPatch, parseTopicFile, renderNewTopicFile, splitFrontmatter, joinFrontmatter, withWhyHow, NOT_RECORDED } from './index.js';
+import {
+  applyTopicPatch,
+  parseTopicFile,
+  renderNewTopicFile,
+  splitFrontmatter,
+  joinFrontmatter,
+  withWhyHow,
+  NOT_RECORDED,
+} from './index.js';
 
 const FIX = new URL('../../test/fixtures/memdir/claude/', import.meta.url);
 const read = (f: string) => readFileSync(new URL(f, FIX), 'utf8');
@@ -62,7 +70,17 @@ test('CRLF and BOM files parse', () => {
 });
 
 test('split/join is byte-identical for every fixture', () => {
-  for (const f of ['user_role.md', 'feedback_no-mocks.md', 'durable_verify-before-claiming.md', 'project_release-freeze.md', 'reference_dashboards.md', 'team/reference_ci.md', 'project_notes.md', 'user_editor-crlf.md', 'feedback_bom.md']) {
+  for (const f of [
+    'user_role.md',
+    'feedback_no-mocks.md',
+    'durable_verify-before-claiming.md',
+    'project_release-freeze.md',
+    'reference_dashboards.md',
+    'team/reference_ci.md',
+    'project_notes.md',
+    'user_editor-crlf.md',
+    'feedback_bom.md',
+  ]) {
     const text = read(f);
     assert.equal(joinFrontmatter(splitFrontmatter(text)), text, f);
     assert.equal(applyTopicPatch(text, f, {}, NOW), text, `${f}: empty patch`);
@@ -71,7 +89,12 @@ test('split/join is byte-identical for every fixture', () => {
 
 test('a patch that sets the same values leaves the bytes alone', () => {
   const text = read('reference_dashboards.md');
-  const same = applyTopicPatch(text, 'reference_dashboards.md', { description: 'Where latency dashboards live: Grafana board "api-latency"', type: 'reference' }, NOW);
+  const same = applyTopicPatch(
+    text,
+    'reference_dashboards.md',
+    { description: 'Where latency dashboards live: Grafana board "api-latency"', type: 'reference' },
+    NOW,
+  );
   assert.equal(same, text);
 });
 
@@ -86,7 +109,10 @@ test('rewrite keeps unknown keys, comments, order and quoting, and stamps modifi
   assert.deepEqual(keys, Object.keys(parseTopicFile(text, 'x.md').data));
   const before = parseTopicFile(text, 'reference_dashboards.md');
   const after = parseTopicFile(out, 'reference_dashboards.md');
-  assert.deepEqual({ ...after.data, description: before.data['description'], modified: before.data['modified'] }, before.data);
+  assert.deepEqual(
+    { ...after.data, description: before.data['description'], modified: before.data['modified'] },
+    before.data,
+  );
   assert.equal(after.body, before.body);
 });
 
@@ -99,7 +125,12 @@ test('old-variant rewrite keeps top-level type; privacy goes under metadata', ()
 });
 
 test('CRLF and BOM survive a rewrite', () => {
-  const out = applyTopicPatch(read('user_editor-crlf.md'), 'user_editor-crlf.md', { body: 'Uses Helix now.\nStill in a terminal.' }, NOW);
+  const out = applyTopicPatch(
+    read('user_editor-crlf.md'),
+    'user_editor-crlf.md',
+    { body: 'Uses Helix now.\nStill in a terminal.' },
+    NOW,
+  );
   assert.ok(!/[^\r]\n/.test(out), 'every line ends in CRLF');
   assert.match(out, /\r\n\r\nUses Helix now\.\r\nStill in a terminal\.\r\n$/);
   const bom = applyTopicPatch(read('feedback_bom.md'), 'feedback_bom.md', { description: 'PRs under 300 lines' }, NOW);
@@ -109,11 +140,18 @@ test('CRLF and BOM survive a rewrite', () => {
 
 test('never adds frontmatter to a file without one', () => {
   const text = read('project_notes.md');
-  const out = applyTopicPatch(text, 'project_notes.md', { body: '# Notes\n\nDana owns payments until 2026-05-31.' }, NOW);
+  const out = applyTopicPatch(
+    text,
+    'project_notes.md',
+    { body: '# Notes\n\nDana owns payments until 2026-05-31.' },
+    NOW,
+  );
   assert.ok(!out.startsWith('---'));
   assert.match(out, /Dana owns payments until 2026-05-31/);
   assert.match(out, /\*\*Why:\*\* \(not recorded\)/, 'project bodies written by Loci carry Why/How');
-  assert.throws(() => applyTopicPatch(text, 'project_notes.md', { description: 'x' }, NOW), { code: 'MEMORY_NO_FRONTMATTER' });
+  assert.throws(() => applyTopicPatch(text, 'project_notes.md', { description: 'x' }, NOW), {
+    code: 'MEMORY_NO_FRONTMATTER',
+  });
 });
 
 test('invalid YAML is read leniently and never rewritten', () => {
@@ -122,34 +160,69 @@ test('invalid YAML is read leniently and never rewritten', () => {
   assert.ok(t.errors.length > 0);
   assert.equal(t.type, 'feedback');
   assert.equal(t.name, 'feedback_broken');
-  assert.throws(() => applyTopicPatch(text, 'feedback_broken.md', { description: 'y' }, NOW), { code: 'MEMORY_FRONTMATTER_INVALID' });
+  assert.throws(() => applyTopicPatch(text, 'feedback_broken.md', { description: 'y' }, NOW), {
+    code: 'MEMORY_FRONTMATTER_INVALID',
+  });
 });
 
 test('new files are the newest variant with Why/How lines', () => {
-  const r = renderNewTopicFile({ type: 'feedback', name: 'No Mocks', description: 'real DB in tests', body: 'Use a real database.', why: 'mocks hid a bug', privacy: 'private', modified: NOW });
+  const r = renderNewTopicFile({
+    type: 'feedback',
+    name: 'No Mocks',
+    description: 'real DB in tests',
+    body: 'Use a real database.',
+    why: 'mocks hid a bug',
+    privacy: 'private',
+    modified: NOW,
+  });
   assert.equal(r.fileName, 'feedback_no-mocks.md');
   assert.equal(
     r.text,
     '---\nname: no-mocks\ndescription: real DB in tests\nmetadata:\n  type: feedback\n  privacy: private\nmodified: 2026-05-01T12:00:00.000Z\n---\n\n' +
       `Use a real database.\n\n**Why:** mocks hid a bug\n**How to apply:** ${NOT_RECORDED}\n`,
   );
-  const cjk = renderNewTopicFile({ type: 'project', name: '設計レビュー', description: 'd', body: 'b', privacy: 'private', modified: NOW });
+  const cjk = renderNewTopicFile({
+    type: 'project',
+    name: '設計レビュー',
+    description: 'd',
+    body: 'b',
+    privacy: 'private',
+    modified: NOW,
+  });
   assert.match(cjk.fileName, /^project_m-[0-9a-f]{6}\.md$/);
   assert.equal(parseTopicFile(cjk.text, cjk.fileName).title, '設計レビュー');
-  const ref = renderNewTopicFile({ type: 'reference', name: 'Dash', description: 'd', body: 'b', privacy: 'team', modified: NOW });
+  const ref = renderNewTopicFile({
+    type: 'reference',
+    name: 'Dash',
+    description: 'd',
+    body: 'b',
+    privacy: 'team',
+    modified: NOW,
+  });
   assert.ok(!ref.text.includes('**Why:**'));
 });
 
 test('withWhyHow replaces given values and inserts Why before an existing How', () => {
   assert.equal(withWhyHow('project', 'Fact.\n\n**How to apply:** h', 'w'), 'Fact.\n\n**Why:** w\n**How to apply:** h');
-  assert.equal(withWhyHow('feedback', 'Fact.\n\n**Why:** old\n**How to apply:** h', 'new'), 'Fact.\n\n**Why:** new\n**How to apply:** h');
+  assert.equal(
+    withWhyHow('feedback', 'Fact.\n\n**Why:** old\n**How to apply:** h', 'new'),
+    'Fact.\n\n**Why:** new\n**How to apply:** h',
+  );
   assert.equal(withWhyHow('user', 'Fact.', 'w', 'h'), 'Fact.');
 });
 
 test('edits keep Why/How lines when a new body omits them', () => {
-  const out = applyTopicPatch(read('project_release-freeze.md'), 'project_release-freeze.md', { body: 'Freeze moved to 2026-03-12..16.' }, NOW);
+  const out = applyTopicPatch(
+    read('project_release-freeze.md'),
+    'project_release-freeze.md',
+    { body: 'Freeze moved to 2026-03-12..16.' },
+    NOW,
+  );
   const t = parseTopicFile(out, 'project_release-freeze.md');
-  assert.match(t.body, /^Freeze moved to 2026-03-12\.\.16\.\n\n\*\*Why:\*\* the mobile team cuts the release branch on 2026-03-05\.\n\*\*How to apply:\*\* flag any/);
+  assert.match(
+    t.body,
+    /^Freeze moved to 2026-03-12\.\.16\.\n\n\*\*Why:\*\* the mobile team cuts the release branch on 2026-03-05\.\n\*\*How to apply:\*\* flag any/,
+  );
 });
 
 const line = fc
@@ -158,15 +231,28 @@ const line = fc
 
 test('property: render → parse gives back what was written', () => {
   fc.assert(
-    fc.property(fc.constantFrom('user', 'feedback', 'project', 'reference' as const), line, line, fc.string({ maxLength: 200, unit: 'grapheme' }), (type, name, description, body) => {
-      const r = renderNewTopicFile({ type, name, description, body, privacy: type === 'reference' ? 'team' : 'private', modified: NOW });
-      const t = parseTopicFile(r.text, r.fileName);
-      assert.equal(t.type, type);
-      assert.equal(t.description, description.replace(/\s+/g, ' ').trim());
-      assert.equal(t.modified, NOW);
-      assert.equal(t.errors.length, 0);
-      assert.equal(applyTopicPatch(r.text, r.fileName, {}, NOW), r.text);
-    }),
+    fc.property(
+      fc.constantFrom('user', 'feedback', 'project', 'reference' as const),
+      line,
+      line,
+      fc.string({ maxLength: 200, unit: 'grapheme' }),
+      (type, name, description, body) => {
+        const r = renderNewTopicFile({
+          type,
+          name,
+          description,
+          body,
+          privacy: type === 'reference' ? 'team' : 'private',
+          modified: NOW,
+        });
+        const t = parseTopicFile(r.text, r.fileName);
+        assert.equal(t.type, type);
+        assert.equal(t.description, description.replace(/\s+/g, ' ').trim());
+        assert.equal(t.modified, NOW);
+        assert.equal(t.errors.length, 0);
+        assert.equal(applyTopicPatch(r.text, r.fileName, {}, NOW), r.text);
+      },
+    ),
     { numRuns: 300 },
   );
 });
@@ -181,8 +267,14 @@ test('property: patch → parse is equal, unknown keys and order kept, and a sec
       assert.equal(t.description, description.replace(/\s+/g, ' ').trim());
       assert.equal(t.pinned, pinned);
       assert.equal(t.data['x-custom'], 'keep me');
-      assert.deepEqual(Object.keys(t.data).filter((k) => k !== 'modified'), Object.keys(parseTopicFile(base, 'x.md').data).filter((k) => k !== 'modified'));
-      assert.equal(applyTopicPatch(out, 'reference_dashboards.md', { description, body, pinned }, '2030-01-01T00:00:00.000Z'), out);
+      assert.deepEqual(
+        Object.keys(t.data).filter((k) => k !== 'modified'),
+        Object.keys(parseTopicFile(base, 'x.md').data).filter((k) => k !== 'modified'),
+      );
+      assert.equal(
+        applyTopicPatch(out, 'reference_dashboards.md', { description, body, pinned }, '2030-01-01T00:00:00.000Z'),
+        out,
+      );
     }),
     { numRuns: 200 },
   );

@@ -14,7 +14,14 @@ import { lazyRequire } from '../core/lazy.js';
 const yaml = lazyRequire<typeof import('yaml')>('yaml');
 import { createError } from '../core/errors.js';
 import { extractLinks } from './markdown.js';
-import { joinFrontmatter, parseYaml, splitFrontmatter, stringifyYaml, type ParsedYaml, type SplitFile } from './frontmatter.js';
+import {
+  joinFrontmatter,
+  parseYaml,
+  splitFrontmatter,
+  stringifyYaml,
+  type ParsedYaml,
+  type SplitFile,
+} from './frontmatter.js';
 import { slugifyName } from './slug.js';
 import { isMemoryType, isPrivacy, type MemoryType, type Privacy } from './types.js';
 
@@ -76,7 +83,9 @@ export function parseTopicFile(text: string, file: string): TopicFile {
   const stem = base.replace(/\.md$/i, '');
   const name = oneLine(str(data['name']) ?? '') || stem;
   const rawType = md['type'] ?? data['type'];
-  const type: MemoryType | null = isMemoryType(rawType) ? rawType : ((FILE_TYPE.exec(base)?.[1] as MemoryType | undefined) ?? null);
+  const type: MemoryType | null = isMemoryType(rawType)
+    ? rawType
+    : ((FILE_TYPE.exec(base)?.[1] as MemoryType | undefined) ?? null);
   const modRaw = data['modified'];
   const modDate = modRaw instanceof Date ? modRaw : typeof modRaw === 'string' ? new Date(modRaw) : undefined;
   const modified = modDate && !Number.isNaN(modDate.getTime()) ? modDate.toISOString() : undefined;
@@ -153,7 +162,12 @@ export function renderNewTopicFile(input: NewTopicInput): { fileName: string; sl
   const metadata: Record<string, unknown> = { type: input.type, privacy: input.privacy };
   if (input.pinned) metadata['pinned'] = true;
   if (hashed) metadata['title'] = oneLine(input.name);
-  const doc = new (yaml().Document)({ name: slug, description: oneLine(input.description), metadata, modified: input.modified });
+  const doc = new (yaml().Document)({
+    name: slug,
+    description: oneLine(input.description),
+    metadata,
+    modified: input.modified,
+  });
   const body = withWhyHow(input.type, input.body.replace(/\r\n/g, '\n').trim(), input.why, input.how);
   const text = `---\n${stringifyYaml(doc, '\n')}---\n\n${body}\n`;
   return { fileName: `${input.type}_${slug}.md`, slug, text };
@@ -184,7 +198,10 @@ export function applyTopicPatch(text: string, file: string, patch: TopicPatch, n
   const t = parseTopicFile(text, file);
   const fmFields = (['description', 'type', 'privacy', 'pinned'] as const).filter((k) => patch[k] !== undefined);
   if (!t.hasFrontmatter && fmFields.length) throw createError('MEMORY_NO_FRONTMATTER', { file, fields: [...fmFields] });
-  if (t.errors.length && (fmFields.length || patch.body !== undefined || patch.why !== undefined || patch.how !== undefined)) {
+  if (
+    t.errors.length &&
+    (fmFields.length || patch.body !== undefined || patch.why !== undefined || patch.how !== undefined)
+  ) {
     throw createError('MEMORY_FRONTMATTER_INVALID', { file, reason: t.errors[0]! });
   }
   const split = { ...t.split };

@@ -26,15 +26,30 @@ export interface DiaryEntryInput {
 
 /** Normalises an agent name into a room name. */
 export function agentRoom(agent: string): string {
-  const a = agent.trim().toLowerCase().replace(/[^\p{L}\p{N}_.-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 64);
-  if (!a || /^\.+$/.test(a)) throw createError('INVALID_ARGUMENT', { name: 'agent', value: agent, expected: 'a name with letters or digits, e.g. "claude"' });
+  const a = agent
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_.-]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
+  if (!a || /^\.+$/.test(a))
+    throw createError('INVALID_ARGUMENT', {
+      name: 'agent',
+      value: agent,
+      expected: 'a name with letters or digits, e.g. "claude"',
+    });
   return a;
 }
 
 /** Writes one entry; returns the drawer id. */
-export async function diaryWrite(store: MemoryStore, clock: Clock, input: DiaryEntryInput): Promise<{ id: string; date: string }> {
+export async function diaryWrite(
+  store: MemoryStore,
+  clock: Clock,
+  input: DiaryEntryInput,
+): Promise<{ id: string; date: string }> {
   const room = agentRoom(input.agent);
-  if (!input.entry.trim()) throw createError('INVALID_ARGUMENT', { name: 'entry', value: input.entry, expected: 'non-empty text' });
+  if (!input.entry.trim())
+    throw createError('INVALID_ARGUMENT', { name: 'entry', value: input.entry, expected: 'non-empty text' });
   const date = new Date(clock.now()).toISOString();
   const id = stableId('d', 'diary', room, date, input.entry);
   await store.put([
@@ -46,7 +61,11 @@ export async function diaryWrite(store: MemoryStore, clock: Clock, input: DiaryE
       source: null,
       contentDate: date,
       addedBy: input.agent,
-      metadata: { agent: input.agent, ...(input.topic ? { topic: input.topic } : {}), ...(input.project ? { project: input.project } : {}) },
+      metadata: {
+        agent: input.agent,
+        ...(input.topic ? { topic: input.topic } : {}),
+        ...(input.project ? { project: input.project } : {}),
+      },
       text: input.entry,
       ...(input.topic ? { indexExtra: input.topic } : {}),
     },
@@ -55,7 +74,11 @@ export async function diaryWrite(store: MemoryStore, clock: Clock, input: DiaryE
 }
 
 /** Reads an agent's entries, newest first. */
-export async function diaryRead(store: MemoryStore, agent: string, opts: { limit?: number; offset?: number; since?: string } = {}): Promise<{ entries: Drawer[]; total: number }> {
+export async function diaryRead(
+  store: MemoryStore,
+  agent: string,
+  opts: { limit?: number; offset?: number; since?: string } = {},
+): Promise<{ entries: Drawer[]; total: number }> {
   const r = await store.list(
     { wing: DIARY_WING, room: agentRoom(agent), ...(opts.since ? { since: opts.since } : {}) },
     { limit: opts.limit ?? 10, offset: opts.offset ?? 0, order: 'date' },

@@ -66,7 +66,12 @@ export function currentUserName(): string | null {
 }
 
 /** Sets up the graph for a palace (SQLite when the palace has a database, else in memory). */
-export async function setupGraph(opts: { db: SqliteDatabase | null; drawers: MemoryStore; clock: Clock; logger: Logger }): Promise<PalaceGraph> {
+export async function setupGraph(opts: {
+  db: SqliteDatabase | null;
+  drawers: MemoryStore;
+  clock: Clock;
+  logger: Logger;
+}): Promise<PalaceGraph> {
   const { db, drawers, clock, logger } = opts;
   const graph = db ? createSqliteGraphStore(db, { clock }) : createMemoryGraphStore({ clock });
   const tunnels = db ? createSqliteTunnelStore(db) : createMemoryTunnelStore();
@@ -90,9 +95,20 @@ export async function setupGraph(opts: { db: SqliteDatabase | null; drawers: Mem
     const name = currentUserName();
     const results = [];
     for (const d of batch) {
-      const speakers = Array.isArray(d.metadata['speakers']) ? (d.metadata['speakers'] as unknown[]).filter((x): x is string => typeof x === 'string') : [];
+      const speakers = Array.isArray(d.metadata['speakers'])
+        ? (d.metadata['speakers'] as unknown[]).filter((x): x is string => typeof x === 'string')
+        : [];
       const result = extractFromDrawer(
-        { id: d.id, text: d.text, contentDate: d.contentDate, speakers, wing: d.wing, room: d.room, source: d.source, metadata: d.metadata },
+        {
+          id: d.id,
+          text: d.text,
+          contentDate: d.contentDate,
+          speakers,
+          wing: d.wing,
+          room: d.room,
+          source: d.source,
+          metadata: d.metadata,
+        },
         { userName: name },
       );
       if (result.entities.length || result.facts.length || result.invalidations.length) results.push(result);
@@ -142,7 +158,10 @@ export async function setupGraph(opts: { db: SqliteDatabase | null; drawers: Mem
     async drawersForQuery(query) {
       const entities = await queryEntities(graph, query);
       if (entities.length === 0) return new Set<string>();
-      const links = await graph.drawersForEntities(entities.map((e) => e.id), { limit: 1000 });
+      const links = await graph.drawersForEntities(
+        entities.map((e) => e.id),
+        { limit: 1000 },
+      );
       return new Set(links.map((l) => l.drawerId));
     },
   };

@@ -14,10 +14,12 @@ import { isLociError } from '../core/errors.js';
 import { checkName } from './names.js';
 import { openPalace, type Palace } from './palace.js';
 
-const invalid = (reason: RegExp) => (e: unknown) => isLociError(e, 'NAME_INVALID') && reason.test(e.message) && !e.message.includes('\n');
+const invalid = (reason: RegExp) => (e: unknown) =>
+  isLociError(e, 'NAME_INVALID') && reason.test(e.message) && !e.message.includes('\n');
 
 test('checkName refuses dots, controls, bidi controls and lone surrogates, and normalises to NFC', () => {
-  for (const bad of ['..', '.', '../etc', 'a/../b', 'a\\..']) assert.throws(() => checkName('wing', bad), invalid(/path parts/), bad);
+  for (const bad of ['..', '.', '../etc', 'a/../b', 'a\\..'])
+    assert.throws(() => checkName('wing', bad), invalid(/path parts/), bad);
   assert.throws(() => checkName('room', 'evil\u202Etxt.exe'), invalid(/bidirectional-text control \(U\+202E\)/));
   assert.throws(() => checkName('room', 'a\u2066b'), invalid(/bidirectional/));
   assert.throws(() => checkName('room', 'a\nb'), invalid(/control character/));
@@ -45,7 +47,10 @@ describe('the palace applies the rules', () => {
   test('addDrawer, updateDrawer, mine options and diary agents', async () => {
     await assert.rejects(palace.addDrawer({ wing: '..', room: 'r', text: 'x' }), invalid(/path parts/));
     await assert.rejects(palace.addDrawer({ wing: 'w', room: 'gpj.\u202Eexe', text: 'x' }), invalid(/bidirectional/));
-    await assert.rejects(palace.addDrawer({ wing: 'w', room: 'r', hall: 'h\uDC00', text: 'x' }), invalid(/lone surrogate/));
+    await assert.rejects(
+      palace.addDrawer({ wing: 'w', room: 'r', hall: 'h\uDC00', text: 'x' }),
+      invalid(/lone surrogate/),
+    );
     const { id } = await palace.addDrawer({ wing: 'cafe\u0301', room: 'r', text: 'stored under an NFC name' });
     assert.equal((await palace.get(id))?.wing, 'caf\u00e9');
     await assert.rejects(palace.updateDrawer(id, { room: '..' }), invalid(/path parts/));
@@ -53,7 +58,9 @@ describe('the palace applies the rules', () => {
     mkdirSync(join(dir, 'proj'));
     writeFileSync(join(dir, 'proj', 'a.md'), '# A\n\nsome text worth mining\n');
     await assert.rejects(palace.mine(join(dir, 'proj'), { wing: '../../x' }), invalid(/path parts/));
-    await assert.rejects(palace.diaryWrite({ agent: '..', entry: 'hello' }), (e: unknown) => isLociError(e, 'INVALID_ARGUMENT'));
+    await assert.rejects(palace.diaryWrite({ agent: '..', entry: 'hello' }), (e: unknown) =>
+      isLociError(e, 'INVALID_ARGUMENT'),
+    );
   });
 
   test('mine with roots refuses paths outside them, symlinks resolved, without revealing what exists', async () => {
@@ -68,8 +75,14 @@ describe('the palace applies the rules', () => {
     await assert.rejects(palace.mine(join(dir, 'secret', 'passwd'), { roots: [root] }), outside);
     await assert.rejects(palace.mine(join(root, 'link'), { roots: [root] }), outside, 'a symlink out of the root');
     await assert.rejects(palace.mine(join(root, '..', 'secret'), { roots: [root] }), outside);
-    await assert.rejects(palace.mine(join(dir, 'no-such'), { roots: [root] }), outside, 'a missing path outside is outside, not "not found"');
-    await assert.rejects(palace.mine(join(root, 'no-such'), { roots: [root] }), (e: unknown) => isLociError(e, 'PATH_NOT_FOUND'));
+    await assert.rejects(
+      palace.mine(join(dir, 'no-such'), { roots: [root] }),
+      outside,
+      'a missing path outside is outside, not "not found"',
+    );
+    await assert.rejects(palace.mine(join(root, 'no-such'), { roots: [root] }), (e: unknown) =>
+      isLociError(e, 'PATH_NOT_FOUND'),
+    );
     const s = await palace.mine(join(root, 'inside'), { roots: [root], mode: 'projects' });
     assert.equal(s.filesMined, 1);
   });

@@ -21,17 +21,31 @@ const FORBIDDEN = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u20
  * `kind` (wing, room, hall) and the reason.
  */
 export function checkName(kind: string, value: string): string {
-  if (typeof value !== 'string') throw createError('NAME_INVALID', { kind, value: String(value), reason: 'it is not text' });
+  if (typeof value !== 'string')
+    throw createError('NAME_INVALID', { kind, value: String(value), reason: 'it is not text' });
   const bad = FORBIDDEN.exec(value);
   if (bad) {
     const c = bad[0].codePointAt(0)!;
-    const what = c >= 0xd800 && c <= 0xdfff ? 'a lone surrogate' : c < 0x20 || (c >= 0x7f && c <= 0x9f) ? 'a control character' : c === 0x2028 || c === 0x2029 ? 'a line separator' : 'a bidirectional-text control';
-    throw createError('NAME_INVALID', { kind, value, reason: `it contains ${what} (U+${c.toString(16).toUpperCase().padStart(4, '0')})` });
+    const what =
+      c >= 0xd800 && c <= 0xdfff
+        ? 'a lone surrogate'
+        : c < 0x20 || (c >= 0x7f && c <= 0x9f)
+          ? 'a control character'
+          : c === 0x2028 || c === 0x2029
+            ? 'a line separator'
+            : 'a bidirectional-text control';
+    throw createError('NAME_INVALID', {
+      kind,
+      value,
+      reason: `it contains ${what} (U+${c.toString(16).toUpperCase().padStart(4, '0')})`,
+    });
   }
   const name = value.normalize('NFC').trim();
   if (!name) throw createError('NAME_INVALID', { kind, value, reason: 'it is empty' });
-  if (name.length > NAME_MAX_CHARS) throw createError('NAME_INVALID', { kind, value, reason: `it is longer than ${NAME_MAX_CHARS} characters` });
-  if (name.split(/[\\/]/).some((p) => p === '.' || p === '..')) throw createError('NAME_INVALID', { kind, value, reason: '"." and ".." are path parts, not names' });
+  if (name.length > NAME_MAX_CHARS)
+    throw createError('NAME_INVALID', { kind, value, reason: `it is longer than ${NAME_MAX_CHARS} characters` });
+  if (name.split(/[\\/]/).some((p) => p === '.' || p === '..'))
+    throw createError('NAME_INVALID', { kind, value, reason: '"." and ".." are path parts, not names' });
   return name;
 }
 

@@ -123,7 +123,10 @@ export interface Palace {
   /** Writes an agent diary entry (a drawer in the `diary` wing), its secrets redacted (`redactions`). */
   diaryWrite(input: DiaryEntryInput): Promise<{ id: string; date: string; redactions: number }>;
   /** An agent's diary entries, newest first. */
-  diaryRead(agent: string, opts?: { limit?: number; offset?: number; since?: string }): Promise<{ entries: Drawer[]; total: number }>;
+  diaryRead(
+    agent: string,
+    opts?: { limit?: number; offset?: number; since?: string },
+  ): Promise<{ entries: Drawer[]; total: number }>;
   /**
    * The temporal knowledge graph and tunnels of this palace (filled automatically from new drawers).
    * Loaded on first use.
@@ -170,7 +173,10 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   const graphExtractHook = async () => {
     const g = await getGraph();
     const { currentUserName } = await import('./graph.js');
-    return { userName: currentUserName(), onWritten: (w: { id: string; batch: GraphBatch | null }[]) => g.applyWritten(w) };
+    return {
+      userName: currentUserName(),
+      onWritten: (w: { id: string; batch: GraphBatch | null }[]) => g.applyWritten(w),
+    };
   };
   const getGraph = () =>
     (graphSide ??= import('./graph.js').then(({ setupGraph }) => setupGraph({ db, drawers: st, clock, logger })));
@@ -198,14 +204,23 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       const { mode = 'auto', roots, ...given } = o;
       if (roots) assertUnderRoots(path, roots);
       if (!existsSync(path)) throw createError('PATH_NOT_FOUND', { path });
-      const rest = { ...given, ...(given.wing !== undefined ? { wing: checkName('wing', given.wing) } : {}), ...(given.room !== undefined ? { room: checkName('room', given.room) } : {}) };
+      const rest = {
+        ...given,
+        ...(given.wing !== undefined ? { wing: checkName('wing', given.wing) } : {}),
+        ...(given.room !== undefined ? { room: checkName('room', given.room) } : {}),
+      };
       let summary: MineConvosSummary;
       // The miners (walker, chunkers, parsers) load on first use: search and status never pay for them.
       const { mineAuto, mineConversations, mineProject } = await import('../ingest/index.js');
       const extract = process.env['LOCI_KG_EXTRACT'] !== '0' ? await graphExtractHook() : undefined;
-      if (mode === 'projects') summary = { ...(await mineProject(st, path, { logger, ...rest, ...(extract ? { extract } : {}) })), conversations: 0 };
+      if (mode === 'projects')
+        summary = {
+          ...(await mineProject(st, path, { logger, ...rest, ...(extract ? { extract } : {}) })),
+          conversations: 0,
+        };
       else if (mode === 'convos') summary = await mineConversations(st, path, { logger, ...rest });
-      else if (mode === 'auto') summary = await mineAuto(st, path, { logger, ...rest, ...(extract ? { extract } : {}) });
+      else if (mode === 'auto')
+        summary = await mineAuto(st, path, { logger, ...rest, ...(extract ? { extract } : {}) });
       else throw createError('INVALID_ARGUMENT', { name: 'mode', value: mode, expected: 'auto, projects or convos' });
       await syncVectors(summary.warnings);
       return summary;
@@ -259,7 +274,12 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     listDrawers: (filter, o) => st.list(filter, o),
 
     async addDrawer(given) {
-      const named = { ...given, wing: checkName('wing', given.wing), room: checkName('room', given.room), hall: checkOptionalName('hall', given.hall) };
+      const named = {
+        ...given,
+        wing: checkName('wing', given.wing),
+        room: checkName('room', given.room),
+        hall: checkOptionalName('hall', given.hall),
+      };
       const { input, redactions } = redactDrawerInput(named);
       const r = await st.put([input]);
       if (r.added.length) await syncVectors();
@@ -273,7 +293,9 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       const patch = redactDrawerPatch(named);
       const d = await st.update(id, patch);
       if (d && (patch.text !== undefined || patch.indexExtra !== undefined)) {
-        await vectors.refresh([id]).catch((e) => logger.log('warn', `re-embedding ${id} failed: ${(e as Error).message}`));
+        await vectors
+          .refresh([id])
+          .catch((e) => logger.log('warn', `re-embedding ${id} failed: ${(e as Error).message}`));
       }
       return d;
     },

@@ -44,7 +44,15 @@ export function redactDrawerInput(input: DrawerInput): { input: DrawerInput; red
   if (n.count === 0) return { input, redactions: 0 };
   // A precomputed hash and search column describe the text before redaction: drop them.
   const { prepared: _stale, ...rest } = input;
-  return { input: { ...rest, text, ...(indexExtra !== undefined ? { indexExtra } : {}), ...(metadata !== undefined ? { metadata } : {}) }, redactions: n.count };
+  return {
+    input: {
+      ...rest,
+      text,
+      ...(indexExtra !== undefined ? { indexExtra } : {}),
+      ...(metadata !== undefined ? { metadata } : {}),
+    },
+    redactions: n.count,
+  };
 }
 
 /** A drawer patch with the secrets of its new text and metadata redacted. */
@@ -54,7 +62,12 @@ export function redactDrawerPatch(patch: DrawerPatch): DrawerPatch {
   const indexExtra = typeof patch.indexExtra === 'string' ? red(patch.indexExtra, n) : patch.indexExtra;
   const metadata = patch.metadata === undefined ? undefined : (redMeta(patch.metadata, n) as Record<string, unknown>);
   if (n.count === 0) return patch;
-  return { ...patch, ...(text !== undefined ? { text } : {}), ...(indexExtra !== undefined ? { indexExtra } : {}), ...(metadata !== undefined ? { metadata } : {}) };
+  return {
+    ...patch,
+    ...(text !== undefined ? { text } : {}),
+    ...(indexExtra !== undefined ? { indexExtra } : {}),
+    ...(metadata !== undefined ? { metadata } : {}),
+  };
 }
 
 /** A diary entry with the secrets of its entry, topic and project redacted. */
@@ -77,7 +90,11 @@ export function redactingGraph(graph: GraphStore): GraphStore {
   const overrides: Partial<GraphStore> = {
     addFact: (input, opts) => graph.addFact({ ...input, subject: txt(input.subject), object: txt(input.object) }, opts),
     invalidate: (subject, predicate, object, opts) => graph.invalidate(txt(subject), predicate, txt(object), opts),
-    upsertEntity: (input, opts) => graph.upsertEntity({ ...input, name: txt(input.name), ...(input.aliases ? { aliases: input.aliases.map(txt) } : {}) }, opts),
+    upsertEntity: (input, opts) =>
+      graph.upsertEntity(
+        { ...input, name: txt(input.name), ...(input.aliases ? { aliases: input.aliases.map(txt) } : {}) },
+        opts,
+      ),
   };
   return new Proxy(graph, {
     get(target, prop) {

@@ -10,7 +10,13 @@ import type { Logger } from '../core/logger.js';
 import { createEmbedder, createHashEmbedder, parseEmbedderSpec, type Embedder } from '../embed/index.js';
 import type { VectorSearcher } from '../search/index.js';
 import type { DrawerFilter, MemoryStore } from '../store/ports.js';
-import { createMemoryVectorStore, createSqliteVectorStore, loadSqliteVec, type SqliteDatabase, type VectorStore } from '../store/index.js';
+import {
+  createMemoryVectorStore,
+  createSqliteVectorStore,
+  loadSqliteVec,
+  type SqliteDatabase,
+  type VectorStore,
+} from '../store/index.js';
 
 /**
  * The embedder named by `spec` (`LOCI_EMBEDDER`): `none` (default), `hash` (weights-free),
@@ -110,7 +116,10 @@ export function setupVectors(opts: {
         if (o.signal?.aborted) throw createError('ABORTED', { operation: 'embedding' });
         const batch = await store!.pending(64);
         if (batch.length === 0) break;
-        const vecs = await embedder!.embed(batch.map((d) => (d.indexExtra ? `${d.text}\n${d.indexExtra}` : d.text)), { kind: 'document' });
+        const vecs = await embedder!.embed(
+          batch.map((d) => (d.indexExtra ? `${d.text}\n${d.indexExtra}` : d.text)),
+          { kind: 'document' },
+        );
         await store!.upsert(batch.map((d, i) => ({ id: d.id, vector: vecs[i]! })));
         done += batch.length;
         o.onProgress?.(done, total);
@@ -120,7 +129,10 @@ export function setupVectors(opts: {
     async refresh(ids) {
       if (!ids.length || !(await ensureModel())) return;
       const drawers = await opts.drawers.getMany(ids);
-      const vecs = await embedder!.embed(drawers.map((d) => d.text), { kind: 'document' });
+      const vecs = await embedder!.embed(
+        drawers.map((d) => d.text),
+        { kind: 'document' },
+      );
       await store!.remove(ids);
       await store!.upsert(drawers.map((d, i) => ({ id: d.id, vector: vecs[i]! })));
     },
@@ -134,7 +146,8 @@ export function setupVectors(opts: {
           try {
             const [q] = await e.embed([query], { kind: 'query' });
             if (!q || q.every((x) => x === 0)) return [];
-            const wings = filter?.wing === undefined ? undefined : typeof filter.wing === 'string' ? [filter.wing] : filter.wing;
+            const wings =
+              filter?.wing === undefined ? undefined : typeof filter.wing === 'string' ? [filter.wing] : filter.wing;
             return await s.knn(q, k, wings);
           } catch (err) {
             logger.log('warn', `vector search failed, using BM25 only: ${(err as Error).message}`);

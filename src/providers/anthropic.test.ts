@@ -2,7 +2,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isLociError } from '../core/errors.js';
-import { recordedRequest, recording, recordingSleep, startLoopback, type Loopback } from '../../test/helpers/loopback.js';
+import {
+  recordedRequest,
+  recording,
+  recordingSleep,
+  startLoopback,
+  type Loopback,
+} from '../../test/helpers/loopback.js';
 import { createLlmProvider } from './index.js';
 
 let server: Loopback;
@@ -18,7 +24,10 @@ describe('anthropic provider', () => {
     const llm = createLlmProvider({ provider: 'anthropic', baseUrl: server.url }, { env });
     assert.equal(llm.name, 'anthropic');
     assert.equal(llm.model, 'claude-haiku-4-5');
-    const expected = recordedRequest('anthropic', 'messages.ok') as { system: string; messages: { role: 'user'; content: string }[] };
+    const expected = recordedRequest('anthropic', 'messages.ok') as {
+      system: string;
+      messages: { role: 'user'; content: string }[];
+    };
     const res = await llm.complete({ system: expected.system, messages: expected.messages, maxTokens: 256 });
     const req = server.requestsTo('anthropic.messages').at(-1)!;
     assert.equal(req.path, '/v1/messages');
@@ -39,7 +48,12 @@ describe('anthropic provider', () => {
     const llm = createLlmProvider({ provider: 'anthropic', baseUrl: server.url, model: 'claude-sonnet-4-5' }, { env });
     await llm.complete({ messages: [{ role: 'user', content: 'hi' }] });
     const body = server.requestsTo('anthropic.messages').at(-1)!.body;
-    assert.deepEqual(body, { model: 'claude-sonnet-4-5', max_tokens: 512, messages: [{ role: 'user', content: 'hi' }], temperature: 0 });
+    assert.deepEqual(body, {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 512,
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 0,
+    });
     assert.equal('system' in body, false);
   });
 
@@ -84,30 +98,45 @@ describe('anthropic provider', () => {
 
   it('prefers LOCI_LLM_API_KEY over ANTHROPIC_API_KEY, and cfg.apiKey over both', async () => {
     const both = { ANTHROPIC_API_KEY: 'a', LOCI_LLM_API_KEY: 'b' };
-    await createLlmProvider({ provider: 'anthropic', baseUrl: server.url }, { env: both }).complete({ messages: [{ role: 'user', content: 'q' }] });
+    await createLlmProvider({ provider: 'anthropic', baseUrl: server.url }, { env: both }).complete({
+      messages: [{ role: 'user', content: 'q' }],
+    });
     assert.equal(server.requests.at(-1)!.headers['x-api-key'], 'b');
-    await createLlmProvider({ provider: 'anthropic', baseUrl: server.url, apiKey: 'c' }, { env: both }).complete({ messages: [{ role: 'user', content: 'q' }] });
+    await createLlmProvider({ provider: 'anthropic', baseUrl: server.url, apiKey: 'c' }, { env: both }).complete({
+      messages: [{ role: 'user', content: 'q' }],
+    });
     assert.equal(server.requests.at(-1)!.headers['x-api-key'], 'c');
   });
 
   it('raises TIMEOUT on a hung server using the per-call timeout', async () => {
     server.reply('anthropic.messages', { fail: 'hang' });
     const llm = createLlmProvider({ provider: 'anthropic', baseUrl: server.url }, { env });
-    await assert.rejects(llm.complete({ messages: [{ role: 'user', content: 'q' }], timeoutMs: 100 }), (e) => isLociError(e, 'TIMEOUT') && e.details.ms === 100);
+    await assert.rejects(
+      llm.complete({ messages: [{ role: 'user', content: 'q' }], timeoutMs: 100 }),
+      (e) => isLociError(e, 'TIMEOUT') && e.details.ms === 100,
+    );
   });
 
   it('rejects an empty conversation and out-of-range options before sending', async () => {
     const llm = createLlmProvider({ provider: 'anthropic', baseUrl: server.url }, { env });
     const n = server.requests.length;
     await assert.rejects(llm.complete({ messages: [] }), (e) => isLociError(e, 'INVALID_ARGUMENT'));
-    await assert.rejects(llm.complete({ messages: [{ role: 'user', content: 'q' }], temperature: 3 }), (e) => isLociError(e, 'INVALID_ARGUMENT'));
-    await assert.rejects(llm.complete({ messages: [{ role: 'user', content: 'q' }], maxTokens: 0 }), (e) => isLociError(e, 'INVALID_ARGUMENT'));
+    await assert.rejects(llm.complete({ messages: [{ role: 'user', content: 'q' }], temperature: 3 }), (e) =>
+      isLociError(e, 'INVALID_ARGUMENT'),
+    );
+    await assert.rejects(llm.complete({ messages: [{ role: 'user', content: 'q' }], maxTokens: 0 }), (e) =>
+      isLociError(e, 'INVALID_ARGUMENT'),
+    );
     assert.equal(server.requests.length, n);
   });
 
   it('rejects a 200 that is not a Messages API answer', async () => {
     server.reply('anthropic.messages', { body: { ok: true } });
     const llm = createLlmProvider({ provider: 'anthropic', baseUrl: server.url }, { env });
-    await assert.rejects(llm.complete({ messages: [{ role: 'user', content: 'q' }] }), (e) => isLociError(e, 'PROVIDER_FAILED') && /does not look like a response of the anthropic protocol/.test(e.message));
+    await assert.rejects(
+      llm.complete({ messages: [{ role: 'user', content: 'q' }] }),
+      (e) =>
+        isLociError(e, 'PROVIDER_FAILED') && /does not look like a response of the anthropic protocol/.test(e.message),
+    );
   });
 });

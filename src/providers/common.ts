@@ -60,7 +60,13 @@ export function normaliseRequest(req: CompleteRequest, rt: ProviderRuntime): Nor
 
 /** Throws INVALID_ARGUMENT unless `value` is a finite number in [min, max] (an integer if asked). */
 export function checkRange(name: string, value: number, min: number, max: number, integer: boolean): void {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value < min ||
+    value > max ||
+    (integer && !Number.isInteger(value))
+  ) {
     throw createError('INVALID_ARGUMENT', {
       name,
       value,

@@ -107,7 +107,10 @@ function keyRequired(provider: ProviderName, baseUrl: string): boolean {
  * Throws INVALID_ARGUMENT for an unknown provider name or a bad timeout, PROVIDER_KEY_MISSING
  * when the named provider needs a key that is not set.
  */
-export function providerFromEnv(env: NodeJS.ProcessEnv = process.env, deps: Omit<ProviderDeps, 'env'> = {}): LlmProvider | undefined {
+export function providerFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  deps: Omit<ProviderDeps, 'env'> = {},
+): LlmProvider | undefined {
   const name = nonEmpty(env['LOCI_LLM_PROVIDER'])?.toLowerCase();
   if (name === undefined || name === 'none') return undefined;
   if (!isProviderName(name)) {
@@ -126,7 +129,11 @@ export function providerFromEnv(env: NodeJS.ProcessEnv = process.env, deps: Omit
   if (timeout !== undefined) {
     const ms = Number(timeout);
     if (!Number.isInteger(ms) || ms < 1 || ms > 600_000) {
-      throw createError('INVALID_ARGUMENT', { name: 'LOCI_LLM_TIMEOUT_MS', value: timeout, expected: 'an integer from 1 to 600000' });
+      throw createError('INVALID_ARGUMENT', {
+        name: 'LOCI_LLM_TIMEOUT_MS',
+        value: timeout,
+        expected: 'an integer from 1 to 600000',
+      });
     }
     cfg.timeoutMs = ms;
   }

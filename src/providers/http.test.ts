@@ -3,7 +3,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isLociError } from '../core/errors.js';
 import { recording, recordingSleep, startLoopback, type Loopback } from '../../test/helpers/loopback.js';
-import { DEFAULT_RETRY, backoffMs, endpoint, errorReason, httpEffects, postJson, retryAfterMs, type JsonCall } from './http.js';
+import {
+  DEFAULT_RETRY,
+  backoffMs,
+  endpoint,
+  errorReason,
+  httpEffects,
+  postJson,
+  retryAfterMs,
+  type JsonCall,
+} from './http.js';
 
 let server: Loopback;
 before(async () => {
@@ -54,7 +63,11 @@ describe('postJson', () => {
 
   it('prefers retry-after-ms over retry-after', async () => {
     const { sleep, waits } = recordingSleep();
-    server.reply('anthropic.messages', { status: 429, headers: { 'retry-after-ms': '250', 'retry-after': '5' }, body: {} });
+    server.reply('anthropic.messages', {
+      status: 429,
+      headers: { 'retry-after-ms': '250', 'retry-after': '5' },
+      body: {},
+    });
     await postJson(call(), httpEffects({ sleep }));
     assert.deepEqual(waits, [250]);
   });
@@ -160,7 +173,9 @@ describe('postJson', () => {
 
   it('sends nothing when the signal is already aborted', async () => {
     const before = server.requests.length;
-    await assert.rejects(postJson(call({ signal: AbortSignal.abort() }), httpEffects()), (e) => isLociError(e, 'ABORTED'));
+    await assert.rejects(postJson(call({ signal: AbortSignal.abort() }), httpEffects()), (e) =>
+      isLociError(e, 'ABORTED'),
+    );
     assert.equal(server.requests.length, before);
   });
 
@@ -168,7 +183,9 @@ describe('postJson', () => {
     const ctl = new AbortController();
     server.reply('anthropic.messages', { status: 503, body: { error: 'busy' } });
     const sleep = async () => void ctl.abort();
-    await assert.rejects(postJson(call({ signal: ctl.signal }), httpEffects({ sleep })), (e) => isLociError(e, 'ABORTED'));
+    await assert.rejects(postJson(call({ signal: ctl.signal }), httpEffects({ sleep })), (e) =>
+      isLociError(e, 'ABORTED'),
+    );
   });
 });
 
@@ -178,8 +195,14 @@ describe('transport helpers', () => {
     assert.equal(endpoint('http://h:1/', '/v1/x'), 'http://h:1/v1/x');
     assert.equal(endpoint('http://h:1/v1/', '/v1/x'), 'http://h:1/v1/x');
     assert.equal(endpoint('http://h:1/proxy', '/api/chat'), 'http://h:1/proxy/api/chat');
-    assert.throws(() => endpoint('ftp://h', '/v1/x'), (e) => isLociError(e, 'INVALID_ARGUMENT'));
-    assert.throws(() => endpoint('not a url', '/v1/x'), (e) => isLociError(e, 'INVALID_ARGUMENT'));
+    assert.throws(
+      () => endpoint('ftp://h', '/v1/x'),
+      (e) => isLociError(e, 'INVALID_ARGUMENT'),
+    );
+    assert.throws(
+      () => endpoint('not a url', '/v1/x'),
+      (e) => isLociError(e, 'INVALID_ARGUMENT'),
+    );
   });
 
   it('errorReason reads every provider error shape', () => {
@@ -202,8 +225,14 @@ describe('transport helpers', () => {
     const p = { maxRetries: 5, baseMs: 100, maxMs: 1000 };
     for (let a = 0; a < 6; a++) {
       const cap = Math.min(1000, 100 * 2 ** a);
-      assert.equal(backoffMs(a, p, () => 0), cap / 2);
-      assert.equal(backoffMs(a, p, () => 0.999999), Math.round(cap / 2 + 0.999999 * (cap / 2)));
+      assert.equal(
+        backoffMs(a, p, () => 0),
+        cap / 2,
+      );
+      assert.equal(
+        backoffMs(a, p, () => 0.999999),
+        Math.round(cap / 2 + 0.999999 * (cap / 2)),
+      );
     }
   });
 });

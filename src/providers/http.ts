@@ -46,11 +46,13 @@ export interface JsonCall {
 }
 
 /** Builds {@link HttpEffects} from optional overrides (global fetch, real timers, Math.random). */
-export function httpEffects(deps: {
-  fetch?: typeof fetch | undefined;
-  sleep?: ((ms: number) => Promise<void>) | undefined;
-  random?: (() => number) | undefined;
-} = {}): HttpEffects {
+export function httpEffects(
+  deps: {
+    fetch?: typeof fetch | undefined;
+    sleep?: ((ms: number) => Promise<void>) | undefined;
+    random?: (() => number) | undefined;
+  } = {},
+): HttpEffects {
   const custom = deps.sleep;
   return {
     fetch: deps.fetch ?? ((input, init) => globalThis.fetch(input, init)),
@@ -131,7 +133,11 @@ export async function postJson(call: JsonCall, fx: HttpEffects): Promise<unknown
     return undefined;
   };
   const failed = (reason: string, status?: number, cause?: unknown): LociError =>
-    createError('PROVIDER_FAILED', { provider: call.provider, url: call.url, ...(status ? { status } : {}), reason }, cause);
+    createError(
+      'PROVIDER_FAILED',
+      { provider: call.provider, url: call.url, ...(status ? { status } : {}), reason },
+      cause,
+    );
 
   const once = async (): Promise<Attempt> => {
     let res: Response;

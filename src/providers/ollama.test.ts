@@ -2,7 +2,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isLociError } from '../core/errors.js';
-import { recordedRequest, recording, recordingSleep, startLoopback, type Loopback } from '../../test/helpers/loopback.js';
+import {
+  recordedRequest,
+  recording,
+  recordingSleep,
+  startLoopback,
+  type Loopback,
+} from '../../test/helpers/loopback.js';
 import { createLlmProvider, PROVIDER_DEFAULTS } from './index.js';
 
 let server: Loopback;
@@ -24,7 +30,12 @@ describe('ollama provider', () => {
     assert.equal(req.path, '/api/chat');
     assert.equal(req.headers['authorization'], undefined);
     assert.deepEqual(req.body, recordedRequest('ollama', 'chat.ok'));
-    assert.deepEqual(res, { text: '["feedback_testing.md"]', model: 'llama3.2', usage: { inputTokens: 120, outputTokens: 9 }, stopReason: 'stop' });
+    assert.deepEqual(res, {
+      text: '["feedback_testing.md"]',
+      model: 'llama3.2',
+      usage: { inputTokens: 120, outputTokens: 9 },
+      stopReason: 'stop',
+    });
   });
 
   it('defaults to the local Ollama port', () => {
@@ -56,6 +67,8 @@ describe('ollama provider', () => {
   it('rejects an answer without message.content', async () => {
     server.reply('ollama.chat', { body: { model: 'llama3.2', done: true } });
     const llm = createLlmProvider({ provider: 'ollama', baseUrl: server.url }, { env: {} });
-    await assert.rejects(llm.complete({ messages: [{ role: 'user', content: 'q' }] }), (e) => isLociError(e, 'PROVIDER_FAILED'));
+    await assert.rejects(llm.complete({ messages: [{ role: 'user', content: 'q' }] }), (e) =>
+      isLociError(e, 'PROVIDER_FAILED'),
+    );
   });
 });

@@ -2,7 +2,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isLociError } from '../core/errors.js';
-import { recordedRequest, recording, recordingSleep, startLoopback, type Loopback } from '../../test/helpers/loopback.js';
+import {
+  recordedRequest,
+  recording,
+  recordingSleep,
+  startLoopback,
+  type Loopback,
+} from '../../test/helpers/loopback.js';
 import { createLlmProvider } from './index.js';
 
 let server: Loopback;
@@ -38,7 +44,12 @@ describe('openai provider', () => {
     const res = await llm.complete({ messages: [{ role: 'user', content: 'q' }] });
     const req = server.requestsTo('openai.chat').at(-1)!;
     assert.equal(req.headers['authorization'], undefined);
-    assert.deepEqual(req.body, { model: 'qwen2.5', messages: [{ role: 'user', content: 'q' }], max_tokens: 512, temperature: 0 });
+    assert.deepEqual(req.body, {
+      model: 'qwen2.5',
+      messages: [{ role: 'user', content: 'q' }],
+      max_tokens: 512,
+      temperature: 0,
+    });
     assert.equal(res.text, 'The auth tests run with');
     assert.equal(res.stopReason, 'length');
     assert.deepEqual(res.usage, { inputTokens: 81, outputTokens: 5 });
@@ -53,7 +64,12 @@ describe('openai provider', () => {
 
   it('retries 429 and 500, then reports the last error with the server message', async () => {
     const { sleep, waits } = recordingSleep();
-    server.reply('openai.chat', recording('openai', 'error.rate_limited'), recording('openai', 'error.server'), recording('openai', 'error.server'));
+    server.reply(
+      'openai.chat',
+      recording('openai', 'error.rate_limited'),
+      recording('openai', 'error.server'),
+      recording('openai', 'error.server'),
+    );
     const llm = createLlmProvider({ provider: 'openai', baseUrl: server.url }, { env: {}, sleep, random: () => 0 });
     await assert.rejects(llm.complete({ messages: [{ role: 'user', content: 'q' }] }), (e) => {
       assert.ok(isLociError(e, 'PROVIDER_FAILED'));
@@ -67,13 +83,24 @@ describe('openai provider', () => {
   it('does not retry an invalid key', async () => {
     const { sleep, waits } = recordingSleep();
     server.reply('openai.chat', recording('openai', 'error.invalid_api_key'));
-    const llm = createLlmProvider({ provider: 'openai', baseUrl: server.url, apiKey: 'sk-test-bad' }, { env: {}, sleep });
-    await assert.rejects(llm.complete({ messages: [{ role: 'user', content: 'q' }] }), (e) => isLociError(e, 'PROVIDER_FAILED') && e.details.status === 401);
+    const llm = createLlmProvider(
+      { provider: 'openai', baseUrl: server.url, apiKey: 'sk-test-bad' },
+      { env: {}, sleep },
+    );
+    await assert.rejects(
+      llm.complete({ messages: [{ role: 'user', content: 'q' }] }),
+      (e) => isLociError(e, 'PROVIDER_FAILED') && e.details.status === 401,
+    );
     assert.deepEqual(waits, []);
   });
 
   it('returns empty text when the choice has null content', async () => {
-    server.reply('openai.chat', { body: { model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'tool_calls' }] } });
+    server.reply('openai.chat', {
+      body: {
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'tool_calls' }],
+      },
+    });
     const llm = createLlmProvider({ provider: 'openai', baseUrl: server.url }, { env: {} });
     const res = await llm.complete({ messages: [{ role: 'user', content: 'q' }] });
     assert.deepEqual(res, { text: '', model: 'm', stopReason: 'tool_calls' });
@@ -82,7 +109,9 @@ describe('openai provider', () => {
   it('rejects an answer without choices', async () => {
     server.reply('openai.chat', { body: { object: 'chat.completion', choices: [] } });
     const llm = createLlmProvider({ provider: 'openai', baseUrl: server.url }, { env: {} });
-    await assert.rejects(llm.complete({ messages: [{ role: 'user', content: 'q' }] }), (e) => isLociError(e, 'PROVIDER_FAILED'));
+    await assert.rejects(llm.complete({ messages: [{ role: 'user', content: 'q' }] }), (e) =>
+      isLociError(e, 'PROVIDER_FAILED'),
+    );
   });
 
   it('is cancelled by the caller signal', async () => {

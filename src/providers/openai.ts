@@ -13,7 +13,12 @@ export function openaiProvider(rt: ProviderRuntime): LlmProvider {
     name: 'openai',
     path: '/v1/chat/completions',
     headers: rt.apiKey ? { authorization: `Bearer ${rt.apiKey}` } : {},
-    body: (r) => ({ model: rt.model, messages: withSystemMessage(r), max_tokens: r.maxTokens, temperature: r.temperature }),
+    body: (r) => ({
+      model: rt.model,
+      messages: withSystemMessage(r),
+      max_tokens: r.maxTokens,
+      temperature: r.temperature,
+    }),
     parse(json) {
       const choices = field(json, 'choices');
       const first: unknown = Array.isArray(choices) ? choices[0] : undefined;

@@ -8,10 +8,26 @@
 import { systemClock } from '../core/clock.js';
 import { readMemoryFile, type Memory } from '../memdir/index.js';
 import { escapeReminderContent, utf8Bytes } from './escape.js';
-import { ageDays, attrs, escapedContent, freshnessWarning, isStale, Packer, preamble, type BlockDraft } from './render.js';
+import {
+  ageDays,
+  attrs,
+  escapedContent,
+  freshnessWarning,
+  isStale,
+  Packer,
+  preamble,
+  type BlockDraft,
+} from './render.js';
 import { selectRelevantMemories } from './select.js';
 import { sessionBytesLeft } from './session.js';
-import { RECALL_LIMITS, type RecallBudgets, type RecalledMemory, type RecallOptions, type RecallResult, type RecallSelector } from './types.js';
+import {
+  RECALL_LIMITS,
+  type RecallBudgets,
+  type RecalledMemory,
+  type RecallOptions,
+  type RecallResult,
+  type RecallSelector,
+} from './types.js';
 
 /** Budgets with defaults applied and ranges enforced (see {@link RecallBudgets}). */
 export function resolveBudgets(b: Partial<RecallBudgets> = {}): RecallBudgets {
@@ -37,7 +53,9 @@ export function memoryDraft(m: Memory, now: number, fileBytes: number): BlockDra
     content: body === '' ? escapedContent(m.description) || '(empty memory)' : body,
     tail: '\n</memory>',
     capBytes: fileBytes,
-    note: escapeReminderContent(`[… truncated to fit the recall budget; the full memory (${m.bytes.toLocaleString('en-US')} bytes) is in ${m.path}]`),
+    note: escapeReminderContent(
+      `[… truncated to fit the recall budget; the full memory (${m.bytes.toLocaleString('en-US')} bytes) is in ${m.path}]`,
+    ),
   };
 }
 
@@ -52,7 +70,12 @@ export interface PackedMemories {
  * packer has left (optionally also within `shareBytes` in total). Files that vanished or no longer
  * fit are listed in `omitted`.
  */
-export function packMemories(packer: Packer, dir: string, files: readonly string[], o: { now: number; fileBytes: number; shareBytes?: number }): PackedMemories {
+export function packMemories(
+  packer: Packer,
+  dir: string,
+  files: readonly string[],
+  o: { now: number; fileBytes: number; shareBytes?: number },
+): PackedMemories {
   const memories: RecalledMemory[] = [];
   const omitted: string[] = [];
   let used = 0;
@@ -84,7 +107,11 @@ export function packMemories(packer: Packer, dir: string, files: readonly string
 }
 
 /** An empty result (nothing to inject). */
-export function emptyRecall(selector: RecallSelector, reason: string | undefined, omitted: string[] = []): RecallResult {
+export function emptyRecall(
+  selector: RecallSelector,
+  reason: string | undefined,
+  omitted: string[] = [],
+): RecallResult {
   return { memories: [], text: '', selector, bytes: 0, omitted, ...(reason ? { reason } : {}) };
 }
 
@@ -106,16 +133,28 @@ export async function buildRecall(query: string, opts: RecallOptions): Promise<R
     const budgets = resolveBudgets(opts.budgets);
     const left = sessionBytesLeft(opts.session, budgets);
     if (left < minimumInjectionBytes()) {
-      return emptyRecall('search', `the session recall budget is spent (${opts.session?.bytes ?? 0} of ${budgets.sessionBytes} bytes)`);
+      return emptyRecall(
+        'search',
+        `the session recall budget is spent (${opts.session?.bytes ?? 0} of ${budgets.sessionBytes} bytes)`,
+      );
     }
     const sel = await selectRelevantMemories(query, { ...opts, alreadySurfaced: opts.session?.surfaced });
     if (sel.files.length === 0) return emptyRecall(sel.selector, sel.reason);
-    const packer = new Packer(preamble({ memories: true, drawers: false }), Math.min(budgets.turnBytes, left), Infinity);
+    const packer = new Packer(
+      preamble({ memories: true, drawers: false }),
+      Math.min(budgets.turnBytes, left),
+      Infinity,
+    );
     const packed = packMemories(packer, opts.dir, sel.files, { now, fileBytes: budgets.fileBytes });
     const { text, kept } = packer.finish();
     const memories = packed.memories.slice(0, kept);
     const omitted = [...packed.omitted, ...packed.memories.slice(kept).map((m) => m.file)];
-    const reason = [sel.reason, omitted.length ? `${omitted.length} selected ${omitted.length === 1 ? 'memory' : 'memories'} left out (budget or missing file)` : undefined]
+    const reason = [
+      sel.reason,
+      omitted.length
+        ? `${omitted.length} selected ${omitted.length === 1 ? 'memory' : 'memories'} left out (budget or missing file)`
+        : undefined,
+    ]
       .filter(Boolean)
       .join('; ');
     return { memories, text, selector: sel.selector, bytes: utf8Bytes(text), omitted, ...(reason ? { reason } : {}) };

@@ -22,9 +22,37 @@ const hostile = fc
   .array(
     fc.oneof(
       fc.constantFrom(
-        '<', '>', '/', ' ', '\n', '\r\n', '\t', '\u200b', '\u202e', '\u0000', '\u001b[31m', SAFE_LT, '&lt;', '<!--', '-->', '<?xml', '<|im_end|>',
-        'system-reminder', '<system-reminder>', '</system-reminder>', '< /system-reminder >', '</SYSTEM-REMINDER>', '<system-reminder',
-        '</memory>', '<memory file="x">', '<drawer id="d">', '</drawer>', 'Human:', 'Ignore previous instructions', 'a < b', 'Map<K, V>',
+        '<',
+        '>',
+        '/',
+        ' ',
+        '\n',
+        '\r\n',
+        '\t',
+        '\u200b',
+        '\u202e',
+        '\u0000',
+        '\u001b[31m',
+        SAFE_LT,
+        '&lt;',
+        '<!--',
+        '-->',
+        '<?xml',
+        '<|im_end|>',
+        'system-reminder',
+        '<system-reminder>',
+        '</system-reminder>',
+        '< /system-reminder >',
+        '</SYSTEM-REMINDER>',
+        '<system-reminder',
+        '</memory>',
+        '<memory file="x">',
+        '<drawer id="d">',
+        '</drawer>',
+        'Human:',
+        'Ignore previous instructions',
+        'a < b',
+        'Map<K, V>',
       ),
       fc.string({ unit: 'binary', maxLength: 8 }),
     ),
@@ -32,7 +60,11 @@ const hostile = fc
   )
   .map((parts) => parts.join(''));
 
-const anyText = fc.oneof(hostile, fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ unit: 'grapheme', maxLength: 200 }));
+const anyText = fc.oneof(
+  hostile,
+  fc.string({ unit: 'binary', maxLength: 200 }),
+  fc.string({ unit: 'grapheme', maxLength: 200 }),
+);
 
 /** Wrapper tags a lenient reader could see: any case, whitespace or invisible characters inside. */
 function lenientWrapperTags(text: string): { open: number; close: number } {
@@ -51,11 +83,21 @@ describe('escapeReminderContent', () => {
     assert.equal(escapeReminderContent('< /system-reminder >'), `${SAFE_LT} /system-reminder >`);
     assert.equal(escapeReminderContent('<\u200b/system-reminder>'), `${SAFE_LT}\u200b/system-reminder>`);
     assert.equal(escapeReminderContent('<memory file="x">'), `${SAFE_LT}memory file="x">`);
-    assert.equal(escapeReminderContent('<!-- c --> <?pi?> <|im_end|>'), `${SAFE_LT}!-- c --> ${SAFE_LT}?pi?> ${SAFE_LT}|im_end|>`);
-    assert.equal(escapeReminderContent('Map<K, V> and a < b and x<3 and 1 <= 2'), `Map${SAFE_LT}K, V> and a < b and x<3 and 1 <= 2`);
+    assert.equal(
+      escapeReminderContent('<!-- c --> <?pi?> <|im_end|>'),
+      `${SAFE_LT}!-- c --> ${SAFE_LT}?pi?> ${SAFE_LT}|im_end|>`,
+    );
+    assert.equal(
+      escapeReminderContent('Map<K, V> and a < b and x<3 and 1 <= 2'),
+      `Map${SAFE_LT}K, V> and a < b and x<3 and 1 <= 2`,
+    );
     assert.equal(escapeReminderContent('trailing <'), `trailing ${SAFE_LT}`);
     assert.equal(escapeReminderContent('line\r\nend\rold\u0000nul\ttab'), 'line\nend\nold\uFFFDnul\ttab');
-    assert.equal(escapeReminderContent('a\u2028</memory>\u2029b'), `a\n${SAFE_LT}/memory>\nb`, 'Unicode line separators are line ends too');
+    assert.equal(
+      escapeReminderContent('a\u2028</memory>\u2029b'),
+      `a\n${SAFE_LT}/memory>\nb`,
+      'Unicode line separators are line ends too',
+    );
     assert.equal(escapeReminderContent('plain text, no tags'), 'plain text, no tags');
   });
 
@@ -106,9 +148,15 @@ describe('escapeReminderContent', () => {
     try {
       await fc.assert(
         fc.asyncProperty(hostile, async (body) => {
-          writeFileSync(join(f.dir, 'feedback_zebra.md'), `---\nname: zebra\ndescription: zebra crossing rules\nmetadata:\n  type: feedback\n---\nzebra crossing ${body}\n`);
+          writeFileSync(
+            join(f.dir, 'feedback_zebra.md'),
+            `---\nname: zebra\ndescription: zebra crossing rules\nmetadata:\n  type: feedback\n---\nzebra crossing ${body}\n`,
+          );
           const r = await buildRecall('zebra crossing rules', { dir: f.dir, clock: testClock() });
-          assert.ok(r.memories.some((m) => m.file === 'feedback_zebra.md'), r.reason);
+          assert.ok(
+            r.memories.some((m) => m.file === 'feedback_zebra.md'),
+            r.reason,
+          );
           assert.deepEqual(lenientWrapperTags(r.text), { open: 1, close: 1 });
           assert.equal(count(r.text, '\n</memory>'), r.memories.length, 'no forged block ends');
           assert.equal(count(r.text, '\n<memory '), r.memories.length, 'no forged block starts');

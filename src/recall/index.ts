@@ -16,10 +16,27 @@ export {
   type RecallSessionState,
 } from './types.js';
 export { selectRelevantMemories } from './select.js';
-export { selectorSystemPrompt, selectorUserMessage, formatManifest, parseSelectionAnswer, resolveNames } from './select-llm.js';
+export {
+  selectorSystemPrompt,
+  selectorUserMessage,
+  formatManifest,
+  parseSelectionAnswer,
+  resolveNames,
+} from './select-llm.js';
 export { searchMemoryFiles, RELATIVE_THRESHOLD, type SearchSelection } from './select-search.js';
 export { buildRecall, resolveBudgets } from './build.js';
-export { buildPromptContext, recallWings, FOREIGN_MARGIN, FOREIGN_COVERAGE, FOREIGN_MAX, type PromptContextOptions, type PromptContext, type RecalledDrawer, type PalaceSearcher, type TunnelSource } from './prompt-context.js';
+export {
+  buildPromptContext,
+  recallWings,
+  FOREIGN_MARGIN,
+  FOREIGN_COVERAGE,
+  FOREIGN_MAX,
+  type PromptContextOptions,
+  type PromptContext,
+  type RecalledDrawer,
+  type PalaceSearcher,
+  type TunnelSource,
+} from './prompt-context.js';
 export { startRecallPrefetch, prefetchGate, type PrefetchOptions, type RecallPrefetch } from './prefetch.js';
 export {
   loadRecallSession,

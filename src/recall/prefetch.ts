@@ -52,7 +52,14 @@ export function prefetchGate(query: string, opts: RecallOptions): string | undef
 }
 
 function skippedHandle(reason: string): RecallPrefetch {
-  return { poll: () => undefined, consume: () => undefined, abort: () => {}, settled: true, skipped: reason, done: Promise.resolve() };
+  return {
+    poll: () => undefined,
+    consume: () => undefined,
+    abort: () => {},
+    settled: true,
+    skipped: reason,
+    done: Promise.resolve(),
+  };
 }
 
 /**

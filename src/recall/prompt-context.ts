@@ -53,7 +53,13 @@ export interface PromptContextOptions extends Omit<RecallOptions, 'dir'> {
 
 /** The part of a palace {@link recallWings} needs (`openPalace()` returns one). */
 export interface TunnelSource {
-  graph?: (() => Promise<{ tunnels: { list(filter?: { wing?: string }): Promise<{ source: { wing: string }; target: { wing: string } }[]> } }>) | undefined;
+  graph?:
+    | (() => Promise<{
+        tunnels: {
+          list(filter?: { wing?: string }): Promise<{ source: { wing: string }; target: { wing: string } }[]>;
+        };
+      }>)
+    | undefined;
 }
 
 /**
@@ -119,7 +125,14 @@ function inside(dir: string, path: string | null): boolean {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
-function drawerDraft(h: SearchHit, date: string, days: number, capBytes: number, capChars: number, tokens: ReadonlySet<string>): BlockDraft {
+function drawerDraft(
+  h: SearchHit,
+  date: string,
+  days: number,
+  capBytes: number,
+  capChars: number,
+  tokens: ReadonlySet<string>,
+): BlockDraft {
   const lines = h.lines ? `${h.lines[0]}-${h.lines[1]}` : undefined;
   // A long drawer gives the verbatim excerpt around the prompt's words, not its first characters.
   const ex = excerptChars(h.text, matchSpans(h.text, tokens), Math.max(100, capChars - 80));
@@ -147,9 +160,18 @@ function coverage(tokens: readonly string[], text: string): { share: number; tok
 }
 
 /** Drawers of other wings that score far above the project (see the module comment). */
-function foreignHits(o: PromptContextOptions, all: SearchResult, wings: ReadonlySet<string>, projectHasHits: boolean): SearchHit[] {
+function foreignHits(
+  o: PromptContextOptions,
+  all: SearchResult,
+  wings: ReadonlySet<string>,
+  projectHasHits: boolean,
+): SearchHit[] {
   const inAll = all.hits.filter((h) => wings.has(h.wing));
-  const baseline = inAll.length ? Math.max(...inAll.map((h) => h.score)) : projectHasHits ? (all.hits.at(-1)?.score ?? 0) : 0;
+  const baseline = inAll.length
+    ? Math.max(...inAll.map((h) => h.score))
+    : projectHasHits
+      ? (all.hits.at(-1)?.score ?? 0)
+      : 0;
   return all.hits
     .filter((h) => !wings.has(h.wing) && h.score > 0 && h.score >= FOREIGN_MARGIN * baseline)
     .filter((h) => {
@@ -163,7 +185,10 @@ function foreignHits(o: PromptContextOptions, all: SearchResult, wings: Readonly
 async function searchDrawers(o: PromptContextOptions, limit: number): Promise<{ hits: SearchHit[]; tokens: string[] }> {
   const none = { hits: [], tokens: [] };
   if (!o.palace || limit === 0 || o.query.trim() === '') return none;
-  const fresh = (h: SearchHit) => !o.session?.drawers.has(h.id) && !inside(o.memoryDir, h.source) && !(o.userMemoryDir && inside(o.userMemoryDir, h.source));
+  const fresh = (h: SearchHit) =>
+    !o.session?.drawers.has(h.id) &&
+    !inside(o.memoryDir, h.source) &&
+    !(o.userMemoryDir && inside(o.userMemoryDir, h.source));
   const strong = (hits: SearchHit[]) => {
     const best = hits[0]?.score ?? 0;
     return hits.filter((h) => h.score >= best * RELATIVE_THRESHOLD);
@@ -208,7 +233,12 @@ export async function buildPromptContext(o: PromptContextOptions): Promise<Promp
     const maxChars = clamp(o.maxChars, RECALL_LIMITS.hookChars, 200, 1_000_000);
     const left = sessionBytesLeft(o.session, budgets);
     if (left < minimumInjectionBytes(true)) {
-      return none(emptyRecall('search', `the session recall budget is spent (${o.session?.bytes ?? 0} of ${budgets.sessionBytes} bytes)`));
+      return none(
+        emptyRecall(
+          'search',
+          `the session recall budget is spent (${o.session?.bytes ?? 0} of ${budgets.sessionBytes} bytes)`,
+        ),
+      );
     }
     const [sel, userSel, found] = await Promise.all([
       selectRelevantMemories(o.query, { ...o, dir: o.memoryDir, alreadySurfaced: o.session?.surfaced }),
@@ -220,14 +250,34 @@ export async function buildPromptContext(o: PromptContextOptions): Promise<Promp
     const userFiles = userSel?.files ?? [];
     const hits = found.hits;
     const tokens = new Set(found.tokens);
-    if (sel.files.length === 0 && userFiles.length === 0 && hits.length === 0) return none(emptyRecall(sel.selector, sel.reason));
+    if (sel.files.length === 0 && userFiles.length === 0 && hits.length === 0)
+      return none(emptyRecall(sel.selector, sel.reason));
     const maxBytes = Math.min(budgets.turnBytes, left);
-    const packer = new Packer(preamble({ memories: sel.files.length + userFiles.length > 0, drawers: hits.length > 0 }), maxBytes, maxChars, o.wrap ?? true);
+    const packer = new Packer(
+      preamble({ memories: sel.files.length + userFiles.length > 0, drawers: hits.length > 0 }),
+      maxBytes,
+      maxChars,
+      o.wrap ?? true,
+    );
     const share = hits.length ? Math.floor(MEMORY_SHARE * Math.min(maxBytes, maxChars)) : Infinity;
-    const projectPacked = packMemories(packer, o.memoryDir, sel.files, { now, fileBytes: budgets.fileBytes, shareBytes: share });
+    const projectPacked = packMemories(packer, o.memoryDir, sel.files, {
+      now,
+      fileBytes: budgets.fileBytes,
+      shareBytes: share,
+    });
     const usedShare = projectPacked.memories.reduce((a, m) => a + m.bytes, 0);
-    const userPacked = o.userMemoryDir && userFiles.length ? packMemories(packer, o.userMemoryDir, userFiles, { now, fileBytes: budgets.fileBytes, shareBytes: share - usedShare }) : { memories: [], omitted: [] };
-    const packed = { memories: [...projectPacked.memories, ...userPacked.memories], omitted: [...projectPacked.omitted, ...userPacked.omitted] };
+    const userPacked =
+      o.userMemoryDir && userFiles.length
+        ? packMemories(packer, o.userMemoryDir, userFiles, {
+            now,
+            fileBytes: budgets.fileBytes,
+            shareBytes: share - usedShare,
+          })
+        : { memories: [], omitted: [] };
+    const packed = {
+      memories: [...projectPacked.memories, ...userPacked.memories],
+      omitted: [...projectPacked.omitted, ...userPacked.omitted],
+    };
     const drawerChars = clamp(o.drawerChars, RECALL_LIMITS.drawerChars, 100, 100_000);
     const drawers: RecalledDrawer[] = [];
     for (const h of hits) {
@@ -236,16 +286,40 @@ export async function buildPromptContext(o: PromptContextOptions): Promise<Promp
       const fitted = packer.add(drawerDraft(h, date, days, budgets.fileBytes, drawerChars, tokens));
       if (!fitted) continue;
       const excerpted = h.text.length > Math.max(100, drawerChars - 80);
-      drawers.push({ id: h.id, wing: h.wing, room: h.room, source: h.source, date, age_days: days, score: h.score, bytes: fitted.bytes, truncated: fitted.truncated || excerpted });
+      drawers.push({
+        id: h.id,
+        wing: h.wing,
+        room: h.room,
+        source: h.source,
+        date,
+        age_days: days,
+        score: h.score,
+        bytes: fitted.bytes,
+        truncated: fitted.truncated || excerpted,
+      });
     }
     const { text, kept } = packer.finish();
     const memories = packed.memories.slice(0, kept);
     const keptDrawers = drawers.slice(0, Math.max(0, kept - packed.memories.length));
     const omitted = [...packed.omitted, ...packed.memories.slice(kept).map((m) => m.file)];
-    const reason = [sel.reason, omitted.length ? `${omitted.length} selected ${omitted.length === 1 ? 'memory' : 'memories'} left out (budget or missing file)` : undefined]
+    const reason = [
+      sel.reason,
+      omitted.length
+        ? `${omitted.length} selected ${omitted.length === 1 ? 'memory' : 'memories'} left out (budget or missing file)`
+        : undefined,
+    ]
       .filter(Boolean)
       .join('; ');
-    return { memories, drawers: keptDrawers, text, selector: sel.selector, bytes: utf8Bytes(text), chars: text.length, omitted, ...(reason ? { reason } : {}) };
+    return {
+      memories,
+      drawers: keptDrawers,
+      text,
+      selector: sel.selector,
+      bytes: utf8Bytes(text),
+      chars: text.length,
+      omitted,
+      ...(reason ? { reason } : {}),
+    };
   } catch (e) {
     o.logger?.log('error', 'recall: building the prompt context failed', { error: (e as Error)?.message ?? String(e) });
     return none(emptyRecall('search', `recall failed: ${(e as Error)?.message ?? String(e)}`));

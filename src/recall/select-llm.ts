@@ -165,7 +165,11 @@ export function resolveNames(names: readonly string[], entries: readonly MemoryE
   }
   const out: string[] = [];
   for (const raw of names) {
-    const n = raw.trim().replace(/^[`'"]+|[`'"]+$/g, '').replace(/^\.\//, '').replace(/\\/g, '/');
+    const n = raw
+      .trim()
+      .replace(/^[`'"]+|[`'"]+$/g, '')
+      .replace(/^\.\//, '')
+      .replace(/\\/g, '/');
     if (!n) continue;
     let hit: string | undefined;
     for (const v of [n, /\.md$/i.test(n) ? undefined : `${n}.md`]) {
@@ -203,7 +207,9 @@ export async function selectWithLlm(
   }, o.timeoutMs);
   timer.unref?.();
   // Settles on abort even if a provider ignores its signal.
-  const stopped = new Promise<never>((_, reject) => ac.signal.addEventListener('abort', () => reject(ac.signal.reason), { once: true }));
+  const stopped = new Promise<never>((_, reject) =>
+    ac.signal.addEventListener('abort', () => reject(ac.signal.reason), { once: true }),
+  );
   try {
     const res = await Promise.race([
       provider.complete({
@@ -219,7 +225,8 @@ export async function selectWithLlm(
     const names = parseSelectionAnswer(res.text);
     if (names === undefined) return { ok: false, reason: `unreadable answer ${JSON.stringify(res.text.slice(0, 80))}` };
     const files = resolveNames(names, entries);
-    if (names.length > 0 && files.length === 0) return { ok: false, reason: `answer named only unknown files (${names.slice(0, 3).join(', ')})` };
+    if (names.length > 0 && files.length === 0)
+      return { ok: false, reason: `answer named only unknown files (${names.slice(0, 3).join(', ')})` };
     return { ok: true, files: files.slice(0, o.max) };
   } catch (e) {
     if (o.signal?.aborted) return { ok: false, reason: 'aborted', aborted: true };

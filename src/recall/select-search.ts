@@ -24,9 +24,17 @@ export interface SearchSelection {
  * The memory files most relevant to `query`, best first, at most `max`, each scoring at least
  * `threshold` × the best score. Throws only when the store or search itself fails.
  */
-export async function searchMemoryFiles(query: string, memories: readonly Memory[], max: number, threshold = RELATIVE_THRESHOLD): Promise<SearchSelection[]> {
+export async function searchMemoryFiles(
+  query: string,
+  memories: readonly Memory[],
+  max: number,
+  threshold = RELATIVE_THRESHOLD,
+): Promise<SearchSelection[]> {
   if (memories.length === 0 || query.trim() === '') return [];
-  const [{ createMemoryStore }, { searchHybrid }] = await Promise.all([import('../store/index.js'), import('../search/index.js')]);
+  const [{ createMemoryStore }, { searchHybrid }] = await Promise.all([
+    import('../store/index.js'),
+    import('../search/index.js'),
+  ]);
   const store = createMemoryStore();
   await store.init();
   await store.put(
@@ -36,7 +44,8 @@ export async function searchMemoryFiles(query: string, memories: readonly Memory
       room: m.type ?? 'untyped',
       source: m.file,
       contentDate: m.modified,
-      text: [m.title, m.description, m.body.slice(0, INDEX_BODY_CHARS)].filter((s) => s.trim() !== '').join('\n') || m.file,
+      text:
+        [m.title, m.description, m.body.slice(0, INDEX_BODY_CHARS)].filter((s) => s.trim() !== '').join('\n') || m.file,
       indexExtra: `${m.name} ${m.file.replace(/\.md$/i, '').replace(/[_/-]+/g, ' ')}`,
     })),
   );

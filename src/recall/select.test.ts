@@ -53,7 +53,10 @@ describe('selectRelevantMemories with a scripted LLM', () => {
   it('the prompt is selective: at most N files, "none" allowed, JSON only, data not instructions', async () => {
     server.reply('anthropic.messages', selectorReply('anthropic.select'));
     await selectRelevantMemories(recordedQuery(), { dir: f.dir, provider: anthropic(), max: 3 });
-    const body = server.requestsTo('anthropic.messages').at(-1)!.body as { system: string; messages: { content: string }[] };
+    const body = server.requestsTo('anthropic.messages').at(-1)!.body as {
+      system: string;
+      messages: { content: string }[];
+    };
     assert.match(body.system, /clearly be useful/);
     assert.match(body.system, /at most 3\./);
     assert.match(body.system, /\[\] is a valid/);
@@ -64,9 +67,15 @@ describe('selectRelevantMemories with a scripted LLM', () => {
 
   it('prose around a fenced array, and an object wrapping the list, are parsed', async () => {
     server.reply('anthropic.messages', selectorReply('anthropic.select_prose'));
-    assert.deepEqual(await selectRelevantMemories(recordedQuery(), { dir: f.dir, provider: anthropic() }), { files: ['feedback_testing.md'], selector: 'llm' });
+    assert.deepEqual(await selectRelevantMemories(recordedQuery(), { dir: f.dir, provider: anthropic() }), {
+      files: ['feedback_testing.md'],
+      selector: 'llm',
+    });
     server.reply('openai.chat', selectorReply('openai.select_object'));
-    assert.deepEqual((await selectRelevantMemories(recordedQuery(), { dir: f.dir, provider: openai() })).files, ['feedback_testing.md', 'project_auth_migration.md']);
+    assert.deepEqual((await selectRelevantMemories(recordedQuery(), { dir: f.dir, provider: openai() })).files, [
+      'feedback_testing.md',
+      'project_auth_migration.md',
+    ]);
   });
 
   it('an empty answer is a valid "none" (no search fallback)', async () => {
@@ -85,9 +94,14 @@ describe('selectRelevantMemories with a scripted LLM', () => {
 
   it('excludes already surfaced files from the manifest and from the answer', async () => {
     server.reply('anthropic.messages', selectorReply('anthropic.select'));
-    const sel = await selectRelevantMemories(recordedQuery(), { dir: f.dir, provider: anthropic(), alreadySurfaced: new Set(['feedback_testing.md']) });
+    const sel = await selectRelevantMemories(recordedQuery(), {
+      dir: f.dir,
+      provider: anthropic(),
+      alreadySurfaced: new Set(['feedback_testing.md']),
+    });
     assert.deepEqual(sel.files, ['team/reference_ci.md']);
-    const content = (server.requestsTo('anthropic.messages').at(-1)!.body as { messages: { content: string }[] }).messages[0]!.content;
+    const content = (server.requestsTo('anthropic.messages').at(-1)!.body as { messages: { content: string }[] })
+      .messages[0]!.content;
     assert.doesNotMatch(content, /feedback_testing\.md/);
   });
 });
@@ -101,8 +115,14 @@ describe('selectRelevantMemories falls back to search', () => {
   };
 
   it('on an HTTP error', async () => {
-    server.reply('anthropic.messages', { status: 500, body: { type: 'error', error: { type: 'api_error', message: 'Internal server error' } } });
-    fellBack(await selectRelevantMemories(recordedQuery(), { dir: f.dir, provider: anthropic() }), /HTTP 500|api_error/);
+    server.reply('anthropic.messages', {
+      status: 500,
+      body: { type: 'error', error: { type: 'api_error', message: 'Internal server error' } },
+    });
+    fellBack(
+      await selectRelevantMemories(recordedQuery(), { dir: f.dir, provider: anthropic() }),
+      /HTTP 500|api_error/,
+    );
   });
 
   it('on a dropped connection', async () => {
@@ -112,12 +132,18 @@ describe('selectRelevantMemories falls back to search', () => {
 
   it('on a slow model (timeout)', async () => {
     server.reply('ollama.chat', { fail: 'hang' });
-    fellBack(await selectRelevantMemories(recordedQuery(), { dir: f.dir, provider: ollama(), timeoutMs: 150 }), /timed out after 150 ms/);
+    fellBack(
+      await selectRelevantMemories(recordedQuery(), { dir: f.dir, provider: ollama(), timeoutMs: 150 }),
+      /timed out after 150 ms/,
+    );
   });
 
   it('on a provider that ignores its abort signal and never answers', async () => {
     const stuck: LlmProvider = { name: 'openai', model: 'stuck', complete: () => new Promise(() => {}) };
-    fellBack(await selectRelevantMemories(recordedQuery(), { dir: f.dir, provider: stuck, timeoutMs: 50 }), /timed out/);
+    fellBack(
+      await selectRelevantMemories(recordedQuery(), { dir: f.dir, provider: stuck, timeoutMs: 50 }),
+      /timed out/,
+    );
   });
 
   it('on a garbage answer', async () => {
@@ -138,25 +164,51 @@ describe('selectRelevantMemories falls back to search', () => {
 
 describe('selectRelevantMemories without an LLM', () => {
   it('selects by hybrid search over name, description and body', async () => {
-    assert.deepEqual(await selectRelevantMemories('how do we run the integration tests?', { dir: f.dir }), { files: ['feedback_testing.md'], selector: 'search' });
-    assert.deepEqual((await selectRelevantMemories('OAuth2 deadline for the auth rewrite', { dir: f.dir })).files, ['project_auth_migration.md']);
-    assert.deepEqual((await selectRelevantMemories('staging rollback', { dir: f.dir })).files, ['project_deploy_notes.md'], 'a file without frontmatter is found by its body');
+    assert.deepEqual(await selectRelevantMemories('how do we run the integration tests?', { dir: f.dir }), {
+      files: ['feedback_testing.md'],
+      selector: 'search',
+    });
+    assert.deepEqual((await selectRelevantMemories('OAuth2 deadline for the auth rewrite', { dir: f.dir })).files, [
+      'project_auth_migration.md',
+    ]);
+    assert.deepEqual(
+      (await selectRelevantMemories('staging rollback', { dir: f.dir })).files,
+      ['project_deploy_notes.md'],
+      'a file without frontmatter is found by its body',
+    );
     assert.deepEqual((await selectRelevantMemories('flaky dashboard', { dir: f.dir })).files, ['team/reference_ci.md']);
   });
 
   it('returns nothing, with a reason, when nothing matches, everything was surfaced, or there are no files', async () => {
     const miss = await selectRelevantMemories('kubernetes helm chart values', { dir: f.dir });
     assert.deepEqual(miss, { files: [], selector: 'search', reason: 'no memory matched the query' });
-    const all = new Set(['feedback_testing.md', 'feedback_release.md', 'project_auth_migration.md', 'project_deploy_notes.md', 'team/reference_ci.md', 'user_role.md']);
-    assert.match((await selectRelevantMemories('integration tests', { dir: f.dir, alreadySurfaced: all })).reason!, /already surfaced/);
-    assert.match((await selectRelevantMemories('integration tests', { dir: `${f.root}/nowhere` })).reason!, /no memory files/);
+    const all = new Set([
+      'feedback_testing.md',
+      'feedback_release.md',
+      'project_auth_migration.md',
+      'project_deploy_notes.md',
+      'team/reference_ci.md',
+      'user_role.md',
+    ]);
+    assert.match(
+      (await selectRelevantMemories('integration tests', { dir: f.dir, alreadySurfaced: all })).reason!,
+      /already surfaced/,
+    );
+    assert.match(
+      (await selectRelevantMemories('integration tests', { dir: `${f.root}/nowhere` })).reason!,
+      /no memory files/,
+    );
     assert.equal((await selectRelevantMemories('   ', { dir: f.dir })).reason, 'empty query');
   });
 
   it('an aborted selection returns no files and does not search', async () => {
     const ac = new AbortController();
     ac.abort();
-    assert.deepEqual(await selectRelevantMemories('integration tests', { dir: f.dir, signal: ac.signal }), { files: [], selector: 'search', reason: 'aborted' });
+    assert.deepEqual(await selectRelevantMemories('integration tests', { dir: f.dir, signal: ac.signal }), {
+      files: [],
+      selector: 'search',
+      reason: 'aborted',
+    });
   });
 
   it('never throws: an unreadable directory path becomes a reason', async () => {
@@ -173,7 +225,10 @@ describe('parseSelectionAnswer and resolveNames', () => {
     assert.deepEqual(parseSelectionAnswer('Sure! ```json\n["a.md"]\n``` hope it helps'), ['a.md']);
     assert.deepEqual(parseSelectionAnswer('I pick [1] no wait: ["a.md"]'), ['a.md']);
     assert.deepEqual(parseSelectionAnswer('{"selected_memories": [{"file": "a.md"}]}'), ['a.md']);
-    assert.deepEqual(parseSelectionAnswer('["feedback_testing.md", "reference_ci.md"'), ['feedback_testing.md', 'reference_ci.md']);
+    assert.deepEqual(parseSelectionAnswer('["feedback_testing.md", "reference_ci.md"'), [
+      'feedback_testing.md',
+      'reference_ci.md',
+    ]);
     assert.deepEqual(parseSelectionAnswer('["a \\"q\\".md"]'), ['a "q".md']);
     assert.equal(parseSelectionAnswer('The testing memory looks relevant.'), undefined);
     assert.equal(parseSelectionAnswer('[1, 2]'), undefined);
@@ -181,11 +236,15 @@ describe('parseSelectionAnswer and resolveNames', () => {
   });
 
   it('maps names to manifest files and drops unknown ones', () => {
-    const entries = ['feedback_testing.md', 'team/reference_ci.md', 'Project_X.md'].map((file) => ({ file }) as MemoryEntry);
-    assert.deepEqual(resolveNames(['./feedback_testing.md', 'reference_ci', 'project_x.md', '`feedback_testing.md`', 'nope.md', '../etc/passwd'], entries), [
-      'feedback_testing.md',
-      'team/reference_ci.md',
-      'Project_X.md',
-    ]);
+    const entries = ['feedback_testing.md', 'team/reference_ci.md', 'Project_X.md'].map(
+      (file) => ({ file }) as MemoryEntry,
+    );
+    assert.deepEqual(
+      resolveNames(
+        ['./feedback_testing.md', 'reference_ci', 'project_x.md', '`feedback_testing.md`', 'nope.md', '../etc/passwd'],
+        entries,
+      ),
+      ['feedback_testing.md', 'team/reference_ci.md', 'Project_X.md'],
+    );
   });
 });

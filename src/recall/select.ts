@@ -19,7 +19,10 @@ function message(e: unknown): string {
 }
 
 /** The candidates of a selection: the directory's memories minus those already surfaced. */
-export function candidateMemories(dir: string, alreadySurfaced?: ReadonlySet<string>): { all: Memory[]; candidates: Memory[] } {
+export function candidateMemories(
+  dir: string,
+  alreadySurfaced?: ReadonlySet<string>,
+): { all: Memory[]; candidates: Memory[] } {
   const all = loadMemories(dir);
   return { all, candidates: alreadySurfaced?.size ? all.filter((m) => !alreadySurfaced.has(m.file)) : all };
 }
@@ -47,27 +50,43 @@ export async function selectRelevantMemories(query: string, opts: SelectMemories
     if (q === '') return { files: [], selector: 'search', reason: 'empty query' };
     const { all, candidates } = candidateMemories(opts.dir, opts.alreadySurfaced);
     if (candidates.length === 0) {
-      const reason = all.length ? 'every memory file was already surfaced in this session' : `no memory files in ${opts.dir}`;
+      const reason = all.length
+        ? 'every memory file was already surfaced in this session'
+        : `no memory files in ${opts.dir}`;
       return { files: [], selector: 'search', reason };
     }
     let fallback: string | undefined;
     if (opts.provider) {
       const r = await selectWithLlm(opts.provider, q, candidates, { max, timeoutMs, signal: opts.signal });
-      if (r.ok) return r.files.length ? { files: r.files, selector: 'llm' } : { files: [], selector: 'llm', reason: 'the model found no clearly useful memory' };
+      if (r.ok)
+        return r.files.length
+          ? { files: r.files, selector: 'llm' }
+          : { files: [], selector: 'llm', reason: 'the model found no clearly useful memory' };
       if (r.aborted) return { files: [], selector: 'llm', reason: 'aborted' };
       fallback = `llm selector failed (${r.reason}); used search`;
-      log?.log('warn', 'recall: LLM selector failed, falling back to search', { provider: opts.provider.name, reason: r.reason });
+      log?.log('warn', 'recall: LLM selector failed, falling back to search', {
+        provider: opts.provider.name,
+        reason: r.reason,
+      });
     }
     try {
       const hits = await searchMemoryFiles(q, candidates, max);
       if (opts.signal?.aborted) return { files: [], selector: 'search', reason: 'aborted' };
       const files = hits.map((h) => h.file);
       const skipped = all.length - candidates.length;
-      const reason = fallback ?? (files.length ? undefined : `no memory matched the query${skipped ? ` (${skipped} already surfaced in this session)` : ''}`);
+      const reason =
+        fallback ??
+        (files.length
+          ? undefined
+          : `no memory matched the query${skipped ? ` (${skipped} already surfaced in this session)` : ''}`);
       return reason === undefined ? { files, selector: 'search' } : { files, selector: 'search', reason };
     } catch (e) {
       log?.log('error', 'recall: search over memory files failed', { error: message(e) });
-      return { files: [], selector: 'search', reason: `${fallback ? `${fallback}; ` : ''}search failed: ${message(e)}` };
+      return {
+        files: [],
+        selector: 'search',
+        reason: `${fallback ? `${fallback}; ` : ''}search failed: ${message(e)}`,
+      };
     }
   } catch (e) {
     log?.log('error', 'recall: selection failed', { error: message(e) });

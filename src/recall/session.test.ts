@@ -25,12 +25,18 @@ describe('recall session state', () => {
   it('starts fresh, records, merges and persists across loads', () => {
     const id = '5b0c8f8e-1d2a-4c6b-9a57-0f4e2c1d9b7a';
     const s0 = loadRecallSession(f.home, id);
-    assert.deepEqual({ surfaced: [...s0.surfaced], drawers: [...s0.drawers], bytes: s0.bytes, turns: s0.turns }, { surfaced: [], drawers: [], bytes: 0, turns: 0 });
+    assert.deepEqual(
+      { surfaced: [...s0.surfaced], drawers: [...s0.drawers], bytes: s0.bytes, turns: s0.turns },
+      { surfaced: [], drawers: [], bytes: 0, turns: 0 },
+    );
     recordSurfaced(f.home, id, { files: ['a.md', 'b.md'], bytes: 1000 });
     const s2 = recordSurfaced(f.home, id, { files: ['b.md', 'c.md'], drawers: ['d1'], bytes: 500 });
     assert.deepEqual([...s2.surfaced], ['a.md', 'b.md', 'c.md']);
     const back = loadRecallSession(f.home, id);
-    assert.deepEqual({ surfaced: [...back.surfaced], drawers: [...back.drawers], bytes: back.bytes, turns: back.turns }, { surfaced: ['a.md', 'b.md', 'c.md'], drawers: ['d1'], bytes: 1500, turns: 2 });
+    assert.deepEqual(
+      { surfaced: [...back.surfaced], drawers: [...back.drawers], bytes: back.bytes, turns: back.turns },
+      { surfaced: ['a.md', 'b.md', 'c.md'], drawers: ['d1'], bytes: 1500, turns: 2 },
+    );
     const path = sessionPath(f.home, id);
     assert.equal(path, join(f.home, 'sessions', `${id}.json`));
     assert.equal(statSync(path).mode & 0o777, 0o600, 'private');
@@ -51,7 +57,12 @@ describe('recall session state', () => {
 
   it('reads a corrupt file as a fresh state and logs it; the next record repairs it', () => {
     const id = 'corrupt';
-    for (const junk of ['{not json', '[]', '{"version":1,"surfaced":"a.md","bytes":3}', '{"version":9,"surfaced":[],"bytes":0,"updatedAt":"2025-01-01T00:00:00Z"}']) {
+    for (const junk of [
+      '{not json',
+      '[]',
+      '{"version":1,"surfaced":"a.md","bytes":3}',
+      '{"version":9,"surfaced":[],"bytes":0,"updatedAt":"2025-01-01T00:00:00Z"}',
+    ]) {
       mkdirSync(join(f.home, 'sessions'), { recursive: true });
       writeFileSync(sessionPath(f.home, id), junk);
       const log = memoryLogger();

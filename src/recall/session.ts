@@ -49,7 +49,9 @@ export function sessionsDir(home: string): string {
  * they are; any other id is replaced by a hash, so an id can never escape the folder.
  */
 export function sessionPath(home: string, sessionId: string): string {
-  const safe = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/.test(sessionId) ? sessionId : `s-${sha256(sessionId).slice(0, 32)}`;
+  const safe = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/.test(sessionId)
+    ? sessionId
+    : `s-${sha256(sessionId).slice(0, 32)}`;
   return join(sessionsDir(home), `${safe}.json`);
 }
 
@@ -83,7 +85,15 @@ function parse(text: string, sessionId: string): RecallSessionState | string {
   const createdAt = typeof o['createdAt'] === 'string' ? o['createdAt'] : '';
   const updatedAt = typeof o['updatedAt'] === 'string' ? o['updatedAt'] : createdAt;
   if (!Number.isFinite(Date.parse(updatedAt))) return 'updatedAt is not a date';
-  return { id: sessionId, surfaced: new Set(surfaced), drawers: new Set(drawers), bytes, turns, createdAt: createdAt || updatedAt, updatedAt };
+  return {
+    id: sessionId,
+    surfaced: new Set(surfaced),
+    drawers: new Set(drawers),
+    bytes,
+    turns,
+    createdAt: createdAt || updatedAt,
+    updatedAt,
+  };
 }
 
 function ttlMs(o: SessionOptions): number {
@@ -103,12 +113,19 @@ export function loadRecallSession(home: string, sessionId: string, o: SessionOpt
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') (o.logger ?? silentLogger).log('warn', 'recall: cannot read session state; starting fresh', { path, error: (e as Error).message });
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      (o.logger ?? silentLogger).log('warn', 'recall: cannot read session state; starting fresh', {
+        path,
+        error: (e as Error).message,
+      });
     return freshSession(sessionId, now);
   }
   const s = parse(text, sessionId);
   if (typeof s === 'string') {
-    (o.logger ?? silentLogger).log('warn', 'recall: corrupt session state ignored; starting fresh', { path, reason: s });
+    (o.logger ?? silentLogger).log('warn', 'recall: corrupt session state ignored; starting fresh', {
+      path,
+      reason: s,
+    });
     return freshSession(sessionId, now);
   }
   if (now - Date.parse(s.updatedAt) > ttlMs(o)) return freshSession(sessionId, now);
@@ -125,7 +142,12 @@ function serialise(s: RecallSessionState): string {
  * added, one more turn), writes atomically, and prunes expired sessions when the file is new.
  * Returns the merged state. Never throws: a failed write is logged and the merged state returned.
  */
-export function recordSurfaced(home: string, sessionId: string, rec: SurfacedRecord, o: SessionOptions = {}): RecallSessionState {
+export function recordSurfaced(
+  home: string,
+  sessionId: string,
+  rec: SurfacedRecord,
+  o: SessionOptions = {},
+): RecallSessionState {
   const now = (o.clock ?? systemClock).now();
   const path = sessionPath(home, sessionId);
   const s = loadRecallSession(home, sessionId, o);
@@ -139,7 +161,10 @@ export function recordSurfaced(home: string, sessionId: string, rec: SurfacedRec
   try {
     writeFileAtomic(path, serialise(s), 0o600);
   } catch (e) {
-    (o.logger ?? silentLogger).log('error', 'recall: cannot write session state', { path, error: (e as Error).message });
+    (o.logger ?? silentLogger).log('error', 'recall: cannot write session state', {
+      path,
+      error: (e as Error).message,
+    });
   }
   if (isNew) pruneRecallSessions(home, o);
   return s;

@@ -20,11 +20,112 @@ function isKeyChar(c: number): boolean {
 }
 
 const PASSWORD_WORDS = new Set(['password', 'passwd', 'pwd', 'pass', 'passphrase', 'passcode']);
-const SECRET_LAST = new Set([...PASSWORD_WORDS, 'secret', 'token', 'apikey', 'credentials', 'credential', 'pat', 'auth', 'authtoken', 'privatekey', 'secretkey', 'accesskey']);
-const KEY_QUALIFIERS = new Set(['api', 'access', 'private', 'secret', 'signing', 'encryption', 'master', 'client', 'app', 'service', 'account', 'license', 'auth', 'admin', 'deploy', 'storage', 'subscription', 'session', 'shared', 'webhook']);
+const SECRET_LAST = new Set([
+  ...PASSWORD_WORDS,
+  'secret',
+  'token',
+  'apikey',
+  'credentials',
+  'credential',
+  'pat',
+  'auth',
+  'authtoken',
+  'privatekey',
+  'secretkey',
+  'accesskey',
+]);
+const KEY_QUALIFIERS = new Set([
+  'api',
+  'access',
+  'private',
+  'secret',
+  'signing',
+  'encryption',
+  'master',
+  'client',
+  'app',
+  'service',
+  'account',
+  'license',
+  'auth',
+  'admin',
+  'deploy',
+  'storage',
+  'subscription',
+  'session',
+  'shared',
+  'webhook',
+]);
 /** `<word>_token` names that are not credentials: tokenizer specials, pagination, counters. */
-const NOT_SECRET_TOKENS = new Set(['pad', 'unk', 'bos', 'eos', 'cls', 'sep', 'mask', 'start', 'end', 'special', 'page', 'next', 'continuation', 'cancellation', 'cancel', 'sync', 'max', 'min', 'num', 'total', 'count', 'input', 'output', 'prompt', 'completion', 'cached', 'cache', 'reasoning', 'stop', 'eot', 'image', 'audio', 'default', 'word', 'last', 'first', 'prev', 'previous', 'lexer', 'parser']);
-const PROVIDERS = new Set(['aws', 'heroku', 'twilio', 'mailgun', 'sendgrid', 'discord', 'telegram', 'azure', 'square', 'databricks', 'doppler', 'linear', 'postman', 'slack', 'stripe', 'github', 'gitlab', 'openai', 'anthropic', 'shopify', 'pypi', 'npm', 'digitalocean', 'google', 'huggingface']);
+const NOT_SECRET_TOKENS = new Set([
+  'pad',
+  'unk',
+  'bos',
+  'eos',
+  'cls',
+  'sep',
+  'mask',
+  'start',
+  'end',
+  'special',
+  'page',
+  'next',
+  'continuation',
+  'cancellation',
+  'cancel',
+  'sync',
+  'max',
+  'min',
+  'num',
+  'total',
+  'count',
+  'input',
+  'output',
+  'prompt',
+  'completion',
+  'cached',
+  'cache',
+  'reasoning',
+  'stop',
+  'eot',
+  'image',
+  'audio',
+  'default',
+  'word',
+  'last',
+  'first',
+  'prev',
+  'previous',
+  'lexer',
+  'parser',
+]);
+const PROVIDERS = new Set([
+  'aws',
+  'heroku',
+  'twilio',
+  'mailgun',
+  'sendgrid',
+  'discord',
+  'telegram',
+  'azure',
+  'square',
+  'databricks',
+  'doppler',
+  'linear',
+  'postman',
+  'slack',
+  'stripe',
+  'github',
+  'gitlab',
+  'openai',
+  'anthropic',
+  'shopify',
+  'pypi',
+  'npm',
+  'digitalocean',
+  'google',
+  'huggingface',
+]);
 
 function keyWords(key: string): string[] {
   return key
@@ -66,7 +167,19 @@ function assignmentKind(key: string): string {
 /** Where a bare value ends. */
 function isValueEnd(c: number): boolean {
   // whitespace " ' ` , ; & ) } ] >
-  return c <= 32 || c === 34 || c === 39 || c === 96 || c === 44 || c === 59 || c === 38 || c === 41 || c === 125 || c === 93 || c === 62;
+  return (
+    c <= 32 ||
+    c === 34 ||
+    c === 39 ||
+    c === 96 ||
+    c === 44 ||
+    c === 59 ||
+    c === 38 ||
+    c === 41 ||
+    c === 125 ||
+    c === 93 ||
+    c === 62
+  );
 }
 
 /**
@@ -88,8 +201,13 @@ export function scanAssignments(text: string, hits: SecretHit[]): void {
     }
     if (j < done) continue;
     const op = text[j];
-    if (op === ':' && (text[j + 1] === '/' || text[j + 1] === ':' || text[j + 1] === '=' || (j > 0 && text[j - 1] === ':'))) continue;
-    if (op === '=' && (text[j + 1] === '=' || text[j + 1] === '>' || (j > 0 && '=!<>+-*/|&?'.includes(text[j - 1]!)))) continue;
+    if (
+      op === ':' &&
+      (text[j + 1] === '/' || text[j + 1] === ':' || text[j + 1] === '=' || (j > 0 && text[j - 1] === ':'))
+    )
+      continue;
+    if (op === '=' && (text[j + 1] === '=' || text[j + 1] === '>' || (j > 0 && '=!<>+-*/|&?'.includes(text[j - 1]!))))
+      continue;
     let ke = j;
     if (op === '=' && ke > 0 && text[ke - 1] === ':') ke--; // `KEY := value`
     while (ke > 0 && (text[ke - 1] === ' ' || text[ke - 1] === '\t')) ke--;
@@ -130,7 +248,8 @@ export function scanAssignments(text: string, hits: SecretHit[]): void {
 }
 
 /** Passwords in URLs that are examples or defaults, not secrets (checked lower-cased). */
-const URL_PLACEHOLDERS = /^(?:pass(?:word|wd)?\d?|secret|token|pw|pwd|changeme|admin|root|guest|test|postgres|mysql|redis|mongo|user|example|xxx+|\*+|\.\.\.|…)$/;
+const URL_PLACEHOLDERS =
+  /^(?:pass(?:word|wd)?\d?|secret|token|pw|pwd|changeme|admin|root|guest|test|postgres|mysql|redis|mongo|user|example|xxx+|\*+|\.\.\.|…)$/;
 
 /** `scheme://user:password@host` → the password. */
 export function scanUrlPasswords(text: string, hits: SecretHit[]): void {
@@ -142,7 +261,11 @@ export function scanUrlPasswords(text: string, hits: SecretHit[]): void {
       let p = u + 1;
       while (p < text.length && !/[\s@/?#"'<>]/.test(text[p]!)) p++;
       const host = text.charCodeAt(p + 1);
-      if (text[p] === '@' && p > u + 1 && ((host >= 48 && host <= 57) || (host >= 65 && host <= 90) || (host >= 97 && host <= 122) || host === 91)) {
+      if (
+        text[p] === '@' &&
+        p > u + 1 &&
+        ((host >= 48 && host <= 57) || (host >= 65 && host <= 90) || (host >= 97 && host <= 122) || host === 91)
+      ) {
         const user = text.slice(at + 3, u);
         const pw = text.slice(u + 1, p);
         if (urlPasswordIsSecret(user, pw)) hits.push({ start: u + 1, end: p, kind: 'url-password' });
@@ -160,7 +283,8 @@ function urlPasswordIsSecret(user: string, pw: string): boolean {
 }
 
 /** The credential after `Authorization: <scheme>` or `Bearer`. */
-const AUTH_HEADER = /\bauthorization["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Bot|Digest)\s+)?([A-Za-z0-9._~+/=:-]{8,})/dgi;
+const AUTH_HEADER =
+  /\bauthorization["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Bot|Digest)\s+)?([A-Za-z0-9._~+/=:-]{8,})/dgi;
 const BEARER = /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/dg;
 
 function credentialIsSecret(s: string): boolean {
@@ -179,7 +303,12 @@ export function scanAuth(text: string, hits: SecretHit[]): void {
     while ((m = re.exec(text)) !== null) {
       const s = m[1]!;
       const start = m.indices![1]![0];
-      if (text[start + s.length] === '(' || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(s) || !credentialIsSecret(s)) continue;
+      if (
+        text[start + s.length] === '(' ||
+        /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(s) ||
+        !credentialIsSecret(s)
+      )
+        continue;
       hits.push({ start, end: start + s.length, kind: 'bearer' });
     }
   }

@@ -39,16 +39,52 @@ const mixedCase = (s: string) => /[a-z]/.test(s) && /[A-Z]/.test(s);
 
 const PREFIX_RULES: readonly PrefixRule[] = [
   { kind: 'anthropic', prefixes: ['sk-ant-'], body: '[A-Za-z0-9_-]{32,}', minEntropy: 3.5 },
-  { kind: 'openai', prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'], body: '[A-Za-z0-9_-]{20,}', minEntropy: 3.5, check: hasDigit },
+  {
+    kind: 'openai',
+    prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'],
+    body: '[A-Za-z0-9_-]{20,}',
+    minEntropy: 3.5,
+    check: hasDigit,
+  },
   { kind: 'openai', prefixes: ['sk-'], body: '[A-Za-z0-9]{32,}', minEntropy: 3.5, check: hasDigit },
   { kind: 'github', prefixes: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], body: '[A-Za-z0-9]{36,40}', minEntropy: 3.5 },
   { kind: 'github', prefixes: ['github_pat_'], body: '[A-Za-z0-9_]{40,}', minEntropy: 3.5 },
-  { kind: 'gitlab', prefixes: ['glpat-', 'glptt-', 'gldt-', 'glrt-', 'glsoat-', 'glcbt-', 'glffct-', 'glimt-', 'glagent-', 'gloas-', 'glft-'], body: '[A-Za-z0-9_-]{20,}' },
+  {
+    kind: 'gitlab',
+    prefixes: [
+      'glpat-',
+      'glptt-',
+      'gldt-',
+      'glrt-',
+      'glsoat-',
+      'glcbt-',
+      'glffct-',
+      'glimt-',
+      'glagent-',
+      'gloas-',
+      'glft-',
+    ],
+    body: '[A-Za-z0-9_-]{20,}',
+  },
   { kind: 'gitlab', prefixes: ['GR1348941'], body: '[A-Za-z0-9_-]{20}' },
-  { kind: 'slack', prefixes: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxr-', 'xoxs-', 'xoxo-', 'xoxe-', 'xoxe.xoxp-'], body: '[A-Za-z0-9-]{10,}', check: hasDigit },
+  {
+    kind: 'slack',
+    prefixes: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxr-', 'xoxs-', 'xoxo-', 'xoxe-', 'xoxe.xoxp-'],
+    body: '[A-Za-z0-9-]{10,}',
+    check: hasDigit,
+  },
   { kind: 'slack', prefixes: ['xapp-'], body: '\\d-[A-Za-z0-9-]{20,}' },
-  { kind: 'slack', prefixes: ['https://hooks.slack.com/'], body: '(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}', minEntropy: 2.5 },
-  { kind: 'stripe', prefixes: ['sk_live_', 'rk_live_', 'sk_test_', 'rk_test_', 'sk_prod_', 'rk_prod_'], body: '[A-Za-z0-9]{16,}' },
+  {
+    kind: 'slack',
+    prefixes: ['https://hooks.slack.com/'],
+    body: '(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}',
+    minEntropy: 2.5,
+  },
+  {
+    kind: 'stripe',
+    prefixes: ['sk_live_', 'rk_live_', 'sk_test_', 'rk_test_', 'sk_prod_', 'rk_prod_'],
+    body: '[A-Za-z0-9]{16,}',
+  },
   { kind: 'stripe', prefixes: ['whsec_'], body: '[A-Za-z0-9+/=]{24,}' },
   { kind: 'google', prefixes: ['AIza'], body: '[A-Za-z0-9_-]{35}' },
   { kind: 'google', prefixes: ['GOCSPX-'], body: '[A-Za-z0-9_-]{28}' },
@@ -59,7 +95,16 @@ const PREFIX_RULES: readonly PrefixRule[] = [
   { kind: 'sendgrid', prefixes: ['SG.'], body: '[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}', minEntropy: 3.5 },
   { kind: 'mailgun', prefixes: ['key-'], body: '[0-9a-f]{32}' },
   { kind: 'twilio', prefixes: ['SK', 'AC'], body: '[0-9a-f]{32}' },
-  { kind: 'discord', prefixes: ['https://discord.com/api/webhooks/', 'https://discordapp.com/api/webhooks/', 'https://canary.discord.com/api/webhooks/', 'https://ptb.discord.com/api/webhooks/'], body: '\\d{17,20}/[A-Za-z0-9_-]{60,68}' },
+  {
+    kind: 'discord',
+    prefixes: [
+      'https://discord.com/api/webhooks/',
+      'https://discordapp.com/api/webhooks/',
+      'https://canary.discord.com/api/webhooks/',
+      'https://ptb.discord.com/api/webhooks/',
+    ],
+    body: '\\d{17,20}/[A-Za-z0-9_-]{60,68}',
+  },
   { kind: 'shopify', prefixes: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], body: '[a-fA-F0-9]{32}' },
   { kind: 'huggingface', prefixes: ['hf_'], body: '[A-Za-z0-9]{34}', minEntropy: 3.5, check: mixedCase },
   { kind: 'huggingface', prefixes: ['api_org_'], body: '[A-Za-z]{34}', minEntropy: 3.5, check: mixedCase },
@@ -69,7 +114,12 @@ const PREFIX_RULES: readonly PrefixRule[] = [
   { kind: 'square', prefixes: ['sq0csp-'], body: '[A-Za-z0-9_-]{43}' },
   { kind: 'square', prefixes: ['EAAA'], body: '[A-Za-z0-9_+-]{60}', minEntropy: 3.5 },
   { kind: 'databricks', prefixes: ['dapi'], body: '[a-f0-9]{32}(?:-\\d)?' },
-  { kind: 'doppler', prefixes: ['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'], body: '[A-Za-z0-9]{40,44}', minEntropy: 3.5 },
+  {
+    kind: 'doppler',
+    prefixes: ['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'],
+    body: '[A-Za-z0-9]{40,44}',
+    minEntropy: 3.5,
+  },
   { kind: 'linear', prefixes: ['lin_api_'], body: '[A-Za-z0-9]{40}', minEntropy: 3.5 },
   { kind: 'linear', prefixes: ['lin_oauth_'], body: '[a-f0-9]{64}' },
   { kind: 'postman', prefixes: ['PMAK-'], body: '[a-f0-9]{24}-[a-f0-9]{34}' },
@@ -85,10 +135,21 @@ const PREFIX_RULES: readonly PrefixRule[] = [
   { kind: 'vault', prefixes: ['hvs.', 'hvb.'], body: '[A-Za-z0-9_-]{24,}', minEntropy: 3.5 },
   { kind: 'docker', prefixes: ['dckr_pat_'], body: '[A-Za-z0-9_-]{27}' },
   { kind: 'notion', prefixes: ['ntn_'], body: '\\d{11}[A-Za-z0-9]{35}', minEntropy: 3.5 },
-  { kind: 'notion', prefixes: ['secret_'], body: '[A-Za-z0-9]{43}', minEntropy: 4, check: (b) => hasDigit(b) && mixedCase(b) },
+  {
+    kind: 'notion',
+    prefixes: ['secret_'],
+    body: '[A-Za-z0-9]{43}',
+    minEntropy: 4,
+    check: (b) => hasDigit(b) && mixedCase(b),
+  },
   { kind: 'supabase', prefixes: ['sbp_'], body: '[a-f0-9]{40}' },
   { kind: 'supabase', prefixes: ['sb_secret_'], body: '[A-Za-z0-9_-]{20,}', minEntropy: 3.5 },
-  { kind: 'planetscale', prefixes: ['pscale_tkn_', 'pscale_pw_', 'pscale_oauth_'], body: '[A-Za-z0-9_.-]{32,64}', minEntropy: 3.5 },
+  {
+    kind: 'planetscale',
+    prefixes: ['pscale_tkn_', 'pscale_pw_', 'pscale_oauth_'],
+    body: '[A-Za-z0-9_.-]{32,64}',
+    minEntropy: 3.5,
+  },
   { kind: 'pulumi', prefixes: ['pul-'], body: '[a-f0-9]{40}' },
   { kind: 'rubygems', prefixes: ['rubygems_'], body: '[a-f0-9]{48}' },
   { kind: 'clojars', prefixes: ['CLOJARS_'], body: '[a-z0-9]{60}' },
@@ -99,13 +160,17 @@ const PREFIX_RULES: readonly PrefixRule[] = [
   { kind: 'mapbox', prefixes: ['sk.eyJ'], body: '[A-Za-z0-9_-]{50,}\\.[A-Za-z0-9_-]{20,}', minEntropy: 3.5 },
   { kind: 'buildkite', prefixes: ['bkua_'], body: '[a-f0-9]{40}' },
   { kind: 'netlify', prefixes: ['nfp_'], body: '[A-Za-z0-9]{36}', minEntropy: 3.5 },
-  { kind: 'jwt', prefixes: ['eyJ'], body: '[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}', minEntropy: 3.5 },
+  {
+    kind: 'jwt',
+    prefixes: ['eyJ'],
+    body: '[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}',
+    minEntropy: 3.5,
+  },
 ];
 
 interface CompiledRule extends PrefixRule {
   re: RegExp;
 }
-
 
 /** Rules per prefix, longest prefixes first within each two-character bucket. */
 const BUCKETS = new Map<string, { prefix: string; rules: CompiledRule[] }[]>();
@@ -129,7 +194,10 @@ for (const r of PREFIX_RULES) {
  */
 const ESCAPE = (x: string) => x.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const ALL_PREFIXES = [...new Set(PREFIX_RULES.flatMap((r) => r.prefixes))].sort((a, b) => b.length - a.length);
-const ANCHOR = new RegExp(`(?:^|[^A-Za-z0-9_-]|\\\\[nrt])(${ALL_PREFIXES.map(ESCAPE).join('|')}|[MNO](?=[A-Za-z0-9_-]{23,25}\\.))`, 'g');
+const ANCHOR = new RegExp(
+  `(?:^|[^A-Za-z0-9_-]|\\\\[nrt])(${ALL_PREFIXES.map(ESCAPE).join('|')}|[MNO](?=[A-Za-z0-9_-]{23,25}\\.))`,
+  'g',
+);
 
 /** Discord bot tokens: the bot's id in base64 (starts with M, N or O), a timestamp, an HMAC. */
 const DISCORD = /[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}/y;
@@ -218,12 +286,48 @@ const FREE_RULES: readonly FreeRule[] = [
     re: /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?:[\s\S]*?-----END \1-----|(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*)/g,
     check: pemBody,
   },
-  { kind: 'telegram', needles: [':A'], re: /\d{5,16}:A[A-Za-z0-9_-]{34}(?![\w-])/g, bounded: true, check: (s) => !isFillerToken(s.slice(s.indexOf(':') + 1), 3.5) },
-  { kind: 'azure', needles: ['Q~'], re: /[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])/g, bounded: true, check: (s) => !isFillerToken(s, 3.5) },
-  { kind: 'azure', needles: ['AccountKey=', 'SharedAccessKey='], re: /(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{40,}={0,2})/dg, group: 1, check: (s) => !isFillerToken(s, 4) },
-  { kind: 'azure', needles: ['sig='], re: /[?&;]sig=([A-Za-z0-9%+/=]{30,})/dg, group: 1, check: (s) => !isFillerToken(s, 3.5) },
-  { kind: 'mailchimp', needles: ['-us'], re: /[0-9a-f]{32}-us\d{1,2}(?![\w-])/g, bounded: true, check: (s) => !isFillerToken(s.slice(0, 32), 3) },
-  { kind: 'terraform', needles: ['.atlasv1.'], re: /[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![\w-])/g, bounded: true, check: (s) => !isFillerToken(s, 3.5) },
+  {
+    kind: 'telegram',
+    needles: [':A'],
+    re: /\d{5,16}:A[A-Za-z0-9_-]{34}(?![\w-])/g,
+    bounded: true,
+    check: (s) => !isFillerToken(s.slice(s.indexOf(':') + 1), 3.5),
+  },
+  {
+    kind: 'azure',
+    needles: ['Q~'],
+    re: /[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])/g,
+    bounded: true,
+    check: (s) => !isFillerToken(s, 3.5),
+  },
+  {
+    kind: 'azure',
+    needles: ['AccountKey=', 'SharedAccessKey='],
+    re: /(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{40,}={0,2})/dg,
+    group: 1,
+    check: (s) => !isFillerToken(s, 4),
+  },
+  {
+    kind: 'azure',
+    needles: ['sig='],
+    re: /[?&;]sig=([A-Za-z0-9%+/=]{30,})/dg,
+    group: 1,
+    check: (s) => !isFillerToken(s, 3.5),
+  },
+  {
+    kind: 'mailchimp',
+    needles: ['-us'],
+    re: /[0-9a-f]{32}-us\d{1,2}(?![\w-])/g,
+    bounded: true,
+    check: (s) => !isFillerToken(s.slice(0, 32), 3),
+  },
+  {
+    kind: 'terraform',
+    needles: ['.atlasv1.'],
+    re: /[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![\w-])/g,
+    bounded: true,
+    check: (s) => !isFillerToken(s, 3.5),
+  },
 ];
 
 /** Formats without a prefix. */
@@ -250,4 +354,6 @@ export function scanFree(text: string, hits: SecretHit[]): void {
 }
 
 /** Every kind a prefixed or free rule can report (for documentation and tests). */
-export const TOKEN_KINDS: readonly string[] = [...new Set([...PREFIX_RULES.map((r) => r.kind), 'discord', ...FREE_RULES.map((r) => r.kind)])];
+export const TOKEN_KINDS: readonly string[] = [
+  ...new Set([...PREFIX_RULES.map((r) => r.kind), 'discord', ...FREE_RULES.map((r) => r.kind)]),
+];

@@ -69,7 +69,10 @@ function withoutSequences(s: string): string {
 export function isFillerToken(body: string, minEntropy: number): boolean {
   if (FILLER.test(body) || entropy(body) < minEntropy) return true;
   const rest = withoutSequences(body);
-  return rest.length < Math.min(8, body.length / 2) || (rest.length < body.length && entropy(rest) < Math.min(2.5, minEntropy));
+  return (
+    rest.length < Math.min(8, body.length / 2) ||
+    (rest.length < body.length && entropy(rest) < Math.min(2.5, minEntropy))
+  );
 }
 
 /** Words that mark a value as a stand-in for a secret, not a secret (checked lower-cased). */

@@ -24,12 +24,16 @@ const part = (prefix: string, source: string, n: number) => (i: number, text: st
 
 test('exchangeKey: exchanges are keyed within their source; drawers without one stand alone', () => {
   assert.equal(exchangeKey('a', 's.jsonl', { exchangeId: 'x:1' }), exchangeKey('b', 's.jsonl', { exchangeId: 'x:1' }));
-  assert.notEqual(exchangeKey('a', 's.jsonl', { exchangeId: 'x:1' }), exchangeKey('b', 't.jsonl', { exchangeId: 'x:1' }));
+  assert.notEqual(
+    exchangeKey('a', 's.jsonl', { exchangeId: 'x:1' }),
+    exchangeKey('b', 't.jsonl', { exchangeId: 'x:1' }),
+  );
   assert.notEqual(exchangeKey('a', 's.jsonl', {}), exchangeKey('b', 's.jsonl', {}));
 });
 
 test('copyKey: same opening after folding case, punctuation and speaker labels; short texts have none', () => {
-  const long = 'Please migrate the billing service to the new queue, keep the retry policy, and write down every step you take in the migration notes file before you start, then tell me when you are done.';
+  const long =
+    'Please migrate the billing service to the new queue, keep the retry policy, and write down every step you take in the migration notes file before you start, then tell me when you are done.';
   assert.ok(long.length >= 160);
   assert.equal(copyKey(`User: ${long}`), copyKey(`${long.toUpperCase()}!! and more`));
   assert.notEqual(copyKey(long), copyKey(`Do not ${long}`));
@@ -44,24 +48,57 @@ test('hybrid search: the parts of one exchange take one place in the top k', asy
     long(0, 'User: set up the deploy pipeline for the staging cluster\nAssistant: Starting on the deploy pipeline.'),
     long(1, 'The deploy pipeline now builds images for the staging cluster.'),
     long(2, 'Deploy pipeline done: staging cluster rolls out on every merge.'),
-    { ...base, id: 'other', source: 'b.jsonl', chunkIndex: 0, text: 'User: is the staging cluster healthy?\nAssistant: Yes, all nodes are ready.', metadata: { exchangeId: 'b:0' } },
+    {
+      ...base,
+      id: 'other',
+      source: 'b.jsonl',
+      chunkIndex: 0,
+      text: 'User: is the staging cluster healthy?\nAssistant: Yes, all nodes are ready.',
+      metadata: { exchangeId: 'b:0' },
+    },
   ]);
   const r = await searchHybrid({ store }, 'deploy pipeline staging cluster', { limit: 2 });
   assert.equal(r.hits.length, 2);
   assert.ok(r.hits[0]!.id.startsWith('long-'));
   assert.equal(r.hits[1]!.id, 'other', 'the second place goes to another exchange');
   const off = await searchHybrid({ store, params: { collapse: 0 } }, 'deploy pipeline staging cluster', { limit: 2 });
-  assert.deepEqual(off.hits.map((h) => h.id.startsWith('long-')), [true, true], 'without collapsing, parts crowd the top (the defect this guards)');
+  assert.deepEqual(
+    off.hits.map((h) => h.id.startsWith('long-')),
+    [true, true],
+    'without collapsing, parts crowd the top (the defect this guards)',
+  );
 });
 
 test('hybrid search: a request copied into another session takes one place', async () => {
   const store = createMemoryStore();
   await store.init();
-  const request = 'User: Please migrate the billing service to the new message queue, keep the existing retry policy, and record each step you take in the migration notes before starting.';
+  const request =
+    'User: Please migrate the billing service to the new message queue, keep the existing retry policy, and record each step you take in the migration notes before starting.';
   await store.put([
-    { ...base, id: 'parent', source: 'session.jsonl', chunkIndex: 0, text: `${request}\nAssistant: Migrated; the billing queue retries three times.`, metadata: { exchangeId: 's:0' } },
-    { ...base, id: 'echo', source: 'session__subagents__agent-1.jsonl', chunkIndex: 0, text: `${request}\nAssistant: Reading the billing code.`, metadata: { exchangeId: 'sub:0' } },
-    { ...base, id: 'notes', source: 'other.jsonl', chunkIndex: 0, text: 'User: where are the billing migration notes?\nAssistant: In docs/queue.md.', metadata: { exchangeId: 'o:0' } },
+    {
+      ...base,
+      id: 'parent',
+      source: 'session.jsonl',
+      chunkIndex: 0,
+      text: `${request}\nAssistant: Migrated; the billing queue retries three times.`,
+      metadata: { exchangeId: 's:0' },
+    },
+    {
+      ...base,
+      id: 'echo',
+      source: 'session__subagents__agent-1.jsonl',
+      chunkIndex: 0,
+      text: `${request}\nAssistant: Reading the billing code.`,
+      metadata: { exchangeId: 'sub:0' },
+    },
+    {
+      ...base,
+      id: 'notes',
+      source: 'other.jsonl',
+      chunkIndex: 0,
+      text: 'User: where are the billing migration notes?\nAssistant: In docs/queue.md.',
+      metadata: { exchangeId: 'o:0' },
+    },
   ]);
   const q = 'billing migration queue retry notes';
   const r = await searchHybrid({ store }, q, { limit: 2 });
@@ -78,7 +115,14 @@ test('hybrid search: the question half and the answer half of one exchange score
   await store.put([
     a(0, 'User: the login test keeps failing at random on CI, can you find out why it is flaky?'),
     a(1, 'Found it: the login test reads the wall clock, so it is flaky near midnight; a frozen clock fixes it.'),
-    { ...base, id: 'b', source: 'b.jsonl', chunkIndex: 0, text: 'User: flaky login test again?\nAssistant: It passed on rerun, nothing to change.', metadata: { exchangeId: 'b:0' } },
+    {
+      ...base,
+      id: 'b',
+      source: 'b.jsonl',
+      chunkIndex: 0,
+      text: 'User: flaky login test again?\nAssistant: It passed on rerun, nothing to change.',
+      metadata: { exchangeId: 'b:0' },
+    },
   ]);
   const q = 'why is the login test flaky';
   const r = await searchHybrid({ store, params: { source: 0 } }, q, { limit: 2 });

@@ -11,10 +11,29 @@ import { queryTokens, tokenize } from '../text/index.js';
 import { highlight, matchSpans, snippetLines } from './index.js';
 
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
-const WORDS = ['redis', 'Redis', 'REDIS', 'limiter', 'limiters', 'redistribute', 'café', 'cafe\u0301', 'naïve', '日本', 'x1', 'über', 'token', 'tokens'];
+const WORDS = [
+  'redis',
+  'Redis',
+  'REDIS',
+  'limiter',
+  'limiters',
+  'redistribute',
+  'café',
+  'cafe\u0301',
+  'naïve',
+  '日本',
+  'x1',
+  'über',
+  'token',
+  'tokens',
+];
 const SEPS = [' ', ', ', '\n', '(', ')', '-', '_', '.', '→ ', '\n\n', '"'];
-const textArb = fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(...SEPS)), { maxLength: 60 }).map((p) => p.join(''));
-const tokensArb = fc.array(fc.constantFrom('redis', 'limiter', 'café', 'token', '日本', 'x1', 'über'), { maxLength: 3 }).map((q) => new Set(queryTokens(q.join(' '))));
+const textArb = fc
+  .array(fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(...SEPS)), { maxLength: 60 })
+  .map((p) => p.join(''));
+const tokensArb = fc
+  .array(fc.constantFrom('redis', 'limiter', 'café', 'token', '日本', 'x1', 'über'), { maxLength: 3 })
+  .map((q) => new Set(queryTokens(q.join(' '))));
 
 test('spans are whole words, in order, and mark exactly the words whose tokens match', () => {
   fc.assert(
@@ -30,7 +49,8 @@ test('spans are whole words, in order, and mark exactly the words whose tokens m
       }
       const marked = new Set(spans.map((s) => s.start));
       for (const m of text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
-        if (!marked.has(m.index)) assert.ok(!tokenize(m[0]).some((t) => tokens.has(t)), `${m[0]} matches but is not marked`);
+        if (!marked.has(m.index))
+          assert.ok(!tokenize(m[0]).some((t) => tokens.has(t)), `${m[0]} matches but is not marked`);
       }
     }),
   );
@@ -71,7 +91,8 @@ test('snippets are the earliest window of whole lines with the most matches', ()
       assert.equal(s.text, lines.slice(s.firstLine, s.firstLine + maxLines).join('\n'), 'whole lines, verbatim');
       assert.ok(s.firstLine + maxLines <= lines.length);
       const lineOf = (pos: number) => text.slice(0, pos).split('\n').length - 1;
-      const count = (first: number) => spans.filter((sp) => lineOf(sp.start) >= first && lineOf(sp.start) < first + maxLines).length;
+      const count = (first: number) =>
+        spans.filter((sp) => lineOf(sp.start) >= first && lineOf(sp.start) < first + maxLines).length;
       const counts = Array.from({ length: lines.length - maxLines + 1 }, (_, i) => count(i));
       const best = Math.max(...counts);
       assert.equal(s.firstLine, counts.indexOf(best));

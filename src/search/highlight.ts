@@ -40,7 +40,11 @@ export function highlight(text: string, spans: readonly MatchSpan[], open: strin
  * The window of at most `maxLines` lines of `text` holding the most matches (whole lines,
  * verbatim). Returns the text itself when it is short enough.
  */
-export function snippetLines(text: string, spans: readonly MatchSpan[], maxLines = 8): { text: string; firstLine: number; truncated: boolean } {
+export function snippetLines(
+  text: string,
+  spans: readonly MatchSpan[],
+  maxLines = 8,
+): { text: string; firstLine: number; truncated: boolean } {
   const lines = text.split('\n');
   if (lines.length <= maxLines) return { text, firstLine: 0, truncated: false };
   const starts: number[] = [];

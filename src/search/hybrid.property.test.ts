@@ -9,7 +9,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { corpusArb, filterArb, hashVectors, ids, onlyIn, queryArb, ROOMS, satisfies, scores, storeOf } from '../../test/helpers/ranking.js';
+import {
+  corpusArb,
+  filterArb,
+  hashVectors,
+  ids,
+  onlyIn,
+  queryArb,
+  ROOMS,
+  satisfies,
+  scores,
+  storeOf,
+} from '../../test/helpers/ranking.js';
 import { searchHybrid, type HybridParams, type SearchResult } from './index.js';
 
 /** Every generated corpus fits in one page, so every candidate is returned. */
@@ -20,7 +31,8 @@ const EPS = 1e-9;
 const sameOrderWhereShared = (a: SearchResult, b: SearchResult, what: string) => {
   assert.deepEqual(onlyIn(ids(a), ids(b)), onlyIn(ids(b), ids(a)), `${what}: the shared hits keep their order`);
   const sa = scores(a);
-  for (const [id, s] of scores(b)) if (sa.has(id)) assert.ok(Math.abs(sa.get(id)! - s) < EPS, `${what}: ${id} keeps its score`);
+  for (const [id, s] of scores(b))
+    if (sa.has(id)) assert.ok(Math.abs(sa.get(id)! - s) < EPS, `${what}: ${id} keeps its score`);
 };
 
 test('weight 0: a vector signal with weight 0 ranks as no vectors at all (vector-only candidates may follow)', async () => {
@@ -84,24 +96,33 @@ for (const s of RAISABLE) {
   test(`raising the ${s.signal} weight never lowers the hit that signal favours most`, async () => {
     let decided = 0;
     await fc.assert(
-      fc.asyncProperty(corpusArb, queryFor(s.signal), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0.05, max: 2, noNaN: true }), async (corpus, query, w, raise) => {
-        const store = await storeOf(corpus);
-        const vectors = s.vectors ? await hashVectors(store) : undefined;
-        const run = (weight: number) => searchHybrid({ store, vectors, params: { [s.signal]: weight } }, query, ALL);
-        const before = await run(w);
-        const after = await run(w + raise);
-        const value = (id: string) => before.hits.find((h) => h.id === id)?.explain?.signals[s.trace]?.score ?? 0;
-        const best = Math.max(0, ...before.hits.map((h) => value(h.id)));
-        const fav = before.hits.find((h) => value(h.id) === best);
-        if (!fav || best === 0) return;
-        decided++;
-        const was = new Set(ids(before).slice(0, ids(before).indexOf(fav.id)));
-        const favScore = after.hits.find((h) => h.id === fav.id)!.score;
-        for (const h of after.hits) {
-          if (h.id === fav.id) break;
-          assert.ok(was.has(h.id) || Math.abs(h.score - favScore) < EPS, `${s.signal} ${w} → ${w + raise}: ${h.id} overtook ${fav.id}`);
-        }
-      }),
+      fc.asyncProperty(
+        corpusArb,
+        queryFor(s.signal),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0.05, max: 2, noNaN: true }),
+        async (corpus, query, w, raise) => {
+          const store = await storeOf(corpus);
+          const vectors = s.vectors ? await hashVectors(store) : undefined;
+          const run = (weight: number) => searchHybrid({ store, vectors, params: { [s.signal]: weight } }, query, ALL);
+          const before = await run(w);
+          const after = await run(w + raise);
+          const value = (id: string) => before.hits.find((h) => h.id === id)?.explain?.signals[s.trace]?.score ?? 0;
+          const best = Math.max(0, ...before.hits.map((h) => value(h.id)));
+          const fav = before.hits.find((h) => value(h.id) === best);
+          if (!fav || best === 0) return;
+          decided++;
+          const was = new Set(ids(before).slice(0, ids(before).indexOf(fav.id)));
+          const favScore = after.hits.find((h) => h.id === fav.id)!.score;
+          for (const h of after.hits) {
+            if (h.id === fav.id) break;
+            assert.ok(
+              was.has(h.id) || Math.abs(h.score - favScore) < EPS,
+              `${s.signal} ${w} → ${w + raise}: ${h.id} overtook ${fav.id}`,
+            );
+          }
+        },
+      ),
       { numRuns: 40 },
     );
     assert.ok(decided >= 5, `the property was decided in ${decided} runs`);
@@ -110,17 +131,31 @@ for (const s of RAISABLE) {
 
 test('explain: the contributions of every hit add up to its score', async () => {
   await fc.assert(
-    fc.asyncProperty(corpusArb, queryArb, fc.boolean(), fc.constantFrom<'hybrid' | 'lexical'>('hybrid', 'lexical'), async (corpus, query, vec, mode) => {
-      const store = await storeOf(corpus);
-      const r = await searchHybrid({ store, vectors: vec ? await hashVectors(store) : undefined }, query, { ...ALL, mode });
-      for (const h of r.hits) {
-        const sum = Object.values(h.explain!.signals).reduce((a, t) => a + t.contribution, 0);
-        assert.ok(Math.abs(sum - h.score) < EPS, `${h.id}: ${sum} vs ${h.score}`);
-        assert.ok(Math.abs(h.explain!.fused - h.score) < EPS);
-        for (const name of Object.keys(h.explain!.signals)) assert.ok(r.signals.includes(name) || ['exchange', 'neighbour'].includes(name), `${name} is listed in signals`);
-      }
-      for (let i = 1; i < r.hits.length; i++) assert.ok(r.hits[i - 1]!.score >= r.hits[i]!.score - EPS, 'hits are best first');
-    }),
+    fc.asyncProperty(
+      corpusArb,
+      queryArb,
+      fc.boolean(),
+      fc.constantFrom<'hybrid' | 'lexical'>('hybrid', 'lexical'),
+      async (corpus, query, vec, mode) => {
+        const store = await storeOf(corpus);
+        const r = await searchHybrid({ store, vectors: vec ? await hashVectors(store) : undefined }, query, {
+          ...ALL,
+          mode,
+        });
+        for (const h of r.hits) {
+          const sum = Object.values(h.explain!.signals).reduce((a, t) => a + t.contribution, 0);
+          assert.ok(Math.abs(sum - h.score) < EPS, `${h.id}: ${sum} vs ${h.score}`);
+          assert.ok(Math.abs(h.explain!.fused - h.score) < EPS);
+          for (const name of Object.keys(h.explain!.signals))
+            assert.ok(
+              r.signals.includes(name) || ['exchange', 'neighbour'].includes(name),
+              `${name} is listed in signals`,
+            );
+        }
+        for (let i = 1; i < r.hits.length; i++)
+          assert.ok(r.hits[i - 1]!.score >= r.hits[i]!.score - EPS, 'hits are best first');
+      },
+    ),
     RUNS,
   );
 });
@@ -129,10 +164,18 @@ test('filters (wing, room, hall, since, until) never leak, whichever signals bri
   await fc.assert(
     fc.asyncProperty(corpusArb, queryArb, filterArb, fc.boolean(), async (corpus, query, filter, vec) => {
       const store = await storeOf(corpus);
-      const r = await searchHybrid({ store, vectors: vec ? await hashVectors(store) : undefined }, query, { ...ALL, ...filter });
-      for (const h of r.hits) assert.ok(satisfies(h, filter), `${h.id} ${JSON.stringify([h.wing, h.room, h.hall, h.contentDate])} leaks through ${JSON.stringify(filter)}`);
+      const r = await searchHybrid({ store, vectors: vec ? await hashVectors(store) : undefined }, query, {
+        ...ALL,
+        ...filter,
+      });
+      for (const h of r.hits)
+        assert.ok(
+          satisfies(h, filter),
+          `${h.id} ${JSON.stringify([h.wing, h.room, h.hall, h.contentDate])} leaks through ${JSON.stringify(filter)}`,
+        );
       const lex = await searchHybrid({ store }, query, { ...ALL, ...filter, mode: 'lexical' });
-      for (const h of lex.hits) assert.ok(satisfies(h, filter), `lexical: ${h.id} leaks through ${JSON.stringify(filter)}`);
+      for (const h of lex.hits)
+        assert.ok(satisfies(h, filter), `lexical: ${h.id} leaks through ${JSON.stringify(filter)}`);
     }),
     RUNS,
   );
@@ -156,15 +199,28 @@ test('determinism: the same corpus and query give the same hits, scores and orde
 
 test('time cues: the same words said inside the named month rank above them said outside it', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 364 }), { minLength: 2, maxLength: 12 }), fc.constantFrom(...ROOMS), async (days, room) => {
-      const corpus = days.map((d, i) => ({ id: `t${i}`, wing: 'w', room, contentDate: new Date(Date.UTC(2022, 0, 1, 12) + d * 86_400_000).toISOString(), text: 'the worker pipeline stalled' }));
-      const r = await searchHybrid({ store: await storeOf(corpus) }, 'worker pipeline in July 2022', ALL);
-      const inside = (iso: string | null) => iso !== null && iso.startsWith('2022-07');
-      const firstOutside = r.hits.findIndex((h) => !inside(h.contentDate));
-      const lastInside = r.hits.map((h) => inside(h.contentDate)).lastIndexOf(true);
-      assert.ok(firstOutside === -1 || lastInside < firstOutside, `inside first: ${r.hits.map((h) => h.contentDate?.slice(0, 10)).join(' ')}`);
-      assert.equal(r.hits.length, corpus.length);
-    }),
+    fc.asyncProperty(
+      fc.array(fc.integer({ min: 0, max: 364 }), { minLength: 2, maxLength: 12 }),
+      fc.constantFrom(...ROOMS),
+      async (days, room) => {
+        const corpus = days.map((d, i) => ({
+          id: `t${i}`,
+          wing: 'w',
+          room,
+          contentDate: new Date(Date.UTC(2022, 0, 1, 12) + d * 86_400_000).toISOString(),
+          text: 'the worker pipeline stalled',
+        }));
+        const r = await searchHybrid({ store: await storeOf(corpus) }, 'worker pipeline in July 2022', ALL);
+        const inside = (iso: string | null) => iso !== null && iso.startsWith('2022-07');
+        const firstOutside = r.hits.findIndex((h) => !inside(h.contentDate));
+        const lastInside = r.hits.map((h) => inside(h.contentDate)).lastIndexOf(true);
+        assert.ok(
+          firstOutside === -1 || lastInside < firstOutside,
+          `inside first: ${r.hits.map((h) => h.contentDate?.slice(0, 10)).join(' ')}`,
+        );
+        assert.equal(r.hits.length, corpus.length);
+      },
+    ),
     RUNS,
   );
 });

@@ -18,9 +18,27 @@ const sum = (h: { explain?: { signals: Record<string, { contribution: number }> 
 
 test('a query naming a month prefers drawers said inside it, and finds them without shared words', async () => {
   const store = await storeOf([
-    { id: 'june', wing: 'w', room: 'trips', contentDate: day('2022-06-10'), text: 'Joanna travelled to Lisbon for a week.' },
-    { id: 'july', wing: 'w', room: 'trips', contentDate: day('2022-07-14'), text: 'Joanna travelled to Kyoto for a week.' },
-    { id: 'aug', wing: 'w', room: 'trips', contentDate: day('2022-08-20'), text: 'Joanna travelled to Quito for a week.' },
+    {
+      id: 'june',
+      wing: 'w',
+      room: 'trips',
+      contentDate: day('2022-06-10'),
+      text: 'Joanna travelled to Lisbon for a week.',
+    },
+    {
+      id: 'july',
+      wing: 'w',
+      room: 'trips',
+      contentDate: day('2022-07-14'),
+      text: 'Joanna travelled to Kyoto for a week.',
+    },
+    {
+      id: 'aug',
+      wing: 'w',
+      room: 'trips',
+      contentDate: day('2022-08-20'),
+      text: 'Joanna travelled to Quito for a week.',
+    },
     { id: 'july-other', wing: 'w', room: 'food', contentDate: day('2022-07-20'), text: 'She baked sourdough bread.' },
     { id: 'undated', wing: 'w', room: 'trips', text: 'Joanna travelled to Oslo for a week.' },
   ]);
@@ -37,11 +55,22 @@ test('a query naming a month prefers drawers said inside it, and finds them with
 test('relative cues resolve against the injected clock, not the wall clock', async () => {
   const store = await storeOf([
     { id: 'old', wing: 'w', room: 'r', contentDate: day('2026-10-01'), text: 'we decided to shard the invoice queue' },
-    { id: 'recent', wing: 'w', room: 'r', contentDate: day('2026-11-26'), text: 'we decided to shard the invoice queue' },
+    {
+      id: 'recent',
+      wing: 'w',
+      room: 'r',
+      contentDate: day('2026-11-26'),
+      text: 'we decided to shard the invoice queue',
+    },
   ]);
-  const lastWeek = (t: number) => searchHybrid({ store, clock: fixedClock(t) }, 'what did we decide about the invoice queue last week');
+  const lastWeek = (t: number) =>
+    searchHybrid({ store, clock: fixedClock(t) }, 'what did we decide about the invoice queue last week');
   assert.deepEqual(ids(await lastWeek(NOW)), ['recent', 'old']);
-  assert.deepEqual(ids(await lastWeek(Date.UTC(2026, 9, 6, 12))), ['old', 'recent'], 'a month earlier, the older drawer is last week');
+  assert.deepEqual(
+    ids(await lastWeek(Date.UTC(2026, 9, 6, 12))),
+    ['old', 'recent'],
+    'a month earlier, the older drawer is last week',
+  );
 });
 
 test('without vectors the result is lexical and says why (fallback); lexical mode reports bm25 only', async () => {
@@ -56,7 +85,10 @@ test('without vectors the result is lexical and says why (fallback); lexical mod
   assert.ok(!r.signals.includes('vector'));
   assert.ok(!('vector' in r.hits[0]!.explain!.signals));
   assert.equal((await searchHybrid({ store }, 'redis limiter')).fallback, undefined, 'no reason given, none reported');
-  const lex = await searchHybrid({ store, vectorsUnavailable: reason }, 'redis limiter', { mode: 'lexical', explain: true });
+  const lex = await searchHybrid({ store, vectorsUnavailable: reason }, 'redis limiter', {
+    mode: 'lexical',
+    explain: true,
+  });
   assert.deepEqual(lex.signals, ['bm25']);
   assert.deepEqual(ids(lex), ['a']);
   assert.equal(lex.hits[0]!.explain!.signals['bm25']!.rank, 1);
@@ -69,7 +101,11 @@ test('with the hash embedder the dense signal appears in explain and can add can
     { id: 'c', wing: 'w', room: 'r', text: 'rate limiting with redis: token buckets per account' },
   ]);
   const vectors = await hashVectors(store);
-  const r = await searchHybrid({ store, vectors, vectorsUnavailable: 'ignored when vectors exist' }, 'redis limiter tokens', { explain: true });
+  const r = await searchHybrid(
+    { store, vectors, vectorsUnavailable: 'ignored when vectors exist' },
+    'redis limiter tokens',
+    { explain: true },
+  );
   assert.equal(r.fallback, undefined);
   assert.ok(r.signals.includes('vector'));
   assert.equal(r.hits[0]!.id, 'a');
@@ -82,7 +118,12 @@ test('with the hash embedder the dense signal appears in explain and can add can
 });
 
 test('equal drawers come back in one stable order, the same on every call', async () => {
-  const rows = ['x1', 'x2', 'x3', 'x4'].map((id) => ({ id, wing: 'w', room: 'r', text: 'schema migration for the queue' }));
+  const rows = ['x1', 'x2', 'x3', 'x4'].map((id) => ({
+    id,
+    wing: 'w',
+    room: 'r',
+    text: 'schema migration for the queue',
+  }));
   const store = await storeOf(rows);
   const first = ids(await searchHybrid({ store }, 'schema migration'));
   assert.equal(first.length, 4);
@@ -92,13 +133,25 @@ test('equal drawers come back in one stable order, the same on every call', asyn
 });
 
 test('limit and context are checked; context attaches neighbours of the same source', async () => {
-  const store = await storeOf([0, 1, 2].map((i) => ({ id: `c${i}`, wing: 'w', room: 'r', source: 'f.md', chunkIndex: i, text: i === 1 ? 'the worker pipeline' : `filler text ${i}` })));
+  const store = await storeOf(
+    [0, 1, 2].map((i) => ({
+      id: `c${i}`,
+      wing: 'w',
+      room: 'r',
+      source: 'f.md',
+      chunkIndex: i,
+      text: i === 1 ? 'the worker pipeline' : `filler text ${i}`,
+    })),
+  );
   for (const opts of [{ limit: 0 }, { limit: 101 }, { limit: 1.5 }, { context: 11 }, { context: -1 }]) {
     await assert.rejects(searchHybrid({ store }, 'worker', opts), (e: unknown) => isLociError(e, 'INVALID_ARGUMENT'));
   }
   const r = await searchHybrid({ store }, 'worker pipeline', { context: 1 });
   assert.deepEqual(ids(r), ['c1']);
-  assert.deepEqual(r.hits[0]!.context!.map((d) => d.id), ['c0', 'c2']);
+  assert.deepEqual(
+    r.hits[0]!.context!.map((d) => d.id),
+    ['c0', 'c2'],
+  );
 });
 
 test('a query of stopwords only still searches (its words are kept)', async () => {
@@ -110,9 +163,18 @@ test('a query of stopwords only still searches (its words are kept)', async () =
 
 test('explain of a why-question sums to the score (the answer-type signal is traced)', async () => {
   const store = await storeOf([
-    { id: 'a', wing: 'w', room: 'r', text: 'We moved the limiter to redis because the in-process one lost state on restart.' },
+    {
+      id: 'a',
+      wing: 'w',
+      room: 'r',
+      text: 'We moved the limiter to redis because the in-process one lost state on restart.',
+    },
     { id: 'b', wing: 'w', room: 'r', text: 'The limiter now runs in redis.' },
   ]);
   const r = await searchHybrid({ store }, 'why is the limiter in redis?', { explain: true });
-  for (const h of r.hits) assert.ok(Math.abs(sum(h) - h.score) < 1e-9, `explain of ${h.id} (${JSON.stringify(h.explain)}) sums to ${h.score}`);
+  for (const h of r.hits)
+    assert.ok(
+      Math.abs(sum(h) - h.score) < 1e-9,
+      `explain of ${h.id} (${JSON.stringify(h.explain)}) sums to ${h.score}`,
+    );
 });

@@ -220,14 +220,36 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
 
   const [lex, vec, linked] = await Promise.all([
     tokens.length ? deps.store.searchLexical(tokens, filter, k) : Promise.resolve([]),
-    deps.vectors && opts.mode !== 'lexical' ? deps.vectors.knn(query, filter, Math.max(50, limit * 5)) : Promise.resolve([]),
-    deps.entityDrawers && opts.mode !== 'lexical' && p.entity > 0 ? deps.entityDrawers(query) : Promise.resolve(new Set<string>()),
+    deps.vectors && opts.mode !== 'lexical'
+      ? deps.vectors.knn(query, filter, Math.max(50, limit * 5))
+      : Promise.resolve([]),
+    deps.entityDrawers && opts.mode !== 'lexical' && p.entity > 0
+      ? deps.entityDrawers(query)
+      : Promise.resolve(new Set<string>()),
   ]);
 
   const cands = new Map<string, Cand>();
   const cand = (id: string): Cand => {
     let c = cands.get(id);
-    if (!c) cands.set(id, (c = { id, bm25: 0, bm25Rank: null, vec: 0, vecRank: null, source: 0, time: 0, room: 0, entity: 0, neighbour: 0, exchange: 0, why: 0, fused: 0 }));
+    if (!c)
+      cands.set(
+        id,
+        (c = {
+          id,
+          bm25: 0,
+          bm25Rank: null,
+          vec: 0,
+          vecRank: null,
+          source: 0,
+          time: 0,
+          room: 0,
+          entity: 0,
+          neighbour: 0,
+          exchange: 0,
+          why: 0,
+          fused: 0,
+        }),
+      );
     return c;
   };
   lex.forEach((h, i) => Object.assign(cand(h.id), { hit: h, bm25: h.score, bm25Rank: i + 1 }));
@@ -236,15 +258,39 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     const pad = p.timeTauDays * 86_400_000;
     const since = new Date(Math.min(...cues.map((c) => c.start)) - pad).toISOString();
     const until = new Date(Math.max(...cues.map((c) => c.end)) + pad).toISOString();
-    const dated = await deps.store.list({ ...filter, since: maxIso(filter?.since, since), until: minIso(filter?.until, until) }, { limit: k, order: 'date' });
+    const dated = await deps.store.list(
+      { ...filter, since: maxIso(filter?.since, since), until: minIso(filter?.until, until) },
+      { limit: k, order: 'date' },
+    );
     for (const d of dated.drawers) {
       const c = cand(d.id);
-      c.hit ??= { id: d.id, score: 0, wing: d.wing, room: d.room, hall: d.hall, source: d.source, chunkIndex: d.chunkIndex, contentDate: d.contentDate };
+      c.hit ??= {
+        id: d.id,
+        score: 0,
+        wing: d.wing,
+        room: d.room,
+        hall: d.hall,
+        source: d.source,
+        chunkIndex: d.chunkIndex,
+        contentDate: d.contentDate,
+      };
     }
   }
-  vec.filter((h) => h.score >= p.vectorMinScore).forEach((h, i) => Object.assign(cand(h.id), { vec: h.score, vecRank: i + 1 }));
+  vec
+    .filter((h) => h.score >= p.vectorMinScore)
+    .forEach((h, i) => Object.assign(cand(h.id), { vec: h.score, vecRank: i + 1 }));
   if (opts.mode === 'lexical') {
-    return finish(deps, query, tokens, [...cands.values()].slice(0, limit).map((c) => ({ c, fused: c.bm25 })), ['bm25'], opts, context, t0, undefined);
+    return finish(
+      deps,
+      query,
+      tokens,
+      [...cands.values()].slice(0, limit).map((c) => ({ c, fused: c.bm25 })),
+      ['bm25'],
+      opts,
+      context,
+      t0,
+      undefined,
+    );
   }
 
   // Vector-only candidates need their ranking fields.
@@ -256,12 +302,22 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
         continue;
       }
       const c = cands.get(d.id)!;
-      c.hit = { id: d.id, score: 0, wing: d.wing, room: d.room, hall: d.hall, source: d.source, chunkIndex: d.chunkIndex, contentDate: d.contentDate };
+      c.hit = {
+        id: d.id,
+        score: 0,
+        wing: d.wing,
+        room: d.room,
+        hall: d.hall,
+        source: d.source,
+        chunkIndex: d.chunkIndex,
+        contentDate: d.contentDate,
+      };
     }
   }
   const live = [...cands.values()].filter((c) => c.hit);
   const why = p.why > 0 && asksWhy(query);
-  const texts = p.toolWeight < 1 || p.coverage > 0 || why ? await discountToolText(deps.store, live, tokens, p, limit) : undefined;
+  const texts =
+    p.toolWeight < 1 || p.coverage > 0 || why ? await discountToolText(deps.store, live, tokens, p, limit) : undefined;
 
   // Source signal: summed BM25 of the candidates of each source.
   const perSource = sourceEvidence(live, p.sourceTop);
@@ -274,7 +330,8 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     return v;
   };
   const byPosition = new Map<string, number>();
-  if (p.neighbour > 0) for (const c of live) if (c.hit!.source !== null) byPosition.set(`${c.hit!.source}\0${c.hit!.chunkIndex}`, c.bm25);
+  if (p.neighbour > 0)
+    for (const c of live) if (c.hit!.source !== null) byPosition.set(`${c.hit!.source}\0${c.hit!.chunkIndex}`, c.bm25);
   for (const c of live) {
     const s = c.hit!.source;
     c.source = s === null ? c.bm25 : perSource.get(s)!;
@@ -308,12 +365,28 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   // Ties: better BM25 rank, then earlier chunk.
   live.sort((a, b) => b.fused - a.fused || (a.bm25Rank ?? 1e9) - (b.bm25Rank ?? 1e9));
   const useEntity = linked.size > 0;
-  const signals = ['bm25', 'source', ...(useVec ? ['vector'] : []), ...(useTime ? ['time'] : []), 'room', ...(useEntity ? ['entity'] : [])];
+  const signals = [
+    'bm25',
+    'source',
+    ...(useVec ? ['vector'] : []),
+    ...(useTime ? ['time'] : []),
+    'room',
+    ...(useEntity ? ['entity'] : []),
+  ];
   const fallback = !deps.vectors && deps.vectorsUnavailable ? deps.vectorsUnavailable : undefined;
 
   let ranked: Cand[] = live.slice(0, limit);
   let known = texts;
-  if (p.collapse > 0) ({ top: ranked, drawers: known } = await collapseExchanges(deps.store, live, limit, p.collapseShare, texts, (c) => c.hit!.source, p.collapseCopies > 0));
+  if (p.collapse > 0)
+    ({ top: ranked, drawers: known } = await collapseExchanges(
+      deps.store,
+      live,
+      limit,
+      p.collapseShare,
+      texts,
+      (c) => c.hit!.source,
+      p.collapseCopies > 0,
+    ));
   const top = ranked.map((c) => {
     const trace: Record<string, SignalTrace> = {
       bm25: { rank: c.bm25Rank, score: c.bm25, contribution: p.bm25 * (c.bm25 / mb) },
@@ -323,8 +396,10 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     if (useVec) trace['vector'] = { rank: c.vecRank, score: c.vec, contribution: p.vector * (c.vec / mv) };
     if (useTime) trace['time'] = { rank: null, score: c.time, contribution: p.time * c.time };
     if (useEntity) trace['entity'] = { rank: null, score: c.entity, contribution: p.entity * c.entity };
-    if (p.exchange > 0) trace['exchange'] = { rank: null, score: c.exchange, contribution: p.exchange * (c.exchange / mb) };
-    if (p.neighbour > 0) trace['neighbour'] = { rank: null, score: c.neighbour, contribution: p.neighbour * (c.neighbour / mb) };
+    if (p.exchange > 0)
+      trace['exchange'] = { rank: null, score: c.exchange, contribution: p.exchange * (c.exchange / mb) };
+    if (p.neighbour > 0)
+      trace['neighbour'] = { rank: null, score: c.neighbour, contribution: p.neighbour * (c.neighbour / mb) };
     if (why) trace['why'] = { rank: null, score: c.why, contribution: p.why * c.why };
     return { c, fused: c.fused, trace };
   });
@@ -362,7 +437,10 @@ function sourceEvidence(live: readonly Cand[], top: number): Map<string, number>
   const out = new Map<string, number>();
   for (const [s, l] of lists) {
     if (top > 0 && l.length > top) l.sort((a, b) => b - a).length = top;
-    out.set(s, l.reduce((a, b) => a + b, 0));
+    out.set(
+      s,
+      l.reduce((a, b) => a + b, 0),
+    );
   }
   return out;
 }
@@ -375,7 +453,13 @@ const DISCOUNTED = 30;
  * `proseShare`); returns the hydrated drawers for reuse. Query-word weights are idf estimates
  * from the candidates themselves (a word in most candidates says little).
  */
-async function discountToolText(store: MemoryStore, live: Cand[], tokens: string[], p: HybridParams, limit: number): Promise<Map<string, Drawer>> {
+async function discountToolText(
+  store: MemoryStore,
+  live: Cand[],
+  tokens: string[],
+  p: HybridParams,
+  limit: number,
+): Promise<Map<string, Drawer>> {
   const { toolWeight, coverage } = p;
   // Only the best candidates can reach the top: the discount is at most × toolWeight, so a drawer
   // ranked below them stays below the prose drawers among them.

@@ -10,7 +10,8 @@
 import { tokenize } from '../text/index.js';
 
 /** A tool call line (`[Bash] npm test`, `[Read src/a.ts]`) or result line (`→ …`), after an optional speaker label. */
-const TOOL_LINE = /^(?:(?:User|Assistant|Human|AI|Model|Gemini|Codex|Claude): )?(?:→|\[[A-Za-z][\w.:-]{0,40}(?:\]| [^\]\n]{0,300}\]))/;
+const TOOL_LINE =
+  /^(?:(?:User|Assistant|Human|AI|Model|Gemini|Codex|Claude): )?(?:→|\[[A-Za-z][\w.:-]{0,40}(?:\]| [^\]\n]{0,300}\]))/;
 
 /** Splits a drawer's text into its prose and its tool lines; `tool` is '' when there are none. */
 export function splitProse(text: string): { prose: string; tool: string } {
@@ -30,7 +31,12 @@ const sat = (tf: number) => tf / (tf + K1);
  * Σ idf·sat(tf_prose + tf_tool), in [toolWeight, 1] (1 for a drawer without tool lines or
  * without matches). `idf` weighs the query tokens (missing ones weigh 1).
  */
-export function proseShare(text: string, tokens: readonly string[], idf: ReadonlyMap<string, number>, toolWeight: number): number {
+export function proseShare(
+  text: string,
+  tokens: readonly string[],
+  idf: ReadonlyMap<string, number>,
+  toolWeight: number,
+): number {
   return matchProfile(text, tokens, idf, toolWeight, false).share;
 }
 
@@ -76,7 +82,8 @@ export function matchProfile(
 /** A question asking for a reason ("why …", "how come …", "what was the reason …"). */
 const WHY_QUERY = /\b(?:why|how come|what (?:was|is|were) the (?:reason|cause)|reasons? (?:for|behind))\b/i;
 /** Words that introduce an explanation in English prose. */
-const EXPLANATION = /\b(?:because|since|so that|due to|the reason|that's why|which is why|in order to|otherwise|caused by|the (?:issue|problem|cause) (?:is|was)|this means|means that|rather than|instead of)\b/i;
+const EXPLANATION =
+  /\b(?:because|since|so that|due to|the reason|that's why|which is why|in order to|otherwise|caused by|the (?:issue|problem|cause) (?:is|was)|this means|means that|rather than|instead of)\b/i;
 
 /** Whether `query` asks why. */
 export function asksWhy(query: string): boolean {

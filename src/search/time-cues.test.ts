@@ -6,12 +6,27 @@ const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 test('absolute dates in several forms become day, month and year intervals', () => {
   const c = parseTimeCues('What did Gina find on 1 February, 2023 and on May 8, 2023?');
-  assert.deepEqual(c.map((x) => [iso(x.start), iso(x.end)]), [['2023-02-01', '2023-02-02'], ['2023-05-08', '2023-05-09']]);
+  assert.deepEqual(
+    c.map((x) => [iso(x.start), iso(x.end)]),
+    [
+      ['2023-02-01', '2023-02-02'],
+      ['2023-05-08', '2023-05-09'],
+    ],
+  );
   const m = parseTimeCues('Where did Joanna travel to in July 2022?');
-  assert.deepEqual(m.map((x) => [iso(x.start), iso(x.end), x.text]), [['2022-07-01', '2022-08-01', 'July 2022']]);
+  assert.deepEqual(
+    m.map((x) => [iso(x.start), iso(x.end), x.text]),
+    [['2022-07-01', '2022-08-01', 'July 2022']],
+  );
   const y = parseTimeCues('What did she paint in 2022?');
-  assert.deepEqual(y.map((x) => [iso(x.start), iso(x.end)]), [['2022-01-01', '2023-01-01']]);
-  assert.deepEqual(parseTimeCues('deploy 2026-01-15').map((x) => iso(x.start)), ['2026-01-15']);
+  assert.deepEqual(
+    y.map((x) => [iso(x.start), iso(x.end)]),
+    [['2022-01-01', '2023-01-01']],
+  );
+  assert.deepEqual(
+    parseTimeCues('deploy 2026-01-15').map((x) => iso(x.start)),
+    ['2026-01-15'],
+  );
 });
 
 test('relative cues resolve against now; plain numbers are not dates', () => {

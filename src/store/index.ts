@@ -5,7 +5,13 @@
 export type * from './ports.js';
 export { createMemoryStore } from './memory/memory-store.js';
 export { createSqliteStore, rebuildLexicalIndex, type SqliteStoreOptions } from './sqlite/drawer-store.js';
-export { openDatabase, mapSqliteError, APPLICATION_ID, type OpenDatabaseOptions, type SqliteDatabase } from './sqlite/driver.js';
+export {
+  openDatabase,
+  mapSqliteError,
+  APPLICATION_ID,
+  type OpenDatabaseOptions,
+  type SqliteDatabase,
+} from './sqlite/driver.js';
 export { MIGRATIONS, latestVersion, type Migration } from './sqlite/migrations.js';
 export { defaultDrawerId, matchesFilter, untilBound, prepareDrawer } from './shared.js';
 export type { VectorStore, VectorModelInfo, PendingDrawer } from './vector-port.js';

@@ -73,7 +73,9 @@ export interface Drawer {
 }
 
 /** Fields of a drawer that can be changed in place. */
-export type DrawerPatch = Partial<Pick<DrawerInput, 'wing' | 'room' | 'hall' | 'text' | 'metadata' | 'contentDate' | 'indexExtra'>>;
+export type DrawerPatch = Partial<
+  Pick<DrawerInput, 'wing' | 'room' | 'hall' | 'text' | 'metadata' | 'contentDate' | 'indexExtra'>
+>;
 
 /** Filters pushed down into the store. All given conditions must hold. */
 export interface DrawerFilter {
@@ -208,7 +210,11 @@ export interface MemoryStore {
    * written — all in one transaction. With `skipIfHash`, does nothing and returns null when the
    * stored state already has that hash and config (another process got there first).
    */
-  replaceSource(state: SourceState, drawers: readonly DrawerInput[], opts?: { skipIfHash?: string }): Promise<ReplaceResult | null>;
+  replaceSource(
+    state: SourceState,
+    drawers: readonly DrawerInput[],
+    opts?: { skipIfHash?: string },
+  ): Promise<ReplaceResult | null>;
   /**
    * Several `replaceSource` calls in **one** transaction (each source still all-or-nothing):
    * the fast path of bulk mining. Results are in input order.

@@ -59,7 +59,8 @@ export function materialize(input: DrawerInput, filedAt: string): Drawer & { sea
     contentHash,
     metadata: input.metadata ?? {},
     text: input.text,
-    search: input.prepared?.search ?? searchColumn(input.indexExtra ? `${input.text}\n${input.indexExtra}` : input.text),
+    search:
+      input.prepared?.search ?? searchColumn(input.indexExtra ? `${input.text}\n${input.indexExtra}` : input.text),
   };
 }
 

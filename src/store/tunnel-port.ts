@@ -56,7 +56,12 @@ export interface TunnelStore {
 function clean(ref: RoomRef, side: string): RoomRef {
   const wing = String(ref.wing ?? '').trim();
   const room = String(ref.room ?? '').trim();
-  if (!wing || !room) throw createError('INVALID_ARGUMENT', { name: `${side}`, value: ref, expected: 'a {wing, room} with both names non-empty' });
+  if (!wing || !room)
+    throw createError('INVALID_ARGUMENT', {
+      name: `${side}`,
+      value: ref,
+      expected: 'a {wing, room} with both names non-empty',
+    });
   const drawerId = ref.drawerId ? String(ref.drawerId).trim() : null;
   return { wing, room, drawerId: drawerId || null };
 }
@@ -79,7 +84,7 @@ export function otherEnd(t: Tunnel, from: { wing: string; room: string }): RoomR
 
 /** Whether a tunnel has an end in `wing` (and `room`, when given). */
 export function touches(t: Tunnel, f: { wing?: string; room?: string }): boolean {
-  const hit = (r: RoomRef) => (f.wing === undefined || r.wing === f.wing) && (f.room === undefined || r.room === f.room);
+  const hit = (r: RoomRef) =>
+    (f.wing === undefined || r.wing === f.wing) && (f.room === undefined || r.room === f.room);
   return hit(t.source) || hit(t.target);
 }
-

@@ -62,8 +62,16 @@ export function runGraphContract(opts: GraphContractOptions): void {
       const res = await g.applyMany(
         [
           { facts: [{ subject: 'Ana', predicate: 'uses', object: 'MySQL', validFrom: '2026-01-01' }] },
-          { invalidations: [{ subject: 'Ana', predicate: 'uses', object: 'MySQL', ended: '2026-02-01' }], facts: [{ subject: 'Ana', predicate: 'uses', object: 'PostgreSQL', validFrom: '2026-02-01' }] },
-          { facts: [{ subject: 'Ana', predicate: 'uses', object: 'Redis', validFrom: 'not a date' }, { subject: 'Ana', predicate: 'works_at', object: 'Acme', validFrom: '2026-01-05' }] },
+          {
+            invalidations: [{ subject: 'Ana', predicate: 'uses', object: 'MySQL', ended: '2026-02-01' }],
+            facts: [{ subject: 'Ana', predicate: 'uses', object: 'PostgreSQL', validFrom: '2026-02-01' }],
+          },
+          {
+            facts: [
+              { subject: 'Ana', predicate: 'uses', object: 'Redis', validFrom: 'not a date' },
+              { subject: 'Ana', predicate: 'works_at', object: 'Acme', validFrom: '2026-01-05' },
+            ],
+          },
         ],
         { lenient: true },
       );
@@ -81,7 +89,8 @@ export function runGraphContract(opts: GraphContractOptions): void {
       assert.equal(e.name, 'Dr. Chén');
       // "Chen" is the entity's own key once the title is dropped: not an alias
       assert.deepEqual(e.aliases, ['@lchen']);
-      for (const n of ['dr chen', 'DR. CHEN', 'Dr Chen', 'chen', 'Chén', 'lchen', '@LChen', 'dr_chen']) assert.equal((await g.resolveEntity(n))?.id, 'chen', n);
+      for (const n of ['dr chen', 'DR. CHEN', 'Dr Chen', 'chen', 'Chén', 'lchen', '@LChen', 'dr_chen'])
+        assert.equal((await g.resolveEntity(n))?.id, 'chen', n);
       assert.equal(await g.resolveEntity('Chen Li'), undefined);
       await g.upsertEntity({ name: 'Lin', type: 'person' }, { clock });
       assert.equal(await code(g.upsertEntity({ name: 'Maya', aliases: ['chen'] })), 'KG_ALIAS_TAKEN');
@@ -100,26 +109,84 @@ export function runGraphContract(opts: GraphContractOptions): void {
     });
 
     it('addFact creates both entities, defaults validFrom to now and normalises dates', async () => {
-      const f = await g.addFact({ subject: 'Maya', subjectType: 'person', predicate: 'Works On', object: 'auth-migration', objectType: 'project' }, { clock });
-      assert.deepEqual([f.subject, f.subjectName, f.predicate, f.object, f.objectName], ['maya', 'Maya', 'works_on', 'auth_migration', 'auth-migration']);
+      const f = await g.addFact(
+        {
+          subject: 'Maya',
+          subjectType: 'person',
+          predicate: 'Works On',
+          object: 'auth-migration',
+          objectType: 'project',
+        },
+        { clock },
+      );
+      assert.deepEqual(
+        [f.subject, f.subjectName, f.predicate, f.object, f.objectName],
+        ['maya', 'Maya', 'works_on', 'auth_migration', 'auth-migration'],
+      );
       assert.deepEqual([f.validFrom, f.validTo, f.confidence, f.literal], ['2026-01-15T12:00:00.000Z', null, 1, false]);
       assert.equal((await g.resolveEntity('auth migration'))?.type, 'project');
-      const h = await g.addFact({ subject: 'Maya', predicate: 'uses', object: 'Rust', validFrom: '2025-03-01T10:00:00+02:00', validTo: '2025-04-01' }, { clock });
+      const h = await g.addFact(
+        {
+          subject: 'Maya',
+          predicate: 'uses',
+          object: 'Rust',
+          validFrom: '2025-03-01T10:00:00+02:00',
+          validTo: '2025-04-01',
+        },
+        { clock },
+      );
       assert.deepEqual([h.validFrom, h.validTo], ['2025-03-01T08:00:00.000Z', '2025-04-01T00:00:00.000Z']);
-      assert.equal(await code(g.addFact({ subject: 'a', predicate: 'p', object: 'b', validFrom: '2025-02-30' })), 'KG_INVALID_DATE');
-      assert.equal(await code(g.addFact({ subject: 'a', predicate: 'p', object: 'b', validFrom: 'yesterday' })), 'KG_INVALID_DATE');
-      assert.equal(await code(g.addFact({ subject: 'a', predicate: 'p', object: 'b', validFrom: '2025-02-02', validTo: '2025-02-01' })), 'KG_INVALID_WINDOW');
+      assert.equal(
+        await code(g.addFact({ subject: 'a', predicate: 'p', object: 'b', validFrom: '2025-02-30' })),
+        'KG_INVALID_DATE',
+      );
+      assert.equal(
+        await code(g.addFact({ subject: 'a', predicate: 'p', object: 'b', validFrom: 'yesterday' })),
+        'KG_INVALID_DATE',
+      );
+      assert.equal(
+        await code(
+          g.addFact({ subject: 'a', predicate: 'p', object: 'b', validFrom: '2025-02-02', validTo: '2025-02-01' }),
+        ),
+        'KG_INVALID_WINDOW',
+      );
       assert.equal(await code(g.addFact({ subject: 'a', predicate: '  ', object: 'b' })), 'KG_INVALID_TERM');
-      assert.equal(await code(g.addFact({ subject: 'a', predicate: 'p', object: 'b', confidence: 2 })), 'INVALID_ARGUMENT');
+      assert.equal(
+        await code(g.addFact({ subject: 'a', predicate: 'p', object: 'b', confidence: 2 })),
+        'INVALID_ARGUMENT',
+      );
       assert.equal(await g.resolveEntity('a'), undefined, 'a rejected fact creates no entity');
     });
 
     it('an identical open fact is deduplicated: sources merged, dates kept unless asked', async () => {
-      const a = await g.addFact({ subject: 'Maya', predicate: 'works_on', object: 'billing', validFrom: '2026-01-02', sources: ['d2'], confidence: 0.5 }, { clock });
-      const b = await g.addFact({ subject: 'maya', predicate: 'works on', object: 'Billing', validFrom: '2026-01-09', sources: ['d1', 'd2'], confidence: 0.7 }, { clock });
+      const a = await g.addFact(
+        {
+          subject: 'Maya',
+          predicate: 'works_on',
+          object: 'billing',
+          validFrom: '2026-01-02',
+          sources: ['d2'],
+          confidence: 0.5,
+        },
+        { clock },
+      );
+      const b = await g.addFact(
+        {
+          subject: 'maya',
+          predicate: 'works on',
+          object: 'Billing',
+          validFrom: '2026-01-09',
+          sources: ['d1', 'd2'],
+          confidence: 0.7,
+        },
+        { clock },
+      );
       assert.equal(b.id, a.id);
       assert.deepEqual([b.validFrom, b.sources, b.confidence], ['2026-01-02T00:00:00.000Z', ['d1', 'd2'], 0.7]);
-      const c = await g.addFact({ subject: 'maya', predicate: 'works_on', object: 'billing', validFrom: '2025-12-01' }, { clock, dates: 'replace' });
+      const c = await g.addFact(
+        { subject: 'maya', predicate: 'works_on', object: 'billing', validFrom: '2025-12-01' },
+        { clock, dates: 'replace' },
+      );
       assert.deepEqual([c.id, c.validFrom], [a.id, '2025-12-01T00:00:00.000Z']);
       assert.equal((await g.stats()).facts, 1);
     });
@@ -132,28 +199,61 @@ export function runGraphContract(opts: GraphContractOptions): void {
         'maya works_at acme [2020-01-01T00:00:00.000Z, 2023-06-01T00:00:00.000Z)',
         'maya works_at globex [2023-06-01T00:00:00.000Z, open)',
       ]);
-      assert.deepEqual((await g.query('Maya', { asOf: '2021-05-05' })).map((f) => f.object), ['acme']);
-      assert.deepEqual((await g.query('Maya', { clock })).map((f) => f.object), ['globex']);
+      assert.deepEqual(
+        (await g.query('Maya', { asOf: '2021-05-05' })).map((f) => f.object),
+        ['acme'],
+      );
+      assert.deepEqual(
+        (await g.query('Maya', { clock })).map((f) => f.object),
+        ['globex'],
+      );
       // A back-filled older window ends where the later one starts (the later start wins).
-      await g.addFact({ subject: 'Maya', predicate: 'works_at', object: 'Initech', validFrom: '2018-01-01' }, { clock });
-      assert.deepEqual((await g.query('Maya', { asOf: '2019-01-01' })).map(win), ['maya works_at initech [2018-01-01T00:00:00.000Z, 2020-01-01T00:00:00.000Z)']);
+      await g.addFact(
+        { subject: 'Maya', predicate: 'works_at', object: 'Initech', validFrom: '2018-01-01' },
+        { clock },
+      );
+      assert.deepEqual((await g.query('Maya', { asOf: '2019-01-01' })).map(win), [
+        'maya works_at initech [2018-01-01T00:00:00.000Z, 2020-01-01T00:00:00.000Z)',
+      ]);
       // Non-functional predicates accumulate.
       await g.addFact({ subject: 'Maya', predicate: 'uses', object: 'npm', validFrom: '2020-01-01' }, { clock });
       await g.addFact({ subject: 'Maya', predicate: 'uses', object: 'pnpm', validFrom: '2024-01-01' }, { clock });
-      assert.deepEqual((await g.query('Maya', { predicate: 'uses', clock })).map((f) => f.object), ['npm', 'pnpm']);
+      assert.deepEqual(
+        (await g.query('Maya', { predicate: 'uses', clock })).map((f) => f.object),
+        ['npm', 'pnpm'],
+      );
     });
 
     it('literal objects: a new role closes the previous one; literals never become entities', async () => {
-      await g.addFact({ subject: 'Sam', predicate: 'role', object: 'engineer', literal: true, validFrom: '2024-01-01' }, { clock });
-      await g.addFact({ subject: 'Sam', predicate: 'role', object: 'Tech Lead', literal: true, validFrom: '2025-01-01' }, { clock });
+      await g.addFact(
+        { subject: 'Sam', predicate: 'role', object: 'engineer', literal: true, validFrom: '2024-01-01' },
+        { clock },
+      );
+      await g.addFact(
+        { subject: 'Sam', predicate: 'role', object: 'Tech Lead', literal: true, validFrom: '2025-01-01' },
+        { clock },
+      );
       const now = await g.query('sam', { clock });
-      assert.deepEqual(now.map((f) => [f.object, f.objectName, f.literal]), [['Tech Lead', 'Tech Lead', true]]);
+      assert.deepEqual(
+        now.map((f) => [f.object, f.objectName, f.literal]),
+        [['Tech Lead', 'Tech Lead', true]],
+      );
       assert.equal(await g.resolveEntity('tech lead'), undefined);
       assert.equal((await g.invalidate('Sam', 'role', 'Tech Lead', { ended: '2025-06-01' })).length, 1);
     });
 
     it('windows are half-open [from, to); a bare as-of date means the end of that day', async () => {
-      await g.addFact({ subject: 'x', predicate: 'status', object: 'open', literal: true, validFrom: '2026-01-01', validTo: '2026-02-01' }, { clock });
+      await g.addFact(
+        {
+          subject: 'x',
+          predicate: 'status',
+          object: 'open',
+          literal: true,
+          validFrom: '2026-01-01',
+          validTo: '2026-02-01',
+        },
+        { clock },
+      );
       const at = async (d: string) => (await g.query('x', { asOf: d })).length;
       assert.equal(await at('2026-01-01T00:00:00Z'), 1);
       assert.equal(await at('2025-12-31T23:59:59.999Z'), 0);
@@ -162,30 +262,82 @@ export function runGraphContract(opts: GraphContractOptions): void {
       assert.equal(await at('2026-01-31'), 1);
       assert.equal(await at('2026-02-01'), 0);
       assert.equal(await at('2025-12-31'), 0);
-      await g.addFact({ subject: 'y', predicate: 'status', object: 'ancient', literal: true, validFrom: null }, { clock });
+      await g.addFact(
+        { subject: 'y', predicate: 'status', object: 'ancient', literal: true, validFrom: null },
+        { clock },
+      );
       assert.equal((await g.query('y', { asOf: '1900-01-01' })).length, 1, 'null validFrom = since forever');
     });
 
     it('invalidate closes a window, never deletes, and refuses an end before the start', async () => {
-      await g.addFact({ subject: 'Maya', predicate: 'assigned_to', object: 'auth-migration', validFrom: '2026-01-15', sources: ['d1'] }, { clock });
-      assert.equal(await code(g.invalidate('Maya', 'assigned_to', 'auth-migration', { ended: '2026-01-01' })), 'KG_INVALID_WINDOW');
+      await g.addFact(
+        {
+          subject: 'Maya',
+          predicate: 'assigned_to',
+          object: 'auth-migration',
+          validFrom: '2026-01-15',
+          sources: ['d1'],
+        },
+        { clock },
+      );
+      assert.equal(
+        await code(g.invalidate('Maya', 'assigned_to', 'auth-migration', { ended: '2026-01-01' })),
+        'KG_INVALID_WINDOW',
+      );
       const closed = await g.invalidate('maya', 'assigned to', 'Auth Migration', { ended: '2026-03-01' });
-      assert.deepEqual(closed.map(win), ['maya assigned_to auth_migration [2026-01-15T00:00:00.000Z, 2026-03-01T00:00:00.000Z)']);
-      assert.deepEqual(await g.invalidate('maya', 'assigned_to', 'auth-migration'), [], 'nothing open: a result, not an error');
+      assert.deepEqual(closed.map(win), [
+        'maya assigned_to auth_migration [2026-01-15T00:00:00.000Z, 2026-03-01T00:00:00.000Z)',
+      ]);
+      assert.deepEqual(
+        await g.invalidate('maya', 'assigned_to', 'auth-migration'),
+        [],
+        'nothing open: a result, not an error',
+      );
       assert.deepEqual(await g.invalidate('nobody', 'assigned_to', 'x'), []);
       assert.equal((await g.query('maya', { asOf: '2026-02-01' })).length, 1);
       assert.equal((await g.query('maya', { asOf: '2026-03-01' })).length, 0);
       assert.deepEqual(await g.stats(), { entities: 2, facts: 1, openFacts: 0, predicates: { assigned_to: 1 } });
-      const both = await g.apply({ facts: [{ subject: 'sam', predicate: 'uses', object: 'vim', validFrom: '2026-01-01' }], invalidations: [{ subject: 'sam', predicate: 'uses', object: 'vim', ended: '2026-01-02' }] }, { clock });
-      assert.deepEqual([both.facts[0]?.validTo, both.invalidated[0]?.validTo], ['2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z']);
+      const both = await g.apply(
+        {
+          facts: [{ subject: 'sam', predicate: 'uses', object: 'vim', validFrom: '2026-01-01' }],
+          invalidations: [{ subject: 'sam', predicate: 'uses', object: 'vim', ended: '2026-01-02' }],
+        },
+        { clock },
+      );
+      assert.deepEqual(
+        [both.facts[0]?.validTo, both.invalidated[0]?.validTo],
+        ['2026-01-02T00:00:00.000Z', '2026-01-02T00:00:00.000Z'],
+      );
     });
 
     it('recordIfMissing keeps "what did we use before?" answerable, once', async () => {
-      const inv = { subject: 'loci', predicate: 'uses', object: 'npm', ended: '2025-03-01', recordIfMissing: true, sources: ['d9'] };
-      const [rec] = (await g.apply({ facts: [{ subject: 'loci', predicate: 'uses', object: 'pnpm', validFrom: '2025-03-01' }], invalidations: [inv] }, { clock })).invalidated;
+      const inv = {
+        subject: 'loci',
+        predicate: 'uses',
+        object: 'npm',
+        ended: '2025-03-01',
+        recordIfMissing: true,
+        sources: ['d9'],
+      };
+      const [rec] = (
+        await g.apply(
+          {
+            facts: [{ subject: 'loci', predicate: 'uses', object: 'pnpm', validFrom: '2025-03-01' }],
+            invalidations: [inv],
+          },
+          { clock },
+        )
+      ).invalidated;
       assert.deepEqual([rec && win(rec), rec?.sources], ['loci uses npm [-inf, 2025-03-01T00:00:00.000Z)', ['d9']]);
-      assert.deepEqual((await g.query('loci', { asOf: '2024-06-01' })).map((f) => f.object), ['npm']);
-      assert.deepEqual((await g.apply({ invalidations: [inv] }, { clock })).invalidated, [], 'a stored window is never recorded twice');
+      assert.deepEqual(
+        (await g.query('loci', { asOf: '2024-06-01' })).map((f) => f.object),
+        ['npm'],
+      );
+      assert.deepEqual(
+        (await g.apply({ invalidations: [inv] }, { clock })).invalidated,
+        [],
+        'a stored window is never recorded twice',
+      );
       assert.equal((await g.stats()).facts, 2);
     });
 
@@ -194,7 +346,8 @@ export function runGraphContract(opts: GraphContractOptions): void {
       await g.addFact({ subject: 'Sam', predicate: 'works_on', object: 'loci', validFrom: '2025-02-01' }, { clock });
       await g.addFact({ subject: 'loci', predicate: 'uses', object: 'sqlite', validFrom: '2025-03-01' }, { clock });
       await g.addFact({ subject: 'loci', predicate: 'depends_on', object: 'loci', validFrom: '2025-03-01' }, { clock });
-      const q = async (direction: 'in' | 'out' | 'both') => (await g.query('Loci', { direction, clock })).map((f) => `${f.subject}>${f.object}`);
+      const q = async (direction: 'in' | 'out' | 'both') =>
+        (await g.query('Loci', { direction, clock })).map((f) => `${f.subject}>${f.object}`);
       assert.deepEqual(await q('out'), ['loci>sqlite', 'loci>loci']);
       assert.deepEqual(await q('in'), ['maya>loci', 'sam>loci', 'loci>loci']);
       assert.deepEqual(await q('both'), ['maya>loci', 'sam>loci', 'loci>sqlite', 'loci>loci']);
@@ -203,7 +356,13 @@ export function runGraphContract(opts: GraphContractOptions): void {
     });
 
     it('timeline pages with a cursor and has no hard cap', async () => {
-      const batch = Array.from({ length: 230 }, (_, i) => ({ subject: 'log', predicate: 'event', object: `e${i}`, validFrom: i % 10 === 0 ? null : day(i % 50), validTo: day(60) }));
+      const batch = Array.from({ length: 230 }, (_, i) => ({
+        subject: 'log',
+        predicate: 'event',
+        object: `e${i}`,
+        validFrom: i % 10 === 0 ? null : day(i % 50),
+        validTo: day(60),
+      }));
       await g.apply({ facts: batch }, { clock });
       const all = (await g.timeline('log', { limit: 1000 })).items;
       assert.equal(all.length, 230);
@@ -214,19 +373,29 @@ export function runGraphContract(opts: GraphContractOptions): void {
         paged.push(...page.items);
         cursor = page.nextCursor;
       } while (cursor);
-      assert.deepEqual(paged.map((f) => f.id), all.map((f) => f.id));
+      assert.deepEqual(
+        paged.map((f) => f.id),
+        all.map((f) => f.id),
+      );
       const starts = all.map((f) => f.validFrom ?? '');
       assert.deepEqual(starts, [...starts].sort());
       assert.equal(await code(g.timeline('log', { cursor: 'nonsense' })), 'KG_INVALID_CURSOR');
     });
 
     it('entities list by type and prefix with paging; stats count predicates', async () => {
-      for (const n of ['alpha', 'alps', 'beta', 'alpine']) await g.upsertEntity({ name: n, type: n === 'beta' ? 'tool' : 'place' }, { clock });
+      for (const n of ['alpha', 'alps', 'beta', 'alpine'])
+        await g.upsertEntity({ name: n, type: n === 'beta' ? 'tool' : 'place' }, { clock });
       const p1 = await g.entities({ prefix: 'AL', limit: 2 });
-      assert.deepEqual(p1.items.map((e) => e.id), ['alpha', 'alpine']);
+      assert.deepEqual(
+        p1.items.map((e) => e.id),
+        ['alpha', 'alpine'],
+      );
       const p2 = await g.entities({ prefix: 'al', limit: 2, cursor: p1.nextCursor });
       assert.deepEqual([p2.items.map((e) => e.id), p2.nextCursor], [['alps'], null]);
-      assert.deepEqual((await g.entities({ type: 'tool' })).items.map((e) => e.id), ['beta']);
+      assert.deepEqual(
+        (await g.entities({ type: 'tool' })).items.map((e) => e.id),
+        ['beta'],
+      );
       await g.addFact({ subject: 'alpha', predicate: 'near', object: 'alps' }, { clock });
       assert.deepEqual(await g.stats(), { entities: 4, facts: 1, openFacts: 1, predicates: { near: 1 } });
     });
@@ -242,7 +411,10 @@ export function runGraphContract(opts: GraphContractOptions): void {
         },
         { clock },
       );
-      assert.deepEqual((await g.factsForDrawer('s3')).map((f) => f.predicate), ['member_of', 'uses']);
+      assert.deepEqual(
+        (await g.factsForDrawer('s3')).map((f) => f.predicate),
+        ['member_of', 'uses'],
+      );
       assert.deepEqual(await g.factsForDrawer('nope'), []);
       const links = await g.drawersForEntities(['caroline', 'mentorship_program', 'melanie']);
       assert.deepEqual(links, [
@@ -256,10 +428,32 @@ export function runGraphContract(opts: GraphContractOptions): void {
 
     it('a batch is atomic, or lenient and skips what it cannot store', async () => {
       const bad = { subject: 'b', predicate: 'p', object: 'c', validFrom: '2025-02-02', validTo: '2025-01-01' };
-      assert.equal(await code(g.apply({ entities: [{ name: 'Zed' }], facts: [{ subject: 'a', predicate: 'p', object: 'b' }, bad] }, { clock })), 'KG_INVALID_WINDOW');
+      assert.equal(
+        await code(
+          g.apply(
+            { entities: [{ name: 'Zed' }], facts: [{ subject: 'a', predicate: 'p', object: 'b' }, bad] },
+            { clock },
+          ),
+        ),
+        'KG_INVALID_WINDOW',
+      );
       assert.deepEqual(await g.stats(), { entities: 0, facts: 0, openFacts: 0, predicates: {} });
-      const r = await g.apply({ entities: [{ name: '!!' }, { name: 'Zed' }], facts: [bad, { subject: 'a', predicate: 'p', object: 'b' }], invalidations: [{ subject: 'a', predicate: 'p', object: 'b', ended: '1999-01-01' }] }, { clock, lenient: true });
-      assert.deepEqual(r.skipped.map((s) => [s.kind, s.index, s.code]), [['entity', 0, 'KG_INVALID_ENTITY'], ['fact', 0, 'KG_INVALID_WINDOW'], ['invalidation', 0, 'KG_INVALID_WINDOW']]);
+      const r = await g.apply(
+        {
+          entities: [{ name: '!!' }, { name: 'Zed' }],
+          facts: [bad, { subject: 'a', predicate: 'p', object: 'b' }],
+          invalidations: [{ subject: 'a', predicate: 'p', object: 'b', ended: '1999-01-01' }],
+        },
+        { clock, lenient: true },
+      );
+      assert.deepEqual(
+        r.skipped.map((s) => [s.kind, s.index, s.code]),
+        [
+          ['entity', 0, 'KG_INVALID_ENTITY'],
+          ['fact', 0, 'KG_INVALID_WINDOW'],
+          ['invalidation', 0, 'KG_INVALID_WINDOW'],
+        ],
+      );
       assert.deepEqual([r.entities.length, r.facts.length, r.invalidated.length], [1, 1, 0]);
       assert.deepEqual(await g.stats(), { entities: 3, facts: 1, openFacts: 1, predicates: { p: 1 } });
     });
@@ -271,10 +465,23 @@ export function runGraphContract(opts: GraphContractOptions): void {
           const model = new ReplayModel(new Set(g.functionalPredicates), new Date(T0).toISOString());
           for (const op of ops) {
             if (op.kind === 'add') {
-              const input = { subject: op.s, predicate: op.p, object: op.o, literal: op.lit, ...(op.from !== undefined ? { validFrom: op.from } : {}), ...(op.to !== undefined ? { validTo: op.to } : {}) };
-              assert.equal((await code(g.addFact(input, { clock }))) === 'ok', model.add(op.s, op.p, op.o, op.lit, op.from, op.to), JSON.stringify(op));
+              const input = {
+                subject: op.s,
+                predicate: op.p,
+                object: op.o,
+                literal: op.lit,
+                ...(op.from !== undefined ? { validFrom: op.from } : {}),
+                ...(op.to !== undefined ? { validTo: op.to } : {}),
+              };
+              assert.equal(
+                (await code(g.addFact(input, { clock }))) === 'ok',
+                model.add(op.s, op.p, op.o, op.lit, op.from, op.to),
+                JSON.stringify(op),
+              );
             } else {
-              const got = await code(g.invalidate(op.s, op.p, op.o, { clock, ...(op.ended !== undefined ? { ended: op.ended } : {}) }));
+              const got = await code(
+                g.invalidate(op.s, op.p, op.o, { clock, ...(op.ended !== undefined ? { ended: op.ended } : {}) }),
+              );
               assert.equal(got === 'ok', model.invalidate(op.s, op.p, op.o, op.ended), JSON.stringify(op));
             }
           }
@@ -288,16 +495,21 @@ export function runGraphContract(opts: GraphContractOptions): void {
           for (const e of ['ann', 'bob']) {
             for (const f of (await g.timeline(e, { limit: 10_000 })).items) {
               if (f.subject !== e || (f.validTo !== null && f.validFrom === f.validTo)) continue;
-              const key = g.functionalPredicates.has(f.predicate) ? `${f.subject} ${f.predicate}` : `${f.subject} ${f.predicate} ${f.object}`;
+              const key = g.functionalPredicates.has(f.predicate)
+                ? `${f.subject} ${f.predicate}`
+                : `${f.subject} ${f.predicate} ${f.object}`;
               windows.set(key, [...(windows.get(key) ?? []), f]);
             }
           }
           for (const [key, fs] of windows) {
-            for (const a of fs) for (const b of fs) {
-              if (a === b) continue;
-              const apart = (a.validTo !== null && b.validFrom !== null && a.validTo <= b.validFrom) || (b.validTo !== null && a.validFrom !== null && b.validTo <= a.validFrom);
-              assert.ok(apart, `${key}: ${win(a)} overlaps ${win(b)}`);
-            }
+            for (const a of fs)
+              for (const b of fs) {
+                if (a === b) continue;
+                const apart =
+                  (a.validTo !== null && b.validFrom !== null && a.validTo <= b.validFrom) ||
+                  (b.validTo !== null && a.validFrom !== null && b.validTo <= a.validFrom);
+                assert.ok(apart, `${key}: ${win(a)} overlaps ${win(b)}`);
+              }
           }
         }),
         { numRuns: 200 },
@@ -307,7 +519,15 @@ export function runGraphContract(opts: GraphContractOptions): void {
 }
 
 type Op =
-  | { kind: 'add'; s: string; p: string; o: string; lit: boolean; from: string | null | undefined; to: string | null | undefined }
+  | {
+      kind: 'add';
+      s: string;
+      p: string;
+      o: string;
+      lit: boolean;
+      from: string | null | undefined;
+      to: string | null | undefined;
+    }
   | { kind: 'invalidate'; s: string; p: string; o: string; ended: string | undefined };
 
 const dateArb = fc.integer({ min: 0, max: 11 }).map(day);
@@ -316,30 +536,75 @@ const objArb = fc.oneof(
   fc.record({ o: fc.constantFrom('open', 'done'), lit: fc.constant(true), p: fc.constant('status') }),
 );
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), s: fc.constantFrom('ann', 'bob'), obj: objArb, from: fc.option(fc.option(dateArb, { nil: null }), { nil: undefined, freq: 6 }), to: fc.option(fc.option(dateArb, { nil: null }), { nil: undefined, freq: 2 }) }).map(({ obj, ...r }) => ({ ...r, ...obj })) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('invalidate' as const), s: fc.constantFrom('ann', 'bob'), obj: objArb, ended: fc.option(dateArb, { nil: undefined }) }).map(({ obj, ...r }) => ({ ...r, o: obj.o, p: obj.p })) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .record({
+        kind: fc.constant('add' as const),
+        s: fc.constantFrom('ann', 'bob'),
+        obj: objArb,
+        from: fc.option(fc.option(dateArb, { nil: null }), { nil: undefined, freq: 6 }),
+        to: fc.option(fc.option(dateArb, { nil: null }), { nil: undefined, freq: 2 }),
+      })
+      .map(({ obj, ...r }) => ({ ...r, ...obj })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({
+        kind: fc.constant('invalidate' as const),
+        s: fc.constantFrom('ann', 'bob'),
+        obj: objArb,
+        ended: fc.option(dateArb, { nil: undefined }),
+      })
+      .map(({ obj, ...r }) => ({ ...r, o: obj.o, p: obj.p })),
+  },
 );
 
-interface MFact { s: string; p: string; o: string; lit: boolean; from: number; to: number; seq: number }
+interface MFact {
+  s: string;
+  p: string;
+  o: string;
+  lit: boolean;
+  from: number;
+  to: number;
+  seq: number;
+}
 
 /** The naive model: windows as numbers (±Infinity for open ends), rules applied by linear scans. */
 class ReplayModel {
   facts: MFact[] = [];
   private readonly now: number;
-  constructor(private readonly functional: Set<string>, now: string) {
+  constructor(
+    private readonly functional: Set<string>,
+    now: string,
+  ) {
     this.now = Date.parse(now);
   }
-  add(s: string, p: string, o: string, lit: boolean, fromIn: string | null | undefined, toIn: string | null | undefined): boolean {
+  add(
+    s: string,
+    p: string,
+    o: string,
+    lit: boolean,
+    fromIn: string | null | undefined,
+    toIn: string | null | undefined,
+  ): boolean {
     let from = fromIn === undefined ? this.now : fromIn === null ? -Infinity : Date.parse(fromIn);
     let to = toIn == null ? Infinity : Date.parse(toIn);
     if (to < from) return false;
-    if (to === Infinity && this.facts.some((f) => f.s === s && f.p === p && f.o === o && f.lit === lit && f.to === Infinity)) return true;
+    if (
+      to === Infinity &&
+      this.facts.some((f) => f.s === s && f.p === p && f.o === o && f.lit === lit && f.to === Infinity)
+    )
+      return true;
     const seq = this.facts.length;
     if (from === to) {
       this.facts.push({ s, p, o, lit, from, to, seq });
       return true;
     }
-    const rivals = this.facts.filter((f) => f.s === s && f.p === p && f.from < f.to && (this.functional.has(p) || (f.o === o && f.lit === lit)));
+    const rivals = this.facts.filter(
+      (f) => f.s === s && f.p === p && f.from < f.to && (this.functional.has(p) || (f.o === o && f.lit === lit)),
+    );
     if (from === -Infinity && rivals.some((f) => f.from === -Infinity)) {
       from = this.now;
       if (to < from) return false;
@@ -387,16 +652,34 @@ export function runTunnelContract(opts: TunnelContractOptions): void {
     });
 
     it('create is symmetric and upserts the label; list, follow and delete', async () => {
-      const a = await t.create({ source: { wing: 'api', room: 'auth' }, target: { wing: 'web', room: 'login' }, label: 'same bug' }, { clock });
-      const b = await t.create({ source: { wing: 'web', room: 'login' }, target: { wing: 'api', room: 'auth' }, label: 'same flow' }, { clock });
+      const a = await t.create(
+        { source: { wing: 'api', room: 'auth' }, target: { wing: 'web', room: 'login' }, label: 'same bug' },
+        { clock },
+      );
+      const b = await t.create(
+        { source: { wing: 'web', room: 'login' }, target: { wing: 'api', room: 'auth' }, label: 'same flow' },
+        { clock },
+      );
       assert.equal(b.id, a.id);
       assert.deepEqual([b.label, b.source.wing, b.createdAt], ['same flow', 'api', '2026-01-15T12:00:00.000Z']);
-      await t.create({ source: { wing: 'api', room: 'auth', drawerId: 'd1' }, target: { wing: 'ops', room: 'deploy' } }, { clock });
+      await t.create(
+        { source: { wing: 'api', room: 'auth', drawerId: 'd1' }, target: { wing: 'ops', room: 'deploy' } },
+        { clock },
+      );
       assert.equal((await t.list()).length, 2);
       assert.equal((await t.list({ wing: 'web' })).length, 1);
-      assert.deepEqual((await t.follow({ wing: 'api', room: 'auth' })).map((f) => `${f.to.wing}/${f.to.room}`).sort(), ['ops/deploy', 'web/login']);
-      assert.deepEqual((await t.follow({ wing: 'web', room: 'login' })).map((f) => f.to.room), ['auth']);
-      assert.equal(await code(t.create({ source: { wing: 'a', room: 'r' }, target: { wing: 'a', room: 'r' } })), 'KG_TUNNEL_SELF');
+      assert.deepEqual((await t.follow({ wing: 'api', room: 'auth' })).map((f) => `${f.to.wing}/${f.to.room}`).sort(), [
+        'ops/deploy',
+        'web/login',
+      ]);
+      assert.deepEqual(
+        (await t.follow({ wing: 'web', room: 'login' })).map((f) => f.to.room),
+        ['auth'],
+      );
+      assert.equal(
+        await code(t.create({ source: { wing: 'a', room: 'r' }, target: { wing: 'a', room: 'r' } })),
+        'KG_TUNNEL_SELF',
+      );
       assert.equal(await t.delete(a.id), true);
       assert.equal(await t.delete(a.id), false);
       assert.equal((await t.list()).length, 1);
@@ -412,9 +695,19 @@ export function runTunnelContract(opts: TunnelContractOptions): void {
         { wing: 'web', room: 'general', count: 9 },
       ];
       assert.deepEqual(implicitTunnels(rooms), [{ room: 'auth', wings: ['api', 'web'] }]);
-      await t.create({ source: { wing: 'web', room: 'auth' }, target: { wing: 'ops', room: 'deploy' }, label: 'rollout' }, { clock });
+      await t.create(
+        { source: { wing: 'web', room: 'auth' }, target: { wing: 'ops', room: 'deploy' }, label: 'rollout' },
+        { clock },
+      );
       const steps = await traverse({ wing: 'api', room: 'auth' }, 3, { rooms: () => rooms, tunnels: t });
-      assert.deepEqual(steps.map((s) => [`${s.wing}/${s.room}`, s.hops, s.via]), [['api/auth', 0, 'start'], ['web/auth', 1, 'implicit'], ['ops/deploy', 2, 'explicit']]);
+      assert.deepEqual(
+        steps.map((s) => [`${s.wing}/${s.room}`, s.hops, s.via]),
+        [
+          ['api/auth', 0, 'start'],
+          ['web/auth', 1, 'implicit'],
+          ['ops/deploy', 2, 'explicit'],
+        ],
+      );
       assert.equal(steps[2]?.label, 'rollout');
       assert.equal((await traverse({ wing: 'api', room: 'auth' }, 1, { rooms: () => rooms, tunnels: t })).length, 2);
       assert.equal((await traverse({ wing: 'api', room: 'general' }, 3, { rooms: () => rooms })).length, 1);

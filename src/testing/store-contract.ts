@@ -36,7 +36,12 @@ function src(source: string, hash = 'h1', extra: Partial<SourceState> = {}): Sou
   };
 }
 
-const d = (text: string, extra: Partial<DrawerInput> = {}): DrawerInput => ({ wing: 'proj', room: 'general', text, ...extra });
+const d = (text: string, extra: Partial<DrawerInput> = {}): DrawerInput => ({
+  wing: 'proj',
+  room: 'general',
+  text,
+  ...extra,
+});
 
 /** Registers the contract tests for one adapter. */
 export function runStoreContract(opts: StoreContractOptions): void {
@@ -59,7 +64,9 @@ export function runStoreContract(opts: StoreContractOptions): void {
 
     it('put then get returns the verbatim text and metadata', async () => {
       const text = 'Line one\n\n  indented — ünïcode 认证 🙂\n';
-      const { added } = await store.put([d(text, { hall: 'facts', metadata: { a: 1, nested: { b: [1, 2] } }, contentDate: '2026-01-15' })]);
+      const { added } = await store.put([
+        d(text, { hall: 'facts', metadata: { a: 1, nested: { b: [1, 2] } }, contentDate: '2026-01-15' }),
+      ]);
       assert.equal(added.length, 1);
       const got = await store.get(added[0]!);
       assert.ok(got);
@@ -89,7 +96,10 @@ export function runStoreContract(opts: StoreContractOptions): void {
     it('getMany keeps the order of ids and skips missing ones', async () => {
       const { added } = await store.put([d('alpha'), d('beta'), d('gamma')]);
       const got = await store.getMany([added[2]!, 'missing', added[0]!]);
-      assert.deepEqual(got.map((x) => x.text), ['gamma', 'alpha']);
+      assert.deepEqual(
+        got.map((x) => x.text),
+        ['gamma', 'alpha'],
+      );
     });
 
     it('filters: wing, room, hall, source prefix, since/until, ids', async () => {
@@ -119,19 +129,27 @@ export function runStoreContract(opts: StoreContractOptions): void {
     });
 
     it('list pages and orders', async () => {
-      for (let i = 0; i < 5; i++) await store.put([d(`doc ${i}`, { source: '/s', chunkIndex: 4 - i, contentDate: `2026-01-0${i + 1}` })]);
+      for (let i = 0; i < 5; i++)
+        await store.put([d(`doc ${i}`, { source: '/s', chunkIndex: 4 - i, contentDate: `2026-01-0${i + 1}` })]);
       const p1 = await store.list({}, { limit: 2, order: 'source' });
       assert.equal(p1.total, 5);
-      assert.deepEqual(p1.drawers.map((x) => x.chunkIndex), [0, 1]);
+      assert.deepEqual(
+        p1.drawers.map((x) => x.chunkIndex),
+        [0, 1],
+      );
       const p2 = await store.list({}, { limit: 2, offset: 2, order: 'source' });
-      assert.deepEqual(p2.drawers.map((x) => x.chunkIndex), [2, 3]);
+      assert.deepEqual(
+        p2.drawers.map((x) => x.chunkIndex),
+        [2, 3],
+      );
       const byDate = await store.list({}, { limit: 1, order: 'date' });
       assert.equal(byDate.drawers[0]!.contentDate, '2026-01-05');
     });
 
     it('searchLexical finds words over the whole corpus, best first, honouring filters', async () => {
       const docs: DrawerInput[] = [];
-      for (let i = 0; i < 30; i++) docs.push(d(`filler text number ${i} about nothing in particular`, { room: i % 2 ? 'odd' : 'even' }));
+      for (let i = 0; i < 30; i++)
+        docs.push(d(`filler text number ${i} about nothing in particular`, { room: i % 2 ? 'odd' : 'even' }));
       docs.push(d('the OAuth2 migration of the authentication module was decided', { room: 'auth' }));
       docs.push(d('authentication authentication authentication everywhere', { room: 'noise' }));
       await store.put(docs);
@@ -195,7 +213,10 @@ export function runStoreContract(opts: StoreContractOptions): void {
       const docs = [0, 1, 2, 3, 4].map((i) => d(`chunk ${i}`, { source: '/f.md', chunkIndex: i }));
       const { added } = await store.put(docs);
       const n = await store.neighbours(added[2]!, 1);
-      assert.deepEqual(n.map((x) => x.chunkIndex), [1, 2, 3]);
+      assert.deepEqual(
+        n.map((x) => x.chunkIndex),
+        [1, 2, 3],
+      );
       const free = await store.put([d('no source')]);
       assert.equal((await store.neighbours(free.added[0]!, 2)).length, 1);
       assert.deepEqual(await store.neighbours('missing', 1), []);
@@ -210,11 +231,18 @@ export function runStoreContract(opts: StoreContractOptions): void {
       assert.deepEqual({ ...r1, ids: undefined }, { added: 2, updated: 0, removed: 0, ids: undefined });
       const again = await store.replaceSource(s1, [], { skipIfHash: 'h1' });
       assert.equal(again, null, 'same hash and config: nothing to do');
-      const r2 = await store.replaceSource(src('/p/a.md', 'h2'), [
-        d('para zero', { id: 'da0', chunkIndex: 0, lineStart: 1, lineEnd: 1 }),
-        d('para one', { id: 'da1', chunkIndex: 1, lineStart: 3, lineEnd: 3 }),
-      ], { skipIfHash: 'h2' });
-      assert.deepEqual({ added: r2!.added, updated: r2!.updated, removed: r2!.removed }, { added: 1, updated: 1, removed: 1 });
+      const r2 = await store.replaceSource(
+        src('/p/a.md', 'h2'),
+        [
+          d('para zero', { id: 'da0', chunkIndex: 0, lineStart: 1, lineEnd: 1 }),
+          d('para one', { id: 'da1', chunkIndex: 1, lineStart: 3, lineEnd: 3 }),
+        ],
+        { skipIfHash: 'h2' },
+      );
+      assert.deepEqual(
+        { added: r2!.added, updated: r2!.updated, removed: r2!.removed },
+        { added: 1, updated: 1, removed: 1 },
+      );
       assert.deepEqual(r2!.ids, ['da0', 'da1']);
       assert.equal((await store.get('da1'))!.lineStart, 3);
       assert.equal(await store.get('da2'), undefined);
@@ -226,16 +254,21 @@ export function runStoreContract(opts: StoreContractOptions): void {
       await store.replaceSource(src('/b/one', 'h1'), [d('first file', { id: 'b1', chunkIndex: 0 })]);
       const r = await store.replaceSources([
         { state: src('/b/one', 'h1'), drawers: [d('ignored', { id: 'bx', chunkIndex: 0 })], skipIfHash: 'h1' },
-        { state: src('/b/two', 'h2'), drawers: [d('second file', { id: 'b2', chunkIndex: 0 }), d('more', { id: 'b3', chunkIndex: 1 })] },
+        {
+          state: src('/b/two', 'h2'),
+          drawers: [d('second file', { id: 'b2', chunkIndex: 0 }), d('more', { id: 'b3', chunkIndex: 1 })],
+        },
       ]);
       assert.equal(r[0], null);
       assert.equal(r[1]?.added, 2);
       assert.equal(await store.get('bx'), undefined);
       assert.equal(await store.count({ source: '/b/*' }), 3);
-      await assert.rejects(store.replaceSources([
-        { state: src('/b/three', 'h3'), drawers: [d('fine', { id: 'b4', chunkIndex: 0 })] },
-        { state: src('/b/four', 'h4'), drawers: [d('', { id: 'b5', chunkIndex: 0 })] },
-      ]));
+      await assert.rejects(
+        store.replaceSources([
+          { state: src('/b/three', 'h3'), drawers: [d('fine', { id: 'b4', chunkIndex: 0 })] },
+          { state: src('/b/four', 'h4'), drawers: [d('', { id: 'b5', chunkIndex: 0 })] },
+        ]),
+      );
       assert.equal(await store.get('b4'), undefined, 'a failing batch writes nothing');
     });
 
@@ -263,10 +296,23 @@ export function runStoreContract(opts: StoreContractOptions): void {
       const st = src('/c/o.jsonl', 'h', { kind: 'convo', offset: 10 });
       await store.put([d('other source', { id: 'x1', source: '/c/other.jsonl' })]);
       await store.appendSource(st, [d('Q', { id: 'o1', chunkIndex: 0, metadata: { parts: 1 } })], 0);
-      const r = await store.appendSource({ ...st, offset: 20 }, [d('Q', { id: 'o1', chunkIndex: 0, lineEnd: 9, metadata: { parts: 2 } }), d('Q and A', { id: 'o2', chunkIndex: 1 })], 10, { remove: ['o1', 'x1', 'nope'] });
+      const r = await store.appendSource(
+        { ...st, offset: 20 },
+        [
+          d('Q', { id: 'o1', chunkIndex: 0, lineEnd: 9, metadata: { parts: 2 } }),
+          d('Q and A', { id: 'o2', chunkIndex: 1 }),
+        ],
+        10,
+        { remove: ['o1', 'x1', 'nope'] },
+      );
       assert.deepEqual(r, { added: 1, updated: 1, removed: 0, ids: ['o1', 'o2'] }, 'o1 is rewritten, so not removed');
       assert.deepEqual((await store.get('o1'))?.metadata, { parts: 2 });
-      const r2 = await store.appendSource({ ...st, offset: 30 }, [d('Q and A, longer', { id: 'o3', chunkIndex: 1 })], 20, { remove: ['o2', 'x1'] });
+      const r2 = await store.appendSource(
+        { ...st, offset: 30 },
+        [d('Q and A, longer', { id: 'o3', chunkIndex: 1 })],
+        20,
+        { remove: ['o2', 'x1'] },
+      );
       assert.deepEqual(r2, { added: 1, updated: 0, removed: 1, ids: ['o3'] });
       assert.equal(await store.get('o2'), undefined);
       assert.ok(await store.get('x1'), 'a drawer of another source is never removed');
@@ -276,8 +322,14 @@ export function runStoreContract(opts: StoreContractOptions): void {
     it('sources: list by root and kind, touch, remove', async () => {
       await store.replaceSource(src('/r1/a', 'h', { root: '/r1' }), [d('a text', { chunkIndex: 0 })]);
       await store.replaceSource(src('/r2/b', 'h', { root: '/r2', kind: 'convo' }), [d('b text', { chunkIndex: 0 })]);
-      assert.deepEqual((await store.listSources({ root: '/r1' })).map((s) => s.source), ['/r1/a']);
-      assert.deepEqual((await store.listSources({ kind: 'convo' })).map((s) => s.source), ['/r2/b']);
+      assert.deepEqual(
+        (await store.listSources({ root: '/r1' })).map((s) => s.source),
+        ['/r1/a'],
+      );
+      assert.deepEqual(
+        (await store.listSources({ kind: 'convo' })).map((s) => s.source),
+        ['/r2/b'],
+      );
       await store.touchSource({ ...src('/r1/a', 'h', { root: '/r1' }), mtimeMs: 99, state: { k: [1] } });
       const t = await store.getSource('/r1/a');
       assert.equal(t!.mtimeMs, 99);
@@ -288,21 +340,40 @@ export function runStoreContract(opts: StoreContractOptions): void {
     });
 
     it('feed: positions increase in filing order, survive an update, are never reused', async () => {
-      const { added } = await store.put([d('alpha one'), d('beta two'), d('gamma three', { metadata: { speakers: ['Ann'] } })]);
+      const { added } = await store.put([
+        d('alpha one'),
+        d('beta two'),
+        d('gamma three', { metadata: { speakers: ['Ann'] } }),
+      ]);
       const feed = await store.feedAfter(0);
-      assert.deepEqual(feed.map((f) => f.id), added);
+      assert.deepEqual(
+        feed.map((f) => f.id),
+        added,
+      );
       assert.ok(feed.every((f, i) => i === 0 || f.seq > feed[i - 1]!.seq) && feed[0]!.seq > 0);
-      assert.deepEqual((await store.feedAfter(feed[0]!.seq, 1)).map((f) => f.id), [added[1]]);
+      assert.deepEqual(
+        (await store.feedAfter(feed[0]!.seq, 1)).map((f) => f.id),
+        [added[1]],
+      );
       await store.update(added[1]!, { text: 'beta changed' });
       assert.deepEqual(await store.feedAfter(0), feed);
       const range = await store.feedRange(feed[0]!.seq, feed[2]!.seq);
-      assert.deepEqual(range.map((r) => [r.id, r.text]), [[added[1], 'beta changed'], [added[2], 'gamma three']]);
+      assert.deepEqual(
+        range.map((r) => [r.id, r.text]),
+        [
+          [added[1], 'beta changed'],
+          [added[2], 'gamma three'],
+        ],
+      );
       assert.deepEqual(range[1]!.metadata, { speakers: ['Ann'] });
       assert.equal(range[1]!.wing, 'proj');
       await store.delete([added[2]!]);
       const [late] = (await store.put([d('delta four')])).added;
       const after = await store.feedAfter(feed[1]!.seq);
-      assert.deepEqual(after.map((f) => f.id), [late]);
+      assert.deepEqual(
+        after.map((f) => f.id),
+        [late],
+      );
       assert.ok(after[0]!.seq > feed[2]!.seq, 'a deleted position is not reused');
       assert.deepEqual(await store.feedAfter(after[0]!.seq), []);
     });
@@ -324,13 +395,30 @@ export function runStoreContract(opts: StoreContractOptions): void {
       assert.equal(await store.recordUsage(['drawer:d1', 'drawer:d1', 'memory:/m/a.md'], t1), 2);
       assert.equal(await store.recordUsage(['drawer:d1', 'drawer:d2'], t2), 2);
       assert.equal(await store.recordUsage([], t2), 0);
-      const got = new Map((await store.readUsage(['drawer:d1', 'drawer:d2', 'memory:/m/a.md', 'drawer:none', 'drawer:d1'])).map((r) => [r.item, r]));
+      const got = new Map(
+        (await store.readUsage(['drawer:d1', 'drawer:d2', 'memory:/m/a.md', 'drawer:none', 'drawer:d1'])).map((r) => [
+          r.item,
+          r,
+        ]),
+      );
       assert.deepEqual([...got.keys()].sort(), ['drawer:d1', 'drawer:d2', 'memory:/m/a.md']);
       assert.deepEqual(got.get('drawer:d1'), { item: 'drawer:d1', uses: 2, lastUsed: t2 });
       assert.deepEqual(got.get('memory:/m/a.md'), { item: 'memory:/m/a.md', uses: 1, lastUsed: t1 });
-      assert.deepEqual((await store.topUsage('drawer:', 10)).map((r) => [r.item, r.uses]), [['drawer:d1', 2], ['drawer:d2', 1]]);
-      assert.deepEqual((await store.topUsage('drawer:', 1)).map((r) => r.item), ['drawer:d1']);
-      assert.deepEqual((await store.topUsage('memory:', 10)).map((r) => r.item), ['memory:/m/a.md']);
+      assert.deepEqual(
+        (await store.topUsage('drawer:', 10)).map((r) => [r.item, r.uses]),
+        [
+          ['drawer:d1', 2],
+          ['drawer:d2', 1],
+        ],
+      );
+      assert.deepEqual(
+        (await store.topUsage('drawer:', 1)).map((r) => r.item),
+        ['drawer:d1'],
+      );
+      assert.deepEqual(
+        (await store.topUsage('memory:', 10)).map((r) => r.item),
+        ['memory:/m/a.md'],
+      );
       assert.equal((await store.topUsage('', 10)).length, 3);
       await store.dangerouslyClearAll();
       assert.deepEqual(await store.readUsage(['drawer:d1']), []);

@@ -39,7 +39,10 @@ export function runVectorContract(opts: VectorContractOptions): void {
         assert.deepEqual(await s.vectors.useModel('m1', 3), { rebuild: false, previous: null });
         assert.equal(await s.vectors.pendingCount(), 3);
         const p = await s.vectors.pending(2);
-        assert.deepEqual(p.map((x) => x.text), ['one', 'two']);
+        assert.deepEqual(
+          p.map((x) => x.text),
+          ['one', 'two'],
+        );
         assert.equal((await s.vectors.info())?.model, 'm1');
       } finally {
         await s.close();
@@ -59,12 +62,21 @@ export function runVectorContract(opts: VectorContractOptions): void {
         assert.equal(await s.vectors.pendingCount(), 0);
         assert.equal((await s.vectors.info())?.count, 3);
         const hits = await s.vectors.knn(unit(1, 0.1, 0), 2);
-        assert.deepEqual(hits.map((h) => h.id), [s.ids[0], s.ids[1]]);
+        assert.deepEqual(
+          hits.map((h) => h.id),
+          [s.ids[0], s.ids[1]],
+        );
         assert.ok(hits[0]!.score > 0.99 && hits[0]!.score <= 1.0001);
         const inB = await s.vectors.knn(unit(1, 0, 0), 5, ['b']);
-        assert.deepEqual(inB.map((h) => h.id), [s.ids[2]]);
+        assert.deepEqual(
+          inB.map((h) => h.id),
+          [s.ids[2]],
+        );
         const { added } = await s.drawers.put([{ wing: 'a', room: 'r', text: 'four' }]);
-        assert.deepEqual((await s.vectors.pending(10)).map((p) => p.id), added);
+        assert.deepEqual(
+          (await s.vectors.pending(10)).map((p) => p.id),
+          added,
+        );
       } finally {
         await s.close();
       }
@@ -76,7 +88,10 @@ export function runVectorContract(opts: VectorContractOptions): void {
         await s.vectors.useModel('m1', 3);
         await s.vectors.upsert(s.ids.map((id, i) => ({ id, vector: unit(i + 1, 1, 0) })));
         await s.vectors.remove([s.ids[0]!]);
-        assert.equal((await s.vectors.knn(unit(1, 1, 0), 5)).some((h) => h.id === s.ids[0]), false);
+        assert.equal(
+          (await s.vectors.knn(unit(1, 1, 0), 5)).some((h) => h.id === s.ids[0]),
+          false,
+        );
         await s.drawers.delete([s.ids[1]!]);
         assert.equal(await s.vectors.prune(), 1);
         assert.equal((await s.vectors.info())?.count, 1);

@@ -5,7 +5,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MONTH_NAME, ORDINAL_SUFFIX, WEEKDAY_NAME, daysInMonth, hour24, isCalendarDay, isoDay, monthIndex, monthOfPrefix, weekdayIndex } from './index.js';
+import {
+  MONTH_NAME,
+  ORDINAL_SUFFIX,
+  WEEKDAY_NAME,
+  daysInMonth,
+  hour24,
+  isCalendarDay,
+  isoDay,
+  monthIndex,
+  monthOfPrefix,
+  weekdayIndex,
+} from './index.js';
 import { parseLocomoDate } from '../bench/index.js';
 import { resolveDate } from '../kg/extract/dates.js';
 import { parseTimeCues } from '../search/time-cues.js';
@@ -13,9 +24,30 @@ import { parseTimeCues } from '../search/time-cues.js';
 test('month names: every spelling the pattern accepts maps to its month, exactly and by prefix', () => {
   const re = new RegExp(`^${MONTH_NAME}$`, 'i');
   const spellings: [string, number][] = [
-    ['jan', 0], ['January', 0], ['feb', 1], ['FEBRUARY', 1], ['mar', 2], ['march', 2], ['apr', 3], ['april', 3], ['may', 4],
-    ['jun', 5], ['june', 5], ['jul', 6], ['july', 6], ['aug', 7], ['august', 7], ['sep', 8], ['sept', 8], ['September', 8],
-    ['oct', 9], ['october', 9], ['nov', 10], ['november', 10], ['dec', 11], ['december', 11],
+    ['jan', 0],
+    ['January', 0],
+    ['feb', 1],
+    ['FEBRUARY', 1],
+    ['mar', 2],
+    ['march', 2],
+    ['apr', 3],
+    ['april', 3],
+    ['may', 4],
+    ['jun', 5],
+    ['june', 5],
+    ['jul', 6],
+    ['july', 6],
+    ['aug', 7],
+    ['august', 7],
+    ['sep', 8],
+    ['sept', 8],
+    ['September', 8],
+    ['oct', 9],
+    ['october', 9],
+    ['nov', 10],
+    ['november', 10],
+    ['dec', 11],
+    ['december', 11],
   ];
   for (const [s, m] of spellings) {
     assert.ok(re.test(s), s);
@@ -30,12 +62,23 @@ test('month names: every spelling the pattern accepts maps to its month, exactly
 
 test('weekdays, ordinals and 12-hour clocks', () => {
   const wd = new RegExp(`^${WEEKDAY_NAME}$`, 'i');
-  for (const [s, d] of [['sun', 0], ['Monday', 1], ['tues', 2], ['wed', 3], ['thurs', 4], ['fri', 5], ['Saturday', 6]] as const) {
+  for (const [s, d] of [
+    ['sun', 0],
+    ['Monday', 1],
+    ['tues', 2],
+    ['wed', 3],
+    ['thurs', 4],
+    ['fri', 5],
+    ['Saturday', 6],
+  ] as const) {
     assert.ok(wd.test(s), s);
     assert.equal(weekdayIndex(s), d, s);
   }
   assert.ok(new RegExp(`^8${ORDINAL_SUFFIX}$`).test('8th') && new RegExp(`^8${ORDINAL_SUFFIX}$`).test('8'));
-  assert.deepEqual([hour24(12, 'am'), hour24(1, 'pm'), hour24(12, 'PM'), hour24(11, 'a.m.'), hour24(14, undefined)], [0, 13, 12, 11, 14]);
+  assert.deepEqual(
+    [hour24(12, 'am'), hour24(1, 'pm'), hour24(12, 'PM'), hour24(11, 'a.m.'), hour24(14, undefined)],
+    [0, 13, 12, 11, 14],
+  );
 });
 
 test('calendar days and YYYY-MM-DD', () => {

@@ -23,8 +23,30 @@ export const MONTH_NAME =
 export const ORDINAL_SUFFIX = '(?:st|nd|rd|th)?';
 
 const MONTH_INDEX: Readonly<Record<string, number>> = {
-  january: 0, jan: 0, february: 1, feb: 1, march: 2, mar: 2, april: 3, apr: 3, may: 4, june: 5, jun: 5, july: 6, jul: 6,
-  august: 7, aug: 7, september: 8, sep: 8, sept: 8, october: 9, oct: 9, november: 10, nov: 10, december: 11, dec: 11,
+  january: 0,
+  jan: 0,
+  february: 1,
+  feb: 1,
+  march: 2,
+  mar: 2,
+  april: 3,
+  apr: 3,
+  may: 4,
+  june: 5,
+  jun: 5,
+  july: 6,
+  jul: 6,
+  august: 7,
+  aug: 7,
+  september: 8,
+  sep: 8,
+  sept: 8,
+  october: 9,
+  oct: 9,
+  november: 10,
+  nov: 10,
+  december: 11,
+  dec: 11,
 };
 
 /**
@@ -45,12 +67,28 @@ export function monthOfPrefix(name: string): number | undefined {
 }
 
 const WEEKDAY_INDEX: Readonly<Record<string, number>> = {
-  sunday: 0, sun: 0, monday: 1, mon: 1, tuesday: 2, tue: 2, tues: 2, wednesday: 3, wed: 3, thursday: 4, thu: 4, thur: 4, thurs: 4,
-  friday: 5, fri: 5, saturday: 6, sat: 6,
+  sunday: 0,
+  sun: 0,
+  monday: 1,
+  mon: 1,
+  tuesday: 2,
+  tue: 2,
+  tues: 2,
+  wednesday: 3,
+  wed: 3,
+  thursday: 4,
+  thu: 4,
+  thur: 4,
+  thurs: 4,
+  friday: 5,
+  fri: 5,
+  saturday: 6,
+  sat: 6,
 };
 
 /** Regex source of one English weekday name, full or abbreviated, as ONE capturing group (`i` flag). */
-export const WEEKDAY_NAME = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun)';
+export const WEEKDAY_NAME =
+  '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun)';
 
 /** The weekday (0 = Sunday … 6 = Saturday) of an English weekday name or abbreviation; undefined otherwise. */
 export function weekdayIndex(name: string): number | undefined {

@@ -7,5 +7,15 @@ export { tokenize, searchColumn, queryTokens, foldWord, isStopword, type Tokeniz
 export { porterStem } from './porter.js';
 export { STOPWORDS } from './stopwords.js';
 export {
-  DAY_MS, MONTH_NAME, ORDINAL_SUFFIX, WEEKDAY_NAME, monthIndex, monthOfPrefix, weekdayIndex, hour24, daysInMonth, isCalendarDay, isoDay,
+  DAY_MS,
+  MONTH_NAME,
+  ORDINAL_SUFFIX,
+  WEEKDAY_NAME,
+  monthIndex,
+  monthOfPrefix,
+  weekdayIndex,
+  hour24,
+  daysInMonth,
+  isCalendarDay,
+  isoDay,
 } from './dates.js';

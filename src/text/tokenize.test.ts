@@ -7,7 +7,18 @@ const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
 test('Latin text: lower-case, diacritics folded, stemmed, camelCase parts', () => {
   assert.deepEqual(tokenize('The openPalace() — Café résumé, running HTTPServer drawer_id'), [
-    'the', 'openpalac', 'open', 'palac', 'cafe', 'resum', 'run', 'httpserver', 'http', 'server', 'drawer', 'id',
+    'the',
+    'openpalac',
+    'open',
+    'palac',
+    'cafe',
+    'resum',
+    'run',
+    'httpserver',
+    'http',
+    'server',
+    'drawer',
+    'id',
   ]);
   assert.deepEqual(tokenize('running', { stem: false }), ['running']);
 });
@@ -24,7 +35,13 @@ test('Japanese: kana and kanji words', () => {
 });
 
 test('queries drop stop-words and question words unless nothing else is left', () => {
-  assert.deepEqual(queryTokens('When did Caroline go to the LGBTQ support group?'), ['carolin', 'go', 'lgbtq', 'support', 'group']);
+  assert.deepEqual(queryTokens('When did Caroline go to the LGBTQ support group?'), [
+    'carolin',
+    'go',
+    'lgbtq',
+    'support',
+    'group',
+  ]);
   assert.deepEqual(queryTokens('what is it'), ['what', 'is', 'it']);
 });
 
@@ -42,7 +59,10 @@ test('property: tokenising is idempotent on its own output', () => {
   fc.assert(
     fc.property(fc.string({ maxLength: 80 }), (s) => {
       const once = tokenize(s, { stem: false });
-      assert.deepEqual(tokenize(once.join(' '), { stem: false }), once.filter((t) => t.length > 0));
+      assert.deepEqual(
+        tokenize(once.join(' '), { stem: false }),
+        once.filter((t) => t.length > 0),
+      );
     }),
   );
   assert.equal(searchColumn('Hello World'), 'hello world');

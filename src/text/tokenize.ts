@@ -22,7 +22,8 @@ export interface TokenizeOptions {
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/u;
-const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+/gu;
+const CJK_RUNS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+/gu;
 const HAN = /\p{Script=Han}/u;
 const NON_ASCII = /[^\x00-\x7f]/;
 const CAMEL = /[a-z][A-Z]|[A-Z][A-Z][a-z]/;
@@ -98,7 +99,8 @@ function tokenizeFast(text: string, out: string[], stem: boolean): void {
   let i = 0;
   while (i < n) {
     let c = text.charCodeAt(i);
-    while (i < n && !(c >= 128 || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) c = text.charCodeAt(++i);
+    while (i < n && !(c >= 128 || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)))
+      c = text.charCodeAt(++i);
     if (i >= n) break;
     const start = i;
     let upper = false;

@@ -12,7 +12,6 @@ import { runLocomoBench } from '../../src/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { LOCOMO_DEV as DEV, LOCOMO_SKIP } from '../helpers/locomo.js';
 
-
 test('LoCoMo harness on a small file: metrics, categories, baseline, evidence quirks', async () => {
   const t = tempDir();
   try {
@@ -23,11 +22,20 @@ test('LoCoMo harness on a small file: metrics, categories, baseline, evidence qu
         speaker_a: 'Ana',
         speaker_b: 'Ben',
         session_1_date_time: '1:00 pm on 3 March, 2023',
-        session_1: [turn(1, 1, 'Ana', 'I adopted a cat named Pixel yesterday.'), turn(1, 2, 'Ben', 'Congrats on the cat!')],
+        session_1: [
+          turn(1, 1, 'Ana', 'I adopted a cat named Pixel yesterday.'),
+          turn(1, 2, 'Ben', 'Congrats on the cat!'),
+        ],
         session_2_date_time: '2:00 pm on 10 April, 2023',
-        session_2: [turn(2, 1, 'Ben', 'I started learning the cello last week.'), turn(2, 2, 'Ana', 'The cello sounds lovely.')],
+        session_2: [
+          turn(2, 1, 'Ben', 'I started learning the cello last week.'),
+          turn(2, 2, 'Ana', 'The cello sounds lovely.'),
+        ],
         session_3_date_time: '3:00 pm on 20 May, 2023',
-        session_3: [turn(3, 1, 'Ana', 'We hiked up the volcano on Saturday.'), turn(3, 2, 'Ben', 'Which volcano was it?')],
+        session_3: [
+          turn(3, 1, 'Ana', 'We hiked up the volcano on Saturday.'),
+          turn(3, 2, 'Ben', 'Which volcano was it?'),
+        ],
         session_4_date_time: '5:00 pm on 1 June, 2023',
       },
       qa: [
@@ -44,7 +52,8 @@ test('LoCoMo harness on a small file: metrics, categories, baseline, evidence qu
     assert.equal(r.n, 4);
     assert.equal(r.dropped_no_evidence, 1);
     assert.equal(r.n_without_category_5, 3);
-    for (const k of ['any@5', 'any@10', 'frac@5', 'frac@10', 'ndcg@10', 'by_category', 'baseline', 'seconds'] as const) assert.ok(k in r, k);
+    for (const k of ['any@5', 'any@10', 'frac@5', 'frac@10', 'ndcg@10', 'by_category', 'baseline', 'seconds'] as const)
+      assert.ok(k in r, k);
     assert.equal(r['any@5'], 1, 'three sessions: everything is in the top 5');
     assert.equal(r.baseline['any@5'], 1);
     assert.deepEqual(Object.keys(r.by_category).sort(), ['1', '2', '4', '5']);

@@ -77,9 +77,37 @@ describe('CLI errors are one line with a code', () => {
       env: { LOCI_HOME: home, NO_COLOR: '1', LOCI_EMBEDDER: 'none', LOCI_KG_EXTRACT: '0' },
       cwd: work.dir,
     });
-    const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('', '-', '--', '\n', '2025-13-45', '..', '\u202e'), fc.string({ maxLength: 3000 }));
-    const flag = fc.constantFrom('--since', '--until', '--limit', '-n', '--wing', '--room', '--json', '--agent', '--as-of', '--context', '--bogus');
-    const cmd = fc.constantFrom(['get'], ['search'], ['list'], ['list', 'drawers'], ['status'], ['kg', 'query'], ['kg', 'timeline'], ['kg', 'entities'], ['diary', 'read'], ['traverse'], ['nosuch']);
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.constantFrom('', '-', '--', '\n', '2025-13-45', '..', '\u202e'),
+      fc.string({ maxLength: 3000 }),
+    );
+    const flag = fc.constantFrom(
+      '--since',
+      '--until',
+      '--limit',
+      '-n',
+      '--wing',
+      '--room',
+      '--json',
+      '--agent',
+      '--as-of',
+      '--context',
+      '--bogus',
+    );
+    const cmd = fc.constantFrom(
+      ['get'],
+      ['search'],
+      ['list'],
+      ['list', 'drawers'],
+      ['status'],
+      ['kg', 'query'],
+      ['kg', 'timeline'],
+      ['kg', 'entities'],
+      ['diary', 'read'],
+      ['traverse'],
+      ['nosuch'],
+    );
     await fc.assert(
       fc.asyncProperty(cmd, fc.array(fc.oneof(text, flag), { maxLength: 6 }), async (c, rest) => {
         const out = { stderr: '' };

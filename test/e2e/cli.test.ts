@@ -11,11 +11,14 @@ import Database from 'better-sqlite3';
 import { loci, tempDir, writeTree } from '../helpers/cli.js';
 
 const PROJECT: Record<string, string | Buffer> = {
-  'README.md': '# Demo project\n\nThis project stores **verbatim** memories for agents.\n\n## Install\n\nRun the installer and then mine a folder.\n',
-  'docs/auth.md': '# Authentication\n\nWe decided to migrate the authentication module to OAuth2 because the old session cookies leaked.\n',
+  'README.md':
+    '# Demo project\n\nThis project stores **verbatim** memories for agents.\n\n## Install\n\nRun the installer and then mine a folder.\n',
+  'docs/auth.md':
+    '# Authentication\n\nWe decided to migrate the authentication module to OAuth2 because the old session cookies leaked.\n',
   'docs/zh.md': '# 认证\n\n我们决定把认证模块迁移到OAuth2。\n',
   'docs/ja.md': '# 認証\n\n私たちは認証モジュールをOAuth2に移行することに決めました。\n',
-  'src/search/rank.ts': 'export function reciprocalRankFusion(lists: string[][], k = 60) {\n  return lists.length * k;\n}\n\nexport function bm25Weight(tf: number) {\n  return tf / (tf + 1.2);\n}\n',
+  'src/search/rank.ts':
+    'export function reciprocalRankFusion(lists: string[][], k = 60) {\n  return lists.length * k;\n}\n\nexport function bm25Weight(tf: number) {\n  return tf / (tf + 1.2);\n}\n',
   'node_modules/pkg/index.js': 'module.exports = "should never be mined";\n',
   '.gitignore': 'secret-notes.txt\nbuild/\n',
   'secret-notes.txt': 'ignored by gitignore zebra\n',
@@ -40,7 +43,8 @@ describe('loci CLI (palace core)', () => {
   test('--help and --version work', () => {
     const h = loci(['--help'], { home });
     assert.equal(h.code, 0);
-    for (const cmd of ['mine', 'search', 'status', 'get', 'list', 'init', 'sync']) assert.match(h.stdout, new RegExp(`\\b${cmd}\\b`));
+    for (const cmd of ['mine', 'search', 'status', 'get', 'list', 'init', 'sync'])
+      assert.match(h.stdout, new RegExp(`\\b${cmd}\\b`));
     assert.match(loci(['--version'], { home }).stdout, /\d+\.\d+\.\d+/);
     assert.match(loci(['search', '--help'], { home }).stdout, /--wing/);
   });
@@ -66,7 +70,14 @@ describe('loci CLI (palace core)', () => {
     const r = loci(['mine', proj, '--json'], { home });
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
-    for (const k of ['files_scanned', 'files_skipped', 'drawers_added', 'drawers_updated', 'drawers_removed', 'seconds']) {
+    for (const k of [
+      'files_scanned',
+      'files_skipped',
+      'drawers_added',
+      'drawers_updated',
+      'drawers_removed',
+      'seconds',
+    ]) {
       assert.equal(typeof s[k], 'number', k);
     }
     assert.ok(s.drawers_added >= 6, JSON.stringify(s));
@@ -131,14 +142,21 @@ describe('loci CLI (palace core)', () => {
   test('re-mining an unchanged tree writes nothing; a changed file replaces its drawers', () => {
     // Byte for byte: the database file (and its WAL, if any) is not written at all.
     const snapshot = () =>
-      ['palace.db', 'palace.db-wal'].map((f) => (existsSync(join(home, f)) ? `${f}:${statSync(join(home, f)).mtimeMs}:${readFileSync(join(home, f)).toString('base64')}` : `${f}:absent`));
+      ['palace.db', 'palace.db-wal'].map((f) =>
+        existsSync(join(home, f))
+          ? `${f}:${statSync(join(home, f)).mtimeMs}:${readFileSync(join(home, f)).toString('base64')}`
+          : `${f}:absent`,
+      );
     const before = snapshot();
     const again = JSON.parse(loci(['mine', proj, '--json'], { home }).stdout);
     assert.equal(again.drawers_added, 0);
     assert.equal(again.drawers_updated, 0);
     assert.equal(again.drawers_removed, 0);
     assert.deepEqual(snapshot(), before, 'an unchanged tree writes nothing');
-    appendFileSync(join(proj, 'docs/auth.md'), '\n## Rollout\n\nThe rollout finished on a Tuesday with no incidents.\n');
+    appendFileSync(
+      join(proj, 'docs/auth.md'),
+      '\n## Rollout\n\nThe rollout finished on a Tuesday with no incidents.\n',
+    );
     const changed = JSON.parse(loci(['mine', proj, '--json'], { home }).stdout);
     assert.ok(changed.drawers_added + changed.drawers_updated >= 1, JSON.stringify(changed));
     const hits = JSON.parse(loci(['search', 'rollout incidents', '--json'], { home }).stdout).results;
@@ -158,10 +176,16 @@ describe('loci CLI (palace core)', () => {
   });
 
   test('diary: write from args and stdin, read newest first, searchable', () => {
-    const a = loci(['diary', 'write', '--agent', 'Claude', '--topic', 'deploy', 'Shipped', 'the', 'blue-green', 'switch', '--json'], { home });
+    const a = loci(
+      ['diary', 'write', '--agent', 'Claude', '--topic', 'deploy', 'Shipped', 'the', 'blue-green', 'switch', '--json'],
+      { home },
+    );
     assert.equal(a.code, 0, a.stderr);
     assert.match(JSON.parse(a.stdout).id, /^d[0-9a-f]{16}$/);
-    const b = loci(['diary', 'write', '--agent', 'claude'], { home, input: 'Second entry: rollback drill went fine\n' });
+    const b = loci(['diary', 'write', '--agent', 'claude'], {
+      home,
+      input: 'Second entry: rollback drill went fine\n',
+    });
     assert.equal(b.code, 0, b.stderr);
     const r = JSON.parse(loci(['diary', 'read', '--agent', 'claude', '--json'], { home }).stdout);
     assert.equal(r.total, 2);
@@ -197,7 +221,10 @@ describe('loci CLI (palace core)', () => {
     try {
       const r = loci(['mine', proj, '--wing', 'other'], { home, env: { LOCI_BUSY_TIMEOUT_MS: '300' } });
       assert.equal(r.code, 1);
-      assert.match(r.stderr, /^loci: the palace database .* stayed locked by another process for 300 ms — retry when the other Loci command has finished \[DB_LOCKED\]\n$/);
+      assert.match(
+        r.stderr,
+        /^loci: the palace database .* stayed locked by another process for 300 ms — retry when the other Loci command has finished \[DB_LOCKED\]\n$/,
+      );
     } finally {
       db.exec('ROLLBACK');
       db.close();
@@ -207,7 +234,15 @@ describe('loci CLI (palace core)', () => {
 
   test('invalid UTF-8 is stored with a warning naming the file and the fix', () => {
     const dir = join(work.dir, 'latin1');
-    writeTree(dir, { 'notes.txt': Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from(' au lait, gar'), Buffer.from([0xe7]), Buffer.from('on\n')]) });
+    writeTree(dir, {
+      'notes.txt': Buffer.concat([
+        Buffer.from('caf'),
+        Buffer.from([0xe9]),
+        Buffer.from(' au lait, gar'),
+        Buffer.from([0xe7]),
+        Buffer.from('on\n'),
+      ]),
+    });
     const r = loci(['mine', dir], { home });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /notes\.txt: not valid UTF-8; stored with replacement characters — convert it to UTF-8/);

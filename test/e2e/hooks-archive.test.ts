@@ -11,7 +11,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { openPalace } from '../../src/index.js';
-import { appendTurns, hookInput, hookWorld, lociIn, logLines, NEEDS_BUILD, runHookProcess, until, type HookWorld } from '../fixtures/hooks/support.js';
+import {
+  appendTurns,
+  hookInput,
+  hookWorld,
+  lociIn,
+  logLines,
+  NEEDS_BUILD,
+  runHookProcess,
+  until,
+  type HookWorld,
+} from '../fixtures/hooks/support.js';
 
 let w: HookWorld;
 beforeEach(() => {
@@ -48,8 +58,18 @@ function worker(): Record<string, unknown> {
 
 describe('archiving through the queue', { skip: NEEDS_BUILD }, () => {
   test('pre-compact and session-end only queue (no palace opened); repeated firings archive once, idempotently', async () => {
-    for (let i = 0; i < 3; i++) assert.deepEqual(runHookProcess('pre-compact', hookInput('pre-compact.json', w), w), { code: 0, stdout: '', stderr: '' });
-    for (let i = 0; i < 2; i++) assert.deepEqual(runHookProcess('session-end', hookInput('session-end.json', w), w, 'main'), { code: 0, stdout: '', stderr: '' });
+    for (let i = 0; i < 3; i++)
+      assert.deepEqual(runHookProcess('pre-compact', hookInput('pre-compact.json', w), w), {
+        code: 0,
+        stdout: '',
+        stderr: '',
+      });
+    for (let i = 0; i < 2; i++)
+      assert.deepEqual(runHookProcess('session-end', hookInput('session-end.json', w), w, 'main'), {
+        code: 0,
+        stdout: '',
+        stderr: '',
+      });
     assert.equal(queued().length, 5);
     assert.equal(existsSync(join(w.home, 'palace.db')), false, 'hooks never open the palace to queue');
     assert.deepEqual(worker(), { status: 'done', jobs: 5, transcripts: 1, summaries: 0, failed: 0 });
@@ -72,7 +92,10 @@ describe('archiving through the queue', { skip: NEEDS_BUILD }, () => {
     const p = await openPalace({ home: w.home, embedder: null });
     try {
       const hits = await p.search('Tests pass and the change is committed', { limit: 3 });
-      assert.ok(hits.hits.some((h) => h.source === w.transcript && h.text.includes('Tests pass and the change is committed.')), 'the reply that ended the turn');
+      assert.ok(
+        hits.hits.some((h) => h.source === w.transcript && h.text.includes('Tests pass and the change is committed.')),
+        'the reply that ended the turn',
+      );
     } finally {
       await p.close();
     }
@@ -99,7 +122,13 @@ describe('archiving through the queue', { skip: NEEDS_BUILD }, () => {
     const c = await counts();
     assert.equal(c.summaries.length, 1);
     assert.match(c.summaries[0]!, /^Primary request: rate-limit POST \/login/);
-    runHookProcess('post-compact', hookInput('post-compact.json', w, { compact_summary: 'A second compaction: the limiter now also covers /signup.' }), w);
+    runHookProcess(
+      'post-compact',
+      hookInput('post-compact.json', w, {
+        compact_summary: 'A second compaction: the limiter now also covers /signup.',
+      }),
+      w,
+    );
     worker();
     assert.equal((await counts()).summaries.length, 2);
     const p = await openPalace({ home: w.home, embedder: null });
@@ -122,7 +151,10 @@ describe('archiving through the queue', { skip: NEEDS_BUILD }, () => {
       return n.transcript > 0 && n.summaries.length === 1 ? n : undefined;
     }, 'the detached worker to archive the transcript');
     assert.ok(c.transcript >= 5);
-    await until(() => queued().length === 0 && !existsSync(join(w.home, 'locks', 'hook-worker.lock')), 'the queue to drain and the lock to go');
+    await until(
+      () => queued().length === 0 && !existsSync(join(w.home, 'locks', 'hook-worker.lock')),
+      'the queue to drain and the lock to go',
+    );
     const log = logLines(join(w.home, 'logs', 'hooks.log'));
     assert.ok(log.some((l) => l['message'] === 'hook worker: transcript archived'));
     assert.ok(!log.some((l) => l['level'] === 'error'), JSON.stringify(log.filter((l) => l['level'] === 'error')));
@@ -135,7 +167,10 @@ describe('archiving through the queue', { skip: NEEDS_BUILD }, () => {
     writeFileSync(lock, JSON.stringify({ pid: process.pid, startedAt: Date.now(), beat: Date.now() }));
     assert.equal(worker()['status'], 'busy');
     assert.equal(queued().length, 1);
-    writeFileSync(lock, JSON.stringify({ pid: process.pid, startedAt: Date.now() - 11 * 60_000, beat: Date.now() - 11 * 60_000 }));
+    writeFileSync(
+      lock,
+      JSON.stringify({ pid: process.pid, startedAt: Date.now() - 11 * 60_000, beat: Date.now() - 11 * 60_000 }),
+    );
     assert.deepEqual(worker(), { status: 'done', jobs: 1, transcripts: 1, summaries: 0, failed: 0 });
     assert.equal(existsSync(lock), false);
   });
@@ -152,8 +187,12 @@ describe('archiving through the queue', { skip: NEEDS_BUILD }, () => {
     worker();
     const r = runHookProcess('session-start', hookInput('session-start.json', w), w, 'main', { LOCI_HOOK_DEBUG: '1' });
     assert.match(r.stderr, /cached wake-up/);
-    const ctx = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
-    assert.match(ctx, /## Where we left off\n- session "Login rate limiting"[^\n]*\n  Compaction summary:\n  Primary request: rate-limit POST \/login/);
+    const ctx = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+      .additionalContext;
+    assert.match(
+      ctx,
+      /## Where we left off\n- session "Login rate limiting"[^\n]*\n  Compaction summary:\n  Primary request: rate-limit POST \/login/,
+    );
     assert.match(ctx, /\[decision\] Go with option 1: we decided to use Redis/);
     assert.doesNotMatch(ctx, /Subagent task/, 'a subagent side conversation is not where the session left off');
   });
@@ -166,7 +205,11 @@ describe('archiving through the queue', { skip: NEEDS_BUILD }, () => {
     assert.equal(queued().length, 1, 'kept for a later retry (with a back-off)');
     const again = worker();
     assert.equal(again['jobs'], 0, 'not retried before its back-off');
-    assert.ok(logLines(join(w.home, 'logs', 'hooks.log')).some((l) => l['message'] === 'hook worker: job failed; will retry' && l['code'] === 'DB_CORRUPT'));
+    assert.ok(
+      logLines(join(w.home, 'logs', 'hooks.log')).some(
+        (l) => l['message'] === 'hook worker: job failed; will retry' && l['code'] === 'DB_CORRUPT',
+      ),
+    );
     const file = join(w.home, 'queue', queued()[0]!);
     const job = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     assert.equal(job['attempts'], 1);

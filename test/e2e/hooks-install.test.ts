@@ -7,10 +7,28 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { hookInput, hookWorld, lociIn, logLines, NEEDS_BUILD, until, type HookWorld } from '../fixtures/hooks/support.js';
+import {
+  hookInput,
+  hookWorld,
+  lociIn,
+  logLines,
+  NEEDS_BUILD,
+  until,
+  type HookWorld,
+} from '../fixtures/hooks/support.js';
 import { BIN } from '../helpers/cli.js';
 
 let w: HookWorld;
@@ -35,7 +53,9 @@ const ORIGINAL = {
   model: 'sonnet',
 };
 
-type Settings = { hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout?: number }[] }[]> } & Record<string, unknown>;
+type Settings = {
+  hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout?: number }[] }[]>;
+} & Record<string, unknown>;
 function killQuietly(pid: number): void {
   try {
     process.kill(pid, 'SIGTERM');
@@ -66,7 +86,11 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     assert.deepEqual(Object.keys(s), Object.keys(ORIGINAL), 'key order kept');
     assert.deepEqual([s['permissions'], s['env'], s['model']], [ORIGINAL.permissions, ORIGINAL.env, ORIGINAL.model]);
     assert.deepEqual(s.hooks['PreToolUse'], ORIGINAL.hooks.PreToolUse);
-    assert.deepEqual(s.hooks['SessionStart']![0], ORIGINAL.hooks.SessionStart[0], 'the other SessionStart group is untouched');
+    assert.deepEqual(
+      s.hooks['SessionStart']![0],
+      ORIGINAL.hooks.SessionStart[0],
+      'the other SessionStart group is untouched',
+    );
     const expected: Record<string, [string, number]> = {
       SessionStart: ['session-start', 10],
       UserPromptSubmit: ['user-prompt-submit', 10],
@@ -80,9 +104,17 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
       assert.equal(handlers.length, 1, `one Loci handler for ${event}`);
       assert.equal(handlers[0]!.timeout, timeout);
       assert.ok(handlers[0]!.command.startsWith(`node ${BIN} hook ${name}`), handlers[0]!.command);
-      assert.match(handlers[0]!.command, new RegExp(`--home ${w.home.replace(/[/.]/g, '\\$&')}$`), 'a non-default home is pinned');
+      assert.match(
+        handlers[0]!.command,
+        new RegExp(`--home ${w.home.replace(/[/.]/g, '\\$&')}$`),
+        'a non-default home is pinned',
+      );
     }
-    assert.deepEqual(s.hooks['Stop']!.length, 1, 'the older `loci hook stop` handler was replaced in place, in its group');
+    assert.deepEqual(
+      s.hooks['Stop']!.length,
+      1,
+      'the older `loci hook stop` handler was replaced in place, in its group',
+    );
     assert.deepEqual(s.hooks['Stop']![0]!.hooks[0], notifier);
     const mtime = statSync(settings).mtimeMs;
     const again = lociIn(w, ['hooks', 'install']);
@@ -105,7 +137,10 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     const printed = JSON.parse(p.stdout) as Settings;
     assert.ok(printed.hooks['UserPromptSubmit']!.some((g) => g.hooks.some((h) => isLoci(h.command))));
     assert.equal(readFileSync(settings, 'utf8'), before);
-    const j = JSON.parse(lociIn(w, ['hooks', 'install', '--print', '--json']).stdout) as { action: string; handlers: Record<string, unknown> };
+    const j = JSON.parse(lociIn(w, ['hooks', 'install', '--print', '--json']).stdout) as {
+      action: string;
+      handlers: Record<string, unknown>;
+    };
     assert.equal(j.action, 'printed');
     assert.equal(Object.keys(j.handlers).length, 6);
   });
@@ -134,17 +169,34 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     const s = read();
     const command = (event: string) => s.hooks[event]!.flatMap((g) => g.hooks).find((h) => isLoci(h.command))!.command;
     const env = { ...w.env, LOCI_HOME: '', LOCI_HOOK_SAVE_EVERY: '1' };
-    const stop = spawnSync('/bin/sh', ['-c', command('Stop')], { cwd: w.project, input: hookInput('stop.json', w), encoding: 'utf8', env });
+    const stop = spawnSync('/bin/sh', ['-c', command('Stop')], {
+      cwd: w.project,
+      input: hookInput('stop.json', w),
+      encoding: 'utf8',
+      env,
+    });
     assert.deepEqual([stop.status, stop.stdout, stop.stderr], [0, '', '']);
-    assert.equal(readdirSync(join(w.home, 'queue')).filter((n) => n.endsWith('.json')).length, 1, 'the job went to the pinned home');
-    const start = spawnSync('/bin/sh', ['-c', command('SessionStart')], { cwd: w.project, input: hookInput('session-start.json', w), encoding: 'utf8', env });
+    assert.equal(
+      readdirSync(join(w.home, 'queue')).filter((n) => n.endsWith('.json')).length,
+      1,
+      'the job went to the pinned home',
+    );
+    const start = spawnSync('/bin/sh', ['-c', command('SessionStart')], {
+      cwd: w.project,
+      input: hookInput('session-start.json', w),
+      encoding: 'utf8',
+      env,
+    });
     assert.equal(start.status, 0);
     assert.equal(start.stderr, '');
   });
 
   test('survives a Node upgrade: no absolute node in the commands; `node` is found on PATH when the hook runs', () => {
     lociIn(w, ['hooks', 'install']);
-    const commands = Object.values(read().hooks).flatMap((gs) => gs.flatMap((g) => g.hooks)).map((h) => h.command).filter(isLoci);
+    const commands = Object.values(read().hooks)
+      .flatMap((gs) => gs.flatMap((g) => g.hooks))
+      .map((h) => h.command)
+      .filter(isLoci);
     assert.equal(commands.length, 6);
     for (const c of commands) assert.ok(!c.includes(process.execPath) && c.startsWith('node '), c);
     // "Upgrade": the only node is now another file in another folder.
@@ -152,7 +204,12 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     mkdirSync(newNode, { recursive: true });
     copyFileSync(process.execPath, join(newNode, 'node'));
     const env = { ...w.env, PATH: `${newNode}:/bin`, LOCI_HOOK_SAVE_EVERY: '1' };
-    const stop = spawnSync('/bin/sh', ['-c', commands.find((c) => / hook stop/.test(c))!], { cwd: w.project, input: hookInput('stop.json', w), encoding: 'utf8', env });
+    const stop = spawnSync('/bin/sh', ['-c', commands.find((c) => / hook stop/.test(c))!], {
+      cwd: w.project,
+      input: hookInput('stop.json', w),
+      encoding: 'utf8',
+      env,
+    });
     assert.deepEqual([stop.status, stop.stderr], [0, '']);
     assert.equal(readdirSync(join(w.home, 'queue')).filter((n) => n.endsWith('.json')).length, 1);
   });
@@ -169,8 +226,18 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     assert.doesNotMatch(r.stderr, /npm run build|re-install|again/, r.stderr);
     // Claude Code runs it from a sub-folder with CLAUDE_PROJECT_DIR set; `loci` is not on PATH.
     mkdirSync(join(w.project, 'src'));
-    const env = { ...w.env, PATH: `${dirname(process.execPath)}:/bin`, CLAUDE_PROJECT_DIR: w.project, LOCI_HOOK_SAVE_EVERY: '1' };
-    const run = spawnSync('/bin/sh', ['-c', stop], { cwd: join(w.project, 'src'), input: hookInput('stop.json', w), encoding: 'utf8', env });
+    const env = {
+      ...w.env,
+      PATH: `${dirname(process.execPath)}:/bin`,
+      CLAUDE_PROJECT_DIR: w.project,
+      LOCI_HOOK_SAVE_EVERY: '1',
+    };
+    const run = spawnSync('/bin/sh', ['-c', stop], {
+      cwd: join(w.project, 'src'),
+      input: hookInput('stop.json', w),
+      encoding: 'utf8',
+      env,
+    });
     assert.deepEqual([run.status, run.stderr], [0, '']);
     assert.equal(readdirSync(join(w.home, 'queue')).filter((n) => n.endsWith('.json')).length, 1);
   });
@@ -213,17 +280,29 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     ];
     for (const [event, input] of inputs) {
       const command = s.hooks[event]!.flatMap((g) => g.hooks).find((h) => isLoci(h.command))!.command;
-      const run = spawnSync('/bin/sh', ['-c', command], { cwd: w.project, input: hookInput(input, w), encoding: 'utf8', env: { ...env, LOCI_HOME: '' } });
+      const run = spawnSync('/bin/sh', ['-c', command], {
+        cwd: w.project,
+        input: hookInput(input, w),
+        encoding: 'utf8',
+        env: { ...env, LOCI_HOME: '' },
+      });
       assert.deepEqual([event, run.status, run.stderr], [event, 0, '']);
     }
     const log = join(fresh, 'logs', 'hooks.log');
     // Let the detached worker finish what the hooks queued, then read every line it and they wrote.
-    await until(() => logLines(log).some((l) => l['message'] === 'hook worker: transcript archived' && l['flush'] === true), 'the worker to archive the session end');
+    await until(
+      () => logLines(log).some((l) => l['message'] === 'hook worker: transcript archived' && l['flush'] === true),
+      'the worker to archive the session end',
+    );
     const bad = logLines(log).filter((l) => l['level'] === 'error' || l['level'] === 'warn');
     assert.deepEqual(bad, []);
     // The hook server started by the first hook stops with the world (it would idle for 15 min);
     // the world is removed only once it and the worker have exited (they write on the way out).
-    const children = new Set(logLines(log).filter((l) => l['event'] === 'hook-server' || l['event'] === 'hook-worker').map((l) => l['pid'] as number));
+    const children = new Set(
+      logLines(log)
+        .filter((l) => l['event'] === 'hook-server' || l['event'] === 'hook-worker')
+        .map((l) => l['pid'] as number),
+    );
     for (const l of logLines(log)) if (l['message'] === 'hook server listening') killQuietly(l['pid'] as number);
     await until(() => [...children].every((pid) => !alive(pid)), 'the hook server and worker to exit', 30_000);
     assert.equal(existsSync(join(w.env['TMPDIR']!, 'loci-hooks.log')), false, 'nothing went to the fallback log');

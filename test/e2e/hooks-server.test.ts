@@ -10,12 +10,40 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { hookInput, hookWorld, lociIn, logLines, NEEDS_BUILD, runHookProcess, until, type HookWorld } from '../fixtures/hooks/support.js';
+import {
+  hookInput,
+  hookWorld,
+  lociIn,
+  logLines,
+  NEEDS_BUILD,
+  runHookProcess,
+  until,
+  type HookWorld,
+} from '../fixtures/hooks/support.js';
 
 let w: HookWorld;
 beforeEach(() => {
-  w = hookWorld({ LOCI_HOOK_WORKER: '0', LOCI_HOOK_SERVER: '', LOCI_HOOK_SERVER_IDLE_MS: '120000', LOCI_HOOK_DEBUG: '1' });
-  assert.equal(lociIn(w, ['memory', 'add', '-t', 'project', '-n', 'redis limiter', '-d', 'login rate limiting uses Redis, 5 attempts per minute per IP', '-b', 'x']).code, 0);
+  w = hookWorld({
+    LOCI_HOOK_WORKER: '0',
+    LOCI_HOOK_SERVER: '',
+    LOCI_HOOK_SERVER_IDLE_MS: '120000',
+    LOCI_HOOK_DEBUG: '1',
+  });
+  assert.equal(
+    lociIn(w, [
+      'memory',
+      'add',
+      '-t',
+      'project',
+      '-n',
+      'redis limiter',
+      '-d',
+      'login rate limiting uses Redis, 5 attempts per minute per IP',
+      '-b',
+      'x',
+    ]).code,
+    0,
+  );
 });
 afterEach(async () => {
   for (const pid of serverPids()) {
@@ -31,8 +59,21 @@ afterEach(async () => {
 
 const sock = () => join(w.home, 'run', 'hooks.sock');
 const log = () => logLines(join(w.home, 'logs', 'hooks.log'));
-const serverPids = () => [...new Set(log().filter((l) => l['message'] === 'hook server listening').map((l) => Number(l['pid'])))];
-const ups = (session: string, env: NodeJS.ProcessEnv = {}) => runHookProcess('user-prompt-submit', hookInput('user-prompt-submit.json', w, { session_id: session }), w, 'main', env);
+const serverPids = () => [
+  ...new Set(
+    log()
+      .filter((l) => l['message'] === 'hook server listening')
+      .map((l) => Number(l['pid'])),
+  ),
+];
+const ups = (session: string, env: NodeJS.ProcessEnv = {}) =>
+  runHookProcess(
+    'user-prompt-submit',
+    hookInput('user-prompt-submit.json', w, { session_id: session }),
+    w,
+    'main',
+    env,
+  );
 
 function raw(line: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -77,7 +118,11 @@ describe('warm hook server', { skip: NEEDS_BUILD }, () => {
     assert.match(r.stderr, /\{"server":"refused"\}/);
     await until(() => serverPids().length === 1, 'the server to listen');
     assert.match(ups('s-2').stderr, /answered by the hook server/);
-    const reply = JSON.parse(await raw(`${JSON.stringify({ v: 1, build: 'another', event: 'user-prompt-submit', stdin: '{}', cwd: w.project, env: {} })}\n`)) as Record<string, unknown>;
+    const reply = JSON.parse(
+      await raw(
+        `${JSON.stringify({ v: 1, build: 'another', event: 'user-prompt-submit', stdin: '{}', cwd: w.project, env: {} })}\n`,
+      ),
+    ) as Record<string, unknown>;
     assert.deepEqual(reply, { ok: false, reason: 'build' });
     await until(() => !existsSync(sock()), 'the server to leave');
     assert.equal(JSON.parse(await raw('nonsense\n').catch(() => '{"ok":false,"reason":"gone"}'))['reason'], 'gone');

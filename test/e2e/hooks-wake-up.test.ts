@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { openPalace } from '../../src/index.js';
-import { hookInput, hookWorld, lociIn, NEEDS_BUILD, runHookProcess, type HookWorld } from '../fixtures/hooks/support.js';
+import {
+  hookInput,
+  hookWorld,
+  lociIn,
+  NEEDS_BUILD,
+  runHookProcess,
+  type HookWorld,
+} from '../fixtures/hooks/support.js';
 
 let w: HookWorld;
 beforeEach(() => {
@@ -16,20 +23,59 @@ afterEach(() => w.cleanup());
 
 describe('loci wake-up', { skip: NEEDS_BUILD }, () => {
   test('prints the text the session-start hook injects; --json explains the ranking', async () => {
-    assert.equal(lociIn(w, ['memory', 'add', '-t', 'feedback', '-n', 'no mocks', '-d', 'integration tests hit a real database, never mocks', '-b', 'x', '--pinned']).code, 0);
+    assert.equal(
+      lociIn(w, [
+        'memory',
+        'add',
+        '-t',
+        'feedback',
+        '-n',
+        'no mocks',
+        '-d',
+        'integration tests hit a real database, never mocks',
+        '-b',
+        'x',
+        '--pinned',
+      ]).code,
+      0,
+    );
     const p = await openPalace({ home: w.home, embedder: null });
-    await p.addDrawer({ wing: 'acme-api', room: 'limits', hall: 'facts', text: 'We decided to use Redis for the login limiter.', contentDate: new Date(Date.now() - 3 * 86_400_000).toISOString() });
+    await p.addDrawer({
+      wing: 'acme-api',
+      room: 'limits',
+      hall: 'facts',
+      text: 'We decided to use Redis for the login limiter.',
+      contentDate: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+    });
     await p.addDrawer({ wing: 'other', room: 'x', hall: 'facts', text: 'We decided something in another project.' });
     await p.close();
     const text = lociIn(w, ['wake-up']);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^# Loci wake-up: acme-api \(\d{4}-\d\d-\d\d\)\n/);
-    assert.match(text.stdout, /## Pinned\n- \[feedback\] no-mocks — integration tests hit a real database, never mocks \(today · feedback_no-mocks\.md\)/);
+    assert.match(
+      text.stdout,
+      /## Pinned\n- \[feedback\] no-mocks — integration tests hit a real database, never mocks \(today · feedback_no-mocks\.md\)/,
+    );
     assert.match(text.stdout, /We decided to use Redis for the login limiter\. \(3 days ago · drawer d[0-9a-f]+\)/);
     assert.doesNotMatch(text.stdout, /another project/);
     const hook = runHookProcess('session-start', hookInput('session-start.json', w), w);
-    assert.equal((JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext, text.stdout.trimEnd());
-    const j = JSON.parse(lociIn(w, ['wake-up', '--json']).stdout) as { tokens: number; wing: string; sections: { pinned: unknown[]; recent: { kind: string; ageDays: number; importance: { recency: number; use: number; kind: number; score: number } }[] } };
+    assert.equal(
+      (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+        .additionalContext,
+      text.stdout.trimEnd(),
+    );
+    const j = JSON.parse(lociIn(w, ['wake-up', '--json']).stdout) as {
+      tokens: number;
+      wing: string;
+      sections: {
+        pinned: unknown[];
+        recent: {
+          kind: string;
+          ageDays: number;
+          importance: { recency: number; use: number; kind: number; score: number };
+        }[];
+      };
+    };
     assert.equal(j.wing, 'acme-api');
     assert.equal(j.sections.pinned.length, 1);
     const d = j.sections.recent[0]!;

@@ -10,7 +10,17 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { openPalace } from '../../src/index.js';
-import { appendNoise, appendTurns, hookInput, hookWorld, lociIn, logLines, NEEDS_BUILD, runHookProcess, type HookWorld } from '../fixtures/hooks/support.js';
+import {
+  appendNoise,
+  appendTurns,
+  hookInput,
+  hookWorld,
+  lociIn,
+  logLines,
+  NEEDS_BUILD,
+  runHookProcess,
+  type HookWorld,
+} from '../fixtures/hooks/support.js';
 
 let w: HookWorld;
 beforeEach(() => {
@@ -34,7 +44,9 @@ function contextOf(stdout: string, eventName: string): string {
   assert.deepEqual(Object.keys(j), ['hookSpecificOutput']);
   assert.equal(j.hookSpecificOutput.hookEventName, eventName);
   assert.equal(typeof j.hookSpecificOutput.additionalContext, 'string');
-  assert.ok(j.hookSpecificOutput.additionalContext.length > 0 && j.hookSpecificOutput.additionalContext.length <= 10_000);
+  assert.ok(
+    j.hookSpecificOutput.additionalContext.length > 0 && j.hookSpecificOutput.additionalContext.length <= 10_000,
+  );
   return j.hookSpecificOutput.additionalContext;
 }
 
@@ -47,7 +59,9 @@ describe('hook answers', { skip: NEEDS_BUILD }, () => {
   test('session-start injects the wake-up (identity, pinned first), from the cache until something changes', () => {
     mkdirSync(w.home, { recursive: true });
     writeFileSync(join(w.home, 'identity.md'), 'I am Ana, backend developer on acme-api.\n');
-    addMemory('feedback', 'tests run in band', 'integration tests need --runInBand because they share one database', ['--pinned']);
+    addMemory('feedback', 'tests run in band', 'integration tests need --runInBand because they share one database', [
+      '--pinned',
+    ]);
     addMemory('project', 'redis limiter', 'login rate limiting uses Redis, 5 attempts per minute per IP');
     const first = runHookProcess('session-start', hookInput('session-start.json', w), w);
     assert.equal(first.code, 0, first.stderr);
@@ -57,11 +71,15 @@ describe('hook answers', { skip: NEEDS_BUILD }, () => {
     assert.ok(ctx.indexOf('tests-run-in-band') < ctx.indexOf('redis-limiter'), 'pinned first');
     assert.match(ctx, /\(today · project_redis-limiter\.md\)/);
     assert.ok(Math.ceil(ctx.length / 4) <= 800);
-    const cached = runHookProcess('session-start', hookInput('session-start.json', w), w, 'main', { LOCI_HOOK_DEBUG: '1' });
+    const cached = runHookProcess('session-start', hookInput('session-start.json', w), w, 'main', {
+      LOCI_HOOK_DEBUG: '1',
+    });
     assert.equal(cached.stdout, first.stdout);
     assert.match(cached.stderr, /cached wake-up/);
     addMemory('reference', 'grafana board', 'latency dashboard of the login endpoint');
-    const after = runHookProcess('session-start', hookInput('session-start.json', w), w, 'main', { LOCI_HOOK_DEBUG: '1' });
+    const after = runHookProcess('session-start', hookInput('session-start.json', w), w, 'main', {
+      LOCI_HOOK_DEBUG: '1',
+    });
     assert.doesNotMatch(after.stderr, /cached wake-up/);
     assert.match(contextOf(after.stdout, 'SessionStart'), /grafana-board/);
   });
@@ -73,10 +91,24 @@ describe('hook answers', { skip: NEEDS_BUILD }, () => {
   });
 
   test('user-prompt-submit injects recalled memories and drawers within 10,000 characters and records usage', async () => {
-    addMemory('project', 'redis limiter', 'login rate limiting uses Redis with a sliding window, 5 attempts per minute');
+    addMemory(
+      'project',
+      'redis limiter',
+      'login rate limiting uses Redis with a sliding window, 5 attempts per minute',
+    );
     const palace = await openPalace({ home: w.home, embedder: null });
-    const big = await palace.addDrawer({ wing: 'acme-api', room: 'limits', hall: 'facts', text: `Rate limiting the login endpoint with Redis: ${'sliding window counters keyed by IP, '.repeat(400)}` });
-    for (let i = 0; i < 12; i++) await palace.addDrawer({ wing: 'acme-api', room: 'limits', text: `Login endpoint rate limited with Redis, note ${i}: ${'the limiter keys, windows and TTLs. '.repeat(60)}` });
+    const big = await palace.addDrawer({
+      wing: 'acme-api',
+      room: 'limits',
+      hall: 'facts',
+      text: `Rate limiting the login endpoint with Redis: ${'sliding window counters keyed by IP, '.repeat(400)}`,
+    });
+    for (let i = 0; i < 12; i++)
+      await palace.addDrawer({
+        wing: 'acme-api',
+        room: 'limits',
+        text: `Login endpoint rate limited with Redis, note ${i}: ${'the limiter keys, windows and TTLs. '.repeat(60)}`,
+      });
     await palace.close();
     const r = runHookProcess('user-prompt-submit', hookInput('user-prompt-submit.json', w), w);
     assert.equal(r.code, 0, r.stderr);
@@ -92,19 +124,27 @@ describe('hook answers', { skip: NEEDS_BUILD }, () => {
     const p = await openPalace({ home: w.home, embedder: null });
     try {
       const { readUsage } = await import('../../src/index.js');
-      const usage = await readUsage(p, [...injected, big.id].map((id) => `drawer:${id}`));
+      const usage = await readUsage(
+        p,
+        [...injected, big.id].map((id) => `drawer:${id}`),
+      );
       for (const id of injected) assert.equal(usage.get(`drawer:${id}`)?.uses, 1, `usage of ${id}`);
     } finally {
       await p.close();
     }
-    const session = JSON.parse(readFileSync(join(w.home, 'sessions', '7c1e9a52-3b4d-4f6e-8a90-1b2c3d4e5f60.json'), 'utf8')) as { drawers: string[]; turns: number };
+    const session = JSON.parse(
+      readFileSync(join(w.home, 'sessions', '7c1e9a52-3b4d-4f6e-8a90-1b2c3d4e5f60.json'), 'utf8'),
+    ) as { drawers: string[]; turns: number };
     assert.deepEqual(session.drawers.sort(), [...injected].sort());
     assert.equal(session.turns, 1);
   });
 
   test('user-prompt-submit skips slash commands and one-word prompts', () => {
     addMemory('project', 'redis limiter', 'login rate limiting uses Redis');
-    for (const input of [hookInput('user-prompt-submit-slash.json', w), hookInput('user-prompt-submit.json', w, { prompt: 'continue' })]) {
+    for (const input of [
+      hookInput('user-prompt-submit-slash.json', w),
+      hookInput('user-prompt-submit.json', w, { prompt: 'continue' }),
+    ]) {
       assert.deepEqual(runHookProcess('user-prompt-submit', input, w), { code: 0, stdout: '', stderr: '' });
     }
   });
@@ -134,14 +174,29 @@ describe('hooks fail open', { skip: NEEDS_BUILD }, () => {
 
   test('an unusable palace or home: exit 0, no output, the error logged (in the home, else in TMPDIR)', () => {
     mkdirSync(join(w.home, 'palace.db'), { recursive: true }); // a folder where the database should be
-    lociIn(w, ['memory', 'add', '-t', 'project', '-n', 'redis limiter', '-d', 'login rate limiting uses Redis', '-b', 'x']);
+    lociIn(w, [
+      'memory',
+      'add',
+      '-t',
+      'project',
+      '-n',
+      'redis limiter',
+      '-d',
+      'login rate limiting uses Redis',
+      '-b',
+      'x',
+    ]);
     for (const event of ['user-prompt-submit', 'session-start']) {
       assert.deepEqual(runHookProcess(event, hookInput(`${event}.json`, w), w), { code: 0, stdout: '', stderr: '' });
       assert.equal(logLines(hooksLog()).at(-1)!['level'], 'error');
     }
     writeFileSync(join(w.root, 'file'), 'x');
     const broken = { ...w, env: { ...w.env, LOCI_HOME: join(w.root, 'file', 'home') } };
-    assert.deepEqual(runHookProcess('stop', hookInput('stop.json', w), broken, 'main'), { code: 0, stdout: '', stderr: '' });
+    assert.deepEqual(runHookProcess('stop', hookInput('stop.json', w), broken, 'main'), {
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
     const fallback = logLines(join(w.root, 'tmp', 'loci-hooks.log')).at(-1)!;
     assert.equal(fallback['level'], 'error');
     assert.equal(fallback['home'], join(w.root, 'file', 'home'));
@@ -157,53 +212,79 @@ describe('hooks fail open', { skip: NEEDS_BUILD }, () => {
   });
 });
 
-describe('stop: archives the turn that just ended; a checkpoint every N real human prompts, zero tokens', { skip: NEEDS_BUILD }, () => {
-  test('queues an archive job whenever the transcript grew (issue 10); counts typed prompts only for checkpoints', () => {
-    const env = { LOCI_HOOK_SAVE_EVERY: '3', LOCI_HOOK_NUDGE: '1' };
-    const stop = () => runHookProcess('stop', hookInput('stop.json', w), w, 'main', env);
-    const first = stop();
-    assert.equal(first.code, 0);
-    assert.match(contextOf(first.stdout, 'Stop'), /5 prompts since the last checkpoint/, 'the fixture holds 5 human prompts ≥ 3: one checkpoint');
-    assert.equal(queued().length, 1);
-    const job = JSON.parse(readFileSync(join(w.home, 'queue', queued()[0]!), 'utf8')) as Record<string, unknown>;
-    assert.deepEqual([job['event'], job['transcript'], job['cwd'], job['flush']], ['stop', w.transcript, w.project, false]);
-    assert.deepEqual(stop(), { code: 0, stdout: '', stderr: '' });
-    assert.equal(queued().length, 1, 'nothing new: nothing queued');
-    appendNoise(w.transcript);
-    assert.equal(stop().stdout, '', 'tool results and meta records are no checkpoint');
-    assert.equal(queued().length, 2, 'but the grown turn is archived');
-    appendTurns(w.transcript, 2, 3);
-    assert.equal(stop().stdout, '', '2 new prompts < 3');
-    assert.equal(queued().length, 3);
-    appendTurns(w.transcript, 1, 1);
-    assert.match(contextOf(stop().stdout, 'Stop'), /3 prompts since the last checkpoint/, 'the third new prompt is the next checkpoint');
-    assert.equal(queued().length, 4);
-  });
+describe(
+  'stop: archives the turn that just ended; a checkpoint every N real human prompts, zero tokens',
+  { skip: NEEDS_BUILD },
+  () => {
+    test('queues an archive job whenever the transcript grew (issue 10); counts typed prompts only for checkpoints', () => {
+      const env = { LOCI_HOOK_SAVE_EVERY: '3', LOCI_HOOK_NUDGE: '1' };
+      const stop = () => runHookProcess('stop', hookInput('stop.json', w), w, 'main', env);
+      const first = stop();
+      assert.equal(first.code, 0);
+      assert.match(
+        contextOf(first.stdout, 'Stop'),
+        /5 prompts since the last checkpoint/,
+        'the fixture holds 5 human prompts ≥ 3: one checkpoint',
+      );
+      assert.equal(queued().length, 1);
+      const job = JSON.parse(readFileSync(join(w.home, 'queue', queued()[0]!), 'utf8')) as Record<string, unknown>;
+      assert.deepEqual(
+        [job['event'], job['transcript'], job['cwd'], job['flush']],
+        ['stop', w.transcript, w.project, false],
+      );
+      assert.deepEqual(stop(), { code: 0, stdout: '', stderr: '' });
+      assert.equal(queued().length, 1, 'nothing new: nothing queued');
+      appendNoise(w.transcript);
+      assert.equal(stop().stdout, '', 'tool results and meta records are no checkpoint');
+      assert.equal(queued().length, 2, 'but the grown turn is archived');
+      appendTurns(w.transcript, 2, 3);
+      assert.equal(stop().stdout, '', '2 new prompts < 3');
+      assert.equal(queued().length, 3);
+      appendTurns(w.transcript, 1, 1);
+      assert.match(
+        contextOf(stop().stdout, 'Stop'),
+        /3 prompts since the last checkpoint/,
+        'the third new prompt is the next checkpoint',
+      );
+      assert.equal(queued().length, 4);
+    });
 
-  test('does nothing while stop_hook_active is true', () => {
-    const r = runHookProcess('stop', hookInput('stop-active.json', w), w, 'bin', { LOCI_HOOK_SAVE_EVERY: '1', LOCI_HOOK_NUDGE: '1' });
-    assert.deepEqual(r, { code: 0, stdout: '', stderr: '' });
-    assert.equal(queued().length, 0);
-    assert.throws(() => readdirSync(join(w.home, 'hooks', 'state')));
-  });
+    test('does nothing while stop_hook_active is true', () => {
+      const r = runHookProcess('stop', hookInput('stop-active.json', w), w, 'bin', {
+        LOCI_HOOK_SAVE_EVERY: '1',
+        LOCI_HOOK_NUDGE: '1',
+      });
+      assert.deepEqual(r, { code: 0, stdout: '', stderr: '' });
+      assert.equal(queued().length, 0);
+      assert.throws(() => readdirSync(join(w.home, 'hooks', 'state')));
+    });
 
-  test('nudge mode adds a short additionalContext when a checkpoint is queued, never decision: block', () => {
-    const env = { LOCI_HOOK_SAVE_EVERY: '5', LOCI_HOOK_NUDGE: '1' };
-    const r = runHookProcess('stop', hookInput('stop.json', w), w, 'bin', env);
-    assert.equal(r.code, 0);
-    const ctx = contextOf(r.stdout, 'Stop');
-    assert.doesNotMatch(r.stdout, /"decision"/);
-    assert.match(ctx, /5 prompts since the last checkpoint/);
-    assert.ok(ctx.length < 600);
-    assert.equal(runHookProcess('stop', hookInput('stop.json', w), w, 'bin', env).stdout, '', 'no nudge until the next checkpoint');
-  });
+    test('nudge mode adds a short additionalContext when a checkpoint is queued, never decision: block', () => {
+      const env = { LOCI_HOOK_SAVE_EVERY: '5', LOCI_HOOK_NUDGE: '1' };
+      const r = runHookProcess('stop', hookInput('stop.json', w), w, 'bin', env);
+      assert.equal(r.code, 0);
+      const ctx = contextOf(r.stdout, 'Stop');
+      assert.doesNotMatch(r.stdout, /"decision"/);
+      assert.match(ctx, /5 prompts since the last checkpoint/);
+      assert.ok(ctx.length < 600);
+      assert.equal(
+        runHookProcess('stop', hookInput('stop.json', w), w, 'bin', env).stdout,
+        '',
+        'no nudge until the next checkpoint',
+      );
+    });
 
-  test('the default checkpoint is every 15 prompts', () => {
-    const env = { LOCI_HOOK_NUDGE: '1' };
-    assert.equal(runHookProcess('stop', hookInput('stop.json', w), w, 'main', env).stdout, '');
-    appendTurns(w.transcript, 9);
-    assert.equal(runHookProcess('stop', hookInput('stop.json', w), w, 'main', env).stdout, '', '14 prompts');
-    appendTurns(w.transcript, 1);
-    assert.match(contextOf(runHookProcess('stop', hookInput('stop.json', w), w, 'main', env).stdout, 'Stop'), /15 prompts/, '15 prompts');
-  });
-});
+    test('the default checkpoint is every 15 prompts', () => {
+      const env = { LOCI_HOOK_NUDGE: '1' };
+      assert.equal(runHookProcess('stop', hookInput('stop.json', w), w, 'main', env).stdout, '');
+      appendTurns(w.transcript, 9);
+      assert.equal(runHookProcess('stop', hookInput('stop.json', w), w, 'main', env).stdout, '', '14 prompts');
+      appendTurns(w.transcript, 1);
+      assert.match(
+        contextOf(runHookProcess('stop', hookInput('stop.json', w), w, 'main', env).stdout, 'Stop'),
+        /15 prompts/,
+        '15 prompts',
+      );
+    });
+  },
+);

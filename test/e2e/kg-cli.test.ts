@@ -35,11 +35,18 @@ describe('loci kg', () => {
   test('a contradicting fact closes the old window; as-of answers follow history', () => {
     kg('add', 'Maya', 'assigned_to', 'billing', '--from', '2026-03-01');
     const feb = kg('query', 'Maya', '--as-of', '2026-02-15', '--json');
-    assert.deepEqual(feb.facts.map((f: { object: string }) => f.object), ['auth-migration']);
+    assert.deepEqual(
+      feb.facts.map((f: { object: string }) => f.object),
+      ['auth-migration'],
+    );
     const now = kg('query', 'Maya', '--json');
-    assert.deepEqual(now.facts.map((f: { object: string }) => f.object), ['billing']);
+    assert.deepEqual(
+      now.facts.map((f: { object: string }) => f.object),
+      ['billing'],
+    );
     assert.match(now.facts[0].valid_from, /^2026-03-01/);
-    for (const k of ['subject', 'predicate', 'object', 'valid_from', 'valid_to', 'sources']) assert.ok(k in now.facts[0], k);
+    for (const k of ['subject', 'predicate', 'object', 'valid_from', 'valid_to', 'sources'])
+      assert.ok(k in now.facts[0], k);
     const before = kg('query', 'Maya', '--as-of', '2025-12-31', '--json');
     assert.deepEqual(before.facts, []);
   });
@@ -61,7 +68,8 @@ describe('loci kg', () => {
   test('facts are extracted at ingest and link back to their drawers', () => {
     const notes = join(t.dir, 'notes');
     writeTree(notes, {
-      'team/2026-04-02-standup.md': '# Standup\n\nPriya joined Acme Corp last week.\n\nOur team switched to PostgreSQL from MySQL.\n',
+      'team/2026-04-02-standup.md':
+        '# Standup\n\nPriya joined Acme Corp last week.\n\nOur team switched to PostgreSQL from MySQL.\n',
     });
     const m = loci(['mine', notes, '--wing', 'team', '--json'], { home });
     assert.equal(m.code, 0, m.stderr);

@@ -13,7 +13,12 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fixedClock, openPalace, serveMcpHttp, type Palace } from '../../src/index.js';
 
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 const LIST = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -29,7 +34,13 @@ function post(url: string, body: string | Buffer, headers: Record<string, string
     const req = request(url, { method: 'POST', headers: { ...HEADERS, ...headers } }, (res) => {
       let text = '';
       res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, session: res.headers['mcp-session-id'] as string | undefined, body: text }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          session: res.headers['mcp-session-id'] as string | undefined,
+          body: text,
+        }),
+      );
     });
     req.on('error', reject);
     const buf = Buffer.from(body);
@@ -42,11 +53,15 @@ async function initialize(url: string): Promise<string> {
   const r = await post(url, INIT);
   assert.equal(r.status, 200, r.body);
   assert.ok(r.session);
-  await post(url, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), { 'mcp-session-id': r.session, 'mcp-protocol-version': '2025-06-18' });
+  await post(url, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), {
+    'mcp-session-id': r.session,
+    'mcp-protocol-version': '2025-06-18',
+  });
   return r.session;
 }
 
-const listStatus = async (url: string, session: string) => (await post(url, LIST, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' })).status;
+const listStatus = async (url: string, session: string) =>
+  (await post(url, LIST, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' })).status;
 
 describe('loci mcp --http hardening', () => {
   let dir: string;
@@ -64,10 +79,21 @@ describe('loci mcp --http hardening', () => {
     const srv = await serveMcpHttp({ palace, port: 0, cwd: dir, allowedOrigins: ['https://app.example:8443'] });
     try {
       assert.equal((await post(srv.url, INIT)).status, 200, 'no Origin (a non-browser client)');
-      for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://[::1]:8080', 'https://app.example:8443']) {
+      for (const origin of [
+        'http://localhost:5173',
+        'http://127.0.0.1:3000',
+        'http://[::1]:8080',
+        'https://app.example:8443',
+      ]) {
         assert.equal((await post(srv.url, INIT, { origin })).status, 200, origin);
       }
-      for (const origin of ['http://evil.example', 'null', 'https://app.example', 'file://', 'http://localhost.evil.example']) {
+      for (const origin of [
+        'http://evil.example',
+        'null',
+        'https://app.example',
+        'file://',
+        'http://localhost.evil.example',
+      ]) {
         const r = await post(srv.url, INIT, { origin });
         assert.equal(r.status, 403, origin);
         assert.match(r.body, /forbidden origin/);
@@ -75,7 +101,10 @@ describe('loci mcp --http hardening', () => {
     } finally {
       await srv.close();
     }
-    await assert.rejects(serveMcpHttp({ palace, port: 0, allowedOrigins: ['https://app.example/path'] }), /invalid allowed origin/);
+    await assert.rejects(
+      serveMcpHttp({ palace, port: 0, allowedOrigins: ['https://app.example/path'] }),
+      /invalid allowed origin/,
+    );
   });
 
   test('a body over the limit is read and answered 413, and the server keeps serving', async () => {

@@ -16,23 +16,34 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { fixedClock, isLociError, openPalace, serveMcpHttp, type HttpServing, type Palace } from '../../src/index.js';
 import { BIN, ROOT, loci } from '../helpers/cli.js';
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** POSTs with an explicit Host header (fetch may not set it) and returns the status. */
 function rawStatus(port: number, host: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...HEADERS, host } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...HEADERS, host } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
 async function connect(url: string, token?: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {});
+  const transport = new StreamableHTTPClientTransport(
+    new URL(url),
+    token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {},
+  );
   const client = new Client({ name: 'loci-http-test', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -44,7 +55,11 @@ describe('loci mcp --http', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'loci-mcp-http-'));
     palace = await openPalace({ home: join(dir, 'home') });
-    await palace.addDrawer({ wing: 'lantern', room: 'deploy', text: 'Deploys use the blue-green pipeline with a router flip.' });
+    await palace.addDrawer({
+      wing: 'lantern',
+      room: 'deploy',
+      text: 'Deploys use the blue-green pipeline with a router flip.',
+    });
   });
   after(async () => {
     await palace.close();
@@ -60,19 +75,39 @@ describe('loci mcp --http', () => {
       const hits = (r.structuredContent as { hits: { id: string }[] }).hits;
       assert.equal(hits.length, 1);
       const second = await connect(srv.url);
-      assert.equal(((await second.callTool({ name: 'loci_status', arguments: {} })).structuredContent as { drawers: number }).drawers, 1, 'two sessions share one palace');
+      assert.equal(
+        ((await second.callTool({ name: 'loci_status', arguments: {} })).structuredContent as { drawers: number })
+          .drawers,
+        1,
+        'two sessions share one palace',
+      );
       await second.close();
       await (client.transport as StreamableHTTPClientTransport).terminateSession();
       await client.close();
 
-      assert.equal(await rawStatus(srv.port, 'evil.example', JSON.stringify(INIT)), 403, 'DNS rebinding: a foreign Host header');
-      const stale = await fetch(srv.url, { method: 'POST', headers: { ...HEADERS, 'mcp-session-id': 'no-such-session' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+      assert.equal(
+        await rawStatus(srv.port, 'evil.example', JSON.stringify(INIT)),
+        403,
+        'DNS rebinding: a foreign Host header',
+      );
+      const stale = await fetch(srv.url, {
+        method: 'POST',
+        headers: { ...HEADERS, 'mcp-session-id': 'no-such-session' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
       assert.equal(stale.status, 404);
-      const wrongPath = await fetch(srv.url.replace('/mcp', '/other'), { method: 'POST', headers: HEADERS, body: JSON.stringify(INIT) });
+      const wrongPath = await fetch(srv.url.replace('/mcp', '/other'), {
+        method: 'POST',
+        headers: HEADERS,
+        body: JSON.stringify(INIT),
+      });
       assert.equal(wrongPath.status, 404);
       const notJson = await fetch(srv.url, { method: 'POST', headers: HEADERS, body: '{oops' });
       assert.equal(notJson.status, 400);
-      await assert.rejects(serveMcpHttp({ palace, port: srv.port }), (e: unknown) => isLociError(e, 'MCP_LISTEN_FAILED') && /in use/.test(e.message));
+      await assert.rejects(
+        serveMcpHttp({ palace, port: srv.port }),
+        (e: unknown) => isLociError(e, 'MCP_LISTEN_FAILED') && /in use/.test(e.message),
+      );
     } finally {
       await srv.close();
     }
@@ -84,7 +119,12 @@ describe('loci mcp --http', () => {
     try {
       const client = await connect(srv.url);
       const sid = (client.transport as StreamableHTTPClientTransport).sessionId!;
-      const list = () => fetch(srv.url, { method: 'POST', headers: { ...HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }) });
+      const list = () =>
+        fetch(srv.url, {
+          method: 'POST',
+          headers: { ...HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+        });
       clock.t += 59_000;
       const other = await connect(srv.url);
       assert.equal((await list()).status, 200, 'idle for 59 s of 60: kept');
@@ -98,8 +138,13 @@ describe('loci mcp --http', () => {
   });
 
   test('binding off loopback without LOCI_TOKEN is refused with MCP_TOKEN_REQUIRED', async () => {
-    await assert.rejects(serveMcpHttp({ palace, host: '0.0.0.0', port: 0 }), (e: unknown) => isLociError(e, 'MCP_TOKEN_REQUIRED'));
-    const cli = loci(['mcp', '--http', '--host', '0.0.0.0', '--port', '0'], { home: join(dir, 'cli-home'), env: { LOCI_TOKEN: '' } });
+    await assert.rejects(serveMcpHttp({ palace, host: '0.0.0.0', port: 0 }), (e: unknown) =>
+      isLociError(e, 'MCP_TOKEN_REQUIRED'),
+    );
+    const cli = loci(['mcp', '--http', '--host', '0.0.0.0', '--port', '0'], {
+      home: join(dir, 'cli-home'),
+      env: { LOCI_TOKEN: '' },
+    });
     assert.equal(cli.code, 2);
     assert.match(cli.stderr, /LOCI_TOKEN.*\[MCP_TOKEN_REQUIRED\]/);
     assert.equal(cli.stdout, '');
@@ -112,7 +157,11 @@ describe('loci mcp --http', () => {
       srv = await serveMcpHttp({ palace, host: '0.0.0.0', port: 0, token });
       const url = `http://127.0.0.1:${srv.port}/mcp`;
       for (const auth of [undefined, 'Bearer wrong', `Basic ${token}`, token]) {
-        const res = await fetch(url, { method: 'POST', headers: { ...HEADERS, ...(auth ? { authorization: auth } : {}) }, body: JSON.stringify(INIT) });
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { ...HEADERS, ...(auth ? { authorization: auth } : {}) },
+          body: JSON.stringify(INIT),
+        });
         assert.equal(res.status, 401, `authorization ${auth ?? '(none)'}`);
         assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer/);
       }
@@ -121,7 +170,14 @@ describe('loci mcp --http', () => {
       await assert.rejects(connect(url), 'the SDK client without the token cannot connect');
       await assert.rejects(connect(url, 'wrong'));
       const client = await connect(url, token);
-      assert.equal(((await client.callTool({ name: 'loci_list_wings', arguments: {} })).structuredContent as { wings: { wing: string }[] }).wings[0]!.wing, 'lantern');
+      assert.equal(
+        (
+          (await client.callTool({ name: 'loci_list_wings', arguments: {} })).structuredContent as {
+            wings: { wing: string }[];
+          }
+        ).wings[0]!.wing,
+        'lantern',
+      );
       await client.close();
     } finally {
       await srv?.close();
@@ -129,25 +185,36 @@ describe('loci mcp --http', () => {
   });
 
   const built = existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
-  test('the built CLI serves HTTP until SIGTERM', { skip: built ? false : 'dist/ is missing: run `npm run build`' }, async () => {
-    const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--port', '0'], { env: { ...process.env, LOCI_HOME: join(dir, 'cli-http-home'), LOCI_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.on('data', (d: Buffer) => {
-        err += d.toString();
-        const m = /serving at (http:\/\/[^\s;]+)/.exec(err);
-        if (m) resolve(m[1]!);
+  test(
+    'the built CLI serves HTTP until SIGTERM',
+    { skip: built ? false : 'dist/ is missing: run `npm run build`' },
+    async () => {
+      const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--port', '0'], {
+        env: { ...process.env, LOCI_HOME: join(dir, 'cli-http-home'), LOCI_TOKEN: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
-    });
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    const client = await connect(url);
-    assert.equal(((await client.callTool({ name: 'loci_status', arguments: {} })).structuredContent as { drawers: number }).drawers, 0);
-    await client.close();
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0);
-    assert.equal(out, '', 'nothing on stdout');
-  });
+      let err = '';
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (d: Buffer) => {
+          err += d.toString();
+          const m = /serving at (http:\/\/[^\s;]+)/.exec(err);
+          if (m) resolve(m[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+      });
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      const client = await connect(url);
+      assert.equal(
+        ((await client.callTool({ name: 'loci_status', arguments: {} })).structuredContent as { drawers: number })
+          .drawers,
+        0,
+      );
+      await client.close();
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+      assert.equal(out, '', 'nothing on stdout');
+    },
+  );
 });

@@ -44,7 +44,9 @@ describe('MCP Inspector CLI against loci mcp', { skip }, () => {
   }
 
   test('tools/list shows every tool with its schemas and annotations', () => {
-    const { tools } = inspect('--method', 'tools/list') as { tools: { name: string; outputSchema?: unknown; annotations?: Record<string, unknown> }[] };
+    const { tools } = inspect('--method', 'tools/list') as {
+      tools: { name: string; outputSchema?: unknown; annotations?: Record<string, unknown> }[];
+    };
     assert.ok(tools.length >= 30, `${tools.length} tools`);
     for (const t of tools) {
       assert.match(t.name, /^loci_/);
@@ -54,11 +56,31 @@ describe('MCP Inspector CLI against loci mcp', { skip }, () => {
   });
 
   test('tools/call with key=value arguments', () => {
-    const r = inspect('--method', 'tools/call', '--tool-name', 'loci_add_drawer', '--tool-arg', 'wing=lantern', '--tool-arg', 'room=deploy', '--tool-arg', 'content=Blue-green deploys flip the router.') as {
+    const r = inspect(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'loci_add_drawer',
+      '--tool-arg',
+      'wing=lantern',
+      '--tool-arg',
+      'room=deploy',
+      '--tool-arg',
+      'content=Blue-green deploys flip the router.',
+    ) as {
       structuredContent: { drawer_id: string; added: boolean };
     };
     assert.equal(r.structuredContent.added, true);
-    const s = inspect('--method', 'tools/call', '--tool-name', 'loci_search', '--tool-arg', 'query=router flip', '--tool-arg', 'limit=3') as {
+    const s = inspect(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'loci_search',
+      '--tool-arg',
+      'query=router flip',
+      '--tool-arg',
+      'limit=3',
+    ) as {
       structuredContent: { hits: { id: string }[] };
     };
     assert.equal(s.structuredContent.hits[0]?.id, r.structuredContent.drawer_id);

@@ -33,7 +33,9 @@ describe('loci mcp install', () => {
     assert.equal(r.action, 'created');
     assert.equal(r.file, join(root, '.mcp.json'));
     const text = readFileSync(r.file!, 'utf8');
-    assert.deepEqual(JSON.parse(text), { mcpServers: { loci: { type: 'stdio', command: 'loci', args: ['mcp'], env: {} } } });
+    assert.deepEqual(JSON.parse(text), {
+      mcpServers: { loci: { type: 'stdio', command: 'loci', args: ['mcp'], env: {} } },
+    });
     assert.ok(text.endsWith('}\n'));
     const mtime = statSync(r.file!).mtimeMs;
     const again = await installMcpServer({ cwd: root, env: {}, command: CMD });
@@ -59,14 +61,26 @@ describe('loci mcp install', () => {
     const text = readFileSync(file, 'utf8');
     const after = JSON.parse(text);
     assert.deepEqual(after.mcpServers.github, before.mcpServers.github);
-    assert.deepEqual(after.mcpServers.loci, { command: 'loci', args: ['mcp'], env: { LOCI_EMBEDDER: 'hash', LOCI_HOME: '/srv/palace' }, timeout: 30000, type: 'stdio' });
+    assert.deepEqual(after.mcpServers.loci, {
+      command: 'loci',
+      args: ['mcp'],
+      env: { LOCI_EMBEDDER: 'hash', LOCI_HOME: '/srv/palace' },
+      timeout: 30000,
+      type: 'stdio',
+    });
     assert.deepEqual(Object.keys(after), ['$schema', 'mcpServers', 'other']);
     assert.deepEqual(Object.keys(after.mcpServers), ['github', 'loci']);
     assert.deepEqual(after.other, [1, 2, 3]);
     assert.match(text, /^\{\n {4}"\$schema"/, 'indentation kept');
     assert.ok(!text.endsWith('\n'), 'no final newline added');
-    assert.equal((await installMcpServer({ cwd: root, env: {}, home: '/srv/palace', command: CMD })).action, 'unchanged');
-    assert.ok(r.notes.some((x) => /shared/.test(x)), 'warns that a machine path went into a shared file');
+    assert.equal(
+      (await installMcpServer({ cwd: root, env: {}, home: '/srv/palace', command: CMD })).action,
+      'unchanged',
+    );
+    assert.ok(
+      r.notes.some((x) => /shared/.test(x)),
+      'warns that a machine path went into a shared file',
+    );
   });
 
   test('a second name adds a second entry', async () => {
@@ -75,16 +89,22 @@ describe('loci mcp install', () => {
     await installMcpServer({ cwd: root, env: {}, command: CMD, name: 'loci-work', home: '/work/palace' });
     const doc = JSON.parse(readFileSync(join(root, '.mcp.json'), 'utf8'));
     assert.deepEqual(Object.keys(doc.mcpServers), ['loci', 'loci-work']);
-    await assert.rejects(installMcpServer({ cwd: root, env: {}, command: CMD, name: 'bad name!' }), (e: unknown) => isLociError(e, 'INVALID_ARGUMENT'));
+    await assert.rejects(installMcpServer({ cwd: root, env: {}, command: CMD, name: 'bad name!' }), (e: unknown) =>
+      isLociError(e, 'INVALID_ARGUMENT'),
+    );
   });
 
   test('invalid JSON is reported and left untouched', async () => {
     const root = project();
     const file = join(root, '.mcp.json');
     writeFileSync(file, '{ "mcpServers": { oops } }');
-    await assert.rejects(installMcpServer({ cwd: root, env: {}, command: CMD }), (e: unknown) => isLociError(e, 'CONFIG_INVALID'));
+    await assert.rejects(installMcpServer({ cwd: root, env: {}, command: CMD }), (e: unknown) =>
+      isLociError(e, 'CONFIG_INVALID'),
+    );
     writeFileSync(file, '{ "mcpServers": [] }');
-    await assert.rejects(installMcpServer({ cwd: root, env: {}, command: CMD }), (e: unknown) => isLociError(e, 'CONFIG_INVALID'));
+    await assert.rejects(installMcpServer({ cwd: root, env: {}, command: CMD }), (e: unknown) =>
+      isLociError(e, 'CONFIG_INVALID'),
+    );
     assert.equal(readFileSync(file, 'utf8'), '{ "mcpServers": [] }');
   });
 
@@ -98,7 +118,11 @@ describe('loci mcp install', () => {
       const r = await installMcpServer({ cwd: root, env: {}, command: CMD, scope, home: '/my palace' });
       assert.equal(r.action, 'printed');
       assert.equal(r.file, null);
-      assert.equal(r.claudeCommand, `claude mcp add --scope ${scope} loci -e 'LOCI_HOME=/my palace' -- loci mcp`, 'the name comes before the variadic -e');
+      assert.equal(
+        r.claudeCommand,
+        `claude mcp add --scope ${scope} loci -e 'LOCI_HOME=/my palace' -- loci mcp`,
+        'the name comes before the variadic -e',
+      );
     }
     assert.equal(existsSync(join(root, '.mcp.json')), false);
   });
@@ -111,7 +135,11 @@ describe('loci mcp install', () => {
     const onPath = await installMcpServer({ cwd: root, env: { PATH: bin }, print: true });
     assert.deepEqual([onPath.entry.command, onPath.entry.args], ['loci', ['mcp']]);
     const off = await installMcpServer({ cwd: root, env: { PATH: join(work.dir, 'empty') }, print: true });
-    assert.deepEqual([off.entry.command, off.entry.args], ['node', [BIN, 'mcp']], 'never the absolute node: it moves on upgrades');
+    assert.deepEqual(
+      [off.entry.command, off.entry.args],
+      ['node', [BIN, 'mcp']],
+      'never the absolute node: it moves on upgrades',
+    );
   });
 
   const built = existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
@@ -127,7 +155,9 @@ describe('loci mcp install', () => {
     assert.match(loci(['mcp', 'install'], { cwd: root, home, env }).stdout, /already registered/);
     const user = loci(['mcp', 'install', '--scope', 'user'], { cwd: root, home, env });
     assert.equal(user.stdout.trim(), `claude mcp add --scope user loci -e LOCI_HOME=${home} -- node ${BIN} mcp`);
-    const json = JSON.parse(loci(['mcp', 'install', '--print', '--json', '--name', 'mem'], { cwd: root, home, env }).stdout);
+    const json = JSON.parse(
+      loci(['mcp', 'install', '--print', '--json', '--name', 'mem'], { cwd: root, home, env }).stdout,
+    );
     assert.equal(json.action, 'printed');
     assert.ok(JSON.parse(json.json).mcpServers.mem);
     assert.equal(loci(['mcp', 'install', '--scope', 'global'], { cwd: root, home, env }).code, 2);

@@ -26,8 +26,15 @@ function resolvedBy(script: string): string[] {
       `import { appendFileSync } from 'node:fs';
 export async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`,
     );
-    writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
-    const r = spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    writeFileSync(
+      join(dir, 'register.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+    );
+    const r = spawnSync(
+      process.execPath,
+      ['--import', pathToFileURL(join(dir, 'register.mjs')).href, '--input-type=module', '-e', script],
+      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+    );
     assert.equal(r.status, 0, r.stderr);
     return readFileSync(log, 'utf8').split('\n').filter(Boolean);
   } finally {
@@ -35,22 +42,36 @@ export async function resolve(s, c, next) { const r = await next(s, c); appendFi
   }
 }
 
-const heavy = (urls: string[]) => urls.filter((u) => /\/node_modules\/(@modelcontextprotocol\/|zod\/|zod-to-json-schema\/|ajv\/)/.test(u));
+const heavy = (urls: string[]) =>
+  urls.filter((u) => /\/node_modules\/(@modelcontextprotocol\/|zod\/|zod-to-json-schema\/|ajv\/)/.test(u));
 
-test('importing the library and the CLI loads neither the MCP SDK nor zod', { skip: built ? false : 'dist/ is missing: run `npm run build`' }, () => {
-  const urls = resolvedBy(`await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/index.js')).href)}); await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/cli/main.js')).href)});`);
-  assert.ok(urls.some((u) => u.endsWith('/dist/mcp/index.js')), 'the MCP door itself is part of the library (the probe is not vacuous)');
-  assert.deepEqual(heavy(urls), []);
-});
-
-test('the first createLociMcpServer call loads them', { skip: built ? false : 'dist/ is missing: run `npm run build`' }, () => {
-  const home = mkdtempSync(join(tmpdir(), 'loci-mcp-light-home-'));
-  try {
+test(
+  'importing the library and the CLI loads neither the MCP SDK nor zod',
+  { skip: built ? false : 'dist/ is missing: run `npm run build`' },
+  () => {
     const urls = resolvedBy(
-      `const m = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/index.js')).href)}); const s = await m.createLociMcpServer({ home: ${JSON.stringify(home)} }); await s.close();`,
+      `await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/index.js')).href)}); await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/cli/main.js')).href)});`,
     );
-    assert.ok(heavy(urls).some((u) => u.includes('/@modelcontextprotocol/sdk/')));
-  } finally {
-    rmSync(home, { recursive: true, force: true });
-  }
-});
+    assert.ok(
+      urls.some((u) => u.endsWith('/dist/mcp/index.js')),
+      'the MCP door itself is part of the library (the probe is not vacuous)',
+    );
+    assert.deepEqual(heavy(urls), []);
+  },
+);
+
+test(
+  'the first createLociMcpServer call loads them',
+  { skip: built ? false : 'dist/ is missing: run `npm run build`' },
+  () => {
+    const home = mkdtempSync(join(tmpdir(), 'loci-mcp-light-home-'));
+    try {
+      const urls = resolvedBy(
+        `const m = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/index.js')).href)}); const s = await m.createLociMcpServer({ home: ${JSON.stringify(home)} }); await s.close();`,
+      );
+      assert.ok(heavy(urls).some((u) => u.includes('/@modelcontextprotocol/sdk/')));
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  },
+);

@@ -24,12 +24,29 @@ const built = existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
 const skip = built ? false : 'dist/ is missing: run `npm run build` (npm test builds first)';
 const MB = 1_000_000;
 
-type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; required?: string[]; maxLength?: number; maxItems?: number; items?: JsonSchema; anyOf?: JsonSchema[]; enum?: unknown[] };
+type JsonSchema = {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  maxLength?: number;
+  maxItems?: number;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  enum?: unknown[];
+};
 
 /** A placeholder of the right type for an argument that is not under test. */
 function filler(s: JsonSchema): unknown {
   if (s.enum) return s.enum[0];
-  return s.type === 'number' || s.type === 'integer' ? 1 : s.type === 'boolean' ? false : s.type === 'array' ? [] : s.type === 'object' ? {} : 'x';
+  return s.type === 'number' || s.type === 'integer'
+    ? 1
+    : s.type === 'boolean'
+      ? false
+      : s.type === 'array'
+        ? []
+        : s.type === 'object'
+          ? {}
+          : 'x';
 }
 
 interface Reply {
@@ -57,7 +74,14 @@ describe('oversized MCP arguments (built bin, SDK client over stdio)', { skip },
       command: process.execPath,
       args: [BIN, 'mcp'],
       cwd: dir,
-      env: { PATH: process.env['PATH'] ?? '', HOME: join(dir, 'user'), LOCI_HOME: join(dir, 'home'), CLAUDE_CONFIG_DIR: join(dir, 'claude'), LOCI_EMBEDDER: 'none', NO_COLOR: '1' },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: join(dir, 'user'),
+        LOCI_HOME: join(dir, 'home'),
+        CLAUDE_CONFIG_DIR: join(dir, 'claude'),
+        LOCI_EMBEDDER: 'none',
+        NO_COLOR: '1',
+      },
       stderr: 'pipe',
     });
     transport.onclose = () => (closedEarly = true);
@@ -83,7 +107,8 @@ describe('oversized MCP arguments (built bin, SDK client over stdio)', { skip },
         args[name] = 'é'.repeat(MB);
         const reply = (await client.callTool({ name: tool.name, arguments: args })) as Reply;
         assertShortOneLineError(reply, `${tool.name}.${name}`);
-        if (!s.enum) assert.ok(s.maxLength !== undefined && s.maxLength <= 100_000, `${tool.name}.${name} advertises a maxLength`);
+        if (!s.enum)
+          assert.ok(s.maxLength !== undefined && s.maxLength <= 100_000, `${tool.name}.${name} advertises a maxLength`);
         checked++;
       }
     }
@@ -91,17 +116,32 @@ describe('oversized MCP arguments (built bin, SDK client over stdio)', { skip },
   });
 
   test('a 4 MB drawer and 1 MB of metadata are refused with INVALID_ARGUMENT naming the argument', async () => {
-    const big = (await client.callTool({ name: 'loci_add_drawer', arguments: { wing: 'w', room: 'r', content: 'q'.repeat(4 * MB) } })) as Reply;
+    const big = (await client.callTool({
+      name: 'loci_add_drawer',
+      arguments: { wing: 'w', room: 'r', content: 'q'.repeat(4 * MB) },
+    })) as Reply;
     assertShortOneLineError(big, 'content', 'INVALID_ARGUMENT');
-    assert.match(big.content[0]!.text, /invalid content: "q{20,}…\(4000000 chars\)" — expected at most 100000 characters/);
-    const meta = (await client.callTool({ name: 'loci_add_drawer', arguments: { wing: 'w', room: 'r', content: 'ok', metadata: { note: 'm'.repeat(MB) } } })) as Reply;
+    assert.match(
+      big.content[0]!.text,
+      /invalid content: "q{20,}…\(4000000 chars\)" — expected at most 100000 characters/,
+    );
+    const meta = (await client.callTool({
+      name: 'loci_add_drawer',
+      arguments: { wing: 'w', room: 'r', content: 'ok', metadata: { note: 'm'.repeat(MB) } },
+    })) as Reply;
     assertShortOneLineError(meta, 'metadata', 'INVALID_ARGUMENT');
   });
 
   test('a 12 MB request gets MCP_MESSAGE_TOO_LARGE and the session goes on', async () => {
-    const huge = (await client.callTool({ name: 'loci_add_drawer', arguments: { wing: 'w', room: 'r', content: 'h'.repeat(12 * MB) } })) as Reply;
+    const huge = (await client.callTool({
+      name: 'loci_add_drawer',
+      arguments: { wing: 'w', room: 'r', content: 'h'.repeat(12 * MB) },
+    })) as Reply;
     assertShortOneLineError(huge, 'a 12 MB request', 'MCP_MESSAGE_TOO_LARGE');
-    const ok = await client.callTool({ name: 'loci_add_drawer', arguments: { wing: 'w', room: 'r', content: 'still here' } });
+    const ok = await client.callTool({
+      name: 'loci_add_drawer',
+      arguments: { wing: 'w', room: 'r', content: 'still here' },
+    });
     assert.equal(ok.isError, undefined);
     assert.equal(closedEarly, false, 'the transport stayed open');
   });
@@ -143,22 +183,58 @@ describe('MCP arguments (in process)', () => {
   });
 
   test('property: random arguments to every tool give a result or a one-line error, never a crash', async () => {
-    const mcp = await createLociMcpServer({ palace, cwd: dir, env: { HOME: join(dir, 'user'), CLAUDE_CONFIG_DIR: join(dir, 'claude') } });
+    const mcp = await createLociMcpServer({
+      palace,
+      cwd: dir,
+      env: { HOME: join(dir, 'user'), CLAUDE_CONFIG_DIR: join(dir, 'claude') },
+    });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await mcp.server.connect(a);
     const client = new Client({ name: 'fuzz', version: '1' });
     await client.connect(b);
-    const names = (await client.listTools()).tools.map((t) => t.name).filter((n) => n !== 'loci_mine' && n !== 'loci_sync');
-    const value = fc.oneof(fc.string({ unit: 'binary', maxLength: 50 }), fc.string({ maxLength: 5000 }), fc.integer(), fc.boolean(), fc.constant(null), fc.constantFrom('..', '\u202e', '2025-13-45', 'a\nb'));
+    const names = (await client.listTools()).tools
+      .map((t) => t.name)
+      .filter((n) => n !== 'loci_mine' && n !== 'loci_sync');
+    const value = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 50 }),
+      fc.string({ maxLength: 5000 }),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constantFrom('..', '\u202e', '2025-13-45', 'a\nb'),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...names), fc.dictionary(fc.constantFrom('query', 'wing', 'room', 'content', 'drawer_id', 'name', 'since', 'agent', 'entry', 'entity', 'bogus'), value), async (name, args) => {
-        const r = (await client.callTool({ name, arguments: args })) as Reply;
-        if (!r.isError) return;
-        const text = r.content[0]?.text ?? '';
-        assert.match(text, /^loci: [^\n]+ \[[A-Z_]+\]$/, `${name}: ${text.slice(0, 200)}`);
-        assert.notEqual(r.structuredContent?.error?.code, 'INTERNAL', `${name} ${JSON.stringify(args).slice(0, 300)}: ${text}`);
-        assert.ok(text.length < 2100);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...names),
+        fc.dictionary(
+          fc.constantFrom(
+            'query',
+            'wing',
+            'room',
+            'content',
+            'drawer_id',
+            'name',
+            'since',
+            'agent',
+            'entry',
+            'entity',
+            'bogus',
+          ),
+          value,
+        ),
+        async (name, args) => {
+          const r = (await client.callTool({ name, arguments: args })) as Reply;
+          if (!r.isError) return;
+          const text = r.content[0]?.text ?? '';
+          assert.match(text, /^loci: [^\n]+ \[[A-Z_]+\]$/, `${name}: ${text.slice(0, 200)}`);
+          assert.notEqual(
+            r.structuredContent?.error?.code,
+            'INTERNAL',
+            `${name} ${JSON.stringify(args).slice(0, 300)}: ${text}`,
+          );
+          assert.ok(text.length < 2100);
+        },
+      ),
       { numRuns: 200 },
     );
     await client.close();

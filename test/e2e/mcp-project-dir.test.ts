@@ -20,7 +20,12 @@ test('CLAUDE_PROJECT_DIR decides the project of the MCP server, not its working 
   mkdirSync(join(project, 'src'), { recursive: true });
   mkdirSync(elsewhere);
   const home = join(dir, 'home');
-  const base: NodeJS.ProcessEnv = { HOME: join(dir, 'user'), LOCI_HOME: home, CLAUDE_CONFIG_DIR: join(dir, 'claude'), PATH: process.env['PATH'] ?? '' };
+  const base: NodeJS.ProcessEnv = {
+    HOME: join(dir, 'user'),
+    LOCI_HOME: home,
+    CLAUDE_CONFIG_DIR: join(dir, 'claude'),
+    PATH: process.env['PATH'] ?? '',
+  };
   const palace = await openPalace({ home });
   t.after(() => palace.close());
   const listDir = async (env: NodeJS.ProcessEnv) => {

@@ -42,19 +42,29 @@ describe('loci_mine roots and names over MCP', () => {
     await mcp.server.connect(a);
     const client = new Client({ name: 'roots', version: '1' });
     await client.connect(b);
-    const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as Result;
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as Result;
     return { call, close: async () => (await client.close(), await mcp.close()) };
   }
 
   test('by default: the project and the Claude Code folder, nothing else (not /etc/passwd)', async () => {
     const s = await session();
     try {
-      for (const path of ['/etc/passwd', join(dir, 'elsewhere'), join(dir, 'project', '..', 'elsewhere'), '../elsewhere']) {
+      for (const path of [
+        '/etc/passwd',
+        join(dir, 'elsewhere'),
+        join(dir, 'project', '..', 'elsewhere'),
+        '../elsewhere',
+      ]) {
         const r = await s.call('loci_mine', { path });
         assert.equal(r.structuredContent?.error?.code, 'MINE_OUTSIDE_ROOTS', path);
       }
       assert.equal((await s.call('loci_mine', { path: '.' })).structuredContent?.files_mined, 1);
-      assert.equal((await s.call('loci_mine', { path: join(dir, 'claude', 'projects', 'p', 'notes.md'), mode: 'projects' })).isError, undefined);
+      assert.equal(
+        (await s.call('loci_mine', { path: join(dir, 'claude', 'projects', 'p', 'notes.md'), mode: 'projects' }))
+          .isError,
+        undefined,
+      );
     } finally {
       await s.close();
     }
@@ -64,13 +74,19 @@ describe('loci_mine roots and names over MCP', () => {
     const viaEnv = await session({ env: { ...env, LOCI_MINE_ROOTS: join(dir, 'elsewhere') } });
     try {
       assert.equal((await viaEnv.call('loci_mine', { path: join(dir, 'elsewhere') })).isError, undefined);
-      assert.equal((await viaEnv.call('loci_mine', { path: '.' })).structuredContent?.error?.code, 'MINE_OUTSIDE_ROOTS');
+      assert.equal(
+        (await viaEnv.call('loci_mine', { path: '.' })).structuredContent?.error?.code,
+        'MINE_OUTSIDE_ROOTS',
+      );
     } finally {
       await viaEnv.close();
     }
     const viaOption = await session({ mineRoots: [] });
     try {
-      assert.equal((await viaOption.call('loci_mine', { path: '.' })).structuredContent?.error?.code, 'MINE_OUTSIDE_ROOTS');
+      assert.equal(
+        (await viaOption.call('loci_mine', { path: '.' })).structuredContent?.error?.code,
+        'MINE_OUTSIDE_ROOTS',
+      );
     } finally {
       await viaOption.close();
     }
@@ -79,12 +95,19 @@ describe('loci_mine roots and names over MCP', () => {
   test('unsafe wing and room names are refused with NAME_INVALID', async () => {
     const s = await session();
     try {
-      for (const [wing, room] of [['..', 'r'], ['w', 'gpj.\u202Eexe'], ['w\u0007', 'r']]) {
+      for (const [wing, room] of [
+        ['..', 'r'],
+        ['w', 'gpj.\u202Eexe'],
+        ['w\u0007', 'r'],
+      ]) {
         const r = await s.call('loci_add_drawer', { wing, room, content: 'text' });
         assert.equal(r.structuredContent?.error?.code, 'NAME_INVALID', JSON.stringify([wing, room]));
         assert.doesNotMatch(r.structuredContent!.error!.message, /[\n\u202e]/);
       }
-      assert.equal((await s.call('loci_mine', { path: '.', wing: '..' })).structuredContent?.error?.code, 'NAME_INVALID');
+      assert.equal(
+        (await s.call('loci_mine', { path: '.', wing: '..' })).structuredContent?.error?.code,
+        'NAME_INVALID',
+      );
     } finally {
       await s.close();
     }

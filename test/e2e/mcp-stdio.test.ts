@@ -31,7 +31,13 @@ async function connect(home: string, cwd: string): Promise<Session> {
     command: process.execPath,
     args: [BIN, 'mcp', '--log-level', 'info'],
     cwd,
-    env: { PATH: process.env['PATH'] ?? '', HOME: join(home, '..', 'user'), LOCI_HOME: home, CLAUDE_CONFIG_DIR: join(home, '..', 'claude'), NO_COLOR: '1' },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: join(home, '..', 'user'),
+      LOCI_HOME: home,
+      CLAUDE_CONFIG_DIR: join(home, '..', 'claude'),
+      NO_COLOR: '1',
+    },
     stderr: 'pipe',
   });
   let err = '';
@@ -72,7 +78,10 @@ describe('loci mcp over stdio (built bin, SDK client)', { skip }, () => {
     const mined = await s.client.callTool({ name: 'loci_mine', arguments: { path: '.' } });
     assert.equal(mined.isError, undefined, JSON.stringify(mined.content));
     assert.equal((mined.structuredContent as { wing: string }).wing, 'lantern');
-    const found = await s.client.callTool({ name: 'loci_search', arguments: { query: 'blue-green deploy rollback', limit: 1 } });
+    const found = await s.client.callTool({
+      name: 'loci_search',
+      arguments: { query: 'blue-green deploy rollback', limit: 1 },
+    });
     const hit = (found.structuredContent as { hits: { id: string; source: string }[] }).hits[0]!;
     assert.match(hit.source, /deploy\.md$/);
     const text = (found.content as { text: string }[])[0]!.text;
@@ -83,18 +92,26 @@ describe('loci mcp over stdio (built bin, SDK client)', { skip }, () => {
 
     await s.client.close(); // closes stdin
     await s.exited;
-    assert.deepEqual(s.errors.map((e) => e.message), [], 'stdout carried only protocol messages');
+    assert.deepEqual(
+      s.errors.map((e) => e.message),
+      [],
+      'stdout carried only protocol messages',
+    );
     const log = s.stderr();
     assert.match(log, /serving \d+ tools over stdio/);
     assert.match(log, /stdin closed; shutting down/);
     assert.match(log, /stopped; palace closed/);
-    for (const line of log.trim().split('\n')) assert.match(line, /^loci (debug|info|warn|error): /, `stderr line is a log line: ${line}`);
+    for (const line of log.trim().split('\n'))
+      assert.match(line, /^loci (debug|info|warn|error): /, `stderr line is a log line: ${line}`);
   });
 
   test('SIGTERM closes the palace and exits', async () => {
     const s = await connect(home, project);
     const st = await s.client.callTool({ name: 'loci_status', arguments: {} });
-    assert.ok((st.structuredContent as { drawers: number }).drawers >= 4, 'the palace mined by the previous session is reopened');
+    assert.ok(
+      (st.structuredContent as { drawers: number }).drawers >= 4,
+      'the palace mined by the previous session is reopened',
+    );
     process.kill(s.transport.pid!, 'SIGTERM');
     await s.exited;
     assert.match(s.stderr(), /received SIGTERM/);

@@ -14,7 +14,13 @@ import { loci, tempDir } from '../helpers/cli.js';
 
 /** Environment that isolates Claude Code's and Loci's homes. */
 function envFor(base: string): NodeJS.ProcessEnv {
-  return { HOME: join(base, 'home'), CLAUDE_CONFIG_DIR: '', CLAUDE_CODE_PROJECT_DIR_NAME: '', CLAUDE_CODE_DISABLE_AUTO_MEMORY: '', LOCI_HOME: join(base, 'loci') };
+  return {
+    HOME: join(base, 'home'),
+    CLAUDE_CONFIG_DIR: '',
+    CLAUDE_CODE_PROJECT_DIR_NAME: '',
+    CLAUDE_CODE_DISABLE_AUTO_MEMORY: '',
+    LOCI_HOME: join(base, 'loci'),
+  };
 }
 
 function gitRepo(dir: string, remote: string): void {
@@ -54,16 +60,36 @@ describe('loci memory (spawned binary)', () => {
     assert.ok(JSON.parse(other.stdout).dir.startsWith(join(base, 'other', 'projects')), '--home is honoured');
   });
 
-  test('add, list --json, show, edit, forget, index in Claude Code\'s directory', () => {
+  test("add, list --json, show, edit, forget, index in Claude Code's directory", () => {
     const claude = JSON.parse(run(['where', '--json']).stdout).claudeDir as string;
     mkdirSync(claude, { recursive: true });
-    const a = run(['add', '--type', 'feedback', '--name', 'No Mocks', '--description', 'integration tests hit a real DB', '--body', 'Use a real database.', '--why', 'mocks hid a bug', '--how', 'open SQLite in a temp dir']);
+    const a = run([
+      'add',
+      '--type',
+      'feedback',
+      '--name',
+      'No Mocks',
+      '--description',
+      'integration tests hit a real DB',
+      '--body',
+      'Use a real database.',
+      '--why',
+      'mocks hid a bug',
+      '--how',
+      'open SQLite in a temp dir',
+    ]);
     assert.equal(a.code, 0, a.stderr);
     assert.match(a.stdout, /saved feedback memory no-mocks/);
     assert.ok(existsSync(join(claude, 'feedback_no-mocks.md')));
-    const s = run(['add', '--type', 'project', '--name', 'release freeze', '--description', 'freeze 2026-03-05..09'], 'Merges frozen 2026-03-05 to 2026-03-09.\n');
+    const s = run(
+      ['add', '--type', 'project', '--name', 'release freeze', '--description', 'freeze 2026-03-05..09'],
+      'Merges frozen 2026-03-05 to 2026-03-09.\n',
+    );
     assert.equal(s.code, 0, s.stderr);
-    assert.match(readFileSync(join(claude, 'project_release-freeze.md'), 'utf8'), /Merges frozen 2026-03-05 to 2026-03-09\.\n\n\*\*Why:\*\* \(not recorded\)/);
+    assert.match(
+      readFileSync(join(claude, 'project_release-freeze.md'), 'utf8'),
+      /Merges frozen 2026-03-05 to 2026-03-09\.\n\n\*\*Why:\*\* \(not recorded\)/,
+    );
 
     const l = run(['list', '--json']);
     assert.equal(l.code, 0, l.stderr);
@@ -74,8 +100,14 @@ describe('loci memory (spawned binary)', () => {
       for (const k of ['name', 'type', 'description', 'file', 'modified']) assert.ok(k in m, k);
       assert.ok(!Number.isNaN(Date.parse(m.modified)));
     }
-    assert.deepEqual(parsed.memories.map((m: { file: string }) => m.file).sort(), ['feedback_no-mocks.md', 'project_release-freeze.md']);
-    assert.deepEqual(JSON.parse(run(['list', '--json', '--type', 'project']).stdout).memories.map((m: { name: string }) => m.name), ['release-freeze']);
+    assert.deepEqual(parsed.memories.map((m: { file: string }) => m.file).sort(), [
+      'feedback_no-mocks.md',
+      'project_release-freeze.md',
+    ]);
+    assert.deepEqual(
+      JSON.parse(run(['list', '--json', '--type', 'project']).stdout).memories.map((m: { name: string }) => m.name),
+      ['release-freeze'],
+    );
 
     const show = JSON.parse(run(['show', 'No Mocks', '--json']).stdout);
     assert.match(show.memory.body, /\*\*How to apply:\*\* open SQLite in a temp dir/);
@@ -94,7 +126,10 @@ describe('loci memory (spawned binary)', () => {
     assert.equal(JSON.parse(f.stdout).forgotten.file, 'project_release-freeze.md');
     assert.ok(!existsSync(join(claude, 'project_release-freeze.md')));
 
-    writeFileSync(join(claude, 'reference_extra.md'), '---\nname: extra\ndescription: written by hand\nmetadata:\n  type: reference\n---\nx\n');
+    writeFileSync(
+      join(claude, 'reference_extra.md'),
+      '---\nname: extra\ndescription: written by hand\nmetadata:\n  type: reference\n---\nx\n',
+    );
     const i = run(['index', '--json']);
     assert.equal(i.code, 0, i.stderr);
     const stats = JSON.parse(i.stdout);
@@ -112,7 +147,19 @@ describe('loci memory (spawned binary)', () => {
     const dup = run(['add', '--type', 'user', '--name', 'no mocks', '--description', 'd', '--body', 'b']);
     assert.equal(dup.code, 2);
     assert.match(dup.stderr, /\[MEMORY_EXISTS\]/);
-    const priv = run(['add', '--type', 'user', '--name', 'me', '--description', 'd', '--body', 'b', '--privacy', 'team']);
+    const priv = run([
+      'add',
+      '--type',
+      'user',
+      '--name',
+      'me',
+      '--description',
+      'd',
+      '--body',
+      'b',
+      '--privacy',
+      'team',
+    ]);
     assert.match(priv.stderr, /\[MEMORY_PRIVACY_INVALID\]/);
   });
 
@@ -158,12 +205,19 @@ describe('loci memory (in-process runCli)', () => {
   test('add from stdin, list --json, forget, with --dir', async () => {
     const dir = join(work.dir, 'mem');
     const a = io('The user prefers small pull requests.\n');
-    assert.equal(await runCli(['memory', 'add', '--dir', dir, '-t', 'user', '-n', 'PR size', '-d', 'prefers small PRs'], a), 0, a.err.join(''));
+    assert.equal(
+      await runCli(['memory', 'add', '--dir', dir, '-t', 'user', '-n', 'PR size', '-d', 'prefers small PRs'], a),
+      0,
+      a.err.join(''),
+    );
     assert.match(readFileSync(join(dir, 'user_pr-size.md'), 'utf8'), /The user prefers small pull requests\./);
     const l = io();
     assert.equal(await runCli(['memory', 'list', '--json', '--dir', dir], l), 0);
     const j = JSON.parse(l.out.join(''));
-    assert.deepEqual(j.memories.map((m: { name: string; type: string; privacy: string }) => [m.name, m.type, m.privacy]), [['pr-size', 'user', 'private']]);
+    assert.deepEqual(
+      j.memories.map((m: { name: string; type: string; privacy: string }) => [m.name, m.type, m.privacy]),
+      [['pr-size', 'user', 'private']],
+    );
     const w = io();
     assert.equal(await runCli(['memory', 'where', '--json', '--dir', dir], w), 0);
     assert.deepEqual([JSON.parse(w.out.join('')).kind, JSON.parse(w.out.join('')).dir], ['explicit', dir]);

@@ -15,21 +15,31 @@ test('the README example compiles and runs', () => {
   const block = /## Library\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
   assert.ok(block, 'README has a ts block under "## Library"');
   const example = readFileSync(join(ROOT, 'examples/quick-start.ts'), 'utf8');
-  for (const line of block.split('\n').filter((l) => l.trim() && !l.includes("'/tmp/my-palace'") && !l.includes("'./docs'"))) {
+  for (const line of block
+    .split('\n')
+    .filter((l) => l.trim() && !l.includes("'/tmp/my-palace'") && !l.includes("'./docs'"))) {
     assert.ok(example.includes(line.trim()), `example contains README line: ${line}`);
   }
-  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'examples/tsconfig.json'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  const tsc = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'examples/tsconfig.json'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
   assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
   const t = tempDir();
   try {
     writeTree(t.dir, { 'docs/deploy.md': '# Deploy\n\nWe deploy with a blue-green switch every Tuesday.\n' });
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'examples/quick-start.ts', join(t.dir, 'home'), join(t.dir, 'docs')], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'examples/quick-start.ts', join(t.dir, 'home'), join(t.dir, 'docs')],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /1 drawers added/);
     assert.match(run.stdout, /deploy\.md \[ 1, 3 \]/);

@@ -51,12 +51,18 @@ describe('loci recall (spawned binary)', { skip }, () => {
     assert.equal(j.code, 0, j.stderr);
     const out = JSON.parse(j.stdout);
     assert.equal(out.selector, 'search');
-    assert.deepEqual(out.memories.map((m: { file: string }) => m.file), ['feedback_testing.md']);
+    assert.deepEqual(
+      out.memories.map((m: { file: string }) => m.file),
+      ['feedback_testing.md'],
+    );
     const m = out.memories[0];
     assert.equal(m.type, 'feedback');
     assert.ok(Number.isInteger(m.age_days) && m.age_days > 1);
     assert.ok(m.bytes > 0 && m.bytes <= 4096);
-    assert.match(out.text, /^<system-reminder>\n[\s\S]*<memory file="feedback_testing.md"[\s\S]*\n<\/system-reminder>$/);
+    assert.match(
+      out.text,
+      /^<system-reminder>\n[\s\S]*<memory file="feedback_testing.md"[\s\S]*\n<\/system-reminder>$/,
+    );
     assert.match(out.text, /days old\. Memories are point-in-time observations/);
 
     const plain = loci(['recall', QUERY, '--dir', f.dir], { env: envFor(f.root) });
@@ -74,12 +80,20 @@ describe('loci recall (spawned binary)', { skip }, () => {
 
   test('LOCI_LLM_PROVIDER selects with the model on the loopback server', async () => {
     server.reply('anthropic.messages', selectorReply('anthropic.select'));
-    const env = { ...envFor(f.root), LOCI_LLM_PROVIDER: 'anthropic', LOCI_LLM_BASE_URL: server.url, LOCI_LLM_API_KEY: 'sk-ant-test' };
+    const env = {
+      ...envFor(f.root),
+      LOCI_LLM_PROVIDER: 'anthropic',
+      LOCI_LLM_BASE_URL: server.url,
+      LOCI_LLM_API_KEY: 'sk-ant-test',
+    };
     const r = await lociAsync(['recall', recordedQuery(), '--dir', f.dir, '--json'], { env });
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.selector, 'llm');
-    assert.deepEqual(out.memories.map((m: { file: string }) => m.file), ['feedback_testing.md', 'team/reference_ci.md']);
+    assert.deepEqual(
+      out.memories.map((m: { file: string }) => m.file),
+      ['feedback_testing.md', 'team/reference_ci.md'],
+    );
     assert.equal(server.requestsTo('anthropic.messages').at(-1)!.headers['x-api-key'], 'sk-ant-test');
   });
 
@@ -91,7 +105,10 @@ describe('loci recall (spawned binary)', { skip }, () => {
     const out = JSON.parse(r.stdout);
     assert.equal(out.selector, 'search');
     assert.match(out.reason, /llm selector failed \(unreadable answer/);
-    assert.deepEqual(out.memories.map((m: { file: string }) => m.file), ['feedback_testing.md']);
+    assert.deepEqual(
+      out.memories.map((m: { file: string }) => m.file),
+      ['feedback_testing.md'],
+    );
   });
 
   test('--llm without a configured provider is a user error', () => {
@@ -102,21 +119,30 @@ describe('loci recall (spawned binary)', { skip }, () => {
 
   test('--session --record: a memory is injected once per session and bytes add up', () => {
     const env = envFor(f.root);
-    const run = () => JSON.parse(loci(['recall', QUERY, '--dir', f.dir, '--session', 'sess-42', '--record', '--json'], { env }).stdout);
+    const run = () =>
+      JSON.parse(loci(['recall', QUERY, '--dir', f.dir, '--session', 'sess-42', '--record', '--json'], { env }).stdout);
     const first = run();
     assert.ok(first.memories.some((m: { file: string }) => m.file === 'feedback_testing.md'));
     const second = run();
     assert.ok(!second.memories.some((m: { file: string }) => m.file === 'feedback_testing.md'));
     assert.ok(existsSync(join(f.root, 'home', 'sessions', 'sess-42.json')));
-    const preview = JSON.parse(loci(['recall', QUERY, '--dir', f.dir, '--session', 'sess-42', '--json'], { env }).stdout);
-    assert.ok(!preview.memories.some((m: { file: string }) => m.file === 'feedback_testing.md'), 'the state is applied without --record too');
+    const preview = JSON.parse(
+      loci(['recall', QUERY, '--dir', f.dir, '--session', 'sess-42', '--json'], { env }).stdout,
+    );
+    assert.ok(
+      !preview.memories.some((m: { file: string }) => m.file === 'feedback_testing.md'),
+      'the state is applied without --record too',
+    );
   });
 
   test('--with-drawers adds mined palace drawers within 10,000 characters', () => {
     const env = envFor(f.root);
     const docs = join(f.root, 'project', 'docs');
     mkdirSync(docs, { recursive: true });
-    writeFileSync(join(docs, 'testing.md'), '# Testing\n\nThe integration tests need the docker compose stack: run `make test-integration`.\n');
+    writeFileSync(
+      join(docs, 'testing.md'),
+      '# Testing\n\nThe integration tests need the docker compose stack: run `make test-integration`.\n',
+    );
     const mined = loci(['mine', join(f.root, 'project'), '--json'], { env });
     assert.equal(mined.code, 0, mined.stderr);
     const r = loci(['recall', QUERY, '--dir', f.dir, '--with-drawers', '--json'], { env });
@@ -134,12 +160,29 @@ describe('loci recall (spawned binary)', { skip }, () => {
     mkdirSync(repo);
     execFileSync('git', ['init', '-q', repo]);
     execFileSync('git', ['-C', repo, 'remote', 'add', 'origin', 'git@example.com:acme/widget.git']);
-    const add = loci(['memory', 'add', '--type', 'project', '--name', 'Release train', '--description', 'Releases ship every second Tuesday', '--body', 'The release train leaves every second Tuesday at 10:00 UTC.'], { cwd: repo, env });
+    const add = loci(
+      [
+        'memory',
+        'add',
+        '--type',
+        'project',
+        '--name',
+        'Release train',
+        '--description',
+        'Releases ship every second Tuesday',
+        '--body',
+        'The release train leaves every second Tuesday at 10:00 UTC.',
+      ],
+      { cwd: repo, env },
+    );
     assert.equal(add.code, 0, add.stderr);
     const where = JSON.parse(loci(['memory', 'where', '--json'], { cwd: repo, env }).stdout);
     const out = JSON.parse(loci(['recall', 'when does the release train leave?', '--json'], { cwd: repo, env }).stdout);
     assert.equal(out.dir, where.dir);
-    assert.deepEqual(out.memories.map((m: { file: string }) => m.file), ['project_release-train.md']);
+    assert.deepEqual(
+      out.memories.map((m: { file: string }) => m.file),
+      ['project_release-train.md'],
+    );
   });
 });
 
@@ -160,10 +203,19 @@ describe('loci recall (in-process runCli)', () => {
 
   test('prints the injection, --json has the documented fields, errors exit 2', async () => {
     const a = io(f.root);
-    assert.equal(await runCli(['recall', 'how', 'do', 'we', 'run', 'the', 'integration', 'tests?', '--dir', f.dir, '--json'], a), 0, a.err);
+    assert.equal(
+      await runCli(['recall', 'how', 'do', 'we', 'run', 'the', 'integration', 'tests?', '--dir', f.dir, '--json'], a),
+      0,
+      a.err,
+    );
     const out = JSON.parse(a.out);
     for (const k of ['memories', 'text', 'selector']) assert.ok(k in out, k);
-    assert.deepEqual(Object.keys(out.memories[0]).filter((k) => ['file', 'type', 'age_days', 'bytes'].includes(k)).sort(), ['age_days', 'bytes', 'file', 'type']);
+    assert.deepEqual(
+      Object.keys(out.memories[0])
+        .filter((k) => ['file', 'type', 'age_days', 'bytes'].includes(k))
+        .sort(),
+      ['age_days', 'bytes', 'file', 'type'],
+    );
 
     const b = io(f.root);
     assert.equal(await runCli(['recall', QUERY, '--dir', f.dir], b), 0);

@@ -20,7 +20,11 @@ const CLEAN = CLEAN_LINES.join('\n');
 /** Secrets (of the corpus) found in `stored`. */
 const leaked = (stored: string) => SECRETS.filter((s) => stored.includes(s));
 const token = SECRET_LINES.find((l) => l.kind === 'github')!.secret;
-const dirAll = (d: string) => readdirSync(d, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => readFileSync(join(d, f), 'utf8')).join('\n');
+const dirAll = (d: string) =>
+  readdirSync(d, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => readFileSync(join(d, f), 'utf8'))
+    .join('\n');
 
 describe('secrets: library write paths', () => {
   const t = tempDir();
@@ -34,13 +38,23 @@ describe('secrets: library write paths', () => {
   });
 
   it('addDrawer and updateDrawer store no secret, count them, and keep clean text verbatim', async () => {
-    const a = await palace.addDrawer({ wing: 'w', room: 'r', text: DIRTY, indexExtra: token, metadata: { env: { GITHUB_TOKEN: token }, n: 1 } });
+    const a = await palace.addDrawer({
+      wing: 'w',
+      room: 'r',
+      text: DIRTY,
+      indexExtra: token,
+      metadata: { env: { GITHUB_TOKEN: token }, n: 1 },
+    });
     assert.equal(a.redactions, SECRET_LINES.length + 2);
     const d = (await palace.get(a.id))!;
     assert.deepEqual(leaked(d.text), []);
     assert.deepEqual(d.metadata, { env: { GITHUB_TOKEN: '[REDACTED:github]' }, n: 1 });
     assert.match(d.text, /\[REDACTED:github\]/);
-    assert.equal((await palace.search(token.slice(4, 20))).hits.length, 0, 'the index holds no part of the secret either');
+    assert.equal(
+      (await palace.search(token.slice(4, 20))).hits.length,
+      0,
+      'the index holds no part of the secret either',
+    );
     const c = await palace.addDrawer({ wing: 'w', room: 'r', text: CLEAN });
     assert.equal(c.redactions, 0);
     assert.equal((await palace.get(c.id))!.text, CLEAN);
@@ -51,7 +65,11 @@ describe('secrets: library write paths', () => {
   });
 
   it('diaryWrite redacts entry and topic', async () => {
-    const w = await palace.diaryWrite({ agent: 'claude', entry: `Rotated the deploy key.\n${DIRTY}`, topic: `keys ${token}` });
+    const w = await palace.diaryWrite({
+      agent: 'claude',
+      entry: `Rotated the deploy key.\n${DIRTY}`,
+      topic: `keys ${token}`,
+    });
     assert.equal(w.redactions, SECRET_LINES.length + 1);
     const [e] = (await palace.diaryRead('claude')).entries;
     assert.deepEqual(leaked(`${e!.text} ${JSON.stringify(e!.metadata)}`), []);
@@ -70,7 +88,14 @@ describe('secrets: library write paths', () => {
 
   it('addMemory and editMemory write no secret into memory files', () => {
     const dir = join(t.dir, 'memory');
-    addMemory(dir, { type: 'project', name: 'deploy keys', description: `the deploy key is ${token}`, body: DIRTY, why: CLEAN, how: 'rotate monthly' });
+    addMemory(dir, {
+      type: 'project',
+      name: 'deploy keys',
+      description: `the deploy key is ${token}`,
+      body: DIRTY,
+      why: CLEAN,
+      how: 'rotate monthly',
+    });
     let files = dirAll(dir);
     assert.deepEqual(leaked(files), []);
     assert.ok(files.includes(CLEAN_LINES[0]!), 'clean text is kept');
@@ -102,44 +127,56 @@ describe('secrets: MCP tools', () => {
     const k = await h.call('loci_kg_add', { subject: 'ci', predicate: 'uses_token', object: token, literal: true });
     assert.equal(k.isError, false, k.text);
     assert.deepEqual(leaked(JSON.stringify(k.data)), []);
-    const m = await h.call('loci_memory_write', { type: 'reference', name: 'ci token', description: `token ${token}`, body: DIRTY });
+    const m = await h.call('loci_memory_write', {
+      type: 'reference',
+      name: 'ci token',
+      description: `token ${token}`,
+      body: DIRTY,
+    });
     assert.equal(m.isError, false, m.text);
     assert.deepEqual(leaked(dirAll(m.data.dir)), []);
   });
 });
 
-describe('secrets: CLI and mining', { skip: existsSync(BIN) && existsSync(join(BIN, '..', '..', 'dist', 'index.js')) ? false : 'needs npm run build' }, () => {
-  const t = tempDir();
-  const home = join(t.dir, 'home');
-  after(() => t.cleanup());
+describe(
+  'secrets: CLI and mining',
+  { skip: existsSync(BIN) && existsSync(join(BIN, '..', '..', 'dist', 'index.js')) ? false : 'needs npm run build' },
+  () => {
+    const t = tempDir();
+    const home = join(t.dir, 'home');
+    after(() => t.cleanup());
 
-  it('diary write, kg add and memory add store no secret', () => {
-    assert.equal(loci(['diary', 'write', '--agent', 'claude'], { home, input: DIRTY }).code, 0);
-    assert.equal(loci(['kg', 'add', 'ci', 'uses_token', token, '--literal'], { home }).code, 0);
-    const mem = join(t.dir, 'mem');
-    const r = loci(['memory', 'add', '--dir', mem, '-t', 'reference', '-n', 'ci token', '-d', `token ${token}`], { home, input: DIRTY });
-    assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(leaked(dirAll(mem)), []);
-    const q = loci(['kg', 'query', 'ci', '--json'], { home });
-    assert.deepEqual(leaked(q.stdout), []);
-    assert.match(q.stdout, /REDACTED:github/);
-    const read = loci(['diary', 'read', '--agent', 'claude', '--json'], { home });
-    assert.deepEqual(leaked(read.stdout), []);
-  });
+    it('diary write, kg add and memory add store no secret', () => {
+      assert.equal(loci(['diary', 'write', '--agent', 'claude'], { home, input: DIRTY }).code, 0);
+      assert.equal(loci(['kg', 'add', 'ci', 'uses_token', token, '--literal'], { home }).code, 0);
+      const mem = join(t.dir, 'mem');
+      const r = loci(['memory', 'add', '--dir', mem, '-t', 'reference', '-n', 'ci token', '-d', `token ${token}`], {
+        home,
+        input: DIRTY,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(leaked(dirAll(mem)), []);
+      const q = loci(['kg', 'query', 'ci', '--json'], { home });
+      assert.deepEqual(leaked(q.stdout), []);
+      assert.match(q.stdout, /REDACTED:github/);
+      const read = loci(['diary', 'read', '--agent', 'claude', '--json'], { home });
+      assert.deepEqual(leaked(read.stdout), []);
+    });
 
-  it('mining redacts files and transcripts; --no-redact keeps them', () => {
-    const src = join(t.dir, 'proj');
-    mkdirSync(src, { recursive: true });
-    writeFileSync(join(src, 'notes.md'), `# Notes\n\n${DIRTY}\n\n${CLEAN}\n`);
-    writeFileSync(join(src, 'chat.txt'), `> how do I log in?\nUse ${token} for now.\n`);
-    const m = loci(['mine', src, '--json'], { home });
-    assert.equal(m.code, 0, m.stderr);
-    assert.ok(JSON.parse(m.stdout).redactions >= SECRET_LINES.length, m.stdout);
-    const dump = loci(['search', 'REDACTED', '--json', '--limit', '50'], { home }).stdout;
-    assert.deepEqual(leaked(dump), []);
-    const raw = join(t.dir, 'home-raw');
-    assert.equal(loci(['mine', src, '--no-redact'], { home: raw }).code, 0);
-    assert.ok(loci(['search', 'deploy', '--json', '--limit', '50'], { home: raw }).code === 0);
-    rmSync(raw, { recursive: true, force: true });
-  });
-});
+    it('mining redacts files and transcripts; --no-redact keeps them', () => {
+      const src = join(t.dir, 'proj');
+      mkdirSync(src, { recursive: true });
+      writeFileSync(join(src, 'notes.md'), `# Notes\n\n${DIRTY}\n\n${CLEAN}\n`);
+      writeFileSync(join(src, 'chat.txt'), `> how do I log in?\nUse ${token} for now.\n`);
+      const m = loci(['mine', src, '--json'], { home });
+      assert.equal(m.code, 0, m.stderr);
+      assert.ok(JSON.parse(m.stdout).redactions >= SECRET_LINES.length, m.stdout);
+      const dump = loci(['search', 'REDACTED', '--json', '--limit', '50'], { home }).stdout;
+      assert.deepEqual(leaked(dump), []);
+      const raw = join(t.dir, 'home-raw');
+      assert.equal(loci(['mine', src, '--no-redact'], { home: raw }).code, 0);
+      assert.ok(loci(['search', 'deploy', '--json', '--limit', '50'], { home: raw }).code === 0);
+      rmSync(raw, { recursive: true, force: true });
+    });
+  },
+);

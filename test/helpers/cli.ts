@@ -18,7 +18,10 @@ export interface RunResult {
 }
 
 /** Runs `loci …args` synchronously with a private LOCI_HOME unless `env` overrides it. */
-export function loci(args: string[], opts: { home?: string; cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): RunResult {
+export function loci(
+  args: string[],
+  opts: { home?: string; cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
+): RunResult {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: opts.cwd ?? ROOT,
     input: opts.input ?? '',

@@ -63,7 +63,10 @@ const FIXTURES = new URL('../fixtures/providers/', import.meta.url);
 /** A recorded response from `test/fixtures/providers/<file>.json`, e.g. `recording('anthropic', 'messages.ok')`. */
 export function recording(file: 'anthropic' | 'openai' | 'ollama', name: string): Reply {
   const doc = JSON.parse(readFileSync(new URL(`${file}.json`, FIXTURES), 'utf8')) as {
-    recordings: Record<string, { response: { status: number; headers?: Record<string, string>; body?: unknown; raw?: string } }>;
+    recordings: Record<
+      string,
+      { response: { status: number; headers?: Record<string, string>; body?: unknown; raw?: string } }
+    >;
   };
   const rec = doc.recordings[name];
   if (!rec) throw new Error(`no recording ${name} in ${file}.json`);
@@ -73,7 +76,9 @@ export function recording(file: 'anthropic' | 'openai' | 'ollama', name: string)
 
 /** The request a recording was made with (for documentation-style assertions). */
 export function recordedRequest(file: 'anthropic' | 'openai' | 'ollama', name: string): unknown {
-  const doc = JSON.parse(readFileSync(new URL(`${file}.json`, FIXTURES), 'utf8')) as { recordings: Record<string, { request?: unknown }> };
+  const doc = JSON.parse(readFileSync(new URL(`${file}.json`, FIXTURES), 'utf8')) as {
+    recordings: Record<string, { request?: unknown }>;
+  };
   return doc.recordings[name]?.request;
 }
 
@@ -103,13 +108,23 @@ function defaults(dims: number): Record<Route, (req: RecordedRequest) => Reply> 
     'openai.embeddings': (req) => ({
       body: {
         object: 'list',
-        data: inputs(req).map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(t, req.body?.dimensions ?? dims) })),
+        data: inputs(req).map((t, index) => ({
+          object: 'embedding',
+          index,
+          embedding: fakeEmbedding(t, req.body?.dimensions ?? dims),
+        })),
         model: req.body?.model,
         usage: { prompt_tokens: 3, total_tokens: 3 },
       },
     }),
     'ollama.embed': (req) => ({
-      body: { model: req.body?.model, embeddings: inputs(req).map((t) => fakeEmbedding(t, dims)), total_duration: 1, load_duration: 1, prompt_eval_count: 3 },
+      body: {
+        model: req.body?.model,
+        embeddings: inputs(req).map((t) => fakeEmbedding(t, dims)),
+        total_duration: 1,
+        load_duration: 1,
+        prompt_eval_count: 3,
+      },
     }),
     'ollama.embeddings': (req) => ({ body: { embedding: fakeEmbedding(String(req.body?.prompt), dims) } }),
   };

@@ -28,7 +28,11 @@ function varint(n: number | bigint): number[] {
 
 const key = (field: number, wire: Wire) => varint((field << 3) | wire);
 const int = (field: number, n: number | bigint) => [...key(field, Wire.Varint), ...varint(n)];
-const bytes = (field: number, b: ArrayLike<number>) => [...key(field, Wire.Bytes), ...varint(b.length), ...Array.from(b)];
+const bytes = (field: number, b: ArrayLike<number>) => [
+  ...key(field, Wire.Bytes),
+  ...varint(b.length),
+  ...Array.from(b),
+];
 const str = (field: number, s: string) => bytes(field, new TextEncoder().encode(s));
 const msg = (field: number, ...parts: number[][]) => bytes(field, parts.flat());
 
@@ -42,7 +46,13 @@ function valueInfo(name: string, elemType: number, dims: (string | number)[]): n
 function floatInitializer(name: string, rows: number[][]): number[] {
   const cols = rows[0]?.length ?? 0;
   const data = new Float32Array(rows.flat());
-  return [...int(1, rows.length), ...int(1, cols), ...int(2, FLOAT), ...str(8, name), ...bytes(9, new Uint8Array(data.buffer))];
+  return [
+    ...int(1, rows.length),
+    ...int(1, cols),
+    ...int(2, FLOAT),
+    ...str(8, name),
+    ...bytes(9, new Uint8Array(data.buffer)),
+  ];
 }
 
 const node = (op: string, inputs: string[], outputs: string[], name: string) => [

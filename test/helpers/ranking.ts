@@ -8,7 +8,13 @@
 import fc from 'fast-check';
 import { createHashEmbedder } from '../../src/embed/hash-embedder.js';
 import type { SearchResult, VectorSearcher } from '../../src/search/index.js';
-import { createMemoryStore, createMemoryVectorStore, type DrawerFilter, type DrawerInput, type MemoryStore } from '../../src/store/index.js';
+import {
+  createMemoryStore,
+  createMemoryVectorStore,
+  type DrawerFilter,
+  type DrawerInput,
+  type MemoryStore,
+} from '../../src/store/index.js';
 
 /** A fixed "now" for every store and clock of these tests: 2026-12-01T12:00Z. */
 export const NOW = Date.UTC(2026, 11, 1, 12);
@@ -30,7 +36,10 @@ export async function hashVectors(store: MemoryStore): Promise<VectorSearcher> {
   for (;;) {
     const batch = await vs.pending(64);
     if (!batch.length) break;
-    const vecs = await e.embed(batch.map((d) => d.text), { kind: 'document' });
+    const vecs = await e.embed(
+      batch.map((d) => d.text),
+      { kind: 'document' },
+    );
     await vs.upsert(batch.map((d, i) => ({ id: d.id, vector: vecs[i]! })));
   }
   return {
@@ -38,7 +47,8 @@ export async function hashVectors(store: MemoryStore): Promise<VectorSearcher> {
     async knn(query, filter, k) {
       const [q] = await e.embed([query], { kind: 'query' });
       if (!q || q.every((x) => x === 0)) return [];
-      const wings = filter?.wing === undefined ? undefined : typeof filter.wing === 'string' ? [filter.wing] : filter.wing;
+      const wings =
+        filter?.wing === undefined ? undefined : typeof filter.wing === 'string' ? [filter.wing] : filter.wing;
       return vs.knn(q, k, wings);
     },
   };
@@ -54,7 +64,20 @@ export const onlyIn = (a: readonly string[], b: readonly string[]): string[] => 
 export const scores = (r: SearchResult): Map<string, number> => new Map(r.hits.map((h) => [h.id, h.score]));
 
 /** Words of the generated corpora (none a stopword; two name rooms). */
-export const VOCAB = ['redis', 'limiter', 'deploy', 'auth', 'token', 'cache', 'schema', 'migration', 'queue', 'worker', 'pipeline', 'invoice'] as const;
+export const VOCAB = [
+  'redis',
+  'limiter',
+  'deploy',
+  'auth',
+  'token',
+  'cache',
+  'schema',
+  'migration',
+  'queue',
+  'worker',
+  'pipeline',
+  'invoice',
+] as const;
 /** Rooms of the generated corpora: two are query words, one never is. */
 export const ROOMS = ['auth', 'deploy', 'misc'] as const;
 const WINGS = ['alpha', 'beta'] as const;
@@ -85,30 +108,44 @@ export const corpusArb: fc.Arbitrary<DrawerInput[]> = fc
     return rows.map((r, i): DrawerInput => {
       const n = r.source === null ? 0 : (chunk.get(r.source) ?? 0);
       if (r.source !== null) chunk.set(r.source, n + 1);
-      return { id: `d${String(i).padStart(2, '0')}`, wing: r.wing, room: r.room, hall: r.hall, source: r.source, chunkIndex: n, contentDate: r.contentDate, text: r.words.join(' ') };
+      return {
+        id: `d${String(i).padStart(2, '0')}`,
+        wing: r.wing,
+        room: r.room,
+        hall: r.hall,
+        source: r.source,
+        chunkIndex: n,
+        contentDate: r.contentDate,
+        text: r.words.join(' '),
+      };
     });
   });
 
 /** Generated queries: 1–3 vocabulary words, sometimes with a time cue ("in July 2022"). */
 export const queryArb: fc.Arbitrary<string> = fc
-  .tuple(fc.array(fc.constantFrom(...VOCAB), { minLength: 1, maxLength: 3 }), fc.constantFrom('', ' in July 2022', ' on 3 March 2022'))
+  .tuple(
+    fc.array(fc.constantFrom(...VOCAB), { minLength: 1, maxLength: 3 }),
+    fc.constantFrom('', ' in July 2022', ' on 3 March 2022'),
+  )
   .map(([w, cue]) => w.join(' ') + cue);
 
 /** Generated filters over the corpus fields (each condition present or not). */
-export const filterArb: fc.Arbitrary<DrawerFilter> = fc
-  .record(
-    {
-      wing: fc.constantFrom(...WINGS),
-      room: fc.constantFrom(...ROOMS),
-      hall: fc.constantFrom('facts', 'events'),
-      since: fc.constantFrom('2022-03-01', '2022-07-01'),
-      until: fc.constantFrom('2022-07-31', '2022-12-31'),
-    },
-    { requiredKeys: [] },
-  );
+export const filterArb: fc.Arbitrary<DrawerFilter> = fc.record(
+  {
+    wing: fc.constantFrom(...WINGS),
+    room: fc.constantFrom(...ROOMS),
+    hall: fc.constantFrom('facts', 'events'),
+    since: fc.constantFrom('2022-03-01', '2022-07-01'),
+    until: fc.constantFrom('2022-07-31', '2022-12-31'),
+  },
+  { requiredKeys: [] },
+);
 
 /** Whether drawer fields satisfy `f`, written independently of the store (bare `until` dates include the day). */
-export function satisfies(d: { wing: string; room: string; hall: string | null; contentDate: string | null }, f: DrawerFilter): boolean {
+export function satisfies(
+  d: { wing: string; room: string; hall: string | null; contentDate: string | null },
+  f: DrawerFilter,
+): boolean {
   if (f.wing !== undefined && d.wing !== f.wing) return false;
   if (f.room !== undefined && d.room !== f.room) return false;
   if (f.hall !== undefined && d.hall !== f.hall) return false;

@@ -55,7 +55,12 @@ function discordBotToken(): string {
 
 function pem(type: string): string {
   const lines = Array.from({ length: 6 }, () => r(B64, 64));
-  return [j('-----BEGIN ', type, ' PRIVATE', ' KEY-----'), ...lines, `${r(B64, 20)}==`, j('-----END ', type, ' PRIVATE', ' KEY-----')].join('\n');
+  return [
+    j('-----BEGIN ', type, ' PRIVATE', ' KEY-----'),
+    ...lines,
+    `${r(B64, 20)}==`,
+    j('-----END ', type, ' PRIVATE', ' KEY-----'),
+  ].join('\n');
 }
 
 function jwt(): string {
@@ -135,15 +140,30 @@ export const SECRET_LINES: readonly SecretLine[] = [
   line('openai', 'deepseek-style sk- key in yaml', `  api_key: ${t.deepseek}`, t.deepseek),
   line('github', 'github classic token in shell', `export GITHUB_TOKEN=${t.githubClassic}`, t.githubClassic),
   line('github', 'github oauth token in json', `{"oauth": "${t.githubOauth}"}`, t.githubOauth),
-  line('github', 'github fine-grained token in a git URL', `git clone https://x-access-token:${t.githubFine}@github.com/acme/api.git`, t.githubFine),
-  line('gitlab', 'gitlab token in a header', `curl --header "PRIVATE-TOKEN: ${t.gitlab}" https://gitlab.example/api/v4/projects`, t.gitlab),
+  line(
+    'github',
+    'github fine-grained token in a git URL',
+    `git clone https://x-access-token:${t.githubFine}@github.com/acme/api.git`,
+    t.githubFine,
+  ),
+  line(
+    'gitlab',
+    'gitlab token in a header',
+    `curl --header "PRIVATE-TOKEN: ${t.gitlab}" https://gitlab.example/api/v4/projects`,
+    t.gitlab,
+  ),
   line('slack', 'slack bot token', `SLACK_BOT=${t.slackBot}`, t.slackBot),
   line('slack', 'slack user token in prose', `use ${t.slackUser} for the export`, t.slackUser),
   line('slack', 'slack webhook URL', `curl -X POST ${t.slackWebhook} -d @msg.json`, t.slackWebhook),
   line('stripe', 'stripe secret key', `Stripe::api_key = '${t.stripeSecret}'`, t.stripeSecret),
   line('stripe', 'stripe restricted key', `STRIPE_KEY=${t.stripeRestricted}`, t.stripeRestricted),
   line('stripe', 'stripe webhook secret', `endpoint secret ${t.stripeWebhook}`, t.stripeWebhook),
-  line('google', 'google API key in a URL', `https://maps.googleapis.com/maps/api/geocode/json?address=x&key=${t.google}`, t.google),
+  line(
+    'google',
+    'google API key in a URL',
+    `https://maps.googleapis.com/maps/api/geocode/json?address=x&key=${t.google}`,
+    t.google,
+  ),
   line('google', 'google OAuth client secret', `"client_secret":"${t.googleOauth}"`, t.googleOauth),
   line('aws-access-key', 'aws access key id', `aws_access_key_id = ${t.aws}`, t.aws),
   line('aws-secret-key', 'aws secret access key', `aws_secret_access_key = ${t.awsSecret}`, t.awsSecret),
@@ -164,7 +184,12 @@ export const SECRET_LINES: readonly SecretLine[] = [
   line('heroku', 'heroku legacy key by keyword', `HEROKU_API_KEY="${t.herokuLegacy}"`, t.herokuLegacy),
   line('digitalocean', 'digitalocean token', `doctl auth init -t ${t.digitalocean}`, t.digitalocean),
   line('azure', 'azure AD client secret', `AZURE_CLIENT_SECRET=${t.azureClientSecret}`, t.azureClientSecret),
-  line('azure', 'azure storage account key', `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${t.azureStorage};EndpointSuffix=core.windows.net`, t.azureStorage),
+  line(
+    'azure',
+    'azure storage account key',
+    `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${t.azureStorage};EndpointSuffix=core.windows.net`,
+    t.azureStorage,
+  ),
   line('telegram', 'telegram bot token', `bot = Bot("${t.telegram}")`, t.telegram),
   line('square', 'square access token', `SQUARE=${t.squareAccess}`, t.squareAccess),
   line('square', 'square OAuth secret', `secret is ${t.squareSecret}`, t.squareSecret),
@@ -181,10 +206,20 @@ export const SECRET_LINES: readonly SecretLine[] = [
   line('jwt', 'JWT in a cookie', `Cookie: session=${t.jwt}; Path=/`, t.jwt),
   line('secret', 'generic client secret in JSON', `{"client_secret": "${t.genericSecret}"}`, t.genericSecret),
   line('secret', 'generic api key assignment', `API_KEY=${t.genericHex}`, t.genericHex),
-  line('secret', 'generic token in a query string', `GET /callback?code=1&access_token=${t.genericSecret}&state=2`, t.genericSecret),
+  line(
+    'secret',
+    'generic token in a query string',
+    `GET /callback?code=1&access_token=${t.genericSecret}&state=2`,
+    t.genericSecret,
+  ),
   line('password', 'password in .env', `DB_PASSWORD=${t.password}`, t.password),
   line('password', 'password in yaml', `  password: "${t.password}"`, t.password),
-  line('url-password', 'database URL with a password', `DATABASE_URL=postgres://app:${t.dbPassword}@db.internal:5432/prod`, t.dbPassword),
+  line(
+    'url-password',
+    'database URL with a password',
+    `DATABASE_URL=postgres://app:${t.dbPassword}@db.internal:5432/prod`,
+    t.dbPassword,
+  ),
   line('bearer', 'basic auth header', `-H 'Authorization: Basic ${t.basic}'`, t.basic),
   line('bearer', 'bearer token', `curl -H "Authorization: Bearer ${t.bearer}" https://api.acme.dev`, t.bearer),
   line('private-key', 'PEM RSA private key', `key:\n${t.rsa}\ndone`, t.rsa),
@@ -211,7 +246,7 @@ export const CLEAN_LINES: readonly string[] = [
   'next_token = resp["nextToken"]; page_token: "CAESBggDEAEYAQ"',
   // Placeholders and references.
   'HELIUS_API_KEY=your_key BASTION_ON_CHAIN=1 cargo run',
-  "echo 'export API_KEY=your-api-key' >> \"$CLAUDE_ENV_FILE\"",
+  'echo \'export API_KEY=your-api-key\' >> "$CLAUDE_ENV_FILE"',
   j('export GITHUB_TOKEN=', 'gh', 'p_', 'xxxxxxxxxxxx'),
   j('GITHUB_TOKEN=', 'gh', 'p_', 'x'.repeat(36)),
   j('OPENAI_API_KEY=', 'sk-', '...'),

@@ -11,9 +11,36 @@ import { buildEmbeddingModel } from './onnx-builder.js';
 
 /** The vocabulary, by id. */
 export const TINY_VOCAB = [
-  '[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'the', 'cat', 'sat', 'on', 'mat',
-  'hello', 'world', 'un', '##believ', '##able', '##s', ',', '!', '.', 'cafe',
-  'auth', '##or', 'test', '我', '们', 'db', 'run', "'", '##ing', 'memory',
+  '[PAD]',
+  '[UNK]',
+  '[CLS]',
+  '[SEP]',
+  '[MASK]',
+  'the',
+  'cat',
+  'sat',
+  'on',
+  'mat',
+  'hello',
+  'world',
+  'un',
+  '##believ',
+  '##able',
+  '##s',
+  ',',
+  '!',
+  '.',
+  'cafe',
+  'auth',
+  '##or',
+  'test',
+  '我',
+  '们',
+  'db',
+  'run',
+  "'",
+  '##ing',
+  'memory',
 ] as const;
 
 /** Hidden size of the tiny model. */
@@ -45,18 +72,44 @@ export function expectedVector(ids: number[], withTypeEmbedding = false): number
 /** The tokenizer.json of the tiny model, shaped like all-MiniLM-L6-v2's. */
 export function tinyTokenizerJson(opts: { maxLength?: number | null } = {}): Record<string, unknown> {
   const vocab = Object.fromEntries(TINY_VOCAB.map((t, i) => [t, i]));
-  const special = (id: number) => ({ id, content: TINY_VOCAB[id], single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  const special = (id: number) => ({
+    id,
+    content: TINY_VOCAB[id],
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
   const maxLength = opts.maxLength === undefined ? 128 : opts.maxLength;
   return {
     version: '1.0',
-    truncation: maxLength === null ? null : { direction: 'Right', max_length: maxLength, strategy: 'LongestFirst', stride: 0 },
-    padding: { strategy: 'BatchLongest', direction: 'Right', pad_to_multiple_of: null, pad_id: 0, pad_type_id: 0, pad_token: '[PAD]' },
+    truncation:
+      maxLength === null ? null : { direction: 'Right', max_length: maxLength, strategy: 'LongestFirst', stride: 0 },
+    padding: {
+      strategy: 'BatchLongest',
+      direction: 'Right',
+      pad_to_multiple_of: null,
+      pad_id: 0,
+      pad_type_id: 0,
+      pad_token: '[PAD]',
+    },
     added_tokens: [0, 1, 2, 3, 4].map(special),
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    normalizer: {
+      type: 'BertNormalizer',
+      clean_text: true,
+      handle_chinese_chars: true,
+      strip_accents: null,
+      lowercase: true,
+    },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
+      single: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+      ],
       pair: [
         { SpecialToken: { id: '[CLS]', type_id: 0 } },
         { Sequence: { id: 'A', type_id: 0 } },
@@ -70,7 +123,13 @@ export function tinyTokenizerJson(opts: { maxLength?: number | null } = {}): Rec
       },
     },
     decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab },
+    model: {
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
+      vocab,
+    },
   };
 }
 

@@ -13,7 +13,9 @@ import { generateTree } from '../helpers/corpus.js';
 function rows(db: string): string[] {
   const d = new Database(db, { readonly: true });
   try {
-    return (d.prepare('SELECT source, chunk_index, content_hash FROM drawers ORDER BY source, chunk_index').all() as object[]).map((r) => JSON.stringify(r));
+    return (
+      d.prepare('SELECT source, chunk_index, content_hash FROM drawers ORDER BY source, chunk_index').all() as object[]
+    ).map((r) => JSON.stringify(r));
   } finally {
     d.close();
   }

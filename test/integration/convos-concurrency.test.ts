@@ -18,7 +18,8 @@ import { rng } from '../helpers/corpus.js';
 function snapshot(home: string): string[] {
   const d = new Database(join(home, 'palace.db'), { readonly: true });
   try {
-    const q = 'SELECT id, chunk_index, wing, room, hall, content_date, line_start, line_end, content_hash FROM drawers ORDER BY source, chunk_index';
+    const q =
+      'SELECT id, chunk_index, wing, room, hall, content_date, line_start, line_end, content_hash FROM drawers ORDER BY source, chunk_index';
     return (d.prepare(q).all() as Record<string, unknown>[]).map((r) => JSON.stringify(r));
   } finally {
     d.close();
@@ -30,10 +31,21 @@ function checkIntegrity(home: string): void {
   try {
     assert.equal(d.pragma('integrity_check', { simple: true }), 'ok');
     d.prepare("INSERT INTO drawers_fts (drawers_fts, rank) VALUES ('integrity-check', 0)").run();
-    assert.equal(d.prepare('SELECT count(*) FROM drawers_fts_docsize').pluck().get(), d.prepare('SELECT count(*) FROM drawers').pluck().get());
-    const dups = d.prepare('SELECT count(*) FROM (SELECT source, chunk_index FROM drawers GROUP BY source, chunk_index HAVING count(*) > 1)').pluck().get();
+    assert.equal(
+      d.prepare('SELECT count(*) FROM drawers_fts_docsize').pluck().get(),
+      d.prepare('SELECT count(*) FROM drawers').pluck().get(),
+    );
+    const dups = d
+      .prepare(
+        'SELECT count(*) FROM (SELECT source, chunk_index FROM drawers GROUP BY source, chunk_index HAVING count(*) > 1)',
+      )
+      .pluck()
+      .get();
     assert.equal(dups, 0, 'no chunk stored twice');
-    const texts = d.prepare('SELECT count(*) FROM (SELECT content_hash FROM drawers GROUP BY content_hash HAVING count(*) > 1)').pluck().get();
+    const texts = d
+      .prepare('SELECT count(*) FROM (SELECT content_hash FROM drawers GROUP BY content_hash HAVING count(*) > 1)')
+      .pluck()
+      .get();
     assert.equal(texts, 0, 'no text stored twice');
   } finally {
     d.close();
@@ -75,7 +87,9 @@ test('20 interleaved append-and-mine rounds with two concurrent miners: nothing 
     for (const cut of cuts(text, 20, 5)) {
       appendFileSync(file, text.slice(written, cut));
       written = cut;
-      const runs = await Promise.all([0, 1].map(() => lociAsync(['mine', file, '--mode', 'convos', '--json'], { home })));
+      const runs = await Promise.all(
+        [0, 1].map(() => lociAsync(['mine', file, '--mode', 'convos', '--json'], { home })),
+      );
       for (const r of runs) {
         assert.equal(r.code, 0, r.stderr);
         assert.doesNotMatch(r.stderr, /BUSY|locked/i);
@@ -108,7 +122,10 @@ test('a miner killed in the middle of appends leaves no half append; the next ru
     for (const cut of cuts(text, 8, 6)) {
       appendFileSync(file, text.slice(written, cut));
       written = cut;
-      const child = spawn(process.execPath, [BIN, 'mine', file, '--mode', 'convos'], { env: { ...process.env, LOCI_HOME: home }, stdio: 'ignore' });
+      const child = spawn(process.execPath, [BIN, 'mine', file, '--mode', 'convos'], {
+        env: { ...process.env, LOCI_HOME: home },
+        stdio: 'ignore',
+      });
       const delay = 150 + Math.floor(r() * 500);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {

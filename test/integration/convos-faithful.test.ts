@@ -30,8 +30,26 @@ const auto = (home: string, path: string) => mineAt(home, path, { mode: 'auto' }
 const SID = '3c9e0f6a-1111-4222-8333-944455556666';
 const rec = (o: Record<string, unknown>) => JSON.stringify({ sessionId: SID, version: '2.1.100', ...o });
 const turn = (u: string, p: string | null, cwd: string, q: string, a: string, side = false, agentId?: string) => [
-  rec({ type: 'user', uuid: `${u}u`, parentUuid: p, cwd, isSidechain: side, ...(agentId ? { agentId } : {}), timestamp: '2026-02-01T10:00:00.000Z', message: { role: 'user', content: q } }),
-  rec({ type: 'assistant', uuid: `${u}a`, parentUuid: `${u}u`, cwd, isSidechain: side, ...(agentId ? { agentId } : {}), timestamp: '2026-02-01T10:00:05.000Z', message: { id: `m${u}`, role: 'assistant', content: [{ type: 'text', text: a }] } }),
+  rec({
+    type: 'user',
+    uuid: `${u}u`,
+    parentUuid: p,
+    cwd,
+    isSidechain: side,
+    ...(agentId ? { agentId } : {}),
+    timestamp: '2026-02-01T10:00:00.000Z',
+    message: { role: 'user', content: q },
+  }),
+  rec({
+    type: 'assistant',
+    uuid: `${u}a`,
+    parentUuid: `${u}u`,
+    cwd,
+    isSidechain: side,
+    ...(agentId ? { agentId } : {}),
+    timestamp: '2026-02-01T10:00:05.000Z',
+    message: { id: `m${u}`, role: 'assistant', content: [{ type: 'text', text: a }] },
+  }),
 ];
 
 describe('faithful conversation ingestion', () => {
@@ -46,9 +64,18 @@ describe('faithful conversation ingestion', () => {
   test('subagent and compaction files join their parent session wing; --wing still wins', async () => {
     const dir = join(work.dir, 'sessions');
     mkdirSync(join(dir, SID, 'subagents'), { recursive: true });
-    writeFileSync(join(dir, `${SID}.jsonl`), `${turn('1', null, '/gone/orchard-app', 'Plan the orchard import.', 'Planned.').join('\n')}\n`);
-    writeFileSync(join(dir, SID, 'subagents', 'agent-acompact-9f1e2d.jsonl'), `${turn('2', null, '/gone/orchard-app/assets', 'Summarise the session.', 'Summary written.', true, 'acompact-9f1e2d').join('\n')}\n`);
-    writeFileSync(join(dir, SID, 'subagents', 'agent-b77.jsonl'), `${turn('3', null, '/gone/orchard-app/lib', 'Search the code.', 'Found it.', true, 'b77').join('\n')}\n`);
+    writeFileSync(
+      join(dir, `${SID}.jsonl`),
+      `${turn('1', null, '/gone/orchard-app', 'Plan the orchard import.', 'Planned.').join('\n')}\n`,
+    );
+    writeFileSync(
+      join(dir, SID, 'subagents', 'agent-acompact-9f1e2d.jsonl'),
+      `${turn('2', null, '/gone/orchard-app/assets', 'Summarise the session.', 'Summary written.', true, 'acompact-9f1e2d').join('\n')}\n`,
+    );
+    writeFileSync(
+      join(dir, SID, 'subagents', 'agent-b77.jsonl'),
+      `${turn('3', null, '/gone/orchard-app/lib', 'Search the code.', 'Found it.', true, 'b77').join('\n')}\n`,
+    );
     const h = home();
     await mine(h, dir);
     const wings = new Set(rows(h).map((r) => r.wing));
@@ -58,18 +85,21 @@ describe('faithful conversation ingestion', () => {
     assert.deepEqual([...new Set(rows(forced).map((r) => r.wing))], ['mine']);
   });
 
-  test('a folder excluded by a parent repository\'s .gitignore is mined when named; its own ignore file applies', async () => {
+  test("a folder excluded by a parent repository's .gitignore is mined when named; its own ignore file applies", async () => {
     const repo = join(work.dir, 'repo');
     mkdirSync(join(repo, '.git'), { recursive: true });
     mkdirSync(join(repo, 'exports', 'chats'), { recursive: true });
     writeFileSync(join(repo, '.gitignore'), 'exports/\n*.jsonl\n');
     writeFileSync(join(repo, 'exports', '.gitignore'), 'scratch.txt\n');
-    writeFileSync(join(repo, 'exports', 'chats', `${SID}.jsonl`), `${turn('1', null, '/gone/orchard-app', 'Where is the export?', 'In exports.').join('\n')}\n`);
+    writeFileSync(
+      join(repo, 'exports', 'chats', `${SID}.jsonl`),
+      `${turn('1', null, '/gone/orchard-app', 'Where is the export?', 'In exports.').join('\n')}\n`,
+    );
     writeFileSync(join(repo, 'exports', 'scratch.txt'), 'User: hi\nBot: hello\n');
     const h = home();
     const s = await mine(h, join(repo, 'exports'));
     assert.equal(s.filesMined, 1, JSON.stringify(s));
-    assert.equal(s.skipped.ignored, 1, 'the folder\'s own .gitignore still applies');
+    assert.equal(s.skipped.ignored, 1, "the folder's own .gitignore still applies");
     assert.ok(s.skippedFiles.some((f) => f.reason === 'ignored' && f.path.endsWith('scratch.txt')));
     assert.match(rows(h)[0]!.text, /Where is the export\?/);
   });
@@ -77,16 +107,40 @@ describe('faithful conversation ingestion', () => {
   test('formats are recognised by content: Slack day files with other names, transcripts with odd names', async () => {
     const dir = join(work.dir, 'odd');
     mkdirSync(join(dir, 'team-chat'), { recursive: true });
-    const msg = (ts: string, user: string, text: string) => ({ type: 'message', user, text, ts, user_profile: { real_name: user } });
-    writeFileSync(join(dir, 'team-chat', 'day one.json'), JSON.stringify([msg('1433887200.000100', 'Ana', 'Shall we meet on Thursday?'), msg('1433887260.000200', 'Ben', 'Thursday works.')]));
-    writeFileSync(join(dir, 'team-chat', 'export-2.JSON'), JSON.stringify([msg('1433973600.000100', 'Ana', 'Room 4 is booked.')]));
-    writeFileSync(join(dir, 'session backup.txt'), `${turn('1', null, '/gone/orchard-app', 'Name the branch.', 'Call it orchard-import.').join('\n')}\n`);
-    writeFileSync(join(dir, 'notes.data'), `${turn('2', null, '/gone/orchard-app', 'And the tag?', 'v2-import.').join('\n')}\n`);
+    const msg = (ts: string, user: string, text: string) => ({
+      type: 'message',
+      user,
+      text,
+      ts,
+      user_profile: { real_name: user },
+    });
+    writeFileSync(
+      join(dir, 'team-chat', 'day one.json'),
+      JSON.stringify([
+        msg('1433887200.000100', 'Ana', 'Shall we meet on Thursday?'),
+        msg('1433887260.000200', 'Ben', 'Thursday works.'),
+      ]),
+    );
+    writeFileSync(
+      join(dir, 'team-chat', 'export-2.JSON'),
+      JSON.stringify([msg('1433973600.000100', 'Ana', 'Room 4 is booked.')]),
+    );
+    writeFileSync(
+      join(dir, 'session backup.txt'),
+      `${turn('1', null, '/gone/orchard-app', 'Name the branch.', 'Call it orchard-import.').join('\n')}\n`,
+    );
+    writeFileSync(
+      join(dir, 'notes.data'),
+      `${turn('2', null, '/gone/orchard-app', 'And the tag?', 'v2-import.').join('\n')}\n`,
+    );
     writeFileSync(join(dir, 'readme.md'), '# Not a chat\n\nJust notes.\n');
     const h = home();
     const s = await mine(h, dir);
-    const text = rows(h).map((r) => r.text).join('\n');
-    for (const said of ['Shall we meet on Thursday?', 'Room 4 is booked.', 'Call it orchard-import.', 'v2-import.']) assert.ok(text.includes(said), said);
+    const text = rows(h)
+      .map((r) => r.text)
+      .join('\n');
+    for (const said of ['Shall we meet on Thursday?', 'Room 4 is booked.', 'Call it orchard-import.', 'v2-import.'])
+      assert.ok(text.includes(said), said);
     assert.equal(s.skipped.unrecognised, 1, 'readme.md is not a conversation');
     assert.equal(s.filesScanned, s.filesMined + s.filesUnchanged + s.filesSkipped, 'every file is accounted for');
   });
@@ -97,7 +151,11 @@ describe('faithful conversation ingestion', () => {
     writeFileSync(join(dir, 'node_modules', 'x', 'a.jsonl'), '{}\n');
     writeFileSync(join(dir, 'logo.png'), 'png');
     writeFileSync(join(dir, 'plain.txt'), 'just a line of text\n');
-    const odd = (u: string) => [...turn(u, null, '/gone/orchard-app', `Question ${u}?`, `Answer ${u}.`), rec({ type: 'hologram', uuid: `${u}h`, parentUuid: `${u}a` })].join('\n');
+    const odd = (u: string) =>
+      [
+        ...turn(u, null, '/gone/orchard-app', `Question ${u}?`, `Answer ${u}.`),
+        rec({ type: 'hologram', uuid: `${u}h`, parentUuid: `${u}a` }),
+      ].join('\n');
     writeFileSync(join(dir, 'a.jsonl'), `${odd('1')}\n`);
     writeFileSync(join(dir, 'b.jsonl'), `${odd('2').replaceAll(SID, 'other-session')}\n`);
     const s = await mine(home(), dir);
@@ -116,15 +174,32 @@ describe('faithful conversation ingestion', () => {
     mkdirSync(dir, { recursive: true });
     const big = 'x'.repeat(10 * 1024 * 1024);
     // content first, envelope keys last: detection must not depend on key order
-    const first = JSON.stringify({ message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't0', content: big }] }, type: 'user', parentUuid: null, uuid: '0u', sessionId: SID, cwd: '/gone/orchard-app', timestamp: '2026-02-01T09:59:00.000Z' });
+    const first = JSON.stringify({
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't0', content: big }] },
+      type: 'user',
+      parentUuid: null,
+      uuid: '0u',
+      sessionId: SID,
+      cwd: '/gone/orchard-app',
+      timestamp: '2026-02-01T09:59:00.000Z',
+    });
     const file = join(dir, 'pasted-log');
-    writeFileSync(file, `${[first, ...turn('1', '0u', '/gone/orchard-app', 'Which parser failed?', 'The CSV parser.')].join('\n')}\n`);
+    writeFileSync(
+      file,
+      `${[first, ...turn('1', '0u', '/gone/orchard-app', 'Which parser failed?', 'The CSV parser.')].join('\n')}\n`,
+    );
     const h = home();
     const s = await auto(h, dir);
     assert.equal(s.filesMined, 1, JSON.stringify({ ...s, skippedFiles: undefined }));
-    assert.ok(s.warnings.some((w) => w.includes(file) && /line 1 is 10\.0 MB/.test(w)), s.warnings.join('\n'));
+    assert.ok(
+      s.warnings.some((w) => w.includes(file) && /line 1 is 10\.0 MB/.test(w)),
+      s.warnings.join('\n'),
+    );
     const texts = rows(h).map((r) => r.text);
     assert.ok(texts.some((t) => t.includes('Which parser failed?') && t.includes('The CSV parser.')));
-    assert.ok(texts.every((t) => t.length < 5000), 'the huge record is not stored');
+    assert.ok(
+      texts.every((t) => t.length < 5000),
+      'the huge record is not stored',
+    );
   });
 });

@@ -15,14 +15,26 @@ import { generateClaudeSession } from '../fixtures/convos/generate-claude-sessio
 import { tempDir } from '../helpers/cli.js';
 import { mineAt } from '../helpers/mine.js';
 
-type Row = { id: string; chunk_index: number; text: string; wing: string; room: string; hall: string | null; content_date: string | null; line_start: number | null; line_end: number | null };
+type Row = {
+  id: string;
+  chunk_index: number;
+  text: string;
+  wing: string;
+  room: string;
+  hall: string | null;
+  content_date: string | null;
+  line_start: number | null;
+  line_end: number | null;
+};
 
 function rows(home: string, source?: string): Row[] {
   const d = new Database(join(home, 'palace.db'), { readonly: true });
   try {
     const where = source ? 'WHERE source = ?' : '';
     return d
-      .prepare(`SELECT id, chunk_index, text, wing, room, hall, content_date, line_start, line_end FROM drawers ${where} ORDER BY source, chunk_index`)
+      .prepare(
+        `SELECT id, chunk_index, text, wing, room, hall, content_date, line_start, line_end FROM drawers ${where} ORDER BY source, chunk_index`,
+      )
       .all(...(source ? [source] : [])) as Row[];
   } finally {
     d.close();
@@ -84,14 +96,59 @@ describe('conversation miner: incremental and idempotent', () => {
   });
 
   test('a 2 MB line (a huge tool result) cut across two runs is read whole, its tool line kept short', async () => {
-    const base = { sessionId: 'long-1', cwd: '/home/dev/big', version: '2.1.98', isSidechain: false, userType: 'external' };
+    const base = {
+      sessionId: 'long-1',
+      cwd: '/home/dev/big',
+      version: '2.1.98',
+      isSidechain: false,
+      userType: 'external',
+    };
     const huge = 'row,value\n'.repeat(200_000); // ~2 MB
     const recs = [
-      { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2025-06-01T10:00:00.000Z', message: { role: 'user', content: 'dump the table' } },
-      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2025-06-01T10:00:01.000Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'cat table.csv' } }] } },
-      { ...base, type: 'user', uuid: 'r1', parentUuid: 'a1', timestamp: '2025-06-01T10:00:02.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: huge }] } },
-      { ...base, type: 'assistant', uuid: 'a2', parentUuid: 'r1', timestamp: '2025-06-01T10:00:03.000Z', message: { id: 'm2', role: 'assistant', content: [{ type: 'text', text: 'The table has 200000 rows.' }] } },
-      { ...base, type: 'user', uuid: 'u2', parentUuid: 'a2', timestamp: '2025-06-01T10:01:00.000Z', message: { role: 'user', content: 'thanks' } },
+      {
+        ...base,
+        type: 'user',
+        uuid: 'u1',
+        parentUuid: null,
+        timestamp: '2025-06-01T10:00:00.000Z',
+        message: { role: 'user', content: 'dump the table' },
+      },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a1',
+        parentUuid: 'u1',
+        timestamp: '2025-06-01T10:00:01.000Z',
+        message: {
+          id: 'm1',
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'cat table.csv' } }],
+        },
+      },
+      {
+        ...base,
+        type: 'user',
+        uuid: 'r1',
+        parentUuid: 'a1',
+        timestamp: '2025-06-01T10:00:02.000Z',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: huge }] },
+      },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a2',
+        parentUuid: 'r1',
+        timestamp: '2025-06-01T10:00:03.000Z',
+        message: { id: 'm2', role: 'assistant', content: [{ type: 'text', text: 'The table has 200000 rows.' }] },
+      },
+      {
+        ...base,
+        type: 'user',
+        uuid: 'u2',
+        parentUuid: 'a2',
+        timestamp: '2025-06-01T10:01:00.000Z',
+        message: { role: 'user', content: 'thanks' },
+      },
     ];
     const text = `${recs.map((r) => JSON.stringify(r)).join('\n')}\n`;
     assert.ok(text.length > 2_000_000);
@@ -144,7 +201,11 @@ describe('conversation miner: incremental and idempotent', () => {
     await mine(clean, file, { ...fresh(file), maxChars: 400 });
     assert.deepEqual(rows(h), rows(clean));
     const c = await mine(h, file, { ...fresh(file), maxChars: 400, redact: false });
-    assert.deepEqual([c.filesMined, c.drawersAdded, c.drawersRemoved], [1, 0, 0], 'read again; nothing to redact here, so the same drawers');
+    assert.deepEqual(
+      [c.filesMined, c.drawersAdded, c.drawersRemoved],
+      [1, 0, 0],
+      'read again; nothing to redact here, so the same drawers',
+    );
   });
 
   test('an unchanged file writes nothing: zero counts and the same database bytes', async () => {
@@ -155,7 +216,10 @@ describe('conversation miner: incremental and idempotent', () => {
     await mine(h, file, fresh(file));
     const bytes = readFileSync(join(h, 'palace.db'));
     const s = await mine(h, file, fresh(file));
-    assert.deepEqual([s.drawersAdded, s.drawersUpdated, s.drawersRemoved, s.filesMined, s.filesUnchanged, s.conversations], [0, 0, 0, 0, 1, 0]);
+    assert.deepEqual(
+      [s.drawersAdded, s.drawersUpdated, s.drawersRemoved, s.filesMined, s.filesUnchanged, s.conversations],
+      [0, 0, 0, 0, 1, 0],
+    );
     assert.ok(readFileSync(join(h, 'palace.db')).equals(bytes), 'the database file did not change');
   });
 
@@ -175,7 +239,11 @@ describe('conversation miner: incremental and idempotent', () => {
       const ids = got.map((r) => r.id);
       assert.equal(new Set(ids).size, ids.length, 'no duplicates');
       const exchanges = got.map((r) => r.chunk_index);
-      assert.equal(new Set(exchanges).size, exchanges.length, 'one drawer per chunk index: the replaced open drawer is gone');
+      assert.equal(
+        new Set(exchanges).size,
+        exchanges.length,
+        'one drawer per chunk index: the replaced open drawer is gone',
+      );
       for (const id of ids) seen.add(id);
     }
     const last = rows(h);
@@ -192,7 +260,13 @@ describe('conversation miner: incremental and idempotent', () => {
     mkdirSync(dir, { recursive: true });
     const history = join(dir, 'history.jsonl');
     const rec = (i: number, session: string) =>
-      JSON.stringify({ display: `prompt number ${i} about the zebra migration`, pastedContents: {}, timestamp: 1749720607000 + i * 60_000, project: '/home/dev/zoo', sessionId: session });
+      JSON.stringify({
+        display: `prompt number ${i} about the zebra migration`,
+        pastedContents: {},
+        timestamp: 1749720607000 + i * 60_000,
+        project: '/home/dev/zoo',
+        sessionId: session,
+      });
     writeFileSync(history, `${[0, 1, 2].map((i) => rec(i, 's-1')).join('\n')}\n`);
     const h = home();
     const a = await mine(h, history, fresh(history));
@@ -201,11 +275,27 @@ describe('conversation miner: incremental and idempotent', () => {
     const b = await mine(h, history, fresh(history));
     assert.equal(b.drawersAdded, 2);
     const codex = join(dir, 'rollout-2025-05-20T09-14-03-0196f2a1-7c3e-7d10-9b2a-5e8f4c1d2a3b.jsonl');
-    const meta = { timestamp: '2025-05-20T09:14:03.000Z', type: 'session_meta', payload: { id: 'codex-session-1', cwd: '/home/dev/ledger', git: { branch: 'main' } } };
+    const meta = {
+      timestamp: '2025-05-20T09:14:03.000Z',
+      type: 'session_meta',
+      payload: { id: 'codex-session-1', cwd: '/home/dev/ledger', git: { branch: 'main' } },
+    };
     const turn = (i: number) => [
-      { timestamp: `2025-05-20T09:1${i}:10.000Z`, type: 'event_msg', payload: { type: 'user_message', message: `question ${i} about rounding` } },
-      { timestamp: `2025-05-20T09:1${i}:11.000Z`, type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `answer ${i}` }] } },
-      { timestamp: `2025-05-20T09:1${i}:12.000Z`, type: 'event_msg', payload: { type: 'agent_message', message: `answer ${i}` } },
+      {
+        timestamp: `2025-05-20T09:1${i}:10.000Z`,
+        type: 'event_msg',
+        payload: { type: 'user_message', message: `question ${i} about rounding` },
+      },
+      {
+        timestamp: `2025-05-20T09:1${i}:11.000Z`,
+        type: 'response_item',
+        payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `answer ${i}` }] },
+      },
+      {
+        timestamp: `2025-05-20T09:1${i}:12.000Z`,
+        type: 'event_msg',
+        payload: { type: 'agent_message', message: `answer ${i}` },
+      },
     ];
     const all = [meta, ...turn(1), ...turn(2), ...turn(3)].map((r) => JSON.stringify(r));
     writeFileSync(codex, `${all.slice(0, 5).join('\n')}\n`);
@@ -219,7 +309,10 @@ describe('conversation miner: incremental and idempotent', () => {
     assert.deepEqual(rows(h, codex), rows(clean, codex));
     const texts = rows(h, codex).map((r) => r.text);
     assert.equal(texts.length, 3);
-    assert.ok(texts.every((t) => (t.match(/Assistant: answer/g) ?? []).length === 1), 'no answer doubled across the cut');
+    assert.ok(
+      texts.every((t) => (t.match(/Assistant: answer/g) ?? []).length === 1),
+      'no answer doubled across the cut',
+    );
     const p = await openPalace({ home: h, embedder: null });
     try {
       const d = (await p.listDrawers({ source: codex }, { limit: 1, order: 'source' })).drawers[0]!;
@@ -234,11 +327,31 @@ describe('conversation miner: incremental and idempotent', () => {
     const file = join(work.dir, 'secret', 'session.jsonl');
     mkdirSync(join(work.dir, 'secret'), { recursive: true });
     const key = 'sk-ant-api03-FAKEfakeFAKEfake0123456789abcdefXYZ';
-    const base = { sessionId: 'sec-1', cwd: '/home/dev/vault', version: '2.1.98', isSidechain: false, userType: 'external' };
+    const base = {
+      sessionId: 'sec-1',
+      cwd: '/home/dev/vault',
+      version: '2.1.98',
+      isSidechain: false,
+      userType: 'external',
+    };
     const recs = [
       { type: 'summary', summary: `Rotating ${key} for the billing job`, leafUuid: 'x' },
-      { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2025-06-01T10:00:00Z', message: { role: 'user', content: `my key is ${key}, why is it rejected?` } },
-      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2025-06-01T10:00:05Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'It expired. Create a new one.' }] } },
+      {
+        ...base,
+        type: 'user',
+        uuid: 'u1',
+        parentUuid: null,
+        timestamp: '2025-06-01T10:00:00Z',
+        message: { role: 'user', content: `my key is ${key}, why is it rejected?` },
+      },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'a1',
+        parentUuid: 'u1',
+        timestamp: '2025-06-01T10:00:05Z',
+        message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'It expired. Create a new one.' }] },
+      },
       { type: 'custom-title', customTitle: `key ${key}`, sessionId: 'sec-1' },
     ];
     writeFileSync(file, `${recs.map((r) => JSON.stringify(r)).join('\n')}\n`);

@@ -16,9 +16,11 @@ import { generateTree, rng } from '../helpers/corpus.js';
 function snapshot(db: string): string[] {
   const d = new Database(db, { readonly: true });
   try {
-    return (d.prepare('SELECT source, chunk_index, content_hash, id FROM drawers ORDER BY source, chunk_index').all() as Record<string, unknown>[]).map((r) =>
-      JSON.stringify(r),
-    );
+    return (
+      d
+        .prepare('SELECT source, chunk_index, content_hash, id FROM drawers ORDER BY source, chunk_index')
+        .all() as Record<string, unknown>[]
+    ).map((r) => JSON.stringify(r));
   } finally {
     d.close();
   }
@@ -32,7 +34,12 @@ function checkIntegrity(db: string): void {
     const n = d.prepare('SELECT count(*) FROM drawers').pluck().get();
     const idx = d.prepare('SELECT count(*) FROM drawers_fts_docsize').pluck().get();
     assert.equal(idx, n, 'every drawer is indexed exactly once');
-    const dups = d.prepare('SELECT count(*) FROM (SELECT source, chunk_index FROM drawers GROUP BY source, chunk_index HAVING count(*) > 1)').pluck().get();
+    const dups = d
+      .prepare(
+        'SELECT count(*) FROM (SELECT source, chunk_index FROM drawers GROUP BY source, chunk_index HAVING count(*) > 1)',
+      )
+      .pluck()
+      .get();
     assert.equal(dups, 0, 'no duplicated chunk');
   } finally {
     d.close();
@@ -48,7 +55,10 @@ test('SIGKILL during mining never corrupts, duplicates or loses drawers', async 
     const r = rng(42);
     let killed = 0;
     for (let round = 0; round < 6; round++) {
-      const child = spawn(process.execPath, [BIN, 'mine', tree, '--json'], { env: { ...process.env, LOCI_HOME: home }, stdio: 'ignore' });
+      const child = spawn(process.execPath, [BIN, 'mine', tree, '--json'], {
+        env: { ...process.env, LOCI_HOME: home },
+        stdio: 'ignore',
+      });
       const delay = 80 + Math.floor(r() * 900);
       const exited = await new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => {
@@ -62,7 +72,9 @@ test('SIGKILL during mining never corrupts, duplicates or loses drawers', async 
       });
       if (!exited) killed++;
       else process.stderr.write(`round ${round}: the miner finished before the kill at ${delay} ms\n`);
-      await new Promise((res) => (child.exitCode !== null || child.signalCode !== null ? res(null) : child.on('exit', res)));
+      await new Promise((res) =>
+        child.exitCode !== null || child.signalCode !== null ? res(null) : child.on('exit', res),
+      );
       if (existsSync(join(home, 'palace.db'))) checkIntegrity(join(home, 'palace.db'));
     }
     assert.ok(killed >= 3, `at least three runs were killed mid-way (killed ${killed})`);

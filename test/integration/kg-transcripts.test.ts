@@ -33,53 +33,82 @@ interface Label {
   ok: boolean;
 }
 
-const keyOf = (file: string, s: string, p: string, o: string) => `${file}\u0000${s === '@wing' ? s : entityKey(s)}\u0000${p}\u0000${entityKey(o) || o}`;
+const keyOf = (file: string, s: string, p: string, o: string) =>
+  `${file}\u0000${s === '@wing' ? s : entityKey(s)}\u0000${p}\u0000${entityKey(o) || o}`;
 
-test('knowledge graph on real transcripts: precise, with enough correct facts per MB of conversation', { skip: existsSync(DATA) ? false : `transcripts not found at ${DATA}` }, async (t) => {
-  const prevEmbedder = process.env['LOCI_EMBEDDER'];
-  const prevUser = process.env['LOCI_USER_NAME'];
-  process.env['LOCI_EMBEDDER'] = 'none';
-  process.env['LOCI_USER_NAME'] = 'the-user';
-  const home = tempDir('loci-kg-');
-  const palace = await openPalace({ home: home.dir, embedder: null });
-  try {
-    await palace.mine(DATA, { mode: 'convos' });
-    const { graph } = await palace.graph();
-    const { drawers } = await palace.listDrawers({}, { limit: 1_000_000 });
-    let proseBytes = 0;
-    const extracted = new Map<string, string>();
-    for (const d of drawers) {
-      proseBytes += Buffer.byteLength(proseText(d));
-      const file = basename(d.source ?? '');
-      for (const f of await graph.factsForDrawer(d.id)) {
-        const subject = f.subject === entityKey(d.wing) ? '@wing' : f.subjectName;
-        const object = f.literal ? f.object : (f.objectName ?? f.object);
-        const k = keyOf(file, subject, f.predicate, object);
-        if (!extracted.has(k)) extracted.set(k, JSON.stringify({ file, line: d.lineStart ?? null, s: subject, p: f.predicate, o: object, window: [f.validFrom, f.validTo] }));
+test(
+  'knowledge graph on real transcripts: precise, with enough correct facts per MB of conversation',
+  { skip: existsSync(DATA) ? false : `transcripts not found at ${DATA}` },
+  async (t) => {
+    const prevEmbedder = process.env['LOCI_EMBEDDER'];
+    const prevUser = process.env['LOCI_USER_NAME'];
+    process.env['LOCI_EMBEDDER'] = 'none';
+    process.env['LOCI_USER_NAME'] = 'the-user';
+    const home = tempDir('loci-kg-');
+    const palace = await openPalace({ home: home.dir, embedder: null });
+    try {
+      await palace.mine(DATA, { mode: 'convos' });
+      const { graph } = await palace.graph();
+      const { drawers } = await palace.listDrawers({}, { limit: 1_000_000 });
+      let proseBytes = 0;
+      const extracted = new Map<string, string>();
+      for (const d of drawers) {
+        proseBytes += Buffer.byteLength(proseText(d));
+        const file = basename(d.source ?? '');
+        for (const f of await graph.factsForDrawer(d.id)) {
+          const subject = f.subject === entityKey(d.wing) ? '@wing' : f.subjectName;
+          const object = f.literal ? f.object : (f.objectName ?? f.object);
+          const k = keyOf(file, subject, f.predicate, object);
+          if (!extracted.has(k))
+            extracted.set(
+              k,
+              JSON.stringify({
+                file,
+                line: d.lineStart ?? null,
+                s: subject,
+                p: f.predicate,
+                o: object,
+                window: [f.validFrom, f.validTo],
+              }),
+            );
+        }
       }
+      const dump = process.env['KG_TRANSCRIPTS_DUMP'];
+      if (dump) writeFileSync(dump, [...extracted.values()].join('\n') + '\n');
+      const labels = JSON.parse(readFileSync(LABELS, 'utf8')) as Label[];
+      const byKey = new Map(labels.map((l) => [keyOf(l.file, l.s, l.p, l.o), l]));
+      const still = [...extracted.keys()].filter((k) => byKey.has(k)).map((k) => byKey.get(k)!);
+      const correct = still.filter((l) => l.ok).length;
+      const unlabelled = [...extracted.entries()].filter(([k]) => !byKey.has(k)).map(([, v]) => v);
+      const mb = proseBytes / 1e6;
+      const report = {
+        facts: extracted.size,
+        labelled: still.length,
+        correct,
+        precision: still.length ? correct / still.length : 0,
+        proseMB: Math.round(mb * 1000) / 1000,
+        correctPerMB: Math.round(correct / mb),
+      };
+      t.diagnostic(JSON.stringify(report));
+      // Every fact extraction gives must be judged: a new rule or a changed ingest needs new labels.
+      assert.ok(
+        unlabelled.length <= 0.2 * extracted.size,
+        `unlabelled facts (label them in ${LABELS}):\n${unlabelled.join('\n')}`,
+      );
+      assert.ok(
+        still.length >= 0.8 * labels.length,
+        `most labelled facts are still extracted: ${JSON.stringify(report)}`,
+      );
+      assert.ok(report.precision >= 0.8, `precision: ${JSON.stringify(report)}`);
+      assert.ok(report.correctPerMB >= 10, `yield: ${JSON.stringify(report)}`);
+      assert.ok(mb > 0.05, `conversation text measured: ${JSON.stringify(report)}`);
+    } finally {
+      await palace.close();
+      home.cleanup();
+      if (prevEmbedder === undefined) delete process.env['LOCI_EMBEDDER'];
+      else process.env['LOCI_EMBEDDER'] = prevEmbedder;
+      if (prevUser === undefined) delete process.env['LOCI_USER_NAME'];
+      else process.env['LOCI_USER_NAME'] = prevUser;
     }
-    const dump = process.env['KG_TRANSCRIPTS_DUMP'];
-    if (dump) writeFileSync(dump, [...extracted.values()].join('\n') + '\n');
-    const labels = JSON.parse(readFileSync(LABELS, 'utf8')) as Label[];
-    const byKey = new Map(labels.map((l) => [keyOf(l.file, l.s, l.p, l.o), l]));
-    const still = [...extracted.keys()].filter((k) => byKey.has(k)).map((k) => byKey.get(k)!);
-    const correct = still.filter((l) => l.ok).length;
-    const unlabelled = [...extracted.entries()].filter(([k]) => !byKey.has(k)).map(([, v]) => v);
-    const mb = proseBytes / 1e6;
-    const report = { facts: extracted.size, labelled: still.length, correct, precision: still.length ? correct / still.length : 0, proseMB: Math.round(mb * 1000) / 1000, correctPerMB: Math.round(correct / mb) };
-    t.diagnostic(JSON.stringify(report));
-    // Every fact extraction gives must be judged: a new rule or a changed ingest needs new labels.
-    assert.ok(unlabelled.length <= 0.2 * extracted.size, `unlabelled facts (label them in ${LABELS}):\n${unlabelled.join('\n')}`);
-    assert.ok(still.length >= 0.8 * labels.length, `most labelled facts are still extracted: ${JSON.stringify(report)}`);
-    assert.ok(report.precision >= 0.8, `precision: ${JSON.stringify(report)}`);
-    assert.ok(report.correctPerMB >= 10, `yield: ${JSON.stringify(report)}`);
-    assert.ok(mb > 0.05, `conversation text measured: ${JSON.stringify(report)}`);
-  } finally {
-    await palace.close();
-    home.cleanup();
-    if (prevEmbedder === undefined) delete process.env['LOCI_EMBEDDER'];
-    else process.env['LOCI_EMBEDDER'] = prevEmbedder;
-    if (prevUser === undefined) delete process.env['LOCI_USER_NAME'];
-    else process.env['LOCI_USER_NAME'] = prevUser;
-  }
-});
+  },
+);

@@ -19,7 +19,10 @@ test('workers and inline mining store the same drawers', async () => {
     const sb = await mineProject(b, join(t.dir, 'tree'), { workers: 2 });
     assert.equal(sa.drawersAdded, sb.drawersAdded);
     assert.ok(sa.drawersAdded > 60);
-    const key = (s: typeof a) => s.list({}, { limit: 10_000, order: 'source' }).then((r) => r.drawers.map((d) => [d.id, d.text, d.lineStart, d.lineEnd]));
+    const key = (s: typeof a) =>
+      s
+        .list({}, { limit: 10_000, order: 'source' })
+        .then((r) => r.drawers.map((d) => [d.id, d.text, d.lineStart, d.lineEnd]));
     assert.deepEqual(await key(a), await key(b));
   } finally {
     t.cleanup();

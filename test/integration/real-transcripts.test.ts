@@ -17,7 +17,18 @@ import { mineAt } from '../helpers/mine.js';
 const DATA = join(ROOT, '..', 'shared', 'data', 'transcripts');
 const skip = existsSync(DATA) ? false : `the real transcripts are not at ${DATA}`;
 
-type Row = { source: string; wing: string; part: number; exchange: string; conv: string; speakers: string; kind: string | null; format: string; date: string | null; session: string | null };
+type Row = {
+  source: string;
+  wing: string;
+  part: number;
+  exchange: string;
+  conv: string;
+  speakers: string;
+  kind: string | null;
+  format: string;
+  date: string | null;
+  session: string | null;
+};
 
 describe('mining the real development transcripts', { skip }, () => {
   let work: { dir: string; cleanup: () => void };
@@ -44,17 +55,33 @@ describe('mining the real development transcripts', { skip }, () => {
     assert.equal(first.filesScanned, first.filesMined + first.filesUnchanged + first.filesSkipped);
     assert.equal(first.skipped.unrecognised, 1, 'only the README is not a conversation');
     assert.equal(first.filesSkipped, 1);
-    assert.equal(new Set(rows.map((r) => r.source)).size, first.filesMined, 'each mined unit has drawers (the open last exchange included)');
+    assert.equal(
+      new Set(rows.map((r) => r.source)).size,
+      first.filesMined,
+      'each mined unit has drawers (the open last exchange included)',
+    );
   });
 
   test('no reply is split from its prompt: a main-thread exchange after the first always holds a user turn or is metadata', () => {
-    const bad = rows.filter((r) => r.format === 'claude-code' && r.kind === null && !r.conv.includes('~branch') && !r.exchange.endsWith(':0') && !r.speakers.includes('"user"'));
+    const bad = rows.filter(
+      (r) =>
+        r.format === 'claude-code' &&
+        r.kind === null &&
+        !r.conv.includes('~branch') &&
+        !r.exchange.endsWith(':0') &&
+        !r.speakers.includes('"user"'),
+    );
     const lonely = bad.filter((r) => {
       const idx = Number(r.exchange.slice(r.conv.length + 1));
       // the first exchange with text may follow metadata exchanges only
-      return rows.some((x) => x.conv === r.conv && x.kind === null && Number(x.exchange.slice(x.conv.length + 1)) < idx);
+      return rows.some(
+        (x) => x.conv === r.conv && x.kind === null && Number(x.exchange.slice(x.conv.length + 1)) < idx,
+      );
     });
-    assert.deepEqual(lonely.map((r) => r.exchange), []);
+    assert.deepEqual(
+      lonely.map((r) => r.exchange),
+      [],
+    );
   });
 
   test('parts of an exchange are dated in order', () => {
@@ -71,7 +98,9 @@ describe('mining the real development transcripts', { skip }, () => {
     for (const w of ['transcripts', 'claude-code', 'home', 'tmp']) assert.ok(!wings.has(w), `wing ${w}`);
     for (const w of wings) assert.doesNotMatch(w, /^beam_/);
     const bySession = new Map<string, Set<string>>();
-    for (const r of rows) if (r.format === 'claude-code' && r.session) bySession.set(r.session, (bySession.get(r.session) ?? new Set()).add(r.wing));
+    for (const r of rows)
+      if (r.format === 'claude-code' && r.session)
+        bySession.set(r.session, (bySession.get(r.session) ?? new Set()).add(r.wing));
     for (const [s, w] of bySession) assert.equal(w.size, 1, `session ${s} spans wings ${[...w].join(', ')}`);
   });
 

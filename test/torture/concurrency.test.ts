@@ -19,7 +19,16 @@ import { generateClaudeSession } from '../fixtures/convos/generate-claude-sessio
 import { NEEDS_BUILD } from '../fixtures/hooks/support.js';
 import { BIN, tempDir } from '../helpers/cli.js';
 import { generateTree, prose, rng } from '../helpers/corpus.js';
-import { checkPalace, drawerRows, factRows, listFiles, recordFigures, runLoci, TORTURE, type LociRun } from './support.js';
+import {
+  checkPalace,
+  drawerRows,
+  factRows,
+  listFiles,
+  recordFigures,
+  runLoci,
+  TORTURE,
+  type LociRun,
+} from './support.js';
 
 const SESSION = '5b0c9d2e-1f3a-4b5c-8d7e-6f5a4b3c2d1e';
 
@@ -76,7 +85,8 @@ test('8 writers and a searcher on one palace: 0 errors, 0 lost writes', { skip: 
     let writes = 0;
     const ok = (what: string, r: LociRun) => {
       writes++;
-      if (r.code !== 0 || /BUSY|locked/i.test(r.stderr)) errors.push(`${what}: exit ${r.code}: ${r.stderr.slice(0, 300)}`);
+      if (r.code !== 0 || /BUSY|locked/i.test(r.stderr))
+        errors.push(`${what}: exit ${r.code}: ${r.stderr.slice(0, 300)}`);
       return r;
     };
     const cli = (args: string[], input = '') => runLoci(args, env, project, input);
@@ -91,7 +101,13 @@ test('8 writers and a searcher on one palace: 0 errors, 0 lost writes', { skip: 
     const acked = { drawers: [] as string[], facts: 0, memories: [] as string[] };
 
     async function mcpWriter(tag: string): Promise<void> {
-      const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: project, env: { PATH: process.env['PATH'] ?? '', ...env }, stderr: 'pipe' });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'mcp'],
+        cwd: project,
+        env: { PATH: process.env['PATH'] ?? '', ...env },
+        stderr: 'pipe',
+      });
       const client = new Client({ name: `torture-${tag}`, version: '1.0.0' });
       await client.connect(transport);
       const r = rng(tag.charCodeAt(0));
@@ -103,17 +119,32 @@ test('8 writers and a searcher on one palace: 0 errors, 0 lost writes', { skip: 
       };
       try {
         for (let i = 0; i < 20 * W; i++) {
-          const d = await call('loci_add_drawer', { wing: 'conc', room: `room-${i % 4}`, content: `${tag} note ${i}: ${prose(r, 25)}`, added_by: `torture-${tag}` });
+          const d = await call('loci_add_drawer', {
+            wing: 'conc',
+            room: `room-${i % 4}`,
+            content: `${tag} note ${i}: ${prose(r, 25)}`,
+            added_by: `torture-${tag}`,
+          });
           acked.drawers.push(String(d['drawer_id']));
           if (i % 5 === 0) {
             await call('loci_kg_add', { subject: `Conc${tag}${i}`, predicate: 'uses', object: `Lib${i % 3}` });
             acked.facts++;
-            const e = await call('loci_diary_write', { agent: `torture-${tag}`, entry: `${tag} diary ${i}: ${prose(r, 12)}` });
+            const e = await call('loci_diary_write', {
+              agent: `torture-${tag}`,
+              entry: `${tag} diary ${i}: ${prose(r, 12)}`,
+            });
             acked.drawers.push(String(e['drawer_id']));
           }
           if (i % 7 === 0) {
             const name = `mcp ${tag} lesson ${i}`;
-            await call('loci_memory_write', { type: 'feedback', name, description: `lesson ${i} from ${tag}`, body: prose(r, 20), why: 'seen in review', how: 'apply always' });
+            await call('loci_memory_write', {
+              type: 'feedback',
+              name,
+              description: `lesson ${i} from ${tag}`,
+              body: prose(r, 20),
+              why: 'seen in review',
+              how: 'apply always',
+            });
             acked.memories.push(name);
           }
         }
@@ -126,7 +157,10 @@ test('8 writers and a searcher on one palace: 0 errors, 0 lost writes', { skip: 
       const r = rng(tag.length * 7);
       for (let i = 0; i < 4 * W; i++) {
         const name = `cli ${tag} fact ${i}`;
-        ok(`memory add ${name}`, await cli(['memory', 'add', '-t', 'project', '-n', name, '-d', `fact ${i} of ${tag}`, '-b', prose(r, 20)]));
+        ok(
+          `memory add ${name}`,
+          await cli(['memory', 'add', '-t', 'project', '-n', name, '-d', `fact ${i} of ${tag}`, '-b', prose(r, 20)]),
+        );
         acked.memories.push(name);
       }
     }
@@ -151,7 +185,14 @@ test('8 writers and a searcher on one palace: 0 errors, 0 lost writes', { skip: 
           grow(hookTranscript, hookText, s, 2 * W);
           // pre-compact while the session goes on; session-end (which flushes the last exchange) at the end
           const event = s === 2 * W - 1 ? 'session-end' : 'pre-compact';
-          const stdin = JSON.stringify({ session_id: SESSION, transcript_path: hookTranscript, cwd: project, hook_event_name: event, trigger: 'auto', reason: 'exit' });
+          const stdin = JSON.stringify({
+            session_id: SESSION,
+            transcript_path: hookTranscript,
+            cwd: project,
+            hook_event_name: event,
+            trigger: 'auto',
+            reason: 'exit',
+          });
           const h = ok(`hook ${event}`, await cli(['hook', event], stdin));
           assert.equal(h.stdout, '');
           const w = ok('hook-worker', await cli(['hook-worker', '--json']));
@@ -165,9 +206,14 @@ test('8 writers and a searcher on one palace: 0 errors, 0 lost writes', { skip: 
     ];
     const searcher = (async () => {
       for (let i = 0; i < 8 * W; i++) {
-        const s = await cli(['search', ['palace drawer', 'deploy release', 'note lesson', 'session cache'][i % 4]!, '--json']);
+        const s = await cli([
+          'search',
+          ['palace drawer', 'deploy release', 'note lesson', 'session cache'][i % 4]!,
+          '--json',
+        ]);
         searches++;
-        if (s.code !== 0 || /BUSY|locked/i.test(s.stderr)) errors.push(`search: exit ${s.code}: ${s.stderr.slice(0, 300)}`);
+        if (s.code !== 0 || /BUSY|locked/i.test(s.stderr))
+          errors.push(`search: exit ${s.code}: ${s.stderr.slice(0, 300)}`);
         else JSON.parse(s.stdout);
       }
     })();
@@ -192,22 +238,47 @@ test('8 writers and a searcher on one palace: 0 errors, 0 lost writes', { skip: 
 
     const serial = join(root, 'serial-home');
     const senv = envFor(serial);
-    for (const args of [['mine', treeA], ['mine', treeB], ['mine', convo, '--mode', 'convos']]) assert.equal((await runLoci(args, senv, project)).code, 0);
-    const stdin = JSON.stringify({ session_id: SESSION, transcript_path: hookTranscript, cwd: project, hook_event_name: 'SessionEnd', reason: 'exit' });
+    for (const args of [
+      ['mine', treeA],
+      ['mine', treeB],
+      ['mine', convo, '--mode', 'convos'],
+    ])
+      assert.equal((await runLoci(args, senv, project)).code, 0);
+    const stdin = JSON.stringify({
+      session_id: SESSION,
+      transcript_path: hookTranscript,
+      cwd: project,
+      hook_event_name: 'SessionEnd',
+      reason: 'exit',
+    });
     assert.equal((await runLoci(['hook', 'session-end'], senv, project, stdin)).code, 0);
     assert.equal((await runLoci(['hook-worker'], senv, project)).code, 0);
-    const mined = (h: string) => drawerRows(h).filter((row) => (JSON.parse(row) as { source: string | null }).source !== null);
+    const mined = (h: string) =>
+      drawerRows(h).filter((row) => (JSON.parse(row) as { source: string | null }).source !== null);
     const got = mined(home);
     const want = mined(serial);
     const gotSet = new Set(got);
     const minedLost = want.filter((row) => !gotSet.has(row)).length;
     const c = checkPalace(home);
-    recordFigures('concurrency', { writers: 8, searchers: 1, work: W, writes, searches, errors: errors.length, lost: lost + minedLost, drawers: c.drawers, integrity: c.integrity });
+    recordFigures('concurrency', {
+      writers: 8,
+      searchers: 1,
+      work: W,
+      writes,
+      searches,
+      errors: errors.length,
+      lost: lost + minedLost,
+      drawers: c.drawers,
+      integrity: c.integrity,
+    });
 
     assert.deepEqual(errors, []);
     assert.deepEqual({ lostDrawers, lostFacts, lostMemories }, { lostDrawers: 0, lostFacts: 0, lostMemories: [] });
     assert.deepEqual(differing(got, want), [], 'the mined drawers equal a serial run on the final files');
-    assert.deepEqual({ integrity: c.integrity, orphans: c.orphans, duplicated: c.duplicated, orphanVectors: c.orphanVectors }, { integrity: 'ok', orphans: 0, duplicated: 0, orphanVectors: 0 });
+    assert.deepEqual(
+      { integrity: c.integrity, orphans: c.orphans, duplicated: c.duplicated, orphanVectors: c.orphanVectors },
+      { integrity: 'ok', orphans: 0, duplicated: 0, orphanVectors: 0 },
+    );
     assert.equal(searches, 8 * W);
   } finally {
     t.cleanup();

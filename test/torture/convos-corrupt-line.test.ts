@@ -15,7 +15,11 @@ import { generateClaudeSession } from '../fixtures/convos/generate-claude-sessio
 import { drawerRows } from './support.js';
 
 /** Mines `text` grown in `steps` appends (cut mid-line, `skip` bytes lost at each cut) and once at the end; returns both row lists. */
-async function incrementalVsOnce(text: string, steps: number, skip: number): Promise<{ grown: string[]; once: string[] }> {
+async function incrementalVsOnce(
+  text: string,
+  steps: number,
+  skip: number,
+): Promise<{ grown: string[]; once: string[] }> {
   const root = mkdtempSync(join(tmpdir(), 'loci-torture-corrupt-'));
   try {
     const file = join(root, 'claude', 'projects', '-home-dev-app', 'session.jsonl');

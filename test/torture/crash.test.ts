@@ -20,7 +20,16 @@ import { generateClaudeSession } from '../fixtures/convos/generate-claude-sessio
 import { loci, tempDir } from '../helpers/cli.js';
 import { generateTree, prose, rng } from '../helpers/corpus.js';
 import { NEEDS_BUILD } from '../fixtures/hooks/support.js';
-import { checkPalace, drawerRows, factRows, listFiles, migrated, recordFigures, runAndKill, TORTURE } from './support.js';
+import {
+  checkPalace,
+  drawerRows,
+  factRows,
+  listFiles,
+  migrated,
+  recordFigures,
+  runAndKill,
+  TORTURE,
+} from './support.js';
 
 const SESSION = '0d7c3b1e-5a44-4c1a-9e2f-7b6a5c4d3e21';
 const t = tempDir('loci-torture-crash-');
@@ -29,7 +38,11 @@ const tree = join(root, 'tree');
 const convos = join(root, 'claude', 'projects');
 const hookProject = join(root, 'hooked');
 const hookTranscript = join(root, 'claude-hook', 'projects', '-home-dev-hooked', `${SESSION}.jsonl`);
-const transcripts = [join(convos, '-home-dev-torture-app', 'main.jsonl'), join(convos, '-home-dev-torture-app', 'branchy.jsonl'), hookTranscript];
+const transcripts = [
+  join(convos, '-home-dev-torture-app', 'main.jsonl'),
+  join(convos, '-home-dev-torture-app', 'branchy.jsonl'),
+  hookTranscript,
+];
 const env = (home: string): NodeJS.ProcessEnv => ({
   LOCI_HOME: home,
   HOME: join(root, 'userhome'),
@@ -48,18 +61,41 @@ type Op = { kind: string; args: string[]; prepare?: (home: string) => Promise<vo
  * kills land while the process works (not only while it loads), whatever the machine's speed. A
  * run that finishes sets it towards its real duration; a killed one raises it by 30 %.
  */
-const expected: Record<string, number> = { 'mine-tree': 1500, 'mine-convos': 1500, 'hook-worker': 1500, 'memory-add': 500, 'kg-add': 600 };
+const expected: Record<string, number> = {
+  'mine-tree': 1500,
+  'mine-convos': 1500,
+  'hook-worker': 1500,
+  'memory-add': 500,
+  'kg-add': 600,
+};
 
 /** The memory and fact written by round `i` (the same input in the kill rounds, the recovery and the clean run). */
-const memoryInput = (i: number) => ({ type: 'project', name: `torture note ${i}`, description: `what round ${i} decided`, body: prose(rng(i + 1), 30) });
-const factInput = (i: number) => ({ subject: `Torture${i}`, predicate: 'uses', object: `Tool${i % 5}`, validFrom: `2025-01-${String((i % 28) + 1).padStart(2, '0')}` });
+const memoryInput = (i: number) => ({
+  type: 'project',
+  name: `torture note ${i}`,
+  description: `what round ${i} decided`,
+  body: prose(rng(i + 1), 30),
+});
+const factInput = (i: number) => ({
+  subject: `Torture${i}`,
+  predicate: 'uses',
+  object: `Tool${i % 5}`,
+  validFrom: `2025-01-${String((i % 28) + 1).padStart(2, '0')}`,
+});
 
 /**
  * Queues an archive job as Claude Code's hook would: `pre-compact` while the session goes on (the
  * transcript keeps growing), `session-end` at the end (it flushes the last exchange).
  */
 async function queueArchive(home: string, event: 'pre-compact' | 'session-end' = 'pre-compact'): Promise<void> {
-  const stdin = JSON.stringify({ session_id: SESSION, transcript_path: hookTranscript, cwd: hookProject, hook_event_name: event === 'pre-compact' ? 'PreCompact' : 'SessionEnd', trigger: 'auto', reason: 'exit' });
+  const stdin = JSON.stringify({
+    session_id: SESSION,
+    transcript_path: hookTranscript,
+    cwd: hookProject,
+    hook_event_name: event === 'pre-compact' ? 'PreCompact' : 'SessionEnd',
+    trigger: 'auto',
+    reason: 'exit',
+  });
   assert.equal(await runHook(event, stdin, { home, env: env(home), cwd: hookProject, spawnWorker: false }), '');
 }
 
@@ -71,7 +107,10 @@ function queueLeft(home: string): { queued: number; failed: number } {
 
 /** Completes every operation once: what both the crashed palace (recovery) and the clean one get. */
 async function completeAll(home: string, mem: string, rounds: number): Promise<void> {
-  for (const args of [['mine', tree, '--json'], ['mine', convos, '--mode', 'convos', '--json']]) {
+  for (const args of [
+    ['mine', tree, '--json'],
+    ['mine', convos, '--mode', 'convos', '--json'],
+  ]) {
     const r = loci(args, { env: env(home) });
     assert.equal(r.code, 0, r.stderr);
   }
@@ -115,7 +154,11 @@ before(async () => {
   generateTree(tree, 120, TORTURE.seed % 1000, 2000);
   mkdirSync(hookProject, { recursive: true });
   mkdirSync(join(root, 'tmp'), { recursive: true });
-  const texts = [generateClaudeSession(900, 31), generateClaudeSession(900, 32, { rewinds: true }), generateClaudeSession(700, 33)];
+  const texts = [
+    generateClaudeSession(900, 31),
+    generateClaudeSession(900, 32, { rewinds: true }),
+    generateClaudeSession(700, 33),
+  ];
   transcripts.forEach((f) => {
     mkdirSync(join(f, '..'), { recursive: true });
     writeFileSync(f, '');
@@ -145,7 +188,10 @@ before(async () => {
     const m = memoryInput(round);
     const f = factInput(round);
     const light: Op[] = [
-      { kind: 'memory-add', args: ['memory', 'add', '--dir', mem, '-t', m.type, '-n', m.name, '-d', m.description, '-b', m.body] },
+      {
+        kind: 'memory-add',
+        args: ['memory', 'add', '--dir', mem, '-t', m.type, '-n', m.name, '-d', m.description, '-b', m.body],
+      },
       { kind: 'kg-add', args: ['kg', 'add', f.subject, f.predicate, f.object, '--from', f.validFrom, '--json'] },
     ];
     const ops = [heavy[round % heavy.length]!, light[Math.floor(r() * light.length)]!];
@@ -167,7 +213,11 @@ before(async () => {
     perRound.push(ops.map((op, k) => `${op.kind}:${runs[k]!.killed ? 'killed' : 'done'}`).join('+'));
     if (migrated(home)) {
       const c = checkPalace(home);
-      assert.deepEqual({ ...c, drawers: 0 }, { integrity: 'ok', drawers: 0, orphans: 0, duplicated: 0, orphanVectors: 0 }, `after round ${round} (${perRound.at(-1)})`);
+      assert.deepEqual(
+        { ...c, drawers: 0 },
+        { integrity: 'ok', drawers: 0, orphans: 0, duplicated: 0, orphanVectors: 0 },
+        `after round ${round} (${perRound.at(-1)})`,
+      );
     }
     if (existsSync(mem)) loadMemories(mem, { limit: Infinity }); // every memory file a killed writer left is readable
   }
@@ -182,9 +232,16 @@ after(() => t.cleanup());
 
 test('crash rounds kill real writers mid-way, and every palace in between is sound', { skip: NEEDS_BUILD }, () => {
   const o = out!;
-  assert.ok(o.kills >= Math.ceil(o.started / 3), `at least a third of the runs were killed mid-way (${o.kills}/${o.started}: ${o.perRound.join(', ')})`);
+  assert.ok(
+    o.kills >= Math.ceil(o.started / 3),
+    `at least a third of the runs were killed mid-way (${o.kills}/${o.started}: ${o.perRound.join(', ')})`,
+  );
   for (const kind of ['mine-tree', 'mine-convos', 'hook-worker']) {
-    if (TORTURE.rounds >= 9) assert.ok(o.perRound.some((p) => p.includes(`${kind}:killed`)), `${kind} was killed at least once`);
+    if (TORTURE.rounds >= 9)
+      assert.ok(
+        o.perRound.some((p) => p.includes(`${kind}:killed`)),
+        `${kind} was killed at least once`,
+      );
   }
 });
 
@@ -208,9 +265,22 @@ test('after recovery the palace equals a clean run: 0 lost, 0 duplicated, 0 orph
   const expected = new Set(want);
   const lost = want.filter((r) => !have.has(r)).length;
   const extra = got.filter((r) => !expected.has(r)).length;
-  recordFigures('crash', { killedByKind: killedByKind(o.perRound), rounds: TORTURE.rounds, processes: o.started, kills: o.kills, drawers: want.length, lost, duplicated: extra + c.duplicated, orphans: c.orphans + c.orphanVectors, integrity: c.integrity });
+  recordFigures('crash', {
+    killedByKind: killedByKind(o.perRound),
+    rounds: TORTURE.rounds,
+    processes: o.started,
+    kills: o.kills,
+    drawers: want.length,
+    lost,
+    duplicated: extra + c.duplicated,
+    orphans: c.orphans + c.orphanVectors,
+    integrity: c.integrity,
+  });
   assert.equal(c.integrity, 'ok');
-  assert.deepEqual({ lost, extra, duplicated: c.duplicated, orphans: c.orphans, orphanVectors: c.orphanVectors }, { lost: 0, extra: 0, duplicated: 0, orphans: 0, orphanVectors: 0 });
+  assert.deepEqual(
+    { lost, extra, duplicated: c.duplicated, orphans: c.orphans, orphanVectors: c.orphanVectors },
+    { lost: 0, extra: 0, duplicated: 0, orphans: 0, orphanVectors: 0 },
+  );
   assert.deepEqual(got, want);
   assert.ok(want.length > 300, `${want.length} drawers`);
   assert.deepEqual(factRows(o.home, 'torture'), factRows(o.clean, 'torture'));
@@ -224,14 +294,19 @@ test('after recovery the memory files equal a clean run', { skip: NEEDS_BUILD },
   assert.equal(memoryRows(o.mem).length, TORTURE.rounds);
 });
 
-test('the next open of the memory folder (after the writers\' grace minute) removes killed writers\' temp files and repairs MEMORY.md', { skip: NEEDS_BUILD }, () => {
-  const mem = out!.mem;
-  const report = tidyMemoryDir(mem, Date.now() + 61_000);
-  assert.deepEqual(report.errors, []);
-  assert.deepEqual(
-    listFiles(mem).filter((f) => /\.tmp$/.test(f)),
-    [],
-  );
-  const index = readFileSync(join(mem, 'MEMORY.md'), 'utf8');
-  for (const f of listFiles(mem).filter((n) => n.endsWith('.md') && n !== 'MEMORY.md')) assert.ok(index.includes(`(${f})`), `${f} is in MEMORY.md`);
-});
+test(
+  "the next open of the memory folder (after the writers' grace minute) removes killed writers' temp files and repairs MEMORY.md",
+  { skip: NEEDS_BUILD },
+  () => {
+    const mem = out!.mem;
+    const report = tidyMemoryDir(mem, Date.now() + 61_000);
+    assert.deepEqual(report.errors, []);
+    assert.deepEqual(
+      listFiles(mem).filter((f) => /\.tmp$/.test(f)),
+      [],
+    );
+    const index = readFileSync(join(mem, 'MEMORY.md'), 'utf8');
+    for (const f of listFiles(mem).filter((n) => n.endsWith('.md') && n !== 'MEMORY.md'))
+      assert.ok(index.includes(`(${f})`), `${f} is in MEMORY.md`);
+  },
+);

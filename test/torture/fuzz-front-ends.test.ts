@@ -19,7 +19,14 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createLociMcpServer, HOOK_EVENTS, openPalace, runHook, type LociMcpServer, type Palace } from '../../src/index.js';
+import {
+  createLociMcpServer,
+  HOOK_EVENTS,
+  openPalace,
+  runHook,
+  type LociMcpServer,
+  type Palace,
+} from '../../src/index.js';
 import { runCli } from '../../src/cli/main.js';
 import { FIXTURES } from '../fixtures/mcp/harness.js';
 import { NEEDS_BUILD } from '../fixtures/hooks/support.js';
@@ -66,7 +73,10 @@ let client: Client;
 before(async () => {
   for (const d of ['userhome', 'tmp', 'mem']) mkdirSync(join(root, d), { recursive: true });
   cpSync(join(FIXTURES, 'project'), project, { recursive: true });
-  writeFileSync(join(root, 'session.jsonl'), `${JSON.stringify({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'hello there' } })}\n`);
+  writeFileSync(
+    join(root, 'session.jsonl'),
+    `${JSON.stringify({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'hello there' } })}\n`,
+  );
   Object.assign(process.env, ENV);
   process.chdir(project);
   palace = await openPalace({ home });
@@ -91,7 +101,28 @@ after(async () => {
 // ── generators ────────────────────────────────────────────────────────────────
 const word = fc.oneof(
   fc.string({ maxLength: 20 }),
-  fc.constantFrom('', '-', '--', 'a\nb', 'x'.repeat(5000), '..', '../..', 'lantern', 'auth', '2025-13-45', '2024-02-30', 'NaN', '-1', '0', '1e309', '\u202eevil', '\uD800', '%s', 'u\u0000v', '*x'),
+  fc.constantFrom(
+    '',
+    '-',
+    '--',
+    'a\nb',
+    'x'.repeat(5000),
+    '..',
+    '../..',
+    'lantern',
+    'auth',
+    '2025-13-45',
+    '2024-02-30',
+    'NaN',
+    '-1',
+    '0',
+    '1e309',
+    '\u202eevil',
+    '\uD800',
+    '%s',
+    'u\u0000v',
+    '*x',
+  ),
   fc.integer().map(String),
 );
 /** A path that stays in the sandbox (never absolute, never above the sandbox root). */
@@ -101,13 +132,21 @@ const COMMANDS: [string[], string[], number][] = [
   [['init'], ['--json'], 0],
   [['mine'], ['--json', '--wing', '--mode', '--dry-run', '--limit', '--exclude'], -1],
   [['sync'], ['--json', '--dry-run'], -1],
-  [['search'], ['--json', '-w', '-r', '--hall', '--since', '--until', '-n', '--context', '--explain', '--lexical', '--full'], 2],
+  [
+    ['search'],
+    ['--json', '-w', '-r', '--hall', '--since', '--until', '-n', '--context', '--explain', '--lexical', '--full'],
+    2,
+  ],
   [['status'], ['--json'], 0],
   [['get'], ['--json'], 1],
   [['list'], ['--json', '-w', '-n'], 1],
   [['memory', 'list'], ['--json', '-t', '--dir', '--user'], 0],
   [['memory', 'show'], ['--json', '--dir'], 1],
-  [['memory', 'add'], ['--json', '--dir', '-t', '-n', '-d', '-b', '--why', '--how', '--privacy', '--pinned', '--team'], 0],
+  [
+    ['memory', 'add'],
+    ['--json', '--dir', '-t', '-n', '-d', '-b', '--why', '--how', '--privacy', '--pinned', '--team'],
+    0,
+  ],
   [['memory', 'edit'], ['--json', '--dir', '-d', '-b', '-t', '--pinned', '--unpinned', '--privacy'], 1],
   [['memory', 'forget'], ['--json', '--dir'], 1],
   [['memory', 'index'], ['--json', '--dir', '--regenerate'], 0],
@@ -127,10 +166,30 @@ const COMMANDS: [string[], string[], number][] = [
   [['embed'], ['--json'], 0],
   [['nonsense'], ['--json'], 1],
 ];
-const FLAGS = new Set(['--json', '--dry-run', '--explain', '--lexical', '--full', '--user', '--pinned', '--team', '--regenerate', '--literal', '--replace-dates', '--unpinned', '--drawers']);
+const FLAGS = new Set([
+  '--json',
+  '--dry-run',
+  '--explain',
+  '--lexical',
+  '--full',
+  '--user',
+  '--pinned',
+  '--team',
+  '--regenerate',
+  '--literal',
+  '--replace-dates',
+  '--unpinned',
+  '--drawers',
+]);
 
 const argv = fc
-  .tuple(fc.constantFrom(...COMMANDS), fc.array(fc.tuple(fc.nat(), word), { maxLength: 5 }), fc.array(word, { maxLength: 3 }), localPath, fc.boolean())
+  .tuple(
+    fc.constantFrom(...COMMANDS),
+    fc.array(fc.tuple(fc.nat(), word), { maxLength: 5 }),
+    fc.array(word, { maxLength: 3 }),
+    localPath,
+    fc.boolean(),
+  )
   .map(([[words, options, positionals], opts, pos, path, junk]) => {
     const out = [...words];
     for (const [k, v] of opts) {
@@ -141,7 +200,12 @@ const argv = fc
       else out.push(o, v);
     }
     if (positionals < 0) out.push(path);
-    else out.push(...pos.slice(0, positionals + (junk ? 1 : 0)).map((p) => (p.startsWith('/') || p.startsWith('~') ? `x${p}` : p)));
+    else
+      out.push(
+        ...pos
+          .slice(0, positionals + (junk ? 1 : 0))
+          .map((p) => (p.startsWith('/') || p.startsWith('~') ? `x${p}` : p)),
+      );
     return out;
   });
 
@@ -149,89 +213,153 @@ function captureIO() {
   let stdout = '';
   let stderr = '';
   return {
-    io: { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), isTTY: false, readStdin: async () => '', env: { ...process.env }, cwd: project },
+    io: {
+      stdout: (s: string) => void (stdout += s),
+      stderr: (s: string) => void (stderr += s),
+      isTTY: false,
+      readStdin: async () => '',
+      env: { ...process.env },
+      cwd: project,
+    },
     out: () => ({ stdout, stderr }),
   };
 }
 
 function checkErrorForm(args: string[], code: number, stderr: string): void {
   assert.ok([0, 1, 2].includes(code), `exit code ${code} for ${JSON.stringify(args)}`);
-  assert.doesNotMatch(stderr, /unexpected error|\n\s+at /, `a crash instead of a catalogued error for ${JSON.stringify(args).slice(0, 300)}: ${stderr.slice(0, 600)}`);
+  assert.doesNotMatch(
+    stderr,
+    /unexpected error|\n\s+at /,
+    `a crash instead of a catalogued error for ${JSON.stringify(args).slice(0, 300)}: ${stderr.slice(0, 600)}`,
+  );
   if (code !== 0) {
     assert.ok(stderr.length > 0, `exit ${code} says why on stderr: ${JSON.stringify(args)}`);
     const body = stderr.replace(/\n$/, '');
-    if (!isOneLine(body) || !/^loci: .* \[[A-Z_]+\]$/.test(body) || body.length > 2000) oneLine.push(`${JSON.stringify(args).slice(0, 200)} → ${JSON.stringify(stderr.slice(0, 200))}`);
+    if (!isOneLine(body) || !/^loci: .* \[[A-Z_]+\]$/.test(body) || body.length > 2000)
+      oneLine.push(`${JSON.stringify(args).slice(0, 200)} → ${JSON.stringify(stderr.slice(0, 200))}`);
   }
 }
 
 // ── CLI ───────────────────────────────────────────────────────────────────────
-test('CLI: generated argument vectors never crash and never write outside the palace or memory folder', { timeout: 900_000 }, async () => {
-  await fc.assert(
-    fc.asyncProperty(argv, async (args) => {
-      counts.cli++;
-      const { io, out } = captureIO();
-      const code = await runCli(args, io);
-      checkErrorForm(args, code, out().stderr);
-      assertNoStrayWrite(JSON.stringify(args).slice(0, 200));
-    }),
-    { numRuns: TORTURE.fuzzRuns * 2, seed: TORTURE.seed, endOnFailure: true },
-  );
-});
+test(
+  'CLI: generated argument vectors never crash and never write outside the palace or memory folder',
+  { timeout: 900_000 },
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(argv, async (args) => {
+        counts.cli++;
+        const { io, out } = captureIO();
+        const code = await runCli(args, io);
+        checkErrorForm(args, code, out().stderr);
+        assertNoStrayWrite(JSON.stringify(args).slice(0, 200));
+      }),
+      { numRuns: TORTURE.fuzzRuns * 2, seed: TORTURE.seed, endOnFailure: true },
+    );
+  },
+);
 
-test('CLI: real processes with generated arguments exit 0/1/2 with a reason', { skip: NEEDS_BUILD, timeout: 900_000 }, async () => {
-  const cases = fc.sample(argv, { numRuns: 3 * TORTURE.work, seed: TORTURE.seed + 1 });
-  cases.push(['get', 'a\nb'], ['embed', 'x'], ['diary', 'read'], ['search', 'x', '--since', '2025-13-45']);
-  for (const args of cases) {
-    counts.cliSpawned++;
-    const r = spawnSync(process.execPath, [BIN, ...args], { cwd: project, env: { ...process.env }, encoding: 'utf8', input: '', timeout: 120_000 });
-    checkErrorForm(args, r.status ?? -1, r.stderr);
-  }
-  assertNoStrayWrite('spawned CLI');
-});
+test(
+  'CLI: real processes with generated arguments exit 0/1/2 with a reason',
+  { skip: NEEDS_BUILD, timeout: 900_000 },
+  async () => {
+    const cases = fc.sample(argv, { numRuns: 3 * TORTURE.work, seed: TORTURE.seed + 1 });
+    cases.push(['get', 'a\nb'], ['embed', 'x'], ['diary', 'read'], ['search', 'x', '--since', '2025-13-45']);
+    for (const args of cases) {
+      counts.cliSpawned++;
+      const r = spawnSync(process.execPath, [BIN, ...args], {
+        cwd: project,
+        env: { ...process.env },
+        encoding: 'utf8',
+        input: '',
+        timeout: 120_000,
+      });
+      checkErrorForm(args, r.status ?? -1, r.stderr);
+    }
+    assertNoStrayWrite('spawned CLI');
+  },
+);
 
 test('CLI errors are one line in the documented form `loci: <message> [CODE]`', () => {
   assert.deepEqual(oneLine, []);
 });
 
 // ── MCP ───────────────────────────────────────────────────────────────────────
-test('MCP: generated tool arguments answer a result or an isError, and the server keeps serving', { timeout: 900_000 }, async () => {
-  const tools = (await client.listTools()).tools;
-  const value = fc.oneof(word, fc.jsonValue({ maxDepth: 2 }), fc.boolean(), fc.integer(), fc.constant(null), fc.constant('y'.repeat(200_000)));
-  const callArb = fc.constantFrom(...tools).chain((tool) => {
-    const keys = Object.keys((tool.inputSchema.properties ?? {}) as Record<string, unknown>);
-    const arg = fc.tuple(fc.constantFrom(...keys, 'extra_key', '__proto__'), value);
-    return fc.tuple(fc.constant(tool.name), fc.array(arg, { maxLength: 6 }));
-  });
-  await fc.assert(
-    fc.asyncProperty(callArb, async ([name, pairs]) => {
-      counts.mcp++;
-      // Paths stay inside the sandbox (path restrictions are h-harden's, issue 11 defect 7). Object.fromEntries
-      // makes `__proto__` an own key, as JSON.parse of a wire message does.
-      const safe = (k: string, v: unknown) => ((k === 'path' || k === 'file') && (typeof v !== 'string' || v.startsWith('/') || v.startsWith('~') || v.includes('..')) ? 'src' : v);
-      const args = Object.fromEntries(pairs.map(([k, v]) => [k, safe(k, v)])) as Record<string, unknown>;
-      const r = await client.callTool({ name, arguments: args });
-      const text = JSON.stringify(r);
-      if (r.isError) {
-        const err = (r.structuredContent as { error?: { code?: string; message?: string } } | undefined)?.error;
-        assert.ok(err && typeof err.code === 'string' && typeof err.message === 'string', `${name}: an isError result carries { code, message }: ${text.slice(0, 300)}`);
-        if (text.length > 8192 || !isOneLine(err.message)) bigReplies.push(`${name}: ${text.length} bytes: ${JSON.stringify(err.message.slice(0, 120))}`);
-      }
-      assertNoStrayWrite(`${name} ${JSON.stringify(args).slice(0, 200)}`);
-    }),
-    { numRuns: TORTURE.fuzzRuns * 2, seed: TORTURE.seed, endOnFailure: true },
-  );
-  const s = await client.callTool({ name: 'loci_status', arguments: {} });
-  assert.ok(!s.isError, 'the server still answers');
-});
+test(
+  'MCP: generated tool arguments answer a result or an isError, and the server keeps serving',
+  { timeout: 900_000 },
+  async () => {
+    const tools = (await client.listTools()).tools;
+    const value = fc.oneof(
+      word,
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.boolean(),
+      fc.integer(),
+      fc.constant(null),
+      fc.constant('y'.repeat(200_000)),
+    );
+    const callArb = fc.constantFrom(...tools).chain((tool) => {
+      const keys = Object.keys((tool.inputSchema.properties ?? {}) as Record<string, unknown>);
+      const arg = fc.tuple(fc.constantFrom(...keys, 'extra_key', '__proto__'), value);
+      return fc.tuple(fc.constant(tool.name), fc.array(arg, { maxLength: 6 }));
+    });
+    await fc.assert(
+      fc.asyncProperty(callArb, async ([name, pairs]) => {
+        counts.mcp++;
+        // Paths stay inside the sandbox (path restrictions are h-harden's, issue 11 defect 7). Object.fromEntries
+        // makes `__proto__` an own key, as JSON.parse of a wire message does.
+        const safe = (k: string, v: unknown) =>
+          (k === 'path' || k === 'file') &&
+          (typeof v !== 'string' || v.startsWith('/') || v.startsWith('~') || v.includes('..'))
+            ? 'src'
+            : v;
+        const args = Object.fromEntries(pairs.map(([k, v]) => [k, safe(k, v)])) as Record<string, unknown>;
+        const r = await client.callTool({ name, arguments: args });
+        const text = JSON.stringify(r);
+        if (r.isError) {
+          const err = (r.structuredContent as { error?: { code?: string; message?: string } } | undefined)?.error;
+          assert.ok(
+            err && typeof err.code === 'string' && typeof err.message === 'string',
+            `${name}: an isError result carries { code, message }: ${text.slice(0, 300)}`,
+          );
+          if (text.length > 8192 || !isOneLine(err.message))
+            bigReplies.push(`${name}: ${text.length} bytes: ${JSON.stringify(err.message.slice(0, 120))}`);
+        }
+        assertNoStrayWrite(`${name} ${JSON.stringify(args).slice(0, 200)}`);
+      }),
+      { numRuns: TORTURE.fuzzRuns * 2, seed: TORTURE.seed, endOnFailure: true },
+    );
+    const s = await client.callTool({ name: 'loci_status', arguments: {} });
+    assert.ok(!s.isError, 'the server still answers');
+  },
+);
 
 test('MCP error replies are one line and quote at most a short prefix of a bad value', () => {
   assert.deepEqual(bigReplies, []);
 });
 
 // ── hooks ─────────────────────────────────────────────────────────────────────
-const field = fc.oneof(word, fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(join(root, 'session.jsonl'), join(root, 'nope.jsonl'), project, '.', ''));
+const field = fc.oneof(
+  word,
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.constantFrom(join(root, 'session.jsonl'), join(root, 'nope.jsonl'), project, '.', ''),
+);
 const hookStdin = fc.oneof(
-  fc.record({ session_id: field, transcript_path: field, cwd: field, hook_event_name: field, prompt: field, stop_hook_active: field, compact_summary: field, source: field, trigger: field }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+  fc
+    .record(
+      {
+        session_id: field,
+        transcript_path: field,
+        cwd: field,
+        hook_event_name: field,
+        prompt: field,
+        stop_hook_active: field,
+        compact_summary: field,
+        source: field,
+        trigger: field,
+      },
+      { requiredKeys: [] },
+    )
+    .map((o) => JSON.stringify(o)),
   fc.string({ maxLength: 200 }),
   fc.json({ maxDepth: 3 }),
 );
@@ -242,26 +370,43 @@ function checkHookAnswer(out: string): void {
   assert.equal(typeof j, 'object');
 }
 
-test('hooks: generated stdin for every event answers nothing or one JSON line, never throws', { timeout: 900_000 }, async () => {
-  await fc.assert(
-    fc.asyncProperty(fc.constantFrom(...HOOK_EVENTS, 'Stop', 'bogus'), hookStdin, async (event, stdin) => {
-      counts.hook++;
-      const out = await runHook(event, stdin, { home, env: { ...process.env }, cwd: project, spawnWorker: false });
-      checkHookAnswer(out);
-      assertNoStrayWrite(`hook ${event}`);
-    }),
-    { numRuns: TORTURE.fuzzRuns * 2, seed: TORTURE.seed, endOnFailure: true },
-  );
-});
+test(
+  'hooks: generated stdin for every event answers nothing or one JSON line, never throws',
+  { timeout: 900_000 },
+  async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...HOOK_EVENTS, 'Stop', 'bogus'), hookStdin, async (event, stdin) => {
+        counts.hook++;
+        const out = await runHook(event, stdin, { home, env: { ...process.env }, cwd: project, spawnWorker: false });
+        checkHookAnswer(out);
+        assertNoStrayWrite(`hook ${event}`);
+      }),
+      { numRuns: TORTURE.fuzzRuns * 2, seed: TORTURE.seed, endOnFailure: true },
+    );
+  },
+);
 
-test('hooks: real `loci hook` processes with generated stdin exit 0 with nothing on stderr', { skip: NEEDS_BUILD, timeout: 900_000 }, () => {
-  const cases = fc.sample(fc.tuple(fc.constantFrom(...HOOK_EVENTS), hookStdin), { numRuns: 4 * TORTURE.work, seed: TORTURE.seed + 2 });
-  for (const [event, stdin] of cases) {
-    counts.hookSpawned++;
-    const r = spawnSync(process.execPath, [BIN, 'hook', event], { cwd: project, env: { ...process.env }, encoding: 'utf8', input: stdin, timeout: 120_000 });
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stderr, '');
-    checkHookAnswer(r.stdout.replace(/\n$/, ''));
-  }
-  assertNoStrayWrite('spawned hooks');
-});
+test(
+  'hooks: real `loci hook` processes with generated stdin exit 0 with nothing on stderr',
+  { skip: NEEDS_BUILD, timeout: 900_000 },
+  () => {
+    const cases = fc.sample(fc.tuple(fc.constantFrom(...HOOK_EVENTS), hookStdin), {
+      numRuns: 4 * TORTURE.work,
+      seed: TORTURE.seed + 2,
+    });
+    for (const [event, stdin] of cases) {
+      counts.hookSpawned++;
+      const r = spawnSync(process.execPath, [BIN, 'hook', event], {
+        cwd: project,
+        env: { ...process.env },
+        encoding: 'utf8',
+        input: stdin,
+        timeout: 120_000,
+      });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stderr, '');
+      checkHookAnswer(r.stdout.replace(/\n$/, ''));
+    }
+    assertNoStrayWrite('spawned hooks');
+  },
+);

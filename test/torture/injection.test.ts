@@ -17,7 +17,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { addMemory, createLociMcpServer, openPalace, runHook, selectMemoryDir, type LociMcpServer, type Palace } from '../../src/index.js';
+import {
+  addMemory,
+  createLociMcpServer,
+  openPalace,
+  runHook,
+  selectMemoryDir,
+  type LociMcpServer,
+  type Palace,
+} from '../../src/index.js';
 import { runCli } from '../../src/cli/main.js';
 import { recordFigures } from './support.js';
 
@@ -46,7 +54,17 @@ const TOPIC = 'deploy pipeline rollback canary';
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'loci-torture-inject-')));
 const home = join(root, 'home');
 const project = join(root, 'shipyard');
-const env: NodeJS.ProcessEnv = { ...process.env, HOME: join(root, 'userhome'), LOCI_HOME: home, CLAUDE_CONFIG_DIR: join(root, 'claude'), LOCI_HOOK_WORKER: '0', LOCI_HOOK_SERVER: '0', LOCI_LLM_PROVIDER: '', LOCI_EMBEDDER: '', TMPDIR: join(root, 'tmp') };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  HOME: join(root, 'userhome'),
+  LOCI_HOME: home,
+  CLAUDE_CONFIG_DIR: join(root, 'claude'),
+  LOCI_HOOK_WORKER: '0',
+  LOCI_HOOK_SERVER: '0',
+  LOCI_LLM_PROVIDER: '',
+  LOCI_EMBEDDER: '',
+  TMPDIR: join(root, 'tmp'),
+};
 let memDir: string;
 let palace: Palace;
 let server: LociMcpServer;
@@ -82,11 +100,16 @@ function checkReminder(where: string, injected: string): number {
     } else if (c) {
       assert.equal(c[1], open, `${where}: a block closes that is not open: ${line}`);
       open = undefined;
-    } else assert.doesNotMatch(line, TAG_START, `${where}: an unescaped tag start in ${JSON.stringify(line).slice(0, 200)}`);
+    } else
+      assert.doesNotMatch(line, TAG_START, `${where}: an unescaped tag start in ${JSON.stringify(line).slice(0, 200)}`);
   }
   assert.equal(open, undefined, `${where}: every block is closed`);
   const raw = /[\u0000\r\u2028\u2029]/.exec(text);
-  assert.equal(raw, null, `${where}: no raw control or line-separator character (${JSON.stringify(raw?.[0])} in ${JSON.stringify(text.slice(Math.max(0, (raw?.index ?? 0) - 80), (raw?.index ?? 0) + 40))})`);
+  assert.equal(
+    raw,
+    null,
+    `${where}: no raw control or line-separator character (${JSON.stringify(raw?.[0])} in ${JSON.stringify(text.slice(Math.max(0, (raw?.index ?? 0) - 80), (raw?.index ?? 0) + 40))})`,
+  );
   return blocks;
 }
 
@@ -94,10 +117,14 @@ function checkReminder(where: string, injected: string): number {
 function checkWakeUp(where: string, text: string): void {
   checked++;
   assert.ok(text.length > 0, `${where}: the wake-up says something`);
-  for (const line of text.split('\n')) assert.doesNotMatch(line, TAG_START, `${where}: an unescaped tag start in ${JSON.stringify(line).slice(0, 200)}`);
+  for (const line of text.split('\n'))
+    assert.doesNotMatch(line, TAG_START, `${where}: an unescaped tag start in ${JSON.stringify(line).slice(0, 200)}`);
   assert.equal(text.split('\n').filter((l) => l.startsWith('# ')).length, 1, `${where}: one top heading`);
   const sections = text.split('\n').filter((l) => l.startsWith('## '));
-  assert.ok(sections.every((s) => /^## (Identity|Pinned|Where we left off|Memories and decisions|Archive)$/.test(s)), `${where}: only Loci's own sections: ${sections.join(' | ')}`);
+  assert.ok(
+    sections.every((s) => /^## (Identity|Pinned|Where we left off|Memories and decisions|Archive)$/.test(s)),
+    `${where}: only Loci's own sections: ${sections.join(' | ')}`,
+  );
   assert.doesNotMatch(text, /[\u0000\r\u2028\u2029]/, `${where}: no raw control or line-separator characters`);
 }
 
@@ -113,13 +140,29 @@ before(async () => {
     const fm = `---\nname: ${yamlString(`${TOPIC} note ${i} ${a}`)}\ndescription: ${yamlString(`${TOPIC} ${a}`)}\nmetadata:\n  type: project\n  pinned: ${i % 4 === 0}\n---\n`;
     writeFileSync(join(memDir, `project_attack-${i}.md`), `${fm}${TOPIC} body ${i}: ${a}\n`);
   });
-  addMemory(memDir, { type: 'feedback', name: `${TOPIC} via add`, description: `${TOPIC} ${ATTACKS[0]!.replace(/\n/g, ' ')}`, body: ATTACKS.join('\n') });
-  writeFileSync(join(project, 'docs', 'deploy.md'), `# Deploy\n\n${ATTACKS.map((a) => `${TOPIC}: ${a}`).join('\n\n')}\n`);
+  addMemory(memDir, {
+    type: 'feedback',
+    name: `${TOPIC} via add`,
+    description: `${TOPIC} ${ATTACKS[0]!.replace(/\n/g, ' ')}`,
+    body: ATTACKS.join('\n'),
+  });
+  writeFileSync(
+    join(project, 'docs', 'deploy.md'),
+    `# Deploy\n\n${ATTACKS.map((a) => `${TOPIC}: ${a}`).join('\n\n')}\n`,
+  );
   palace = await openPalace({ home });
   await palace.mine(project);
   for (const [i, a] of ATTACKS.entries()) {
-    await palace.addDrawer({ wing: 'shipyard', room: 'decisions', hall: 'decisions', text: `We decided the ${TOPIC} rule ${i}: ${a}`, addedBy: 'mcp', source: null });
-    if (i % 3 === 0) await palace.diaryWrite({ agent: 'claude', entry: `${TOPIC} diary ${i}: ${a}`, project: 'shipyard' });
+    await palace.addDrawer({
+      wing: 'shipyard',
+      room: 'decisions',
+      hall: 'decisions',
+      text: `We decided the ${TOPIC} rule ${i}: ${a}`,
+      addedBy: 'mcp',
+      source: null,
+    });
+    if (i % 3 === 0)
+      await palace.diaryWrite({ agent: 'claude', entry: `${TOPIC} diary ${i}: ${a}`, project: 'shipyard' });
   }
   server = await createLociMcpServer({ palace, cwd: project, env });
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -136,31 +179,53 @@ after(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const hookInput = (extra: Record<string, unknown>) => JSON.stringify({ session_id: 'inject-1', transcript_path: join(root, 'none.jsonl'), cwd: project, ...extra });
+const hookInput = (extra: Record<string, unknown>) =>
+  JSON.stringify({ session_id: 'inject-1', transcript_path: join(root, 'none.jsonl'), cwd: project, ...extra });
 
 test('prompt hook (recall): stored attacks arrive escaped inside one system-reminder', async () => {
-  const out = await runHook('user-prompt-submit', hookInput({ hook_event_name: 'UserPromptSubmit', prompt: `how does the ${TOPIC} work?` }), { home, env, cwd: project, spawnWorker: false });
+  const out = await runHook(
+    'user-prompt-submit',
+    hookInput({ hook_event_name: 'UserPromptSubmit', prompt: `how does the ${TOPIC} work?` }),
+    { home, env, cwd: project, spawnWorker: false },
+  );
   assert.ok(out, 'the hook injects something');
-  const ctx = (JSON.parse(out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+  const ctx = (JSON.parse(out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+    .additionalContext;
   assert.ok(checkReminder('user-prompt-submit', ctx) >= 3, 'memories and drawers were injected');
 });
 
 test('session-start hook (wake-up): stored attacks arrive escaped, one line each', async () => {
-  const out = await runHook('session-start', hookInput({ hook_event_name: 'SessionStart', source: 'startup' }), { home, env, cwd: project, spawnWorker: false });
-  const ctx = (JSON.parse(out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+  const out = await runHook('session-start', hookInput({ hook_event_name: 'SessionStart', source: 'startup' }), {
+    home,
+    env,
+    cwd: project,
+    spawnWorker: false,
+  });
+  const ctx = (JSON.parse(out) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+    .additionalContext;
   checkWakeUp('session-start', ctx);
 });
 
 async function cli(args: string[]): Promise<string> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), isTTY: false, readStdin: async () => '', env, cwd: project });
+  const code = await runCli(args, {
+    stdout: (s) => void (stdout += s),
+    stderr: (s) => void (stderr += s),
+    isTTY: false,
+    readStdin: async () => '',
+    env,
+    cwd: project,
+  });
   assert.equal(code, 0, stderr);
   return stdout;
 }
 
 test('loci recall and loci wake-up: stored attacks arrive escaped', async () => {
-  const recall = (await cli(['--home', home, 'recall', `how does the ${TOPIC} work?`, '--dir', memDir])).replace(/\n$/, '');
+  const recall = (await cli(['--home', home, 'recall', `how does the ${TOPIC} work?`, '--dir', memDir])).replace(
+    /\n$/,
+    '',
+  );
   assert.ok(checkReminder('loci recall', recall) >= 1);
   checkWakeUp('loci wake-up', (await cli(['--home', home, 'wake-up'])).replace(/\n$/, ''));
 });
@@ -169,7 +234,10 @@ test('MCP loci_wake_up arrives escaped; loci_memory_recall returns bodies verbat
   const w = await client.callTool({ name: 'loci_wake_up', arguments: {} });
   assert.ok(!w.isError, JSON.stringify(w).slice(0, 300));
   checkWakeUp('loci_wake_up', (w.structuredContent as { text: string }).text);
-  const r = await client.callTool({ name: 'loci_memory_recall', arguments: { query: `how does the ${TOPIC} work?`, max: 20 } });
+  const r = await client.callTool({
+    name: 'loci_memory_recall',
+    arguments: { query: `how does the ${TOPIC} work?`, max: 20 },
+  });
   assert.ok(!r.isError, JSON.stringify(r).slice(0, 300));
   const memories = (r.structuredContent as { memories: { name: string; description: string }[] }).memories;
   assert.ok(memories.length >= 3, `${memories.length} memories recalled`);
@@ -188,7 +256,11 @@ test('MEMORY.md: names and descriptions are single lines that cannot close a wra
   const lines = index.split('\n').filter((l) => l.trim() !== '');
   assert.equal(lines.length, ATTACKS.length + 1, 'one line per memory, no forged line');
   for (const line of lines) {
-    assert.match(line, /^- \[[^\]\n]*\]\([^)\s]+\.md\)(?: — .*)?$/, `an index line: ${JSON.stringify(line).slice(0, 200)}`);
+    assert.match(
+      line,
+      /^- \[[^\]\n]*\]\([^)\s]+\.md\)(?: — .*)?$/,
+      `an index line: ${JSON.stringify(line).slice(0, 200)}`,
+    );
     assert.doesNotMatch(line, WRAPPER_START, `no tag start in MEMORY.md: ${JSON.stringify(line).slice(0, 200)}`);
   }
 });

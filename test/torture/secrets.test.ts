@@ -28,14 +28,25 @@ const sentence = (i: number) => `The deploy uses ${SECRETS[i % SECRETS.length]} 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'loci-torture-secrets-')));
 const home = join(root, 'home');
 const project = join(root, 'vault-app');
-const env: NodeJS.ProcessEnv = { ...process.env, HOME: join(root, 'userhome'), LOCI_HOME: home, CLAUDE_CONFIG_DIR: join(root, 'claude'), LOCI_HOOK_WORKER: '0', LOCI_HOOK_SERVER: '0', LOCI_EMBEDDER: '', LOCI_LLM_PROVIDER: '' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  HOME: join(root, 'userhome'),
+  LOCI_HOME: home,
+  CLAUDE_CONFIG_DIR: join(root, 'claude'),
+  LOCI_HOOK_WORKER: '0',
+  LOCI_HOOK_SERVER: '0',
+  LOCI_EMBEDDER: '',
+  LOCI_LLM_PROVIDER: '',
+};
 let palace: Palace;
 
 /** Secrets found verbatim in any drawer column of the palace. */
 function storedSecrets(): string[] {
   const d = new Database(join(home, 'palace.db'), { readonly: true });
   try {
-    const all = (d.prepare('SELECT * FROM drawers').all() as Record<string, unknown>[]).map((r) => JSON.stringify(r)).join('\n');
+    const all = (d.prepare('SELECT * FROM drawers').all() as Record<string, unknown>[])
+      .map((r) => JSON.stringify(r))
+      .join('\n');
     return SECRETS.filter((s) => all.includes(s));
   } finally {
     d.close();
@@ -44,7 +55,10 @@ function storedSecrets(): string[] {
 
 before(async () => {
   mkdirSync(join(project, 'docs'), { recursive: true });
-  writeFileSync(join(project, 'docs', 'release.md'), `# Release\n\n${SECRETS.map((_, i) => sentence(i)).join('\n\n')}\n`);
+  writeFileSync(
+    join(project, 'docs', 'release.md'),
+    `# Release\n\n${SECRETS.map((_, i) => sentence(i)).join('\n\n')}\n`,
+  );
   palace = await openPalace({ home });
   await palace.mine(project);
   // A Claude Code transcript whose prompts and answers carry the secrets, archived by the hooks.
@@ -55,13 +69,33 @@ before(async () => {
   SECRETS.forEach((_, i) => {
     for (const role of ['user', 'assistant'] as const) {
       const uuid = `${role}-${i}`;
-      lines.push(JSON.stringify({ type: role, uuid, parentUuid: parent, sessionId: 'sec-1', cwd: project, timestamp: `2025-05-0${i + 1}T10:00:00Z`, message: { role, content: role === 'user' ? `Please wire up the release: ${sentence(i)}` : [{ type: 'text', text: `Done. ${sentence(i + 1)}` }] } }));
+      lines.push(
+        JSON.stringify({
+          type: role,
+          uuid,
+          parentUuid: parent,
+          sessionId: 'sec-1',
+          cwd: project,
+          timestamp: `2025-05-0${i + 1}T10:00:00Z`,
+          message: {
+            role,
+            content:
+              role === 'user'
+                ? `Please wire up the release: ${sentence(i)}`
+                : [{ type: 'text', text: `Done. ${sentence(i + 1)}` }],
+          },
+        }),
+      );
       parent = uuid;
     }
   });
   writeFileSync(transcript, `${lines.join('\n')}\n`);
   await palace.close();
-  await runHook('session-end', JSON.stringify({ session_id: 'sec-1', transcript_path: transcript, cwd: project, hook_event_name: 'SessionEnd' }), { home, env, cwd: project, spawnWorker: false });
+  await runHook(
+    'session-end',
+    JSON.stringify({ session_id: 'sec-1', transcript_path: transcript, cwd: project, hook_event_name: 'SessionEnd' }),
+    { home, env, cwd: project, spawnWorker: false },
+  );
   const s = await runHookWorker({ home, logger: silentLogger, env, refreshWakeUp: false });
   assert.equal(s.failed, 0);
   palace = await openPalace({ home });
@@ -73,8 +107,19 @@ after(async () => {
 });
 
 test('mining and the hook archive store no secret', async () => {
-  assert.ok((await palace.listDrawers({ source: join(root, 'claude', 'projects', '-vault-app', 'session.jsonl') }, { limit: 1 })).total > 0, 'the transcript was archived');
-  assert.ok((await palace.listDrawers({ source: join(project, 'docs', 'release.md') }, { limit: 1 })).total > 0, 'the file was mined');
+  assert.ok(
+    (
+      await palace.listDrawers(
+        { source: join(root, 'claude', 'projects', '-vault-app', 'session.jsonl') },
+        { limit: 1 },
+      )
+    ).total > 0,
+    'the transcript was archived',
+  );
+  assert.ok(
+    (await palace.listDrawers({ source: join(project, 'docs', 'release.md') }, { limit: 1 })).total > 0,
+    'the file was mined',
+  );
   assert.deepEqual(storedSecrets(), []);
 });
 
@@ -88,7 +133,15 @@ test('direct writes (MCP add_drawer, diary) store no secret', async () => {
 
 test('memory files written by Loci store no secret', () => {
   const dir = join(root, 'mem');
-  addMemory(dir, { type: 'project', name: 'release credentials', description: 'how the release job authenticates', body: SECRETS.map((_, i) => sentence(i)).join('\n') });
+  addMemory(dir, {
+    type: 'project',
+    name: 'release credentials',
+    description: 'how the release job authenticates',
+    body: SECRETS.map((_, i) => sentence(i)).join('\n'),
+  });
   const text = readFileSync(join(dir, 'project_release-credentials.md'), 'utf8');
-  assert.deepEqual(SECRETS.filter((s) => text.includes(s)), []);
+  assert.deepEqual(
+    SECRETS.filter((s) => text.includes(s)),
+    [],
+  );
 });

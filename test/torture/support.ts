@@ -52,7 +52,10 @@ export interface KillRun {
 /** Starts `loci …args` and sends SIGKILL after `delayMs` unless it exits first. */
 export function runAndKill(args: string[], env: NodeJS.ProcessEnv, delayMs: number, input?: string): Promise<KillRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
     let stderr = '';
     let killed = false;
     const t0 = performance.now();
@@ -103,8 +106,11 @@ export function checkPalace(home: string): PalaceCheck {
     d.prepare("INSERT INTO drawers_fts (drawers_fts, rank) VALUES ('integrity-check', 0)").run();
     const n = (sql: string) => Number(d.prepare(sql).pluck().get());
     const orphans =
-      n('SELECT count(*) FROM drawers WHERE rid NOT IN (SELECT id FROM drawers_fts_docsize)') + n('SELECT count(*) FROM drawers_fts_docsize WHERE id NOT IN (SELECT rid FROM drawers)');
-    const duplicated = n('SELECT count(*) FROM (SELECT source, chunk_index FROM drawers WHERE source IS NOT NULL GROUP BY source, chunk_index HAVING count(*) > 1)');
+      n('SELECT count(*) FROM drawers WHERE rid NOT IN (SELECT id FROM drawers_fts_docsize)') +
+      n('SELECT count(*) FROM drawers_fts_docsize WHERE id NOT IN (SELECT rid FROM drawers)');
+    const duplicated = n(
+      'SELECT count(*) FROM (SELECT source, chunk_index FROM drawers WHERE source IS NOT NULL GROUP BY source, chunk_index HAVING count(*) > 1)',
+    );
     let orphanVectors = 0;
     for (const tbl of d.prepare('SELECT tbl FROM vector_models').pluck().all() as string[]) {
       orphanVectors += n(`SELECT count(*) FROM "${tbl}" WHERE rowid NOT IN (SELECT rid FROM drawers)`);
@@ -119,7 +125,8 @@ export function checkPalace(home: string): PalaceCheck {
 export function drawerRows(home: string): string[] {
   const d = new Database(join(home, 'palace.db'), { readonly: true });
   try {
-    const q = 'SELECT id, wing, room, hall, source, chunk_index, line_start, line_end, content_hash FROM drawers ORDER BY id';
+    const q =
+      'SELECT id, wing, room, hall, source, chunk_index, line_start, line_end, content_hash FROM drawers ORDER BY id';
     return (d.prepare(q).all() as Record<string, unknown>[]).map((r) => JSON.stringify(r));
   } finally {
     d.close();
@@ -130,7 +137,8 @@ export function drawerRows(home: string): string[] {
 export function factRows(home: string, prefix: string): string[] {
   const d = new Database(join(home, 'palace.db'), { readonly: true });
   try {
-    const q = "SELECT subject, predicate, object, object_is_literal, valid_from, valid_to FROM kg_facts WHERE subject LIKE ? || '%' ORDER BY subject, predicate, object, valid_from";
+    const q =
+      "SELECT subject, predicate, object, object_is_literal, valid_from, valid_to FROM kg_facts WHERE subject LIKE ? || '%' ORDER BY subject, predicate, object, valid_from";
     return (d.prepare(q).all(prefix.toLowerCase()) as Record<string, unknown>[]).map((r) => JSON.stringify(r));
   } finally {
     d.close();

@@ -10,7 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { buildPromptContext, runTranscriptsBench, wakeUp, type HitScores, type Palace, type TranscriptQuestion, type TranscriptsGroup } from '../../index.js';
+import {
+  buildPromptContext,
+  runTranscriptsBench,
+  wakeUp,
+  type HitScores,
+  type Palace,
+  type TranscriptQuestion,
+  type TranscriptsGroup,
+} from '../../index.js';
 import type { CliContext } from '../context.js';
 import { colors, printJson, table } from '../format.js';
 
@@ -75,11 +83,18 @@ export function registerTranscriptsBench(bench: Command, ctx: CliContext): void 
         data: o.data,
         questions: o.questions,
         onProgress: (m) => ctx.io.stderr(`${m}\n`),
-        ...(o.show ? { inspect: async (p: Palace, qs: readonly TranscriptQuestion[]) => void (shown = await showProjects(p, qs, o.data)) } : {}),
+        ...(o.show
+          ? {
+              inspect: async (p: Palace, qs: readonly TranscriptQuestion[]) =>
+                void (shown = await showProjects(p, qs, o.data)),
+            }
+          : {}),
       });
       if (o.json) return printJson(ctx.io, o.show ? { ...r, show: shown } : r);
       const c = colors(ctx.io);
-      ctx.io.stdout(`${c.bold('Transcripts')} n=${r.n} questions, ${r.files} files, ${r.drawers} drawers, ${r.seconds} s\n`);
+      ctx.io.stdout(
+        `${c.bold('Transcripts')} n=${r.n} questions, ${r.files} files, ${r.drawers} drawers, ${r.seconds} s\n`,
+      );
       const out: string[][] = [['', 'hits@1', 'hits@5', 'hits@10', 'mrr'], ...rows('overall', r)];
       for (const [k, g] of Object.entries(r.by_kind)) out.push(...rows(k, g));
       for (const [k, g] of Object.entries(r.by_source)) out.push(...rows(k, g));
@@ -88,7 +103,9 @@ export function registerTranscriptsBench(bench: Command, ctx: CliContext): void 
       if (r.broken_gold.length) ctx.io.stdout(`anchors not found in their transcript: ${r.broken_gold.join(', ')}\n`);
       if (o.misses) {
         for (const q of r.per_question.filter((x) => x.loci !== 1)) {
-          ctx.io.stdout(`miss ${q.id} loci=${q.loci ?? '-'} bm25=${q.lexical ?? '-'} minisearch=${q.baseline ?? '-'}: ${q.question}\n`);
+          ctx.io.stdout(
+            `miss ${q.id} loci=${q.loci ?? '-'} bm25=${q.lexical ?? '-'} minisearch=${q.baseline ?? '-'}: ${q.question}\n`,
+          );
         }
       }
       ctx.io.stdout(c.dim(`system: ${r.system}\nbaseline: ${r.baseline_system}\n`));

@@ -40,12 +40,15 @@ export const register: RegisterCommand = (program, ctx) => {
       });
       if (o.json) return printJson(ctx.io, r);
       const c = colors(ctx.io);
-      ctx.io.stdout(`${c.bold('LoCoMo')} n=${r.n} (${r.n_without_category_5} without category 5), ${r.conversations} conversations, ${r.seconds} s\n`);
+      ctx.io.stdout(
+        `${c.bold('LoCoMo')} n=${r.n} (${r.n_without_category_5} without category 5), ${r.conversations} conversations, ${r.seconds} s\n`,
+      );
       const rows: [string, Metrics, Metrics][] = [
         ['overall', r, r.baseline],
         ['no cat 5', r.without_category_5, r.baseline.without_category_5],
       ];
-      for (const k of Object.keys(r.by_category)) rows.push([`cat ${k} (n=${r.by_category[k]!.n})`, r.by_category[k]!, r.baseline.by_category[k]!]);
+      for (const k of Object.keys(r.by_category))
+        rows.push([`cat ${k} (n=${r.by_category[k]!.n})`, r.by_category[k]!, r.baseline.by_category[k]!]);
       ctx.io.stdout(compare(rows));
       ctx.io.stdout(c.dim(`rendering: ${r.rendering}\nembedder: ${r.embedder}\n`));
     });
@@ -68,6 +71,7 @@ export const register: RegisterCommand = (program, ctx) => {
       ctx.io.stdout(`LongMemEval n=${r.n} (${r.abstentions} abstention questions left out), ${r.seconds} s\n`);
       const rows: [string, Metrics, Metrics][] = [['overall', r, r.baseline]];
       ctx.io.stdout(compare(rows));
-      for (const [t, m] of Object.entries(r.by_type)) ctx.io.stdout(`  ${t} (n=${m.n}): any@5 ${f(m['any@5'])} any@10 ${f(m['any@10'])}\n`);
+      for (const [t, m] of Object.entries(r.by_type))
+        ctx.io.stdout(`  ${t} (n=${m.n}): any@5 ${f(m['any@5'])} any@10 ${f(m['any@10'])}\n`);
     });
 };

@@ -18,8 +18,11 @@ export const register: RegisterCommand = (program, ctx) => {
     .argument('[text...]', 'the entry; read from stdin when omitted')
     .action(async (words: string[], o: { agent: string; topic?: string; json?: boolean }) => {
       const entry = words.length ? words.join(' ') : (await ctx.io.readStdin()).trim();
-      if (!entry) throw createError('INVALID_ARGUMENT', { name: 'entry', value: '', expected: 'text as arguments or on stdin' });
-      const r = await withPalace(ctx, (p) => p.diaryWrite({ agent: o.agent, entry, ...(o.topic ? { topic: o.topic } : {}) }));
+      if (!entry)
+        throw createError('INVALID_ARGUMENT', { name: 'entry', value: '', expected: 'text as arguments or on stdin' });
+      const r = await withPalace(ctx, (p) =>
+        p.diaryWrite({ agent: o.agent, entry, ...(o.topic ? { topic: o.topic } : {}) }),
+      );
       if (o.json) return printJson(ctx.io, { id: r.id, date: r.date });
       ctx.io.stdout(`wrote ${r.id} (${r.date})\n`);
     });
@@ -35,11 +38,22 @@ export const register: RegisterCommand = (program, ctx) => {
       dateOption('--since', o.since);
       const r = await withPalace(ctx, (p) => p.diaryRead(o.agent, { limit, ...(o.since ? { since: o.since } : {}) }));
       if (o.json) {
-        return printJson(ctx.io, { total: r.total, entries: r.entries.map((d) => ({ id: d.id, date: d.contentDate, topic: d.metadata['topic'] ?? null, text: d.text })) });
+        return printJson(ctx.io, {
+          total: r.total,
+          entries: r.entries.map((d) => ({
+            id: d.id,
+            date: d.contentDate,
+            topic: d.metadata['topic'] ?? null,
+            text: d.text,
+          })),
+        });
       }
       const c = colors(ctx.io);
       if (r.entries.length === 0) return ctx.io.stdout(`no diary entries for ${o.agent}\n`);
-      for (const d of r.entries) ctx.io.stdout(`${c.dim(`${d.contentDate ?? ''}  ${d.id}${d.metadata['topic'] ? `  [${String(d.metadata['topic'])}]` : ''}`)}\n${d.text}\n\n`);
+      for (const d of r.entries)
+        ctx.io.stdout(
+          `${c.dim(`${d.contentDate ?? ''}  ${d.id}${d.metadata['topic'] ? `  [${String(d.metadata['topic'])}]` : ''}`)}\n${d.text}\n\n`,
+        );
       ctx.io.stdout(c.dim(`${r.entries.length} of ${r.total}\n`));
     });
 };

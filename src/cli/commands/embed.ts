@@ -20,11 +20,15 @@ export const register: RegisterCommand = (program, ctx) => {
       const progress = progressLine(!o.json);
       const t0 = performance.now();
       const r = await withPalace(ctx, async (p) => {
-        const n = await p.embed({ onProgress: (done, total) => progress.update(`${bar(done / Math.max(1, total))} ${done}/${total} drawers embedded`) });
+        const n = await p.embed({
+          onProgress: (done, total) =>
+            progress.update(`${bar(done / Math.max(1, total))} ${done}/${total} drawers embedded`),
+        });
         return { n, status: (await p.status()).index.vectors };
       }).finally(() => progress.done());
       const seconds = (performance.now() - t0) / 1000;
-      if (o.json) return printJson(ctx.io, { embedded: r.n, vectors: r.status, seconds: Math.round(seconds * 1000) / 1000 });
+      if (o.json)
+        return printJson(ctx.io, { embedded: r.n, vectors: r.status, seconds: Math.round(seconds * 1000) / 1000 });
       ctx.io.stdout(`embedded ${r.n} drawers in ${seconds.toFixed(2)} s — vectors: ${r.status}\n`);
     });
 };

@@ -33,7 +33,10 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--json', 'print what was done as JSON')
     .action(async (o: { json?: boolean }) => {
       const home = resolveHome(ctx.globals().home, ctx.io.env);
-      const logger = fileLogger(join(homePaths(home).logs, 'hooks.log'), ctx.io.env['LOCI_HOOK_DEBUG'] === '1' ? 'debug' : 'info');
+      const logger = fileLogger(
+        join(homePaths(home).logs, 'hooks.log'),
+        ctx.io.env['LOCI_HOOK_DEBUG'] === '1' ? 'debug' : 'info',
+      );
       const s = await runHookWorker({ home, logger, env: ctx.io.env });
       if (o.json) printJson(ctx.io, s);
     });

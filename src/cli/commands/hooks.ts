@@ -16,11 +16,19 @@ interface InstallCliOptions {
 
 /** Registers `loci hooks install`. */
 export const register: RegisterCommand = (program, ctx) => {
-  const hooks = program.command('hooks').description('Claude Code hooks: wake-up, recall on every prompt, zero-token archiving');
+  const hooks = program
+    .command('hooks')
+    .description('Claude Code hooks: wake-up, recall on every prompt, zero-token archiving');
   hooks
     .command('install')
-    .description('add (or with --uninstall remove) the Loci hooks in a Claude Code settings file, leaving other hooks alone')
-    .option('--scope <scope>', 'project (.claude/settings.json), local (.claude/settings.local.json) or user (~/.claude/settings.json)', 'local')
+    .description(
+      'add (or with --uninstall remove) the Loci hooks in a Claude Code settings file, leaving other hooks alone',
+    )
+    .option(
+      '--scope <scope>',
+      'project (.claude/settings.json), local (.claude/settings.local.json) or user (~/.claude/settings.json)',
+      'local',
+    )
     .option('--uninstall', "remove Loci's hook handlers (and nothing else)")
     .option('--print', 'print the settings file as it would be written, without writing it')
     .option('--json', 'print the result as JSON')
@@ -46,8 +54,14 @@ export const register: RegisterCommand = (program, ctx) => {
         printed: 'would write',
       };
       ctx.io.stdout(`${what[r.action]} ${r.file}\n`);
-      for (const [event, h] of Object.entries(r.handlers)) ctx.io.stdout(c.dim(`  ${event.padEnd(16)} ${h.command}  (timeout ${h.timeout} s)\n`));
+      for (const [event, h] of Object.entries(r.handlers))
+        ctx.io.stdout(c.dim(`  ${event.padEnd(16)} ${h.command}  (timeout ${h.timeout} s)\n`));
       for (const n of r.notes) ctx.io.stderr(`loci: note: ${n}\n`);
-      if (!o.uninstall && r.action !== 'unchanged') ctx.io.stdout(c.dim(`events: ${Object.values(HOOK_EVENT_NAMES).join(', ')}; restart Claude Code (or run /hooks) to load them\n`));
+      if (!o.uninstall && r.action !== 'unchanged')
+        ctx.io.stdout(
+          c.dim(
+            `events: ${Object.values(HOOK_EVENT_NAMES).join(', ')}; restart Claude Code (or run /hooks) to load them\n`,
+          ),
+        );
     });
 };

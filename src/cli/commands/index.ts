@@ -19,4 +19,19 @@ import { register as status } from './status.js';
 import { register as wakeUpCmd } from './wake-up.js';
 
 /** In the order `loci --help` lists them: everyday verbs first. */
-export const COMMANDS: RegisterCommand[] = [init, mine, search, status, memory, recall, kg, diary, wakeUpCmd, mcp, hooks, hook, embed, bench];
+export const COMMANDS: RegisterCommand[] = [
+  init,
+  mine,
+  search,
+  status,
+  memory,
+  recall,
+  kg,
+  diary,
+  wakeUpCmd,
+  mcp,
+  hooks,
+  hook,
+  embed,
+  bench,
+];

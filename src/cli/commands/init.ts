@@ -14,7 +14,13 @@ export const register: RegisterCommand = (program, ctx) => {
     .action(async (o: { json?: boolean }) => {
       await withPalace(ctx, async (p) => {
         const s = await p.status();
-        if (o.json) printJson(ctx.io, { home: s.home, database: s.database, drawers: s.drawers, schema_version: s.schemaVersion });
+        if (o.json)
+          printJson(ctx.io, {
+            home: s.home,
+            database: s.database,
+            drawers: s.drawers,
+            schema_version: s.schemaVersion,
+          });
         else ctx.io.stdout(`palace ready at ${s.home} (${s.drawers} drawers)\n`);
       });
     });

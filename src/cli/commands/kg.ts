@@ -27,7 +27,9 @@ function printFacts(ctx: CliContext, facts: Fact[], withSources: Map<string, str
   if (facts.length === 0) return ctx.io.stdout('no facts\n');
   for (const f of facts) {
     const window = `${f.validFrom?.slice(0, 10) ?? '…'} → ${f.validTo?.slice(0, 10) ?? 'now'}`;
-    ctx.io.stdout(`${c.bold(f.subjectName)} ${c.cyan(f.predicate)} ${c.bold(f.literal ? JSON.stringify(f.object) : f.objectName)}  ${c.dim(window)}\n`);
+    ctx.io.stdout(
+      `${c.bold(f.subjectName)} ${c.cyan(f.predicate)} ${c.bold(f.literal ? JSON.stringify(f.object) : f.objectName)}  ${c.dim(window)}\n`,
+    );
     if (withSources) {
       for (const id of f.sources) ctx.io.stdout(c.dim(`   ↳ ${id}  ${withSources.get(id) ?? '(drawer deleted)'}\n`));
     }
@@ -37,7 +39,9 @@ function printFacts(ctx: CliContext, facts: Fact[], withSources: Map<string, str
 const date = dateOption;
 
 export const register: RegisterCommand = (program, ctx) => {
-  const kg = program.command('kg').description('the temporal knowledge graph: facts with validity windows, filled at ingest');
+  const kg = program
+    .command('kg')
+    .description('the temporal knowledge graph: facts with validity windows, filled at ingest');
 
   kg.command('add')
     .description('state a fact (an identical open fact is not duplicated)')
@@ -46,32 +50,55 @@ export const register: RegisterCommand = (program, ctx) => {
     .argument('<object>')
     .option('--from <date>', 'valid from (default: now)')
     .option('--to <date>', 'valid until (exclusive)')
-    .option('--source <drawer-id>', 'the drawer the fact comes from (repeatable)', (v: string, acc: string[] = []) => [...acc, v])
+    .option('--source <drawer-id>', 'the drawer the fact comes from (repeatable)', (v: string, acc: string[] = []) => [
+      ...acc,
+      v,
+    ])
     .option('--confidence <x>', 'confidence in (0, 1]', '1')
     .option('--literal', 'the object is a value (a role, a status), not an entity')
     .option('--replace-dates', 'when the same open fact exists, replace its dates')
     .option('--json', 'print as JSON')
-    .action(async (subject: string, predicate: string, object: string, o: { from?: string; to?: string; source?: string[]; confidence: string; literal?: boolean; replaceDates?: boolean; json?: boolean }) => {
-      const confidence = Number(o.confidence);
-      if (!(confidence > 0 && confidence <= 1)) throw createError('INVALID_ARGUMENT', { name: '--confidence', value: o.confidence, expected: 'a number in (0, 1]' });
-      const fact = await withPalace(ctx, async (p) =>
-        (await p.graph()).graph.addFact(
-          {
-            subject,
-            predicate,
-            object,
-            ...(o.literal ? { literal: true } : {}),
-            ...(date('--from', o.from) !== undefined ? { validFrom: o.from! } : {}),
-            ...(date('--to', o.to) !== undefined ? { validTo: o.to! } : {}),
-            ...(o.source ? { sources: o.source } : {}),
-            confidence,
-          },
-          o.replaceDates ? { dates: 'replace' } : {},
-        ),
-      );
-      if (o.json) return printJson(ctx.io, { fact: factJson(fact) });
-      printFacts(ctx, [fact], null);
-    });
+    .action(
+      async (
+        subject: string,
+        predicate: string,
+        object: string,
+        o: {
+          from?: string;
+          to?: string;
+          source?: string[];
+          confidence: string;
+          literal?: boolean;
+          replaceDates?: boolean;
+          json?: boolean;
+        },
+      ) => {
+        const confidence = Number(o.confidence);
+        if (!(confidence > 0 && confidence <= 1))
+          throw createError('INVALID_ARGUMENT', {
+            name: '--confidence',
+            value: o.confidence,
+            expected: 'a number in (0, 1]',
+          });
+        const fact = await withPalace(ctx, async (p) =>
+          (await p.graph()).graph.addFact(
+            {
+              subject,
+              predicate,
+              object,
+              ...(o.literal ? { literal: true } : {}),
+              ...(date('--from', o.from) !== undefined ? { validFrom: o.from! } : {}),
+              ...(date('--to', o.to) !== undefined ? { validTo: o.to! } : {}),
+              ...(o.source ? { sources: o.source } : {}),
+              confidence,
+            },
+            o.replaceDates ? { dates: 'replace' } : {},
+          ),
+        );
+        if (o.json) return printJson(ctx.io, { fact: factJson(fact) });
+        printFacts(ctx, [fact], null);
+      },
+    );
 
   kg.command('query')
     .description('facts about an entity valid at a date (default: now), with the drawers behind them')
@@ -81,7 +108,8 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--predicate <p>', 'only this relation')
     .option('--json', 'print as JSON')
     .action(async (entity: string, o: { asOf?: string; direction: string; predicate?: string; json?: boolean }) => {
-      if (!['out', 'in', 'both'].includes(o.direction)) throw createError('INVALID_ARGUMENT', { name: '--direction', value: o.direction, expected: 'out, in or both' });
+      if (!['out', 'in', 'both'].includes(o.direction))
+        throw createError('INVALID_ARGUMENT', { name: '--direction', value: o.direction, expected: 'out, in or both' });
       const { facts, previews, known } = await withPalace(ctx, async (p) => {
         const g = (await p.graph()).graph;
         const known = await g.resolveEntity(entity);
@@ -92,7 +120,11 @@ export const register: RegisterCommand = (program, ctx) => {
         });
         const ids = [...new Set(facts.flatMap((f) => f.sources))];
         const drawers = await p.store.getMany(ids);
-        return { facts, known, previews: new Map(drawers.map((d) => [d.id, `${d.wing}/${d.room}  ${d.text.split('\n')[0]!.slice(0, 100)}`])) };
+        return {
+          facts,
+          known,
+          previews: new Map(drawers.map((d) => [d.id, `${d.wing}/${d.room}  ${d.text.split('\n')[0]!.slice(0, 100)}`])),
+        };
       });
       if (!known) throw createError('KG_ENTITY_NOT_FOUND', { name: entity });
       if (o.json) return printJson(ctx.io, { entity: known.name, as_of: o.asOf ?? null, facts: facts.map(factJson) });
@@ -107,7 +139,9 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--json', 'print as JSON')
     .action(async (entity: string, o: { limit?: string; cursor?: string; json?: boolean }) => {
       const limit = intOption('--limit', o.limit, 50, 1, 1_000_000);
-      const page = await withPalace(ctx, async (p) => (await p.graph()).graph.timeline(entity, { limit, cursor: o.cursor ?? null }));
+      const page = await withPalace(ctx, async (p) =>
+        (await p.graph()).graph.timeline(entity, { limit, cursor: o.cursor ?? null }),
+      );
       if (o.json) return printJson(ctx.io, { facts: page.items.map(factJson), next_cursor: page.nextCursor });
       printFacts(ctx, page.items, null);
       if (page.nextCursor) ctx.io.stdout(colors(ctx.io).dim(`more: --cursor ${page.nextCursor}\n`));
@@ -122,7 +156,12 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--json', 'print as JSON')
     .action(async (subject: string, predicate: string, object: string, o: { ended?: string; json?: boolean }) => {
       const closed = await withPalace(ctx, async (p) =>
-        (await p.graph()).graph.invalidate(subject, predicate, object, date('--ended', o.ended) ? { ended: o.ended! } : {}),
+        (await p.graph()).graph.invalidate(
+          subject,
+          predicate,
+          object,
+          date('--ended', o.ended) ? { ended: o.ended! } : {},
+        ),
       );
       if (o.json) return printJson(ctx.io, { closed: closed.map(factJson) });
       if (closed.length === 0) ctx.io.stdout(`no open fact "${subject} ${predicate} ${object}"\n`);
@@ -134,7 +173,13 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--json', 'print as JSON')
     .action(async (o: { json?: boolean }) => {
       const s = await withPalace(ctx, async (p) => (await p.graph()).graph.stats());
-      if (o.json) return printJson(ctx.io, { entities: s.entities, facts: s.facts, open_facts: s.openFacts, predicates: s.predicates });
+      if (o.json)
+        return printJson(ctx.io, {
+          entities: s.entities,
+          facts: s.facts,
+          open_facts: s.openFacts,
+          predicates: s.predicates,
+        });
       ctx.io.stdout(`${s.entities} entities, ${s.facts} facts (${s.openFacts} open)\n`);
       const rows = Object.entries(s.predicates).sort((a, b) => b[1] - a[1]);
       if (rows.length) ctx.io.stdout(table([['RELATION', 'FACTS'], ...rows.map(([k, v]) => [k, String(v)])]));
@@ -150,10 +195,23 @@ export const register: RegisterCommand = (program, ctx) => {
     .action(async (o: { type?: string; prefix?: string; limit?: string; cursor?: string; json?: boolean }) => {
       const limit = intOption('--limit', o.limit, 50, 1, 100_000);
       const page = await withPalace(ctx, async (p) =>
-        (await p.graph()).graph.entities({ limit, cursor: o.cursor ?? null, ...(o.type ? { type: o.type } : {}), ...(o.prefix ? { prefix: o.prefix } : {}) }),
+        (await p.graph()).graph.entities({
+          limit,
+          cursor: o.cursor ?? null,
+          ...(o.type ? { type: o.type } : {}),
+          ...(o.prefix ? { prefix: o.prefix } : {}),
+        }),
       );
-      if (o.json) return printJson(ctx.io, { entities: page.items.map((e) => ({ id: e.id, name: e.name, type: e.type, aliases: e.aliases })), next_cursor: page.nextCursor });
-      ctx.io.stdout(page.items.length ? table([['ID', 'NAME', 'TYPE'], ...page.items.map((e) => [e.id, e.name, e.type])]) : 'no entities\n');
+      if (o.json)
+        return printJson(ctx.io, {
+          entities: page.items.map((e) => ({ id: e.id, name: e.name, type: e.type, aliases: e.aliases })),
+          next_cursor: page.nextCursor,
+        });
+      ctx.io.stdout(
+        page.items.length
+          ? table([['ID', 'NAME', 'TYPE'], ...page.items.map((e) => [e.id, e.name, e.type])])
+          : 'no entities\n',
+      );
       if (page.nextCursor) ctx.io.stdout(colors(ctx.io).dim(`more: --cursor ${page.nextCursor}\n`));
     });
 
@@ -165,10 +223,22 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--json', 'print as JSON')
     .action(async (start: string, o: { hops?: string; json?: boolean }) => {
       const i = start.indexOf('/');
-      if (i <= 0 || i === start.length - 1) throw createError('INVALID_ARGUMENT', { name: '<wing/room>', value: start, expected: 'wing/room, e.g. myapp/auth' });
+      if (i <= 0 || i === start.length - 1)
+        throw createError('INVALID_ARGUMENT', {
+          name: '<wing/room>',
+          value: start,
+          expected: 'wing/room, e.g. myapp/auth',
+        });
       const hops = intOption('--hops', o.hops, 2, 0, 10);
-      const steps = await withPalace(ctx, async (p) => (await p.graph()).traverse({ wing: start.slice(0, i), room: start.slice(i + 1) }, hops));
+      const steps = await withPalace(ctx, async (p) =>
+        (await p.graph()).traverse({ wing: start.slice(0, i), room: start.slice(i + 1) }, hops),
+      );
       if (o.json) return printJson(ctx.io, { rooms: steps });
-      ctx.io.stdout(table([['HOPS', 'ROOM', 'DRAWERS', 'VIA'], ...steps.map((s) => [String(s.hops), `${s.wing}/${s.room}`, String(s.count), s.via])]));
+      ctx.io.stdout(
+        table([
+          ['HOPS', 'ROOM', 'DRAWERS', 'VIA'],
+          ...steps.map((s) => [String(s.hops), `${s.wing}/${s.room}`, String(s.count), s.via]),
+        ]),
+      );
     });
 };

@@ -5,7 +5,14 @@
  * MCP entry points import them lazily), so other commands do not pay for them. While serving over
  * stdio, stdout belongs to the protocol: this command never writes to it, and logs go to stderr.
  */
-import { createError, installMcpServer, serveMcpHttp, serveMcpStdio, stderrLogger, type LogLevel } from '../../index.js';
+import {
+  createError,
+  installMcpServer,
+  serveMcpHttp,
+  serveMcpStdio,
+  stderrLogger,
+  type LogLevel,
+} from '../../index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { intOption, printJson } from '../format.js';
 
@@ -13,7 +20,8 @@ const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 function logLevel(raw: string | undefined): LogLevel {
   const v = raw ?? 'warn';
-  if (!(LEVELS as readonly string[]).includes(v)) throw createError('INVALID_ARGUMENT', { name: '--log-level', value: v, expected: LEVELS.join(', ') });
+  if (!(LEVELS as readonly string[]).includes(v))
+    throw createError('INVALID_ARGUMENT', { name: '--log-level', value: v, expected: LEVELS.join(', ') });
   return v as LogLevel;
 }
 
@@ -34,16 +42,29 @@ async function serve(ctx: CliContext, o: ServeOptions): Promise<void> {
   const base = { logger, cwd: ctx.io.cwd, env: ctx.io.env, ...(home ? { home } : {}) };
   if (!o.http) {
     if (o.port !== undefined || o.host !== undefined || o.allowOrigin !== undefined || o.idleTimeout !== undefined) {
-      throw createError('INVALID_ARGUMENT', { name: '--port/--host/--allow-origin/--idle-timeout', value: o.port ?? o.host ?? o.allowOrigin ?? o.idleTimeout, expected: 'used together with --http' });
+      throw createError('INVALID_ARGUMENT', {
+        name: '--port/--host/--allow-origin/--idle-timeout',
+        value: o.port ?? o.host ?? o.allowOrigin ?? o.idleTimeout,
+        expected: 'used together with --http',
+      });
     }
     const serving = await serveMcpStdio(base);
     await serving.closed;
     return;
   }
   const token = ctx.io.env['LOCI_TOKEN'] ?? '';
-  const envOrigins = (ctx.io.env['LOCI_MCP_ALLOWED_ORIGINS'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const envOrigins = (ctx.io.env['LOCI_MCP_ALLOWED_ORIGINS'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const idleFlag = o.idleTimeout ?? ctx.io.env['LOCI_MCP_IDLE_SECONDS'];
-  const idleSeconds = intOption(o.idleTimeout !== undefined ? '--idle-timeout' : 'LOCI_MCP_IDLE_SECONDS', idleFlag, 300, 1, 7 * 24 * 3600);
+  const idleSeconds = intOption(
+    o.idleTimeout !== undefined ? '--idle-timeout' : 'LOCI_MCP_IDLE_SECONDS',
+    idleFlag,
+    300,
+    1,
+    7 * 24 * 3600,
+  );
   const serving = await serveMcpHttp({
     ...base,
     host: o.host ?? '127.0.0.1',
@@ -52,7 +73,9 @@ async function serve(ctx: CliContext, o: ServeOptions): Promise<void> {
     idleSessionMs: idleSeconds * 1000,
     ...(token ? { token } : {}),
   });
-  ctx.io.stderr(`loci mcp: serving at ${serving.url}${token ? ' (Authorization: Bearer $LOCI_TOKEN required)' : ''}; Ctrl-C to stop\n`);
+  ctx.io.stderr(
+    `loci mcp: serving at ${serving.url}${token ? ' (Authorization: Bearer $LOCI_TOKEN required)' : ''}; Ctrl-C to stop\n`,
+  );
   const stop = () => void serving.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -68,23 +91,40 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--http', 'serve Streamable HTTP instead of stdio')
     .option('--port <port>', 'HTTP port (default 5624; 0 picks a free one)')
     .option('--host <host>', 'HTTP interface (default 127.0.0.1; any other needs LOCI_TOKEN)')
-    .option('--allow-origin <origin>', 'HTTP: also accept requests from this browser origin, e.g. https://app.example (repeatable; adds to LOCI_MCP_ALLOWED_ORIGINS); loopback origins are always accepted', (v: string, acc: string[] = []) => [...acc, v])
-    .option('--idle-timeout <seconds>', 'HTTP: close a session after this long without requests (default: LOCI_MCP_IDLE_SECONDS or 300)')
+    .option(
+      '--allow-origin <origin>',
+      'HTTP: also accept requests from this browser origin, e.g. https://app.example (repeatable; adds to LOCI_MCP_ALLOWED_ORIGINS); loopback origins are always accepted',
+      (v: string, acc: string[] = []) => [...acc, v],
+    )
+    .option(
+      '--idle-timeout <seconds>',
+      'HTTP: close a session after this long without requests (default: LOCI_MCP_IDLE_SECONDS or 300)',
+    )
     .option('--log-level <level>', 'stderr log level: debug, info, warn, error (default warn)')
     .action((o: ServeOptions) => serve(ctx, o));
 
   mcp
     .command('install')
-    .description('register `loci mcp` with Claude Code (.mcp.json for project scope; prints `claude mcp add` for user/local)')
+    .description(
+      'register `loci mcp` with Claude Code (.mcp.json for project scope; prints `claude mcp add` for user/local)',
+    )
     .option('--scope <scope>', 'project (default), user or local')
     .option('--name <name>', 'server name in Claude Code (default loci)')
     .option('--print', 'print the registration instead of writing it')
     .option('--json', 'print the result as JSON')
     .action(async (o: { scope?: string; name?: string; print?: boolean; json?: boolean }) => {
       const scope = o.scope ?? 'project';
-      if (scope !== 'project' && scope !== 'user' && scope !== 'local') throw createError('INVALID_ARGUMENT', { name: '--scope', value: scope, expected: 'project, user or local' });
+      if (scope !== 'project' && scope !== 'user' && scope !== 'local')
+        throw createError('INVALID_ARGUMENT', { name: '--scope', value: scope, expected: 'project, user or local' });
       const home = ctx.globals().home;
-      const r = await installMcpServer({ scope, cwd: ctx.io.cwd, env: ctx.io.env, ...(o.name ? { name: o.name } : {}), ...(o.print ? { print: true } : {}), ...(home ? { home } : {}) });
+      const r = await installMcpServer({
+        scope,
+        cwd: ctx.io.cwd,
+        env: ctx.io.env,
+        ...(o.name ? { name: o.name } : {}),
+        ...(o.print ? { print: true } : {}),
+        ...(home ? { home } : {}),
+      });
       if (o.json) return printJson(ctx.io, r);
       if (r.file === null) {
         ctx.io.stdout(`${r.claudeCommand}\n`);
@@ -92,8 +132,11 @@ export const register: RegisterCommand = (program, ctx) => {
         ctx.io.stdout(`# ${r.file}\n${r.json ?? ''}`);
         ctx.io.stdout(`# or: ${r.claudeCommand}\n`);
       } else {
-        ctx.io.stdout(`${r.action === 'unchanged' ? 'already registered' : r.action === 'created' ? 'created' : 'updated'}: ${r.name} in ${r.file} (${[r.entry.command, ...r.entry.args].join(' ')})\n`);
-        if (r.action !== 'unchanged') ctx.io.stdout('restart Claude Code in this project and approve the project server when asked\n');
+        ctx.io.stdout(
+          `${r.action === 'unchanged' ? 'already registered' : r.action === 'created' ? 'created' : 'updated'}: ${r.name} in ${r.file} (${[r.entry.command, ...r.entry.args].join(' ')})\n`,
+        );
+        if (r.action !== 'unchanged')
+          ctx.io.stdout('restart Claude Code in this project and approve the project server when asked\n');
       }
       for (const n of r.notes) ctx.io.stderr(`loci: note: ${n}\n`);
     });

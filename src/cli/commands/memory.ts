@@ -50,14 +50,20 @@ function choose(ctx: CliContext, o: DirOptions): MemoryDirChoice {
   });
   if (choice.merged) {
     const m = choice.merged;
-    if (m.moved.length) ctx.io.stderr(`loci: note: moved ${m.moved.length} ${m.moved.length === 1 ? 'memory' : 'memories'} from Loci's own folder ${m.from} into Claude Code's ${choice.dir}\n`);
-    for (const [a, b] of m.renamed) ctx.io.stderr(`loci: note: ${a} was taken by a different memory in Claude Code's folder; moved as ${b}\n`);
+    if (m.moved.length)
+      ctx.io.stderr(
+        `loci: note: moved ${m.moved.length} ${m.moved.length === 1 ? 'memory' : 'memories'} from Loci's own folder ${m.from} into Claude Code's ${choice.dir}\n`,
+      );
+    for (const [a, b] of m.renamed)
+      ctx.io.stderr(`loci: note: ${a} was taken by a different memory in Claude Code's folder; moved as ${b}\n`);
     for (const e of m.errors) ctx.io.stderr(`loci: warning: ${e}\n`);
   }
   for (const e of choice.tidied?.errors ?? []) ctx.io.stderr(`loci: warning: ${e}\n`);
   // One broken file never breaks the folder: it is skipped, and named here once per command.
   for (const f of invalidMemoryFiles(choice.dir)) {
-    ctx.io.stderr(`loci: warning: skipped ${f.path}: its frontmatter cannot be read (${f.reason}); fix the YAML or delete the file\n`);
+    ctx.io.stderr(
+      `loci: warning: skipped ${f.path}: its frontmatter cannot be read (${f.reason}); fix the YAML or delete the file\n`,
+    );
   }
   return choice;
 }
@@ -80,12 +86,19 @@ function entryJson(m: MemoryEntry) {
 }
 
 function indexLine(s: IndexStats): string {
-  return `MEMORY.md: ${s.entries} ${s.entries === 1 ? 'entry' : 'entries'}, ${s.lines} lines, ${bytes(s.bytes)}` +
+  return (
+    `MEMORY.md: ${s.entries} ${s.entries === 1 ? 'entry' : 'entries'}, ${s.lines} lines, ${bytes(s.bytes)}` +
     (s.omitted ? `, ${s.omitted} left out to stay within 200 lines / 25 KB` : '') +
-    (s.dropped ? `, ${s.dropped} dangling lines dropped` : '') + '\n';
+    (s.dropped ? `, ${s.dropped} dangling lines dropped` : '') +
+    '\n'
+  );
 }
 
-async function bodyFrom(ctx: CliContext, body: string | undefined, readWhenAbsent: boolean): Promise<string | undefined> {
+async function bodyFrom(
+  ctx: CliContext,
+  body: string | undefined,
+  readWhenAbsent: boolean,
+): Promise<string | undefined> {
   if (body === '-' || (body === undefined && readWhenAbsent)) {
     const text = await ctx.io.readStdin();
     return text.trim() === '' ? undefined : text;
@@ -108,22 +121,26 @@ export const register: RegisterCommand = (program, ctx) => {
       if (o.json) return printJson(ctx.io, { memories: list.map(entryJson) });
       const c = colors(ctx.io);
       if (list.length === 0) {
-        ctx.io.stdout(`no memories in ${choice.dir} — add one with \`loci memory add --type feedback --name … --description …\`\n`);
+        ctx.io.stdout(
+          `no memories in ${choice.dir} — add one with \`loci memory add --type feedback --name … --description …\`\n`,
+        );
         return;
       }
       const rows = [['TYPE', 'NAME', 'MODIFIED', 'DESCRIPTION']];
-      for (const m of list) rows.push([m.type ?? '-', (m.pinned ? '* ' : '') + m.name, m.modified.slice(0, 10), m.description]);
+      for (const m of list)
+        rows.push([m.type ?? '-', (m.pinned ? '* ' : '') + m.name, m.modified.slice(0, 10), m.description]);
       ctx.io.stdout(table(rows));
       ctx.io.stdout(c.dim(`${list.length} memories in ${choice.dir} (${choice.kind})\n`));
     });
 
-  withDirOptions(memory.command('show').description('print one memory').argument('<name>', 'name, slug or file'))
-    .action((name: string, o: DirOptions) => {
-      const m = findMemory(choose(ctx, o).dir, name);
-      if (o.json) return printJson(ctx.io, { memory: { ...entryJson(m), body: m.body } });
-      ctx.io.stdout(colors(ctx.io).dim(`${m.path}\n`));
-      ctx.io.stdout(m.text + (m.text.endsWith('\n') ? '' : '\n'));
-    });
+  withDirOptions(
+    memory.command('show').description('print one memory').argument('<name>', 'name, slug or file'),
+  ).action((name: string, o: DirOptions) => {
+    const m = findMemory(choose(ctx, o).dir, name);
+    if (o.json) return printJson(ctx.io, { memory: { ...entryJson(m), body: m.body } });
+    ctx.io.stdout(colors(ctx.io).dim(`${m.path}\n`));
+    ctx.io.stdout(m.text + (m.text.endsWith('\n') ? '' : '\n'));
+  });
 
   withDirOptions(memory.command('add').description('save a new memory (body from --body or stdin)'))
     .requiredOption('-t, --type <type>', 'user, feedback, project or reference')
@@ -135,27 +152,47 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--privacy <p>', 'private or team (default by type)')
     .option('--pinned', 'pin it (applies globally)')
     .option('--team', 'write it under team/')
-    .action(async (o: DirOptions & { type: string; name: string; description: string; body?: string; why?: string; how?: string; privacy?: string; pinned?: boolean; team?: boolean }) => {
-      parseMemoryType(o.type);
-      const choice = choose(ctx, o);
-      const body = await bodyFrom(ctx, o.body, true);
-      const r = addMemory(choice.dir, {
-        type: o.type,
-        name: o.name,
-        description: o.description,
-        ...(body !== undefined ? { body } : {}),
-        ...(o.why !== undefined ? { why: o.why } : {}),
-        ...(o.how !== undefined ? { how: o.how } : {}),
-        ...(o.privacy !== undefined ? { privacy: o.privacy } : {}),
-        ...(o.pinned ? { pinned: true } : {}),
-        ...(o.team ? { team: true } : {}),
-      });
-      if (o.json) return printJson(ctx.io, { memory: entryJson(r.memory), index: r.index, dir: choice.dir, kind: choice.kind });
-      ctx.io.stdout(`saved ${r.memory.type} memory ${r.memory.name} → ${r.memory.path}\n`);
-      ctx.io.stdout(colors(ctx.io).dim(indexLine(r.index)));
-    });
+    .action(
+      async (
+        o: DirOptions & {
+          type: string;
+          name: string;
+          description: string;
+          body?: string;
+          why?: string;
+          how?: string;
+          privacy?: string;
+          pinned?: boolean;
+          team?: boolean;
+        },
+      ) => {
+        parseMemoryType(o.type);
+        const choice = choose(ctx, o);
+        const body = await bodyFrom(ctx, o.body, true);
+        const r = addMemory(choice.dir, {
+          type: o.type,
+          name: o.name,
+          description: o.description,
+          ...(body !== undefined ? { body } : {}),
+          ...(o.why !== undefined ? { why: o.why } : {}),
+          ...(o.how !== undefined ? { how: o.how } : {}),
+          ...(o.privacy !== undefined ? { privacy: o.privacy } : {}),
+          ...(o.pinned ? { pinned: true } : {}),
+          ...(o.team ? { team: true } : {}),
+        });
+        if (o.json)
+          return printJson(ctx.io, { memory: entryJson(r.memory), index: r.index, dir: choice.dir, kind: choice.kind });
+        ctx.io.stdout(`saved ${r.memory.type} memory ${r.memory.name} → ${r.memory.path}\n`);
+        ctx.io.stdout(colors(ctx.io).dim(indexLine(r.index)));
+      },
+    );
 
-  withDirOptions(memory.command('edit').description('change a memory in place (frontmatter keys and order are kept)').argument('<name>', 'name, slug or file'))
+  withDirOptions(
+    memory
+      .command('edit')
+      .description('change a memory in place (frontmatter keys and order are kept)')
+      .argument('<name>', 'name, slug or file'),
+  )
     .option('-d, --description <text>', 'new one-line description')
     .option('-b, --body <text>', 'new body ("-" reads stdin; stdin is also read when nothing else is given)')
     .option('--why <text>', 'feedback/project: new reason')
@@ -164,33 +201,58 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--privacy <p>', 'private or team')
     .option('--pinned', 'pin it')
     .option('--unpinned', 'unpin it')
-    .action(async (name: string, o: DirOptions & { description?: string; body?: string; why?: string; how?: string; type?: string; privacy?: string; pinned?: boolean; unpinned?: boolean }) => {
-      if (o.type !== undefined) parseMemoryType(o.type);
-      if (o.pinned && o.unpinned) throw createError('INVALID_ARGUMENT', { name: '--pinned/--unpinned', value: 'both', expected: 'one of them' });
-      const choice = choose(ctx, o);
-      const nothingElse = [o.description, o.why, o.how, o.type, o.privacy, o.pinned, o.unpinned].every((v) => v === undefined);
-      const body = await bodyFrom(ctx, o.body, nothingElse);
-      const r = editMemory(choice.dir, name, {
-        ...(o.description !== undefined ? { description: o.description } : {}),
-        ...(body !== undefined ? { body } : {}),
-        ...(o.why !== undefined ? { why: o.why } : {}),
-        ...(o.how !== undefined ? { how: o.how } : {}),
-        ...(o.type !== undefined ? { type: o.type } : {}),
-        ...(o.privacy !== undefined ? { privacy: o.privacy } : {}),
-        ...(o.pinned ? { pinned: true } : o.unpinned ? { pinned: false } : {}),
-      });
-      if (o.json) return printJson(ctx.io, { memory: entryJson(r.memory), changed: r.changed, index: r.index });
-      ctx.io.stdout(`${r.changed ? 'updated' : 'unchanged:'} ${r.memory.name} (${r.memory.path})\n`);
-      ctx.io.stdout(colors(ctx.io).dim(indexLine(r.index)));
-    });
+    .action(
+      async (
+        name: string,
+        o: DirOptions & {
+          description?: string;
+          body?: string;
+          why?: string;
+          how?: string;
+          type?: string;
+          privacy?: string;
+          pinned?: boolean;
+          unpinned?: boolean;
+        },
+      ) => {
+        if (o.type !== undefined) parseMemoryType(o.type);
+        if (o.pinned && o.unpinned)
+          throw createError('INVALID_ARGUMENT', {
+            name: '--pinned/--unpinned',
+            value: 'both',
+            expected: 'one of them',
+          });
+        const choice = choose(ctx, o);
+        const nothingElse = [o.description, o.why, o.how, o.type, o.privacy, o.pinned, o.unpinned].every(
+          (v) => v === undefined,
+        );
+        const body = await bodyFrom(ctx, o.body, nothingElse);
+        const r = editMemory(choice.dir, name, {
+          ...(o.description !== undefined ? { description: o.description } : {}),
+          ...(body !== undefined ? { body } : {}),
+          ...(o.why !== undefined ? { why: o.why } : {}),
+          ...(o.how !== undefined ? { how: o.how } : {}),
+          ...(o.type !== undefined ? { type: o.type } : {}),
+          ...(o.privacy !== undefined ? { privacy: o.privacy } : {}),
+          ...(o.pinned ? { pinned: true } : o.unpinned ? { pinned: false } : {}),
+        });
+        if (o.json) return printJson(ctx.io, { memory: entryJson(r.memory), changed: r.changed, index: r.index });
+        ctx.io.stdout(`${r.changed ? 'updated' : 'unchanged:'} ${r.memory.name} (${r.memory.path})\n`);
+        ctx.io.stdout(colors(ctx.io).dim(indexLine(r.index)));
+      },
+    );
 
-  withDirOptions(memory.command('forget').description('delete a memory file and rebuild MEMORY.md').argument('<name>', 'name, slug or file'))
-    .action((name: string, o: DirOptions) => {
-      const r = forgetMemory(choose(ctx, o).dir, name);
-      if (o.json) return printJson(ctx.io, { forgotten: entryJson(r.memory), index: r.index });
-      ctx.io.stdout(`forgot ${r.memory.name} (deleted ${r.memory.path})\n`);
-      ctx.io.stdout(colors(ctx.io).dim(indexLine(r.index)));
-    });
+  withDirOptions(
+    memory
+      .command('forget')
+      .description('delete a memory file and rebuild MEMORY.md')
+      .argument('<name>', 'name, slug or file'),
+  ).action((name: string, o: DirOptions) => {
+    const r = forgetMemory(choose(ctx, o).dir, name);
+    if (o.json) return printJson(ctx.io, { forgotten: entryJson(r.memory), index: r.index });
+    ctx.io.stdout(`forgot ${r.memory.name} (deleted ${r.memory.path})\n`);
+    ctx.io.stdout(colors(ctx.io).dim(indexLine(r.index)));
+  });
 
   withDirOptions(memory.command('index').description('rebuild MEMORY.md from the topic files and print its stats'))
     .option('--regenerate', 'rewrite every line from the frontmatter (drops hand-written hooks)')
@@ -198,14 +260,18 @@ export const register: RegisterCommand = (program, ctx) => {
       const dir = choose(ctx, o).dir;
       const stats = rebuildIndex(dir, o.regenerate ? { regenerate: true } : {});
       const loaded = loadMemoryIndex(dir);
-      if (o.json) return printJson(ctx.io, { index: stats, loaded: { lines: loaded.lines, bytes: loaded.bytes, truncated: loaded.truncated } });
+      if (o.json)
+        return printJson(ctx.io, {
+          index: stats,
+          loaded: { lines: loaded.lines, bytes: loaded.bytes, truncated: loaded.truncated },
+        });
       ctx.io.stdout(`${stats.written ? 'rebuilt' : 'up to date:'} ${stats.file}\n`);
       ctx.io.stdout(indexLine(stats));
       if (stats.preserved) ctx.io.stdout(`${stats.preserved} lines not written by Loci kept\n`);
     });
 
-  withDirOptions(memory.command('where').description('print which memory directory is used, and why'))
-    .action((o: DirOptions) => {
+  withDirOptions(memory.command('where').description('print which memory directory is used, and why')).action(
+    (o: DirOptions) => {
       const w = choose(ctx, o);
       const out = {
         dir: w.dir,
@@ -225,15 +291,21 @@ export const register: RegisterCommand = (program, ctx) => {
       if (o.json) return printJson(ctx.io, out);
       const c = colors(ctx.io);
       ctx.io.stdout(`${c.bold(w.dir)}\n`);
-      ctx.io.stdout(table([
-        ['kind', w.kind],
-        ['why', w.reason],
-        ['project root', w.projectRoot],
-        ['project id', w.projectId],
-        ['claude code', `${w.claude.dir}${w.claude.exists ? '' : ' (does not exist)'}${w.claude.enabled ? '' : ' (auto memory off)'}`],
-        ['loci', w.lociDir],
-        ['user-level', w.userDir],
-      ]));
+      ctx.io.stdout(
+        table([
+          ['kind', w.kind],
+          ['why', w.reason],
+          ['project root', w.projectRoot],
+          ['project id', w.projectId],
+          [
+            'claude code',
+            `${w.claude.dir}${w.claude.exists ? '' : ' (does not exist)'}${w.claude.enabled ? '' : ' (auto memory off)'}`,
+          ],
+          ['loci', w.lociDir],
+          ['user-level', w.userDir],
+        ]),
+      );
       for (const warn of w.claude.warnings) ctx.io.stderr(`loci: warning: ${warn}\n`);
-    });
+    },
+  );
 };

@@ -39,7 +39,15 @@ export function summaryJson(s: MineConvosSummary, verbose = false) {
     files_mined: s.filesMined,
     files_skipped: s.filesSkipped,
     skipped: Object.fromEntries(Object.entries(s.skipped).map(([r, n]) => [key(r), n])),
-    ...(verbose ? { skipped_files: s.skippedFiles.map((f) => ({ path: f.path, reason: key(f.reason), ...(f.detail ? { detail: f.detail } : {}) })) } : {}),
+    ...(verbose
+      ? {
+          skipped_files: s.skippedFiles.map((f) => ({
+            path: f.path,
+            reason: key(f.reason),
+            ...(f.detail ? { detail: f.detail } : {}),
+          })),
+        }
+      : {}),
     files_unchanged: s.filesUnchanged,
     drawers_added: s.drawersAdded,
     drawers_updated: s.drawersUpdated,
@@ -56,16 +64,34 @@ export function summaryJson(s: MineConvosSummary, verbose = false) {
 export const register: RegisterCommand = (program, ctx) => {
   program
     .command('mine')
-    .description('mine a folder or file (project files and conversation transcripts) into the palace; re-running only picks up changes')
-    .argument('[path]', 'folder or file to mine (with --claude: the Claude Code folder; default $CLAUDE_CONFIG_DIR or ~/.claude)')
-    .option('--mode <mode>', 'auto (each file by its content), projects (files as documents) or convos (transcripts only)', 'auto')
+    .description(
+      'mine a folder or file (project files and conversation transcripts) into the palace; re-running only picks up changes',
+    )
+    .argument(
+      '[path]',
+      'folder or file to mine (with --claude: the Claude Code folder; default $CLAUDE_CONFIG_DIR or ~/.claude)',
+    )
+    .option(
+      '--mode <mode>',
+      'auto (each file by its content), projects (files as documents) or convos (transcripts only)',
+      'auto',
+    )
     .option('--claude', 'mine every Claude Code transcript (sessions, subagents, history.jsonl), one wing per project')
     .option('--no-redact', 'store secrets (API keys, tokens, passwords) as they are instead of [REDACTED:…]')
-    .option('--flush', 'accepted for compatibility, no effect: the last exchange of a transcript is always stored at once')
+    .option(
+      '--flush',
+      'accepted for compatibility, no effect: the last exchange of a transcript is always stored at once',
+    )
     .option('--idle-minutes <n>', 'accepted for compatibility, no effect (see --flush)')
     .option('--verbose', 'list every skipped file with its reason')
-    .option('--wing <wing>', 'wing for everything mined (default: git root or folder name; conversations: their project)')
-    .option('--room <room>', 'put everything in this room (default: from the folder structure, or the conversation topic)')
+    .option(
+      '--wing <wing>',
+      'wing for everything mined (default: git root or folder name; conversations: their project)',
+    )
+    .option(
+      '--room <room>',
+      'put everything in this room (default: from the folder structure, or the conversation topic)',
+    )
     .option('--prune', 'remove drawers of project files that no longer exist under <path> (conversations are kept)')
     .option('--max-file-size <bytes>', 'skip files larger than this (default 2097152)')
     .option('--chunk-size <chars>', 'target chunk size in characters (default 1200)')
@@ -80,8 +106,14 @@ export const register: RegisterCommand = (program, ctx) => {
     )
     .action(async (path: string | undefined, o: MineFlags) => {
       const mode = (o.mode ?? 'auto') as (typeof MODES)[number];
-      if (!MODES.includes(mode)) throw createError('INVALID_ARGUMENT', { name: '--mode', value: o.mode, expected: MODES.join(', ') });
-      if (path === undefined && !o.claude) throw createError('INVALID_ARGUMENT', { name: 'path', value: null, expected: 'a folder or file to mine, or --claude' });
+      if (!MODES.includes(mode))
+        throw createError('INVALID_ARGUMENT', { name: '--mode', value: o.mode, expected: MODES.join(', ') });
+      if (path === undefined && !o.claude)
+        throw createError('INVALID_ARGUMENT', {
+          name: 'path',
+          value: null,
+          expected: 'a folder or file to mine, or --claude',
+        });
       const chunk: { targetChars?: number; maxChars?: number; overlapChars?: number } = {};
       if (o.chunkSize) {
         chunk.targetChars = intOption('--chunk-size', o.chunkSize, 1200, 100, 100_000);
@@ -107,22 +139,30 @@ export const register: RegisterCommand = (program, ctx) => {
           ),
       };
       const s = await withPalace(ctx, (p) =>
-        o.claude ? p.mineClaude({ ...opts, ...(path !== undefined ? { configDir: path } : {}) }) : p.mine(path!, { ...opts, mode }),
+        o.claude
+          ? p.mineClaude({ ...opts, ...(path !== undefined ? { configDir: path } : {}) })
+          : p.mine(path!, { ...opts, mode }),
       ).finally(() => progress.done());
       if (o.json) return printJson(ctx.io, summaryJson(s, o.verbose === true));
       const c = colors(ctx.io);
       for (const w of s.warnings) ctx.io.stderr(`loci: warning: ${w}\n`);
-      const reasons = Object.entries(s.skipped).filter(([, n]) => n > 0).map(([r, n]) => `${n} ${r}`);
+      const reasons = Object.entries(s.skipped)
+        .filter(([, n]) => n > 0)
+        .map(([r, n]) => `${n} ${r}`);
       ctx.io.stdout(
         `${c.bold('mined')} ${s.path} → wing ${c.cyan(s.wing)}: ${s.filesScanned} files scanned ` +
           `(${s.filesMined} mined, ${s.filesUnchanged} unchanged, ${s.filesSkipped} skipped${reasons.length ? `: ${reasons.join(', ')}` : ''}), ` +
           `drawers +${s.drawersAdded} ~${s.drawersUpdated} -${s.drawersRemoved}, ` +
-          (s.conversations || s.redactions ? `${s.conversations} conversations, ${s.redactions} secrets redacted, ` : '') +
+          (s.conversations || s.redactions
+            ? `${s.conversations} conversations, ${s.redactions} secrets redacted, `
+            : '') +
           `${bytes(s.bytesRead)} in ${s.seconds.toFixed(2)} s\n`,
       );
       if (o.verbose) {
-        for (const f of s.skippedFiles) ctx.io.stdout(`  skipped (${f.reason}${f.detail ? `: ${f.detail}` : ''}) ${f.path}\n`);
-        if (s.skippedFiles.length < s.filesSkipped) ctx.io.stdout(`  … and ${s.filesSkipped - s.skippedFiles.length} more\n`);
+        for (const f of s.skippedFiles)
+          ctx.io.stdout(`  skipped (${f.reason}${f.detail ? `: ${f.detail}` : ''}) ${f.path}\n`);
+        if (s.skippedFiles.length < s.filesSkipped)
+          ctx.io.stdout(`  … and ${s.filesSkipped - s.skippedFiles.length} more\n`);
       } else if (s.filesSkipped > 0 && (s.skipped.ignored || s.skipped.unrecognised || s.skipped.unreadable)) {
         ctx.io.stdout(`  (--verbose lists the skipped files)\n`);
       }
@@ -136,7 +176,11 @@ export const register: RegisterCommand = (program, ctx) => {
     .action(async (path: string | undefined, o: { json?: boolean }) => {
       const r = await withPalace(ctx, (p) => p.sync(path));
       if (o.json) {
-        return printJson(ctx.io, { sources_checked: r.sourcesChecked, sources_removed: r.sourcesRemoved, drawers_removed: r.drawersRemoved });
+        return printJson(ctx.io, {
+          sources_checked: r.sourcesChecked,
+          sources_removed: r.sourcesRemoved,
+          drawers_removed: r.drawersRemoved,
+        });
       }
       ctx.io.stdout(`checked ${r.sourcesChecked} sources: removed ${r.sourcesRemoved} (${r.drawersRemoved} drawers)\n`);
     });

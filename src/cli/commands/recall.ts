@@ -50,7 +50,9 @@ function provider(ctx: CliContext, o: RecallCliOptions): LlmProvider | undefined
     p = providerFromEnv(ctx.io.env);
   } catch (e) {
     if (o.llm || !isLociError(e)) throw e;
-    ctx.io.stderr(`loci: recall: the LLM provider from LOCI_LLM_PROVIDER cannot be used (${e.message}); selecting with search\n`);
+    ctx.io.stderr(
+      `loci: recall: the LLM provider from LOCI_LLM_PROVIDER cannot be used (${e.message}); selecting with search\n`,
+    );
     return undefined;
   }
   if (o.llm && !p) throw createError('RECALL_PROVIDER_MISSING', { flag: '--llm' });
@@ -98,8 +100,10 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--timeout <ms>', 'time allowed to the LLM selector before search takes over (default 8000)')
     .action(async (words: string[], o: RecallCliOptions) => {
       const query = words.join(' ');
-      if (query.trim() === '') throw createError('INVALID_ARGUMENT', { name: 'query', value: query, expected: 'a non-empty prompt' });
-      if (o.record && !o.session) throw createError('INVALID_ARGUMENT', { name: '--record', value: true, expected: '--session ID as well' });
+      if (query.trim() === '')
+        throw createError('INVALID_ARGUMENT', { name: 'query', value: query, expected: 'a non-empty prompt' });
+      if (o.record && !o.session)
+        throw createError('INVALID_ARGUMENT', { name: '--record', value: true, expected: '--session ID as well' });
       const home = resolveHome(ctx.globals().home, ctx.io.env);
       const choice = selectMemoryDir({
         cwd: ctx.io.cwd,
@@ -120,7 +124,16 @@ export const register: RegisterCommand = (program, ctx) => {
         try {
           // As the user-prompt-submit hook: the project's wing (+ tunnels), user memories, no wrapper.
           const wings = await recallWings(palace, wingForCwd(ctx.io.cwd) ?? defaultWing(ctx.io.cwd));
-          result = await buildPromptContext({ ...common, query, memoryDir: choice.dir, palace, maxChars, wings, userMemoryDir: choice.userDir, wrap: false });
+          result = await buildPromptContext({
+            ...common,
+            query,
+            memoryDir: choice.dir,
+            palace,
+            maxChars,
+            wings,
+            userMemoryDir: choice.userDir,
+            wrap: false,
+          });
         } finally {
           await palace.close();
         }
@@ -137,7 +150,9 @@ export const register: RegisterCommand = (program, ctx) => {
       if (o.json) return printJson(ctx.io, toJson(result, choice.dir, choice.kind));
       if (result.text) ctx.io.stdout(`${result.text}\n`);
       if (result.reason || !result.text) {
-        ctx.io.stderr(`loci: recall (${result.selector}): ${result.reason ?? 'nothing to inject'}${result.text ? '' : ` — nothing injected from ${choice.dir}`}\n`);
+        ctx.io.stderr(
+          `loci: recall (${result.selector}): ${result.reason ?? 'nothing to inject'}${result.text ? '' : ` — nothing injected from ${choice.dir}`}\n`,
+        );
       }
     });
 };

@@ -34,7 +34,9 @@ function hitJson(h: SearchHit) {
     metadata: h.metadata,
     text: h.text,
     ...(h.explain ? { explain: h.explain } : {}),
-    ...(h.context ? { context: h.context.map((d) => ({ id: d.id, source: d.source, chunk_index: d.chunkIndex, text: d.text })) } : {}),
+    ...(h.context
+      ? { context: h.context.map((d) => ({ id: d.id, source: d.source, chunk_index: d.chunkIndex, text: d.text })) }
+      : {}),
   };
 }
 
@@ -54,7 +56,10 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--lexical', 'BM25 only (skip the other signals)')
     .option('--full', 'print whole drawers instead of snippets')
     .option('--json', 'print results as JSON')
-    .addHelpText('after', '\nExamples:\n  loci search "why did we switch to OAuth2"\n  loci search 认证 --wing myapp -n 5 --json\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  loci search "why did we switch to OAuth2"\n  loci search 认证 --wing myapp -n 5 --json\n',
+    )
     .action(async (words: string[], o: SearchFlags) => {
       const query = words.join(' ');
       dateOption('--since', o.since);
@@ -96,7 +101,9 @@ export const register: RegisterCommand = (program, ctx) => {
         );
         const spans = matchSpans(h.text, tokens);
         const snip = o.full ? { text: h.text, truncated: false } : snippetLines(h.text, spans, 8);
-        const shown = ctx.io.isTTY ? highlight(snip.text, matchSpans(snip.text, tokens), '\x1b[1;33m', '\x1b[0m') : snip.text;
+        const shown = ctx.io.isTTY
+          ? highlight(snip.text, matchSpans(snip.text, tokens), '\x1b[1;33m', '\x1b[0m')
+          : snip.text;
         ctx.io.stdout(shown.replace(/^/gm, '   ') + (snip.truncated ? c.dim('\n   …') : '') + '\n');
         if (h.explain) {
           const parts = Object.entries(h.explain.signals).map(
@@ -104,7 +111,8 @@ export const register: RegisterCommand = (program, ctx) => {
           );
           ctx.io.stdout(c.magenta(`   explain: ${parts.join(' | ')} = ${h.explain.fused.toFixed(4)}\n`));
         }
-        for (const n of h.context ?? []) ctx.io.stdout(c.dim(`   ┆ [${n.chunkIndex}] ${n.text.split('\n')[0]!.slice(0, 120)}\n`));
+        for (const n of h.context ?? [])
+          ctx.io.stdout(c.dim(`   ┆ [${n.chunkIndex}] ${n.text.split('\n')[0]!.slice(0, 120)}\n`));
         ctx.io.stdout('\n');
       });
     });

@@ -19,9 +19,14 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--json', 'print {text, tokens, wing, sections, omitted} as JSON')
     .action(async (o: { wing?: string; maxTokens?: string; json?: boolean }) => {
       const maxTokens = intOption('--max-tokens', o.maxTokens, 800, 100, 8000);
-      const r = await withPalace(ctx, (palace) => wakeUp({ palace, cwd: ctx.io.cwd, env: ctx.io.env, maxTokens, ...(o.wing ? { wing: o.wing } : {}) }));
+      const r = await withPalace(ctx, (palace) =>
+        wakeUp({ palace, cwd: ctx.io.cwd, env: ctx.io.env, maxTokens, ...(o.wing ? { wing: o.wing } : {}) }),
+      );
       if (o.json) return printJson(ctx.io, r);
       if (r.text) ctx.io.stdout(`${r.text}\n`);
-      else ctx.io.stderr(`loci: nothing to wake up with for wing ${r.wing}: no identity file, memories or decisions yet\n`);
+      else
+        ctx.io.stderr(
+          `loci: nothing to wake up with for wing ${r.wing}: no identity file, memories or decisions yet\n`,
+        );
     });
 };

@@ -15,14 +15,20 @@ import type { MineConvosOptions, MineConvosSummary } from './types.js';
 export type MineAutoOptions = MineProjectOptions & MineConvosOptions;
 
 /** Mines `path`, sending each file to the miner its content calls for (see the module comment). */
-export async function mineAuto(store: MemoryStore, path: string, opts: MineAutoOptions = {}): Promise<MineConvosSummary> {
+export async function mineAuto(
+  store: MemoryStore,
+  path: string,
+  opts: MineAutoOptions = {},
+): Promise<MineConvosSummary> {
   const t0 = performance.now();
   const d = await discoverConversations(store, path, opts);
   const { files: _files, ...convoOpts } = opts;
   const convo = await mineConvoUnits(store, d.root, d.units, d.known, convoOpts);
   const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const items: WalkItem[] = d.others.map((it) =>
-    it.kind === 'file' && it.size > max ? { kind: 'skipped', path: it.path, rel: it.rel, reason: 'too-large', detail: `${it.size} bytes > ${max}` } : it,
+    it.kind === 'file' && it.size > max
+      ? { kind: 'skipped', path: it.path, rel: it.rel, reason: 'too-large', detail: `${it.size} bytes > ${max}` }
+      : it,
   );
   const project = await mineProject(store, d.root, { ...opts, items });
   const projectSeen = project.filesScanned > 0;

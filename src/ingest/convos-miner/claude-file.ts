@@ -35,7 +35,9 @@ function sidecarBytes(ctx: ConvoContext): number {
 export function sidecarResolver(path: string, ctx: ConvoContext): (name: string) => string | undefined {
   const dir = dirname(path);
   const base =
-    basename(dir) === 'subagents' ? join(dirname(dir), 'tool-results') : join(dir, basename(path).replace(/\.jsonl$/i, ''), 'tool-results');
+    basename(dir) === 'subagents'
+      ? join(dirname(dir), 'tool-results')
+      : join(dir, basename(path).replace(/\.jsonl$/i, ''), 'tool-results');
   const max = sidecarBytes(ctx);
   return (name) => {
     if (!name || name.includes('/') || name.includes('\\') || name.includes('..')) return undefined;
@@ -83,13 +85,25 @@ function full(path: string, f: OpenFile, ctx: ConvoContext, warnings: string[]):
     if (d.length) conversations++;
     drawers.push(...d);
   }
-  const state: ClaudeSourceState = { v: 1, kind: 'claude', format: 'claude-code', thread: redactThreadState(r.state, ctx), main, slots };
+  const state: ClaudeSourceState = {
+    v: 1,
+    kind: 'claude',
+    format: 'claude-code',
+    thread: redactThreadState(r.state, ctx),
+    main,
+    slots,
+  };
   const hash = read.hash;
   return {
     ...sessionOf(state),
     kind: 'replace',
     path,
-    state: sourceState(path, ctx, main?.wing ?? ctx.wing ?? ctx.fallbackWing, f, { hash, offset: nextOffset, prefixHash: prefixHash(f, nextOffset), state }),
+    state: sourceState(path, ctx, main?.wing ?? ctx.wing ?? ctx.fallbackWing, f, {
+      hash,
+      offset: nextOffset,
+      prefixHash: prefixHash(f, nextOffset),
+      state,
+    }),
     drawers,
     skipIfHash: hash,
     bytesRead: read.read,
@@ -100,7 +114,14 @@ function full(path: string, f: OpenFile, ctx: ConvoContext, warnings: string[]):
 }
 
 /** Continues from the stored cursor; null when the file must be read whole instead. */
-function append(path: string, f: OpenFile, prev: SourceState, st: ClaudeSourceState, ctx: ConvoContext, warnings: string[]): PreparedUnit | null {
+function append(
+  path: string,
+  f: OpenFile,
+  prev: SourceState,
+  st: ClaudeSourceState,
+  ctx: ConvoContext,
+  warnings: string[],
+): PreparedUnit | null {
   if (st.thread === null) return null;
   const read = readLines(f, prev.offset, { chain: prev.hash });
   const { lines, consumed: nextOffset } = read;
@@ -124,21 +145,33 @@ function append(path: string, f: OpenFile, prev: SourceState, st: ClaudeSourceSt
     return { kind: 'unchanged', path, bytesRead: read.read, redactions: 0, conversations: 0, warnings };
   }
   const state: ClaudeSourceState = { v: 1, kind: 'claude', format: 'claude-code', thread, main, slots: st.slots };
-  const answer = appendAnswer(path, f, prev, ctx, { read: read.read, consumed: nextOffset, hash: read.hash }, main?.wing ?? prev.wing, state, {
-    drawers,
-    remove,
-    redactions: red.count,
-    conversations: drawers.length ? 1 : 0,
-    warnings,
-  });
+  const answer = appendAnswer(
+    path,
+    f,
+    prev,
+    ctx,
+    { read: read.read, consumed: nextOffset, hash: read.hash },
+    main?.wing ?? prev.wing,
+    state,
+    {
+      drawers,
+      remove,
+      redactions: red.count,
+      conversations: drawers.length ? 1 : 0,
+      warnings,
+    },
+  );
   return { ...answer, ...sessionOf(state) };
 }
 
 /** Warnings of a read: invalid UTF-8, and huge lines left out (`firstLine`: number of the first line read). */
 export function readWarnings(path: string, r: ReadLinesResult, firstLine: number, warnings: string[]): void {
-  if (r.invalidUtf8Lines) warnings.push(`${path}: ${r.invalidUtf8Lines} line(s) were not valid UTF-8 (decoded with replacement characters)`);
+  if (r.invalidUtf8Lines)
+    warnings.push(`${path}: ${r.invalidUtf8Lines} line(s) were not valid UTF-8 (decoded with replacement characters)`);
   for (const x of r.huge) {
-    warnings.push(`${path}: line ${firstLine + x.index} is ${(x.bytes / 1048576).toFixed(1)} MB, over the ${MAX_LINE_BYTES / 1048576} MB line limit: not read (the conversation continues around it)`);
+    warnings.push(
+      `${path}: line ${firstLine + x.index} is ${(x.bytes / 1048576).toFixed(1)} MB, over the ${MAX_LINE_BYTES / 1048576} MB line limit: not read (the conversation continues around it)`,
+    );
   }
 }
 

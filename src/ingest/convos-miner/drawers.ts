@@ -73,7 +73,11 @@ export function redactMessages(msgs: readonly ConvoMessage[], red: Redactor): Co
 
 /** Redacts a conversation's messages and title in place of a copy. */
 export function redactConversation(conv: Conversation, red: Redactor): Conversation {
-  return { ...conv, title: conv.title === null ? null : red.text(conv.title), messages: redactMessages(conv.messages, red) };
+  return {
+    ...conv,
+    title: conv.title === null ? null : red.text(conv.title),
+    messages: redactMessages(conv.messages, red),
+  };
 }
 
 /** The Claude Code cursor with its text facts (titles, cwd…) redacted, for storage. */
@@ -113,8 +117,17 @@ export function newCursor(conv: Conversation, slot: number): ConvCursor {
 function roomOf(cur: ConvCursor, messages: readonly ConvoMessage[], whole: boolean): string {
   const { format, cwd, gitBranch, title } = cur.head;
   return roomForConversation({
-    format, id: cur.id, title: whole ? title : null, source: '', file: '', cwd, gitBranch, startedAt: null,
-    messages: [...messages], exchangeMode: cur.ex.mode, meta: {},
+    format,
+    id: cur.id,
+    title: whole ? title : null,
+    source: '',
+    file: '',
+    cwd,
+    gitBranch,
+    startedAt: null,
+    messages: [...messages],
+    exchangeMode: cur.ex.mode,
+    meta: {},
   });
 }
 
@@ -127,7 +140,12 @@ function roomOf(cur: ConvCursor, messages: readonly ConvoMessage[], whole: boole
  * the first exchanges: the room then depends only on the first user message and the cwd, so an
  * incremental read and a full read of the final file agree.
  */
-export function settleCursor(cur: ConvCursor, conv: Conversation, ctx: ConvoContext, o: { whole: boolean; force: boolean; source: string }): void {
+export function settleCursor(
+  cur: ConvCursor,
+  conv: Conversation,
+  ctx: ConvoContext,
+  o: { whole: boolean; force: boolean; source: string },
+): void {
   const h = headOf(conv);
   cur.head = {
     format: h.format,
@@ -136,7 +154,10 @@ export function settleCursor(cur: ConvCursor, conv: Conversation, ctx: ConvoCont
     gitBranch: h.gitBranch ?? cur.head.gitBranch,
     meta: { ...cur.head.meta, ...h.meta },
   };
-  if (cur.wing === null) cur.wing = ctx.wing ?? conversationWing({ cwd: cur.head.cwd, format: cur.head.format, file: o.source, rootProject: ctx.rootProject });
+  if (cur.wing === null)
+    cur.wing =
+      ctx.wing ??
+      conversationWing({ cwd: cur.head.cwd, format: cur.head.format, file: o.source, rootProject: ctx.rootProject });
   if (cur.room !== null) return;
   if (ctx.room !== null) {
     cur.room = ctx.room;
@@ -153,7 +174,13 @@ export function settleCursor(cur: ConvCursor, conv: Conversation, ctx: ConvoCont
  * `cur.next`; chunks of the open exchange (`open`) take the indices that follow without advancing
  * it, so they keep them when the exchange closes.
  */
-export function chunkDrawers(source: string, chunks: readonly ExchangeChunk[], cur: ConvCursor, ctx: ConvoContext, open = false): DrawerInput[] {
+export function chunkDrawers(
+  source: string,
+  chunks: readonly ExchangeChunk[],
+  cur: ConvCursor,
+  ctx: ConvoContext,
+  open = false,
+): DrawerInput[] {
   const out: DrawerInput[] = [];
   if (chunks.length === 0) return out;
   const wing = cur.wing ?? ctx.wing ?? ctx.fallbackWing;
@@ -216,14 +243,21 @@ export interface CursorWrite {
  * conversation is complete (a whole read, a `history.jsonl` prompt, a branch): nothing stays open.
  * `whole`: the conversation is read whole (see {@link settleCursor}).
  */
-export function advanceCursor(source: string, cur: ConvCursor, conv: Conversation, ctx: ConvoContext, o: { close: boolean; whole: boolean }): CursorWrite {
+export function advanceCursor(
+  source: string,
+  cur: ConvCursor,
+  conv: Conversation,
+  ctx: ConvoContext,
+  o: { close: boolean; whole: boolean },
+): CursorWrite {
   const known = cur.ex.open.length ? [...cur.ex.open, ...conv.messages] : conv.messages;
   settleCursor(cur, { ...conv, messages: known }, ctx, { whole: o.whole, force: false, source });
   const before = cur.openIds ?? [];
   if (conv.messages.length === 0 && !(o.close && cur.ex.open.length > 0)) return { drawers: [], remove: [] };
   const a = advanceExchanges(cur.ex, conv.messages, { maxChars: ctx.maxChars, flush: o.close });
   cur.ex = a.cursor;
-  if ((a.closed.length || a.open.length) && cur.room === null) settleCursor(cur, { ...conv, messages: known }, ctx, { whole: o.whole, force: true, source });
+  if ((a.closed.length || a.open.length) && cur.room === null)
+    settleCursor(cur, { ...conv, messages: known }, ctx, { whole: o.whole, force: true, source });
   const closed = chunkDrawers(source, a.closed, cur, ctx);
   const open = chunkDrawers(source, a.open, cur, ctx, true);
   const ids = new Set([...closed, ...open].map((d) => d.id!));

@@ -77,7 +77,6 @@ export function prefixHash(f: OpenFile, offset: number): string {
   return h.digest('hex');
 }
 
-
 /** A source state for `path` with the given bookkeeping (kind `convo`). */
 export function sourceState(
   path: string,

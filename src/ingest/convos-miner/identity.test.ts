@@ -40,15 +40,30 @@ describe('conversation wings mean projects (issue 10)', () => {
     assert.equal(wingForClaudeProjectDir('not-a-project-dir'), null);
     const repo = join(dir, 'my-app');
     mkdirSync(join(repo, '.git'), { recursive: true });
-    assert.equal(wingForClaudeProjectDir(repo.replace(/[/.]/g, '-')), 'my-app', 'an existing folder is found despite the lossy name');
+    assert.equal(
+      wingForClaudeProjectDir(repo.replace(/[/.]/g, '-')),
+      'my-app',
+      'an existing folder is found despite the lossy name',
+    );
   });
 
   it('conversations without a project get the mined repository, else the application — never the export folder', () => {
     const file = join(dir, 'export', 'conversations.json');
     assert.equal(conversationWing({ cwd: null, format: 'chatgpt', file, rootProject: null }), 'chatgpt');
     assert.equal(conversationWing({ cwd: null, format: 'slack', file, rootProject: 'team-repo' }), 'team-repo');
-    assert.equal(conversationWing({ cwd: null, format: 'claude-code', file: '/x/-Users-me-Code-zoo/s.jsonl', rootProject: null }), 'zoo');
-    assert.equal(conversationWing({ cwd: null, format: 'claude-code', file: '/x/-Users-me-Code-zoo/s/subagents/agent-a1.jsonl', rootProject: null }), 'zoo');
+    assert.equal(
+      conversationWing({ cwd: null, format: 'claude-code', file: '/x/-Users-me-Code-zoo/s.jsonl', rootProject: null }),
+      'zoo',
+    );
+    assert.equal(
+      conversationWing({
+        cwd: null,
+        format: 'claude-code',
+        file: '/x/-Users-me-Code-zoo/s/subagents/agent-a1.jsonl',
+        rootProject: null,
+      }),
+      'zoo',
+    );
     assert.equal(conversationWing({ cwd: '/srv/build/api', format: 'codex', file, rootProject: 'other' }), 'api');
   });
 });

@@ -39,8 +39,20 @@ export function isTempName(name: string): boolean {
   );
 }
 
-const HOME_RE = [/^\/home\/[^/]+$/, /^\/Users\/[^/]+$/, /^\/root$/, /^\/var\/home\/[^/]+$/, /^[A-Za-z]:\/Users\/[^/]+$/i];
-const TEMP_ROOT_RE = [/^\/tmp$/, /^\/var\/tmp$/, /^\/private\/tmp$/, /^(?:\/private)?\/var\/folders(?:\/.*)?$/, /^[A-Za-z]:\/Windows\/Temp$/i];
+const HOME_RE = [
+  /^\/home\/[^/]+$/,
+  /^\/Users\/[^/]+$/,
+  /^\/root$/,
+  /^\/var\/home\/[^/]+$/,
+  /^[A-Za-z]:\/Users\/[^/]+$/i,
+];
+const TEMP_ROOT_RE = [
+  /^\/tmp$/,
+  /^\/var\/tmp$/,
+  /^\/private\/tmp$/,
+  /^(?:\/private)?\/var\/folders(?:\/.*)?$/,
+  /^[A-Za-z]:\/Windows\/Temp$/i,
+];
 
 function isHome(p: string): boolean {
   let h: string | undefined;
@@ -83,7 +95,8 @@ export function wingForCwd(cwd: string | null | undefined): string | null {
   return wing;
 }
 
-const CONTAINERS = /^(?:code|src|source|projects?|repos?|repositories|git|github|gitlab|dev|development|work|workspace|workspaces|documents|desktop|sites|www)$/i;
+const CONTAINERS =
+  /^(?:code|src|source|projects?|repos?|repositories|git|github|gitlab|dev|development|work|workspace|workspaces|documents|desktop|sites|www)$/i;
 
 /** The existing folder a sanitized name (`-`-joined path) stands for, trying `-` as `/`, `-` or `.`. */
 function resolveSanitized(segs: readonly string[]): string | null {
@@ -157,7 +170,12 @@ const APP_WING: Record<ConvoFormat, string> = {
  * The wing of a conversation (rules 2–5 of the module comment; the caller applies `--wing`):
  * `rootProject` is the mined folder's git repository name, if any.
  */
-export function conversationWing(o: { cwd: string | null; format: ConvoFormat; file: string; rootProject: string | null }): string {
+export function conversationWing(o: {
+  cwd: string | null;
+  format: ConvoFormat;
+  file: string;
+  rootProject: string | null;
+}): string {
   const fromCwd = wingForCwd(o.cwd);
   if (fromCwd) return fromCwd;
   if (o.format === 'claude-code') {

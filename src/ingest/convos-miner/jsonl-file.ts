@@ -32,7 +32,14 @@ interface Step {
 }
 
 /** Feeds parsed conversations to their cursors (the open exchange of each is stored too); mutates `st`. */
-function feed(path: string, job: ConvoJob, convs: readonly Conversation[], st: JsonlSourceState, ctx: ConvoContext, red: Redactor): Step {
+function feed(
+  path: string,
+  job: ConvoJob,
+  convs: readonly Conversation[],
+  st: JsonlSourceState,
+  ctx: ConvoContext,
+  red: Redactor,
+): Step {
   const single = job.unit.format !== 'claude-history';
   const out: Step = { drawers: [], remove: [], conversations: 0 };
   for (const c of convs) {
@@ -52,7 +59,15 @@ function feed(path: string, job: ConvoJob, convs: readonly Conversation[], st: J
   return out;
 }
 
-function parse(path: string, ctx: ConvoContext, job: ConvoJob, lines: readonly string[], firstLine: number, events: boolean, warnings: string[]): Conversation[] {
+function parse(
+  path: string,
+  ctx: ConvoContext,
+  job: ConvoJob,
+  lines: readonly string[],
+  firstLine: number,
+  events: boolean,
+  warnings: string[],
+): Conversation[] {
   const mark = job.unit.format === 'codex' && events && !hasEvents(lines) && firstLine > 1;
   const text = (mark ? [CODEX_EVENT_MARK, ...lines] : lines).join('\n');
   const r = parseConversations(path, text, {
@@ -70,14 +85,28 @@ function full(path: string, f: OpenFile, job: ConvoJob, ctx: ConvoContext, warni
   const { lines, consumed: nextOffset } = read;
   readWarnings(path, read, 1, warnings);
   const red = redactor(ctx);
-  const st: JsonlSourceState = { v: 1, kind: 'jsonl', format: job.unit.format, nextLine: 1 + lines.length, primary: null, events: hasEvents(lines), convs: {}, slots: 0 };
+  const st: JsonlSourceState = {
+    v: 1,
+    kind: 'jsonl',
+    format: job.unit.format,
+    nextLine: 1 + lines.length,
+    primary: null,
+    events: hasEvents(lines),
+    convs: {},
+    slots: 0,
+  };
   const step = feed(path, job, parse(path, ctx, job, lines, 1, false, warnings), st, ctx, red);
   const hash = read.hash;
   const wing = Object.values(st.convs)[0]?.wing ?? ctx.wing ?? ctx.fallbackWing;
   return {
     kind: 'replace',
     path,
-    state: sourceState(path, ctx, wing, f, { hash, offset: nextOffset, prefixHash: prefixHash(f, nextOffset), state: st }),
+    state: sourceState(path, ctx, wing, f, {
+      hash,
+      offset: nextOffset,
+      prefixHash: prefixHash(f, nextOffset),
+      state: st,
+    }),
     drawers: step.drawers,
     skipIfHash: hash,
     bytesRead: read.read,
@@ -87,7 +116,15 @@ function full(path: string, f: OpenFile, job: ConvoJob, ctx: ConvoContext, warni
   };
 }
 
-function append(path: string, f: OpenFile, job: ConvoJob, prev: SourceState, st: JsonlSourceState, ctx: ConvoContext, warnings: string[]): PreparedUnit {
+function append(
+  path: string,
+  f: OpenFile,
+  job: ConvoJob,
+  prev: SourceState,
+  st: JsonlSourceState,
+  ctx: ConvoContext,
+  warnings: string[],
+): PreparedUnit {
   const read = readLines(f, prev.offset, { chain: prev.hash });
   const { lines, consumed: nextOffset } = read;
   readWarnings(path, read, st.nextLine, warnings);
@@ -112,6 +149,8 @@ export function prepareJsonl(job: ConvoJob, ctx: ConvoContext, st: JsonlSourceSt
   const { path } = job.unit;
   const warnings: string[] = [];
   return withFile(path, (f) =>
-    st && job.prev && canContinue(f, job.prev) ? append(path, f, job, job.prev, st, ctx, warnings) : full(path, f, job, ctx, warnings),
+    st && job.prev && canContinue(f, job.prev)
+      ? append(path, f, job, job.prev, st, ctx, warnings)
+      : full(path, f, job, ctx, warnings),
   );
 }

@@ -10,7 +10,11 @@ import type { MineClaudeOptions } from '../mine-convos.js';
 import type { MineConvosOptions, MineConvosSummary } from './types.js';
 
 /** See `mineConversations` in mine-convos (loaded on first call). */
-export async function mineConversations(store: MemoryStore, path: string, opts?: MineConvosOptions): Promise<MineConvosSummary> {
+export async function mineConversations(
+  store: MemoryStore,
+  path: string,
+  opts?: MineConvosOptions,
+): Promise<MineConvosSummary> {
   return (await import('../mine-convos.js')).mineConversations(store, path, opts);
 }
 

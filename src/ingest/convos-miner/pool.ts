@@ -15,11 +15,15 @@ export interface UnitPreparer {
 
 /** `workers` = 0 prepares inline; otherwise that many worker threads share the jobs. */
 export function createUnitPreparer(ctx: ConvoContext, workers: number): UnitPreparer {
-  const pool = createJobPool<ConvoJob, PreparedUnit>(siblingModule(import.meta.url, 'worker'), ctx, workers, (job) => prepareUnit(job, ctx));
+  const pool = createJobPool<ConvoJob, PreparedUnit>(siblingModule(import.meta.url, 'worker'), ctx, workers, (job) =>
+    prepareUnit(job, ctx),
+  );
   return {
     prepare: (job) =>
       pool.run(job).catch((e: unknown) => {
-        throw createError('INTERNAL', { what: `conversation mining worker failed: ${(e as Error)?.message ?? String(e)}` });
+        throw createError('INTERNAL', {
+          what: `conversation mining worker failed: ${(e as Error)?.message ?? String(e)}`,
+        });
       }),
     close: () => pool.close(),
   };

@@ -17,7 +17,14 @@ import type { SourceState } from '../../store/ports.js';
 import { prepareClaude } from './claude-file.js';
 import { prepareJsonl } from './jsonl-file.js';
 import { prepareSlack, prepareWhole } from './whole-file.js';
-import type { ClaudeSourceState, ConvoContext, ConvoJob, ConvoSourceState, JsonlSourceState, PreparedUnit } from './types.js';
+import type {
+  ClaudeSourceState,
+  ConvoContext,
+  ConvoJob,
+  ConvoSourceState,
+  JsonlSourceState,
+  PreparedUnit,
+} from './types.js';
 
 /** The stored cursor state when it can be continued with the current settings, else null. */
 export function usableState(prev: SourceState | null, ctx: ConvoContext): ConvoSourceState | null {
@@ -37,7 +44,8 @@ export function isUnchanged(job: ConvoJob, ctx: ConvoContext): boolean {
 /** Prepares one unit. A file that cannot be read becomes `skipped` with a warning (never a throw). */
 export function prepareUnit(job: ConvoJob, ctx: ConvoContext): PreparedUnit {
   const path = job.unit.path;
-  if (isUnchanged(job, ctx)) return { kind: 'unchanged', path, bytesRead: 0, redactions: 0, conversations: 0, warnings: [] };
+  if (isUnchanged(job, ctx))
+    return { kind: 'unchanged', path, bytesRead: 0, redactions: 0, conversations: 0, warnings: [] };
   try {
     const st = usableState(job.prev, ctx);
     switch (job.unit.kind) {
@@ -53,6 +61,13 @@ export function prepareUnit(job: ConvoJob, ctx: ConvoContext): PreparedUnit {
   } catch (e) {
     if (!isLociError(e) && typeof (e as NodeJS.ErrnoException)?.code !== 'string') throw e; // a bug: let it surface
     const err = isLociError(e) ? e : fsError(e, path);
-    return { kind: 'skipped', path, bytesRead: 0, redactions: 0, conversations: 0, warnings: [`${path}: ${err.message}`] };
+    return {
+      kind: 'skipped',
+      path,
+      bytesRead: 0,
+      redactions: 0,
+      conversations: 0,
+      warnings: [`${path}: ${err.message}`],
+    };
   }
 }

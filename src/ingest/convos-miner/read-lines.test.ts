@@ -21,7 +21,8 @@ describe('readLines: bounded line reading (issue 11 defect 8)', () => {
   };
 
   it('equals a whole read for ordinary lines, whatever the block boundaries', () => {
-    const text = Array.from({ length: 300 }, (_, i) => `{"n":${i},"t":"${'é'.repeat(i % 37)}"}`).join('\n') + '\n{"cut":';
+    const text =
+      Array.from({ length: 300 }, (_, i) => `{"n":${i},"t":"${'é'.repeat(i % 37)}"}`).join('\n') + '\n{"cut":';
     const p = file('a.jsonl', text);
     const whole = readCompleteLines(Buffer.from(text), 0);
     for (const max of [90, 100, 257, 1000, 1 << 20]) {
@@ -34,12 +35,27 @@ describe('readLines: bounded line reading (issue 11 defect 8)', () => {
   });
 
   it('replaces a too-long line by a stub of its envelope keys, in any key order, and chains the hash', () => {
-    const big = JSON.stringify({ message: { content: [{ type: 'tool_result', content: 'z'.repeat(5000) }] }, type: 'user', parentUuid: 'p1', uuid: 'u1', sessionId: 's1', timestamp: '2026-01-01T00:00:00.000Z' });
+    const big = JSON.stringify({
+      message: { content: [{ type: 'tool_result', content: 'z'.repeat(5000) }] },
+      type: 'user',
+      parentUuid: 'p1',
+      uuid: 'u1',
+      sessionId: 's1',
+      timestamp: '2026-01-01T00:00:00.000Z',
+    });
     const text = `{"a":1}\n${big}\n{"b":2}\n`;
     const p = file('b.jsonl', text);
     const r = withFile(p, (f) => readLines(f, 0, { maxLineBytes: 1024, chain: 'prev' }));
     assert.equal(r.lines.length, 3);
-    assert.deepEqual(JSON.parse(r.lines[1]!), { type: 'user', uuid: 'u1', parentUuid: 'p1', sessionId: 's1', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: [] }, payload: {} });
+    assert.deepEqual(JSON.parse(r.lines[1]!), {
+      type: 'user',
+      uuid: 'u1',
+      parentUuid: 'p1',
+      sessionId: 's1',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      message: { role: 'user', content: [] },
+      payload: {},
+    });
     assert.deepEqual(r.huge, [{ index: 1, bytes: big.length + 1 }]);
     assert.equal(r.consumed, Buffer.byteLength(text));
     assert.equal(r.hash, createHash('sha256').update('prev').update('\0').update(text).digest('hex'));

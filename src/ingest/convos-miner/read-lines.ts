@@ -36,8 +36,20 @@ export interface ReadLinesResult {
 }
 
 const RECORD_TYPES = new Set([
-  'user', 'assistant', 'system', 'summary', 'progress', 'attachment', 'human',
-  'session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'gemini', 'model',
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'progress',
+  'attachment',
+  'human',
+  'session_meta',
+  'response_item',
+  'event_msg',
+  'turn_context',
+  'compacted',
+  'gemini',
+  'model',
 ]);
 
 function keyValue(text: string, key: string): string | undefined {
@@ -76,14 +88,18 @@ function hashRange(f: OpenFile, from: number, to: number, chain?: string): strin
 }
 
 /** Reads the complete lines of `f` from byte `start` (see the module comment). */
-export function readLines(f: OpenFile, start: number, o: { chain?: string; maxLineBytes?: number } = {}): ReadLinesResult {
+export function readLines(
+  f: OpenFile,
+  start: number,
+  o: { chain?: string; maxLineBytes?: number } = {},
+): ReadLinesResult {
   const max = Math.max(1, o.maxLineBytes ?? MAX_LINE_BYTES);
   const h = createHash('sha256');
   if (o.chain !== undefined) h.update(o.chain).update('\0');
   const out: ReadLinesResult = { lines: [], consumed: 0, read: 0, invalidUtf8Lines: 0, hash: '', huge: [] };
   let carry: Buffer | null = null;
   let huge: { head: Buffer; tail: Buffer; bytes: number } | null = null;
-  for (let pos = start; pos < f.size; ) {
+  for (let pos = start; pos < f.size;) {
     const block = f.read(pos, Math.min(f.size, pos + Math.min(BLOCK, max)));
     if (block.length === 0) break;
     pos += block.length;
@@ -94,7 +110,11 @@ export function readLines(f: OpenFile, start: number, o: { chain?: string; maxLi
       const nl = rest.indexOf(0x0a);
       if (carry.length + (nl < 0 ? rest.length : nl) > max) {
         h.update(carry);
-        huge = { head: Buffer.from(carry.subarray(0, KEEP)), tail: Buffer.from(carry.subarray(Math.max(0, carry.length - KEEP))), bytes: carry.length };
+        huge = {
+          head: Buffer.from(carry.subarray(0, KEEP)),
+          tail: Buffer.from(carry.subarray(Math.max(0, carry.length - KEEP))),
+          bytes: carry.length,
+        };
         carry = null;
       }
     }
@@ -128,7 +148,11 @@ export function readLines(f: OpenFile, start: number, o: { chain?: string; maxLi
     carry = null;
     if (left.length > max) {
       h.update(left);
-      huge = { head: Buffer.from(left.subarray(0, KEEP)), tail: Buffer.from(left.subarray(left.length - KEEP)), bytes: left.length };
+      huge = {
+        head: Buffer.from(left.subarray(0, KEEP)),
+        tail: Buffer.from(left.subarray(left.length - KEEP)),
+        bytes: left.length,
+      };
     } else if (left.length) carry = Buffer.from(left);
   }
   // A huge line still being written was hashed but is not consumed: hash the consumed bytes again.

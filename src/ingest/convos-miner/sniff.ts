@@ -38,7 +38,11 @@ export function sniffFormat(path: string): ConvoFormat | null {
   try {
     return withFile(path, (f) => {
       if (!CANDIDATE_EXT.has(extname(path).toLowerCase())) {
-        const peek = f.read(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+        const peek = f
+          .read(0, 512)
+          .toString('utf8')
+          .replace(/^\uFEFF/, '')
+          .trimStart();
         if (!peek.startsWith('{') && !peek.startsWith('[')) return null;
       }
       const head = f.read(0, DETECT_HEAD_CHARS);

@@ -30,6 +30,9 @@ export class UnknownTypes {
 
   /** One warning per unknown type seen in the run. */
   finish(): string[] {
-    return [...this.seen].map(([what, k]) => `${what}: ${k.records} record(s) in ${k.files} file(s) skipped — please report it if it holds conversation text`);
+    return [...this.seen].map(
+      ([what, k]) =>
+        `${what}: ${k.records} record(s) in ${k.files} file(s) skipped — please report it if it holds conversation text`,
+    );
   }
 }

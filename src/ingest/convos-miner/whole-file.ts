@@ -15,7 +15,14 @@ import { createHash } from 'node:crypto';
 import { fsError } from '../../core/errors.js';
 import { sha256 } from '../../core/hash.js';
 import type { DrawerInput } from '../../store/ports.js';
-import { isSlackExportRoot, parseConversations, parseSlackChannel, slackUsersFromJson, type Conversation, type SlackDayFile } from '../convos/index.js';
+import {
+  isSlackExportRoot,
+  parseConversations,
+  parseSlackChannel,
+  slackUsersFromJson,
+  type Conversation,
+  type SlackDayFile,
+} from '../convos/index.js';
 import { advanceCursor, newCursor, redactConversation, redactor } from './drawers.js';
 import { sourceState } from './file-io.js';
 import type { ConvoContext, ConvoJob, PreparedUnit, WholeSourceState } from './types.js';
@@ -49,14 +56,29 @@ function slackUsers(dir: string): ((id: string) => string | undefined) | undefin
   return (id) => users[id];
 }
 
-function finish(job: ConvoJob, ctx: ConvoContext, hash: string, bytes: number, convs: readonly Conversation[], warnings: string[]): PreparedUnit {
+function finish(
+  job: ConvoJob,
+  ctx: ConvoContext,
+  hash: string,
+  bytes: number,
+  convs: readonly Conversation[],
+  warnings: string[],
+): PreparedUnit {
   const { unit, prev } = job;
   const path = unit.path;
   const state: WholeSourceState = { v: 1, kind: unit.kind === 'slack' ? 'slack' : 'whole', format: unit.format };
   const f = { size: unit.size, mtimeMs: unit.mtimeMs };
   if (prev && prev.kind === 'convo' && prev.config === ctx.config && prev.hash === hash) {
     const wing = prev.wing;
-    return { kind: 'touch', path, state: sourceState(path, ctx, wing, f, { hash, offset: bytes, prefixHash: null, state }), bytesRead: bytes, redactions: 0, conversations: 0, warnings };
+    return {
+      kind: 'touch',
+      path,
+      state: sourceState(path, ctx, wing, f, { hash, offset: bytes, prefixHash: null, state }),
+      bytesRead: bytes,
+      redactions: 0,
+      conversations: 0,
+      warnings,
+    };
   }
   const red = redactor(ctx);
   const drawers: DrawerInput[] = [];
@@ -73,7 +95,12 @@ function finish(job: ConvoJob, ctx: ConvoContext, hash: string, bytes: number, c
   return {
     kind: 'replace',
     path,
-    state: sourceState(path, ctx, wing ?? ctx.wing ?? ctx.fallbackWing, f, { hash, offset: bytes, prefixHash: null, state }),
+    state: sourceState(path, ctx, wing ?? ctx.wing ?? ctx.fallbackWing, f, {
+      hash,
+      offset: bytes,
+      prefixHash: null,
+      state,
+    }),
     drawers,
     skipIfHash: hash,
     bytesRead: bytes,
@@ -89,7 +116,8 @@ export function prepareWhole(job: ConvoJob, ctx: ConvoContext): PreparedUnit {
   const buf = read(path);
   const warnings: string[] = [];
   const hash = sha256(buf);
-  if (job.prev?.hash === hash && job.prev.config === ctx.config && job.prev.kind === 'convo') return finish(job, ctx, hash, buf.length, [], warnings);
+  if (job.prev?.hash === hash && job.prev.config === ctx.config && job.prev.kind === 'convo')
+    return finish(job, ctx, hash, buf.length, [], warnings);
   if (!isUtf8(buf)) warnings.push(`${path}: not valid UTF-8 (decoded with replacement characters)`);
   const r = parseConversations(path, buf.toString('utf8'), {
     format: job.unit.format,
@@ -115,7 +143,8 @@ export function prepareSlack(job: ConvoJob, ctx: ConvoContext): PreparedUnit {
   }
   const hash = h.digest('hex');
   const warnings: string[] = [];
-  if (job.prev?.hash === hash && job.prev.config === ctx.config && job.prev.kind === 'convo') return finish(job, ctx, hash, bytes, [], warnings);
+  if (job.prev?.hash === hash && job.prev.config === ctx.config && job.prev.kind === 'convo')
+    return finish(job, ctx, hash, bytes, [], warnings);
   const users = slackUsers(dir);
   const r = parseSlackChannel(dir, files, users ? { resolveSlackUser: users } : undefined);
   warnings.push(...r.warnings.map((w) => `${dir}: ${w}`));

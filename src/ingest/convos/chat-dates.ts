@@ -27,21 +27,37 @@ const ORD = ORDINAL_SUFFIX;
 
 const ISO_RE = new RegExp(`^(\\d{4})-(\\d{2})-(\\d{2})(?:[ T]${TIME})?`, 'i');
 const DMY_RE = new RegExp(`^(?:${TIME}\\s+on\\s+)?${WEEKDAY}(\\d{1,2})${ORD}\\s+${MONTH},?\\s+(\\d{4})`, 'i');
-const MDY_RE = new RegExp(`^(?:${TIME}\\s+on\\s+)?${WEEKDAY}${MONTH}\\s+(\\d{1,2})${ORD},?\\s+(\\d{4})(?:,?\\s+(?:at\\s+)?${TIME})?`, 'i');
+const MDY_RE = new RegExp(
+  `^(?:${TIME}\\s+on\\s+)?${WEEKDAY}${MONTH}\\s+(\\d{1,2})${ORD},?\\s+(\\d{4})(?:,?\\s+(?:at\\s+)?${TIME})?`,
+  'i',
+);
 const TIME_RE = new RegExp(`^${TIME}$`, 'i');
 
 function hour(h: string | undefined, ampm: string | undefined): number | undefined {
   return h === undefined ? undefined : hour24(Number(h), ampm);
 }
 
-function withTime(p: DateTimeParts, h: string | undefined, mi: string | undefined, s: string | undefined, ap: string | undefined): DateTimeParts {
+function withTime(
+  p: DateTimeParts,
+  h: string | undefined,
+  mi: string | undefined,
+  s: string | undefined,
+  ap: string | undefined,
+): DateTimeParts {
   const hh = hour(h, ap);
   if (hh === undefined || mi === undefined) return p;
   return { ...p, h: hh, mi: Number(mi), ...(s ? { s: Number(s) } : {}) };
 }
 
 function valid(p: DateTimeParts): boolean {
-  return isCalendarDay(p.y, p.mo, p.d) && p.y >= 1970 && p.y <= 2200 && (p.h ?? 0) < 24 && (p.mi ?? 0) < 60 && (p.s ?? 0) < 60;
+  return (
+    isCalendarDay(p.y, p.mo, p.d) &&
+    p.y >= 1970 &&
+    p.y <= 2200 &&
+    (p.h ?? 0) < 24 &&
+    (p.mi ?? 0) < 60 &&
+    (p.s ?? 0) < 60
+  );
 }
 
 /**

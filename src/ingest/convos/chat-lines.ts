@@ -26,14 +26,16 @@ import { parseDatePrefix, parseTime, type DateTimeParts } from './chat-dates.js'
 
 /** Words that end with `:` in documents but are not speakers (lower-cased). */
 export const NOT_SPEAKERS: ReadonlySet<string> = new Set(
-  ('note notes nb ps warning warnings error errors todo fixme hack example examples usage step date time version author authors ' +
+  (
+    'note notes nb ps warning warnings error errors todo fixme hack example examples usage step date time version author authors ' +
     'title subject from to cc bcc re status summary description type name tags tag source output input result results returns ' +
     'return args arguments parameters params answer question fix bug issue update edit tip important caution info priority ' +
     'owner location attendees agenda action actions decision decisions goal goals context problem solution pros cons link links ' +
     'url email phone address reference references category language license default required optional total price cost ' +
     'duration level mode format path file files command response request body header headers query host port added fixed ' +
     'changed removed deprecated security performance features feature breaking changes change see also done next steps ' +
-    'next steps action items key points outcome outcomes risk risks owner due deadline example usage q a')
+    'next steps action items key points outcome outcomes risk risks owner due deadline example usage q a'
+  )
     .split(' ')
     .filter(Boolean),
 );
@@ -44,9 +46,13 @@ const AI_NAMES = /^(claude|chatgpt|gpt(?:-?\d[\w.-]*)?|gemini|copilot|llama|mist
 
 const NAME = "[\\p{Lu}][\\p{L}\\p{M}'’.\\-]*(?:\\s[\\p{Lu}][\\p{L}\\p{M}'’.\\-]*){0,2}";
 const SPEAKER_RE = new RegExp(`^(?:\\*\\*)?(${NAME}|GPT-[\\w.]+)(?:\\*\\*)?\\s*:(?:\\*\\*)?(?:\\s+(.*))?$`, 'u');
-const SAID_RE = new RegExp(`^(${NAME})\\s+(?:said|says|asked|asks|replied|replies|wrote|writes)\\s*[,:]?\\s*["“](.*)["”]\\s*$`, 'u');
+const SAID_RE = new RegExp(
+  `^(${NAME})\\s+(?:said|says|asked|asks|replied|replies|wrote|writes)\\s*[,:]?\\s*["“](.*)["”]\\s*$`,
+  'u',
+);
 const SAID_BLOCK_RE = /^(You|ChatGPT|Claude|Gemini|Copilot)\s+said:\s*$/;
-const TIME_PREFIX = /^\s*(?:\[([^\]\n]{3,40})\]|(\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?)(?=\s))\s*(?:[-–—|]\s+)?/;
+const TIME_PREFIX =
+  /^\s*(?:\[([^\]\n]{3,40})\]|(\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?)(?=\s))\s*(?:[-–—|]\s+)?/;
 
 /** A classified line. */
 export type ChatLine =
@@ -193,6 +199,7 @@ export function looksLikeChat(lines: readonly string[]): ChatVerdict {
   const majority = speakerLines * 2 > content || (paraStarts > 0 && paraSpeaker * 2 > paraStarts);
   // Role labels (Human:/Assistant:, User:/AI:) are strong evidence: both roles and a quarter of the paragraphs suffice.
   const roleChat = roles.user > 0 && roles.assistant > 0 && (roles.user + roles.assistant) * 4 >= paraStarts;
-  const chat = speakers.size >= 2 && speakerLines >= 2 && (majority || roleChat) && (speakerLines < 4 || repeaters >= 2);
+  const chat =
+    speakers.size >= 2 && speakerLines >= 2 && (majority || roleChat) && (speakerLines < 4 || repeaters >= 2);
   return { chat, style: 'labels' };
 }

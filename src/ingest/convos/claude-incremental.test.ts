@@ -49,7 +49,8 @@ function mineIncrementally(path: string, bytes: Uint8Array, cuts: readonly numbe
     } else {
       archived.push(...r.conversation.messages);
       // the cursor is created once the conversation id is known
-      if (exchanges.conversationId === '' && exchanges.open.length === 0) exchanges = newExchangeCursor(r.conversation.id, 'user-turns');
+      if (exchanges.conversationId === '' && exchanges.open.length === 0)
+        exchanges = newExchangeCursor(r.conversation.id, 'user-turns');
       const a = advanceExchanges(exchanges, r.conversation.messages);
       chunks.push(...a.closed);
       exchanges = roundTrip(a.cursor);
@@ -141,7 +142,10 @@ describe('advanceClaudeCodeThread', () => {
     const b = advanceClaudeCodeThread(roundTrip(a.state), lines.slice(17, 21), SESSION);
     assert.equal(b.status, 'append');
     if (b.status !== 'append') return;
-    assert.deepEqual(b.conversation.messages.map((m) => m.text.slice(0, 14)), ['→ 1→{ ⏎ 2→  "n', '[Edit src/rout', '→ The file /ho', 'Added `loginLi']);
+    assert.deepEqual(
+      b.conversation.messages.map((m) => m.text.slice(0, 14)),
+      ['→ 1→{ ⏎ 2→  "n', '[Edit src/rout', '→ The file /ho', 'Added `loginLi'],
+    );
   });
 
   it('answers reparse on a rewind in the appended lines, then continues after a full re-read', () => {
@@ -150,8 +154,18 @@ describe('advanceClaudeCodeThread', () => {
     const first = advanceClaudeCodeThread(null, lines, '/p/g.jsonl');
     assert.equal(first.status, 'full');
     // a new prompt that continues from the session's first user message: a rewind
-    const firstUser = JSON.parse(lines.find((l) => l.includes('"type":"user"'))!) as { uuid: string; sessionId: string };
-    const rewind = JSON.stringify({ type: 'user', uuid: 'rw-1', parentUuid: firstUser.uuid, sessionId: firstUser.sessionId, timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'Start over: use SQLite instead.' } });
+    const firstUser = JSON.parse(lines.find((l) => l.includes('"type":"user"'))!) as {
+      uuid: string;
+      sessionId: string;
+    };
+    const rewind = JSON.stringify({
+      type: 'user',
+      uuid: 'rw-1',
+      parentUuid: firstUser.uuid,
+      sessionId: firstUser.sessionId,
+      timestamp: '2026-01-01T00:00:00Z',
+      message: { role: 'user', content: 'Start over: use SQLite instead.' },
+    });
     const r = advanceClaudeCodeThread(roundTrip(first.state), [rewind], '/p/g.jsonl');
     assert.equal(r.status, 'reparse');
     if (r.status === 'reparse') assert.match(r.reason, /rewind|before the cursor/);
@@ -160,16 +174,35 @@ describe('advanceClaudeCodeThread', () => {
     if (again.status !== 'full') return;
     assert.equal(again.conversations[0]!.messages.at(-1)!.text, 'Start over: use SQLite instead.');
     assert.ok(again.conversations.some((c) => c.id.endsWith('~branch-1')));
-    const next = JSON.stringify({ type: 'assistant', uuid: 'rw-2', parentUuid: 'rw-1', sessionId: firstUser.sessionId, timestamp: '2026-01-01T00:00:09Z', message: { id: 'm-rw', role: 'assistant', content: [{ type: 'text', text: 'Switched to SQLite.' }] } });
+    const next = JSON.stringify({
+      type: 'assistant',
+      uuid: 'rw-2',
+      parentUuid: 'rw-1',
+      sessionId: firstUser.sessionId,
+      timestamp: '2026-01-01T00:00:09Z',
+      message: { id: 'm-rw', role: 'assistant', content: [{ type: 'text', text: 'Switched to SQLite.' }] },
+    });
     const cont = advanceClaudeCodeThread(roundTrip(again.state), [next], '/p/g.jsonl');
     assert.equal(cont.status, 'append');
-    if (cont.status === 'append') assert.deepEqual(cont.conversation.messages.map((m) => m.text), ['Switched to SQLite.']);
+    if (cont.status === 'append')
+      assert.deepEqual(
+        cont.conversation.messages.map((m) => m.text),
+        ['Switched to SQLite.'],
+      );
   });
 
   it('answers reparse when another thread group appears, and on an unknown cursor version', () => {
     const lines = readFileSync(SESSION, 'utf8').split('\n').slice(0, -1);
     const a = advanceClaudeCodeThread(null, lines, SESSION);
-    const side = JSON.stringify({ type: 'user', uuid: 'sc-1', parentUuid: null, isSidechain: true, agentId: 'zz', sessionId: S, message: { role: 'user', content: 'side task' } });
+    const side = JSON.stringify({
+      type: 'user',
+      uuid: 'sc-1',
+      parentUuid: null,
+      isSidechain: true,
+      agentId: 'zz',
+      sessionId: S,
+      message: { role: 'user', content: 'side task' },
+    });
     assert.equal(advanceClaudeCodeThread(roundTrip(a.state), [side], SESSION).status, 'reparse');
     const bad = { ...roundTrip(a.state), v: 2 } as unknown as ClaudeCodeThreadState;
     assert.equal(advanceClaudeCodeThread(bad, [], SESSION).status, 'reparse');
@@ -182,7 +215,13 @@ describe('advanceClaudeCodeThread', () => {
     for (let batch = 0; batch < 10; batch++) {
       const progress = Array.from({ length: 100 }, (_, i) => {
         const u = `p-${batch}-${i}`;
-        const rec = JSON.stringify({ type: 'progress', uuid: u, parentUuid: parent, sessionId: S, data: { type: 'bash_progress', output: 'still running' } });
+        const rec = JSON.stringify({
+          type: 'progress',
+          uuid: u,
+          parentUuid: parent,
+          sessionId: S,
+          data: { type: 'bash_progress', output: 'still running' },
+        });
         parent = u;
         return rec;
       });
@@ -193,10 +232,20 @@ describe('advanceClaudeCodeThread', () => {
       if (r.status === 'append') assert.ok(r.state.tail.length <= 64 + 256, `tail ${r.state.tail.length}`);
     }
     if (r.status === 'reparse') return;
-    const next = JSON.stringify({ type: 'user', uuid: 'after-progress', parentUuid: parent, sessionId: S, message: { role: 'user', content: 'Is it done yet?' } });
+    const next = JSON.stringify({
+      type: 'user',
+      uuid: 'after-progress',
+      parentUuid: parent,
+      sessionId: S,
+      message: { role: 'user', content: 'Is it done yet?' },
+    });
     const done = advanceClaudeCodeThread(roundTrip(r.state), [next], SESSION);
     assert.equal(done.status, 'append');
-    if (done.status === 'append') assert.deepEqual(done.conversation.messages.map((m) => m.text), ['Is it done yet?']);
+    if (done.status === 'append')
+      assert.deepEqual(
+        done.conversation.messages.map((m) => m.text),
+        ['Is it done yet?'],
+      );
   });
 
   it('appends nothing for noise-only lines and keeps line numbers absolute', () => {

@@ -134,7 +134,14 @@ function compress(keep: readonly ThreadNode[], extra: readonly ThreadNode[]): Th
   return [...keep, ...out.filter((n) => !drop.has(n.u))].sort((a, b) => a.l - b.l);
 }
 
-function snapshot(scan: ScanState, group: string, thread: ResolvedThread | undefined, prev: ClaudeCodeThreadState | null, nextLine: number, added: number): ClaudeCodeThreadState {
+function snapshot(
+  scan: ScanState,
+  group: string,
+  thread: ResolvedThread | undefined,
+  prev: ClaudeCodeThreadState | null,
+  nextLine: number,
+  added: number,
+): ClaudeCodeThreadState {
   const { tail, anchor } = thread ? buildTail(thread) : { tail: prev?.tail ?? [], anchor: prev?.anchor ?? null };
   return {
     v: 1,
@@ -156,9 +163,24 @@ function snapshot(scan: ScanState, group: string, thread: ResolvedThread | undef
  * `opts` are the parse options (tool line lengths, sidecar hook); keep them equal across calls of
  * one file, or re-read it (they change the rendered text).
  */
-export function advanceClaudeCodeThread(state: null, lines: readonly string[], path: string, opts?: ParseOptions): ClaudeFull;
-export function advanceClaudeCodeThread(state: ClaudeCodeThreadState, lines: readonly string[], path: string, opts?: ParseOptions): ClaudeAppend | ClaudeReparse;
-export function advanceClaudeCodeThread(state: ClaudeCodeThreadState | null, lines: readonly string[], path: string, opts?: ParseOptions): ClaudeAdvance;
+export function advanceClaudeCodeThread(
+  state: null,
+  lines: readonly string[],
+  path: string,
+  opts?: ParseOptions,
+): ClaudeFull;
+export function advanceClaudeCodeThread(
+  state: ClaudeCodeThreadState,
+  lines: readonly string[],
+  path: string,
+  opts?: ParseOptions,
+): ClaudeAppend | ClaudeReparse;
+export function advanceClaudeCodeThread(
+  state: ClaudeCodeThreadState | null,
+  lines: readonly string[],
+  path: string,
+  opts?: ParseOptions,
+): ClaudeAdvance;
 export function advanceClaudeCodeThread(
   state: ClaudeCodeThreadState | null,
   lines: readonly string[],
@@ -175,7 +197,11 @@ export function advanceClaudeCodeThread(
   }
   if (state.v !== 1) return { status: 'reparse', reason: `unknown cursor version ${String(state.v)}`, warnings: [] };
   const records = parseJsonLines(lines, state.nextLine, w);
-  const scan: ScanState = { facts: { ...state.facts }, lastTitleHash: state.lastTitleHash, summariesSeen: new Set(state.summariesSeen) };
+  const scan: ScanState = {
+    facts: { ...state.facts },
+    lastTitleHash: state.lastTitleHash,
+    summariesSeen: new Set(state.summariesSeen),
+  };
   const { nodes: scanned, items } = scanRecords(records, scan, o, fileAgentId(path), w);
   const reparse = (reason: string): ClaudeReparse => ({ status: 'reparse', reason, warnings: w.finish() });
 
@@ -219,7 +245,10 @@ export function advanceClaudeCodeThread(
         added.push(n);
       }
     }
-    const tail = compress(state.tail.filter((n) => n.f !== 1), [...state.tail.filter((n) => n.f === 1), ...added]);
+    const tail = compress(
+      state.tail.filter((n) => n.f !== 1),
+      [...state.tail.filter((n) => n.f === 1), ...added],
+    );
     const messages = items.map((i) => i.msg);
     const st = snapshot(scan, state.group, undefined, { ...state, tail }, nextLine, messages.length);
     return { status: 'append', conversation: { ...header(), messages }, state: st, warnings: w.finish() };
@@ -231,7 +260,8 @@ export function advanceClaudeCodeThread(
   }
   const included = withToolSiblings(ordered, thread);
   for (const n of state.tail) {
-    if (n.m === 1 && n.c === 1 && !included.has(n.u)) return reparse('archived messages left the active thread (rewind)');
+    if (n.m === 1 && n.c === 1 && !included.has(n.u))
+      return reparse('archived messages left the active thread (rewind)');
   }
   for (const n of fresh) {
     if (n.m === 1 && n.c === 1 && !included.has(n.u)) return reparse('the appended lines hold an abandoned branch');

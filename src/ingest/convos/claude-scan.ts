@@ -73,8 +73,18 @@ export interface LooseItem {
 export function newScanState(): ScanState {
   return {
     facts: {
-      sessionId: null, cwd: null, gitBranch: null, version: null, model: null, agentId: null,
-      slug: null, agentName: null, customTitle: null, aiTitle: null, summaryTitle: null, firstTimestamp: null,
+      sessionId: null,
+      cwd: null,
+      gitBranch: null,
+      version: null,
+      model: null,
+      agentId: null,
+      slug: null,
+      agentName: null,
+      customTitle: null,
+      aiTitle: null,
+      summaryTitle: null,
+      firstTimestamp: null,
     },
     lastTitleHash: null,
     summariesSeen: new Set(),
@@ -87,9 +97,26 @@ export function newScanState(): ScanState {
  * `attachment` of type `queued_command` carries). They still link the tree when they have a uuid.
  */
 export const CLAUDE_METADATA_TYPES: ReadonlySet<string> = new Set([
-  'file-history-snapshot', 'queue-operation', 'progress', 'system', 'last-prompt', 'agent-name', 'agent-color',
-  'agent-setting', 'attachment', 'permission-mode', 'mode', 'tag', 'pr-link', 'worktree-state', 'cost-state',
-  'attribution-snapshot', 'speculation-accept', 'content-replacement', 'marble-origami-commit', 'marble-origami-snapshot',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'system',
+  'last-prompt',
+  'agent-name',
+  'agent-color',
+  'agent-setting',
+  'attachment',
+  'permission-mode',
+  'mode',
+  'tag',
+  'pr-link',
+  'worktree-state',
+  'cost-state',
+  'attribution-snapshot',
+  'speculation-accept',
+  'content-replacement',
+  'marble-origami-commit',
+  'marble-origami-snapshot',
 ]);
 const SILENT = CLAUDE_METADATA_TYPES;
 const CONTINUED = 'This session is being continued from a previous conversation';
@@ -120,7 +147,8 @@ export function recordMessages(rec: Json, line: number, o: ToolLineOptions): Con
     if (msg?.model === '<synthetic>' || rec.isApiErrorMessage === true) {
       if (rec.isApiErrorMessage !== true) return out;
     }
-    const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+    const blocks =
+      typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
     for (const b of blocks) {
       if (!isObj(b)) continue;
       if (b.type === 'text' && typeof b.text === 'string') {
@@ -142,7 +170,8 @@ export function recordMessages(rec: Json, line: number, o: ToolLineOptions): Con
   // user
   if (rec.isMeta === true) return out;
   const summary = rec.isCompactSummary === true;
-  const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+  const blocks =
+    typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
   for (const b of blocks) {
     if (!isObj(b)) continue;
     if (b.type === 'text' && typeof b.text === 'string') {
@@ -191,7 +220,10 @@ function title(text: string, line: number, rec: Json, st: ScanState, items: Loos
   const h = shortHash(t);
   if (h === st.lastTitleHash) return;
   st.lastTitleHash = h;
-  items.push({ line, msg: { role: 'system', speaker: 'title', kind: 'title', text: t, timestamp: normIso(rec.timestamp), line } });
+  items.push({
+    line,
+    msg: { role: 'system', speaker: 'title', kind: 'title', text: t, timestamp: normIso(rec.timestamp), line },
+  });
 }
 
 /**
@@ -247,7 +279,17 @@ export function scanRecord(
       const h = shortHash(s);
       if (!st.summariesSeen.has(h)) {
         st.summariesSeen.add(h);
-        items.push({ line, msg: { role: 'system', speaker: 'summary', kind: 'summary', text: s, timestamp: normIso(rec.timestamp), line } });
+        items.push({
+          line,
+          msg: {
+            role: 'system',
+            speaker: 'summary',
+            kind: 'summary',
+            text: s,
+            timestamp: normIso(rec.timestamp),
+            line,
+          },
+        });
       }
     }
     return;
@@ -261,7 +303,12 @@ export function scanRecord(
   const parent = str(rec.parentUuid) ?? str(rec.logicalParentUuid) ?? null;
   let msgs: ConvoMessage[] = [];
   if (isMsg) {
-    const r = type === 'human' ? { ...rec, type: 'user' } : queued !== null ? { ...rec, type: 'user', message: { role: 'user', content: queued } } : rec;
+    const r =
+      type === 'human'
+        ? { ...rec, type: 'user' }
+        : queued !== null
+          ? { ...rec, type: 'user', message: { role: 'user', content: queued } }
+          : rec;
     msgs = recordMessages(r, line, { ...o, cwd: f.cwd });
     if (type === 'assistant') {
       const model = isObj(rec.message) ? str(rec.message.model) : undefined;

@@ -116,7 +116,11 @@ export interface Branch {
 }
 
 /** Rule 4: abandoned branches among the message nodes not in `included`. `ordered` is in line order. */
-export function abandonedBranches(ordered: readonly ThreadNode[], byId: ReadonlyMap<string, ThreadNode>, included: ReadonlySet<string>): Branch[] {
+export function abandonedBranches(
+  ordered: readonly ThreadNode[],
+  byId: ReadonlyMap<string, ThreadNode>,
+  included: ReadonlySet<string>,
+): Branch[] {
   const msgParentMemo = new Map<string, string | null>();
   const msgParent = (n: ThreadNode): string | null => {
     const hit = msgParentMemo.get(n.u);

@@ -43,7 +43,13 @@ describe('detectFormat', () => {
   }
 
   it('recognises a Claude Code session whose first line is longer than the 64 KiB head', () => {
-    const line = JSON.stringify({ parentUuid: null, sessionId: 's1', type: 'user', uuid: 'u1', message: { role: 'user', content: 'x'.repeat(100_000) } });
+    const line = JSON.stringify({
+      parentUuid: null,
+      sessionId: 's1',
+      type: 'user',
+      uuid: 'u1',
+      message: { role: 'user', content: 'x'.repeat(100_000) },
+    });
     assert.equal(detectFormat('/p/s1.jsonl', line.slice(0, 65536)), 'claude-code');
   });
 
@@ -53,7 +59,8 @@ describe('detectFormat', () => {
     assert.equal(detectFormat('/p/data.jsonl', '{"id":1,"v":2}\n{"id":2,"v":3}\n'), null);
     assert.equal(detectFormat('/p/README.md', '# Title\n\nSome prose about the project.\n'), null);
     // a changelog of `Label: value` lines is not a dialogue
-    const changelog = '## 1.2.0\nAdded: export to CSV\nFixed: crash on empty input\nAdded: dark mode\nFixed: typo\nChanged: defaults\n';
+    const changelog =
+      '## 1.2.0\nAdded: export to CSV\nFixed: crash on empty input\nAdded: dark mode\nFixed: typo\nChanged: defaults\n';
     assert.equal(detectFormat('/p/CHANGES.md', changelog), null);
     // code with `Name: value` lines is never read as chat (extension)
     assert.equal(detectFormat('/p/a.py', 'Alice: hi\nBob: hello\nAlice: bye\nBob: ok\n'), null);

@@ -31,16 +31,29 @@ const TEXT_EXT = new Set(['.txt', '.md', '.markdown', '.log', '.text', '.chat', 
 
 function jsonlFormat(rec: Json, index: number): ConvoFormat | null {
   const type = str(rec.type);
-  if (typeof rec.display === 'string' && typeof rec.timestamp === 'number' && ('project' in rec || 'pastedContents' in rec)) {
+  if (
+    typeof rec.display === 'string' &&
+    typeof rec.timestamp === 'number' &&
+    ('project' in rec || 'pastedContents' in rec)
+  ) {
     return 'claude-history';
   }
   if (type && CODEX_TYPES.has(type) && ('payload' in rec || type === 'session_meta')) return 'codex';
   if (index === 0 && !type && str(rec.id) && 'instructions' in rec) return 'codex';
   if (type === 'session_metadata' || isObj(rec.session_metadata)) return 'gemini';
-  if (type && CC_TYPES.has(type) && (str(rec.uuid) || str(rec.sessionId) || str(rec.leafUuid) || 'messageId' in rec || 'parentUuid' in rec)) {
+  if (
+    type &&
+    CC_TYPES.has(type) &&
+    (str(rec.uuid) || str(rec.sessionId) || str(rec.leafUuid) || 'messageId' in rec || 'parentUuid' in rec)
+  ) {
     return 'claude-code';
   }
-  if ((type === 'gemini' || type === 'model' || type === 'user') && ('content' in rec || 'parts' in rec) && !('uuid' in rec)) return 'gemini';
+  if (
+    (type === 'gemini' || type === 'model' || type === 'user') &&
+    ('content' in rec || 'parts' in rec) &&
+    !('uuid' in rec)
+  )
+    return 'gemini';
   if (!type && str(rec.record_type)) return 'codex';
   return null;
 }
@@ -52,8 +65,14 @@ function jsonlFormat(rec: Json, index: number): ConvoFormat | null {
 function jsonlByKeys(text: string): ConvoFormat | null {
   const has = (k: string) => text.includes(`"${k}"`);
   if (has('parentUuid') && (has('sessionId') || has('uuid'))) return 'claude-code';
-  if (has('uuid') && has('sessionId') && /"type"\s*:\s*"(?:user|assistant|summary|system|progress|attachment)"/.test(text)) return 'claude-code';
-  if (/"type"\s*:\s*"(?:session_meta|response_item|event_msg|turn_context)"/.test(text) && has('payload')) return 'codex';
+  if (
+    has('uuid') &&
+    has('sessionId') &&
+    /"type"\s*:\s*"(?:user|assistant|summary|system|progress|attachment)"/.test(text)
+  )
+    return 'claude-code';
+  if (/"type"\s*:\s*"(?:session_meta|response_item|event_msg|turn_context)"/.test(text) && has('payload'))
+    return 'codex';
   if (has('session_metadata')) return 'gemini';
   if (has('display') && has('pastedContents')) return 'claude-history';
   return null;
@@ -61,14 +80,18 @@ function jsonlByKeys(text: string): ConvoFormat | null {
 
 function jsonFormat(name: string, head: string): ConvoFormat | null {
   if (/"mapping"\s*:/.test(head) && /"(?:current_node|create_time)"\s*:/.test(head)) return 'chatgpt';
-  if (/"type"\s*:\s*"gemini"/.test(head) || (/"projectHash"\s*:/.test(head) && /"messages"\s*:/.test(head))) return 'gemini';
+  if (/"type"\s*:\s*"gemini"/.test(head) || (/"projectHash"\s*:/.test(head) && /"messages"\s*:/.test(head)))
+    return 'gemini';
   if (/^\s*\[\s*\{\s*"role"\s*:\s*"(?:user|model)"/.test(head) && /"parts"\s*:/.test(head)) return 'gemini';
   if (name === 'logs.json' && /"sessionId"\s*:/.test(head) && /"messageId"\s*:/.test(head)) return 'gemini';
   if (/"chat_messages"\s*:/.test(head) || /"sender"\s*:\s*"human"/.test(head)) return 'claude-ai';
-  if (/^\s*\{\s*"messages"\s*:\s*\[/.test(head) && /"(?:role|sender)"\s*:\s*"(?:user|human|assistant)"/.test(head)) return 'claude-ai';
+  if (/^\s*\{\s*"messages"\s*:\s*\[/.test(head) && /"(?:role|sender)"\s*:\s*"(?:user|human|assistant)"/.test(head))
+    return 'claude-ai';
   // Slack day files by content (any name): an array of message objects with a `ts` and `type: message`.
-  if (/^\s*\[\s*\{/.test(head) && /"ts"\s*:\s*"\d+\.\d+"/.test(head) && /"type"\s*:\s*"message"/.test(head)) return 'slack';
-  if (/^\d{4}-\d{2}-\d{2}\.json$/.test(name) && /^\s*\[/.test(head) && /"ts"\s*:\s*"\d+\.\d+"/.test(head)) return 'slack';
+  if (/^\s*\[\s*\{/.test(head) && /"ts"\s*:\s*"\d+\.\d+"/.test(head) && /"type"\s*:\s*"message"/.test(head))
+    return 'slack';
+  if (/^\d{4}-\d{2}-\d{2}\.json$/.test(name) && /^\s*\[/.test(head) && /"ts"\s*:\s*"\d+\.\d+"/.test(head))
+    return 'slack';
   return null;
 }
 
@@ -98,7 +121,15 @@ export function detectFormat(path: string, head: string): ConvoFormat | null {
   const t = h.trimStart();
   const firstNl = t.indexOf('\n');
   const jsonlLike =
-    ext === '.jsonl' || ext === '.ndjson' || (t.startsWith('{') && firstNl > 0 && t.slice(firstNl + 1).trimStart().startsWith('{')) || looksJsonl(t);
+    ext === '.jsonl' ||
+    ext === '.ndjson' ||
+    (t.startsWith('{') &&
+      firstNl > 0 &&
+      t
+        .slice(firstNl + 1)
+        .trimStart()
+        .startsWith('{')) ||
+    looksJsonl(t);
   if (jsonlLike) {
     const lines = t.split('\n');
     if (!h.endsWith('\n')) lines.pop(); // the last line may be cut by the 64 KiB window
@@ -132,7 +163,12 @@ export function detectFormat(path: string, head: string): ConvoFormat | null {
  * complete records after that line decide (`rest`, the text following it), else the key names of
  * the first line's head and tail (`lineHead`, `lineTail`), in any order. Null when neither does.
  */
-export function detectFormatPastHugeLine(path: string, lineHead: string, lineTail: string, rest: string): ConvoFormat | null {
+export function detectFormatPastHugeLine(
+  path: string,
+  lineHead: string,
+  lineTail: string,
+  rest: string,
+): ConvoFormat | null {
   if (isConvoCompanion(path)) return null;
   const t = rest.trimStart();
   if (t.startsWith('{')) {
@@ -159,7 +195,9 @@ export function detectFormatPastHugeLine(path: string, lineHead: string, lineTai
  */
 export function isConvoCompanion(path: string): boolean {
   const p = path.replace(/\\/g, '/');
-  return /\/tool-results\//.test(p) || /\/session-memory\//.test(p) || (/\/subagents\//.test(p) && p.endsWith('.meta.json'));
+  return (
+    /\/tool-results\//.test(p) || /\/session-memory\//.test(p) || (/\/subagents\//.test(p) && p.endsWith('.meta.json'))
+  );
 }
 
 /**

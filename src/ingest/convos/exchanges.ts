@@ -29,7 +29,14 @@
 import { splitRanges } from './split.js';
 import type { ChunkOptions, Conversation, ConvoMessage, ExchangeChunk, ExchangeMode } from './types.js';
 
-const LABELS: Record<string, string> = { user: 'User', assistant: 'Assistant', tool: 'Tool', summary: 'Summary', title: 'Title', note: 'Note' };
+const LABELS: Record<string, string> = {
+  user: 'User',
+  assistant: 'Assistant',
+  tool: 'Tool',
+  summary: 'Summary',
+  title: 'Title',
+  note: 'Note',
+};
 
 /** The label a speaker is rendered with. */
 export function speakerLabel(speaker: string): string {
@@ -157,7 +164,12 @@ function resolveChunk(o: ChunkOptions | undefined): ResolvedChunk {
  * the time of its first message that has one and the source lines of the messages it shows; a
  * part is cut so that it starts with prose rather than a tool line when the text allows it.
  */
-export function renderExchange(conversationId: string, index: number, messages: readonly ConvoMessage[], opts?: ChunkOptions): ExchangeChunk[] {
+export function renderExchange(
+  conversationId: string,
+  index: number,
+  messages: readonly ConvoMessage[],
+  opts?: ChunkOptions,
+): ExchangeChunk[] {
   const o = resolveChunk(opts);
   const r = render(messages);
   const ranges = splitRanges(r.text, o.maxChars, o.minChars, r.toolStarts);
@@ -170,7 +182,8 @@ export function renderExchange(conversationId: string, index: number, messages: 
   const exchangeTime = first.timestamp ?? messages.find((m) => m.timestamp)?.timestamp ?? null;
   const firstUuid = messages.find((m) => m.uuid)?.uuid;
   const lastUuid = [...messages].reverse().find((m) => m.uuid)?.uuid;
-  const kind: ExchangeChunk['kind'] = messages.length === 1 && isSolo(first) ? (first.kind as 'summary' | 'title') : 'exchange';
+  const kind: ExchangeChunk['kind'] =
+    messages.length === 1 && isSolo(first) ? (first.kind as 'summary' | 'title') : 'exchange';
   return ranges.map(([a, b], part) => {
     const shown = r.spans.filter((s) => s.start < b && s.end > a).map((s) => messages[s.i]!);
     const lines = shown.map((m) => m.line).filter((l): l is number => l !== undefined);
@@ -233,7 +246,11 @@ export interface ExchangeAdvance {
  * returned among `closed` and the cursor starts a fresh exchange (use at the true end of a
  * conversation only: a later message would then start a new exchange instead of extending it).
  */
-export function advanceExchanges(cursor: ExchangeCursor, messages: readonly ConvoMessage[], opts?: ChunkOptions & { flush?: boolean }): ExchangeAdvance {
+export function advanceExchanges(
+  cursor: ExchangeCursor,
+  messages: readonly ConvoMessage[],
+  opts?: ChunkOptions & { flush?: boolean },
+): ExchangeAdvance {
   const all = [...cursor.open, ...messages];
   const groups = groupExchanges(all, cursor.mode);
   const closedGroups = opts?.flush ? groups : groups.slice(0, -1);

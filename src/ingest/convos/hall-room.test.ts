@@ -1,7 +1,15 @@
 /** @module ingest/convos/hall-room.test */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifyHall, expandPhrase, hallScores, roomForConversation, roomForText, wordTokens, type Conversation } from './index.js';
+import {
+  classifyHall,
+  expandPhrase,
+  hallScores,
+  roomForConversation,
+  roomForText,
+  wordTokens,
+  type Conversation,
+} from './index.js';
 
 describe('classifyHall', () => {
   const cases: [string, ReturnType<typeof classifyHall>][] = [
@@ -26,19 +34,34 @@ describe('classifyHall', () => {
 
   it('gives general on a tie', () => {
     // one advice rule (1.5) against one preference rule (1.5)
-    const s = hallScores('consider it; don\'t use it');
+    const s = hallScores("consider it; don't use it");
     assert.equal(s.advice, s.preferences);
-    assert.equal(classifyHall('consider it; don\'t use it'), 'general');
+    assert.equal(classifyHall("consider it; don't use it"), 'general');
   });
 });
 
 describe('phrases', () => {
   it('expands choices and optional words', () => {
-    assert.deepEqual(expandPhrase('{we|the team} [have] decided'), [['we', 'have', 'decided'], ['we', 'decided'], ['the', 'team', 'have', 'decided'], ['the', 'team', 'decided']]);
+    assert.deepEqual(expandPhrase('{we|the team} [have] decided'), [
+      ['we', 'have', 'decided'],
+      ['we', 'decided'],
+      ['the', 'team', 'have', 'decided'],
+      ['the', 'team', 'decided'],
+    ]);
   });
 
   it('tokenises whole words in any script, keeping contractions and ISO dates', () => {
-    assert.deepEqual(wordTokens("I’d rather ship on 2024-03-05 — tripé, naïve日本語 x→y"), ["i'd", 'rather', 'ship', 'on', '2024-03-05', 'tripé', 'naïve日本語', 'x', 'y']);
+    assert.deepEqual(wordTokens('I’d rather ship on 2024-03-05 — tripé, naïve日本語 x→y'), [
+      "i'd",
+      'rather',
+      'ship',
+      'on',
+      '2024-03-05',
+      'tripé',
+      'naïve日本語',
+      'x',
+      'y',
+    ]);
     assert.equal(hallScores('un tripé ancien').events, 0);
   });
 });
@@ -60,13 +83,32 @@ describe('rooms', () => {
 
   it('uses the title, the first user message and the cwd folder for a conversation', () => {
     const base: Conversation = {
-      format: 'claude-code', id: 's', title: null, source: '/s', file: '/s', cwd: '/home/dev/billing-service', gitBranch: null, startedAt: null,
-      exchangeMode: 'user-turns', meta: {},
-      messages: [{ role: 'user', speaker: 'user', kind: 'message', text: 'Why is the nightly docker deploy failing?', timestamp: null }],
+      format: 'claude-code',
+      id: 's',
+      title: null,
+      source: '/s',
+      file: '/s',
+      cwd: '/home/dev/billing-service',
+      gitBranch: null,
+      startedAt: null,
+      exchangeMode: 'user-turns',
+      meta: {},
+      messages: [
+        {
+          role: 'user',
+          speaker: 'user',
+          kind: 'message',
+          text: 'Why is the nightly docker deploy failing?',
+          timestamp: null,
+        },
+      ],
     };
     assert.equal(roomForConversation(base), 'deploy');
     assert.equal(roomForConversation({ ...base, messages: [], cwd: '/home/dev/auth-service' }), 'auth');
-    assert.equal(roomForConversation({ ...base, messages: [], cwd: null, title: 'Dark mode for the settings page' }), 'ui');
+    assert.equal(
+      roomForConversation({ ...base, messages: [], cwd: null, title: 'Dark mode for the settings page' }),
+      'ui',
+    );
     assert.equal(roomForConversation({ ...base, messages: [], cwd: null }), 'general');
   });
 });

@@ -61,7 +61,10 @@ describe('readCompleteLines', () => {
   it('rejects an offset outside the buffer with INVALID_ARGUMENT', () => {
     const buf = enc('a\n');
     for (const bad of [-1, 3, 1.5, Number.NaN]) {
-      assert.throws(() => readCompleteLines(buf, bad), (e) => isLociError(e, 'INVALID_ARGUMENT'));
+      assert.throws(
+        () => readCompleteLines(buf, bad),
+        (e) => isLociError(e, 'INVALID_ARGUMENT'),
+      );
     }
   });
 });

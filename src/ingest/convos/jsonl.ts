@@ -101,7 +101,12 @@ export function parseJsonLines(lines: readonly string[], firstLine: number, warn
 }
 
 /** Like {@link parseJsonLines} but hands each record to `fn` instead of keeping them all (less memory). */
-export function forEachJsonLine(lines: readonly string[], firstLine: number, warnings: Warnings, fn: (line: number, rec: Json) => void): void {
+export function forEachJsonLine(
+  lines: readonly string[],
+  firstLine: number,
+  warnings: Warnings,
+  fn: (line: number, rec: Json) => void,
+): void {
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const line = firstLine + i;

@@ -12,7 +12,9 @@ const texts = (c: Conversation) => c.messages.map((m) => m.text);
 
 describe('Codex CLI', () => {
   it('reads a rollout: event messages once, tool calls and outputs, session facts', () => {
-    const { conversations, warnings } = parse('codex/sessions/2025/05/20/rollout-2025-05-20T09-14-03-0196f2a1-7c3e-7d10-9b2a-5e8f4c1d2a3b.jsonl');
+    const { conversations, warnings } = parse(
+      'codex/sessions/2025/05/20/rollout-2025-05-20T09-14-03-0196f2a1-7c3e-7d10-9b2a-5e8f4c1d2a3b.jsonl',
+    );
     assert.deepEqual(warnings, ['unknown Codex record type "telemetry_blob" skipped (1×)']);
     const c = conversations[0]!;
     assert.equal(c.id, '0196f2a1-7c3e-7d10-9b2a-5e8f4c1d2a3b');
@@ -74,35 +76,69 @@ describe('Gemini CLI', () => {
     const { conversations, warnings } = parse('gemini/chat-2025-07-02.jsonl');
     const c = conversations[0]!;
     assert.equal(c.id, '2b3c4d5e-6f70-4819-a2b3-c4d5e6f70819');
-    assert.deepEqual(texts(c), ['What does `set -euo pipefail` do?', '-e exits on error, -u fails on unset variables, -o pipefail makes a pipeline fail if any command in it fails.']);
+    assert.deepEqual(texts(c), [
+      'What does `set -euo pipefail` do?',
+      '-e exits on error, -u fails on unset variables, -o pipefail makes a pipeline fail if any command in it fails.',
+    ]);
     assert.deepEqual(warnings, ['unknown Gemini message type "sparkle" skipped (1×)']);
   });
 
   it('keeps an API error reply, drops CLI notices (issue 10)', () => {
     const chat = {
-      sessionId: 's-err', projectHash: 'h', startTime: '2025-12-03T08:28:00.000Z',
+      sessionId: 's-err',
+      projectHash: 'h',
+      startTime: '2025-12-03T08:28:00.000Z',
       messages: [
         { id: '1', timestamp: '2025-12-03T08:28:01.000Z', type: 'user', content: 'Summarise the log.' },
-        { id: '2', timestamp: '2025-12-03T08:28:02.000Z', type: 'error', content: '[API Error: quota exceeded for model]' },
+        {
+          id: '2',
+          timestamp: '2025-12-03T08:28:02.000Z',
+          type: 'error',
+          content: '[API Error: quota exceeded for model]',
+        },
         { id: '3', timestamp: '2025-12-03T08:28:03.000Z', type: 'info', content: 'Request cancelled.' },
-        { id: '4', timestamp: '2025-12-03T08:28:04.000Z', type: 'error', content: 'Automatic update failed. Please try updating manually' },
+        {
+          id: '4',
+          timestamp: '2025-12-03T08:28:04.000Z',
+          type: 'error',
+          content: 'Automatic update failed. Please try updating manually',
+        },
       ],
     };
     const { conversations } = parseConversations('/x/session-err.json', JSON.stringify(chat));
-    assert.deepEqual(conversations[0]!.messages.map((m) => [m.role, m.text]), [['user', 'Summarise the log.'], ['assistant', '[API Error: quota exceeded for model]']]);
+    assert.deepEqual(
+      conversations[0]!.messages.map((m) => [m.role, m.text]),
+      [
+        ['user', 'Summarise the log.'],
+        ['assistant', '[API Error: quota exceeded for model]'],
+      ],
+    );
   });
 
   it('reads an API-content checkpoint with function calls and responses', () => {
     const [c] = parse('gemini/checkpoint-auth-refactor.json').conversations;
-    assert.deepEqual(c!.messages.map((m) => [m.role, m.kind]), [
-      ['user', 'message'], ['assistant', 'message'], ['assistant', 'tool'], ['tool', 'tool'], ['assistant', 'message'],
-    ]);
+    assert.deepEqual(
+      c!.messages.map((m) => [m.role, m.kind]),
+      [
+        ['user', 'message'],
+        ['assistant', 'message'],
+        ['assistant', 'tool'],
+        ['tool', 'tool'],
+        ['assistant', 'message'],
+      ],
+    );
     assert.equal(c!.messages[2]!.text, '[read_file /home/dev/app/src/auth.ts]');
   });
 
   it('reads logs.json as user prompts per session', () => {
     const { conversations } = parse('gemini/tmp/8c1f0e2d/logs.json');
-    assert.deepEqual(conversations.map((c) => [c.id, c.messages.length]), [['9f8e7d6c-1a2b-4c3d-8e9f-0a1b2c3d4e5f', 2], ['aa11bb22-cc33-4d44-8e55-ff6677889900', 1]]);
+    assert.deepEqual(
+      conversations.map((c) => [c.id, c.messages.length]),
+      [
+        ['9f8e7d6c-1a2b-4c3d-8e9f-0a1b2c3d4e5f', 2],
+        ['aa11bb22-cc33-4d44-8e55-ff6677889900', 1],
+      ],
+    );
     assert.ok(conversations[0]!.source.endsWith('logs.json#9f8e7d6c-1a2b-4c3d-8e9f-0a1b2c3d4e5f'));
   });
 });

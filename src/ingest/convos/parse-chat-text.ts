@@ -34,7 +34,13 @@ interface Building {
 
 function stampIso(stamp: Stamp, date: DateTimeParts | null): string | null {
   if (stamp?.full) return isoOf(stamp.full);
-  if (stamp?.time && date) return isoOf({ ...date, h: stamp.time.h, mi: stamp.time.mi, ...(stamp.time.s !== undefined ? { s: stamp.time.s } : {}) });
+  if (stamp?.time && date)
+    return isoOf({
+      ...date,
+      h: stamp.time.h,
+      mi: stamp.time.mi,
+      ...(stamp.time.s !== undefined ? { s: stamp.time.s } : {}),
+    });
   return date ? isoOf(date) : null;
 }
 
@@ -42,7 +48,8 @@ function stampIso(stamp: Stamp, date: DateTimeParts | null): string | null {
 export function parseChatText(path: string, content: string, o: Resolved, w: Warnings): Conversation[] {
   const lines = splitLines(content);
   const verdict = looksLikeChat(lines.slice(0, 4000));
-  if (!verdict.chat) w.add('no dialogue structure found (fewer than 2 speakers or speaker lines are a minority); read as one note');
+  if (!verdict.chat)
+    w.add('no dialogue structure found (fewer than 2 speakers or speaker lines are a minority); read as one note');
   const cls = classifyLines(lines);
   const messages: ConvoMessage[] = [];
   let cur: Building | null = null;
@@ -53,7 +60,14 @@ export function parseChatText(path: string, content: string, o: Resolved, w: War
     while (cur.lines.length && cur.lines[cur.lines.length - 1]!.trim() === '') cur.lines.pop();
     const text = cur.lines.join('\n').replace(/^\s*\n/, '');
     if (text.trim()) {
-      messages.push({ role: cur.role, speaker: cur.speaker, text, timestamp: cur.timestamp, kind: 'message', line: cur.line });
+      messages.push({
+        role: cur.role,
+        speaker: cur.speaker,
+        text,
+        timestamp: cur.timestamp,
+        kind: 'message',
+        line: cur.line,
+      });
     }
     cur = null;
   };
@@ -121,7 +135,10 @@ export function parseChatText(path: string, content: string, o: Resolved, w: War
       startedAt: messages.find((m) => m.timestamp)?.timestamp ?? null,
       messages,
       exchangeMode: agent ? 'user-turns' : 'turn-pairs',
-      meta: { style: verdict.style, speakers: [...new Set(messages.filter((m) => m.role !== 'system').map((m) => m.speaker))] },
+      meta: {
+        style: verdict.style,
+        speakers: [...new Set(messages.filter((m) => m.role !== 'system').map((m) => m.speaker))],
+      },
     },
   ];
 }

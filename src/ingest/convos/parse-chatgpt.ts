@@ -20,7 +20,18 @@
  */
 import { abandonedBranches, activePath, type ThreadNode } from './claude-thread.js';
 import type { Conversation, ConvoMessage } from './types.js';
-import { exportList, isObj, isoFromSeconds, oneLine, shortHash, str, truncate, type Json, type Resolved, type Warnings } from './util.js';
+import {
+  exportList,
+  isObj,
+  isoFromSeconds,
+  oneLine,
+  shortHash,
+  str,
+  truncate,
+  type Json,
+  type Resolved,
+  type Warnings,
+} from './util.js';
 
 function partText(p: unknown): string {
   if (typeof p === 'string') return p;
@@ -40,9 +51,19 @@ function nodeMessages(msg: Json, o: Resolved): ConvoMessage[] {
   if (meta.is_visually_hidden_from_conversation === true) return [];
   const content = isObj(msg.content) ? msg.content : {};
   const ct = str(content.content_type) ?? 'text';
-  if (ct === 'thoughts' || ct === 'reasoning_recap' || ct === 'user_editable_context' || ct === 'model_editable_context') return [];
+  if (
+    ct === 'thoughts' ||
+    ct === 'reasoning_recap' ||
+    ct === 'user_editable_context' ||
+    ct === 'model_editable_context'
+  )
+    return [];
   let text = '';
-  if (Array.isArray(content.parts)) text = content.parts.map(partText).filter((t) => t !== '').join('\n');
+  if (Array.isArray(content.parts))
+    text = content.parts
+      .map(partText)
+      .filter((t) => t !== '')
+      .join('\n');
   else if (typeof content.text === 'string') text = content.text;
   else if (typeof content.result === 'string') text = content.result;
   text = text.trim();
@@ -57,7 +78,15 @@ function nodeMessages(msg: Json, o: Resolved): ConvoMessage[] {
     return r ? [{ ...base, role: 'tool', speaker: name, kind: 'tool', text: r }] : [];
   }
   if (role === 'assistant' && (recipient !== 'all' || ct === 'code')) {
-    return [{ ...base, role: 'assistant', speaker: 'assistant', kind: 'tool', text: `[${recipient}] ${truncate(oneLine(text), o.toolInputChars)}` }];
+    return [
+      {
+        ...base,
+        role: 'assistant',
+        speaker: 'assistant',
+        kind: 'tool',
+        text: `[${recipient}] ${truncate(oneLine(text), o.toolInputChars)}`,
+      },
+    ];
   }
   if (role === 'system') return [{ ...base, role: 'system', speaker: 'system', kind: 'message', text }];
   if (role === 'assistant') return [{ ...base, role: 'assistant', speaker: 'assistant', kind: 'message', text }];
@@ -103,12 +132,24 @@ function parseOne(conv: Json, index: number, path: string, o: Resolved, w: Warni
   const pick = (list: readonly ThreadNode[]) => list.flatMap((n) => msgs.get(n.u) ?? []);
   const activeNodes = nodes.filter((n) => active.has(n.u));
   const messages = pick(activeNodes);
-  const startedAt = isoFromSeconds(typeof conv.create_time === 'number' ? conv.create_time : undefined) ?? messages.find((m) => m.timestamp)?.timestamp ?? null;
+  const startedAt =
+    isoFromSeconds(typeof conv.create_time === 'number' ? conv.create_time : undefined) ??
+    messages.find((m) => m.timestamp)?.timestamp ??
+    null;
   const meta: Record<string, unknown> = {};
   if (str(conv.default_model_slug)) meta.model = str(conv.default_model_slug);
   const main: Conversation = {
-    format: 'chatgpt', id, title, source: `${path}#${id}`, file: path, cwd: null, gitBranch: null,
-    startedAt, messages, exchangeMode: 'user-turns', meta,
+    format: 'chatgpt',
+    id,
+    title,
+    source: `${path}#${id}`,
+    file: path,
+    cwd: null,
+    gitBranch: null,
+    startedAt,
+    messages,
+    exchangeMode: 'user-turns',
+    meta,
   };
   const out = [main];
   const branches = abandonedBranches(nodes, byId, active).filter((b) => b.nodes.some((n) => n.c === 1));
@@ -118,7 +159,11 @@ function parseOne(conv: Json, index: number, path: string, o: Resolved, w: Warni
     const bid = `${id}~branch-${i + 1}`;
     const bm = pick(b.nodes);
     out.push({
-      ...main, id: bid, title: null, source: `${path}#${bid}`, messages: bm,
+      ...main,
+      id: bid,
+      title: null,
+      source: `${path}#${bid}`,
+      messages: bm,
       startedAt: bm.find((m) => m.timestamp)?.timestamp ?? null,
       meta: { ...meta, branchOf: id, forkedFrom: b.forkedFrom },
     });

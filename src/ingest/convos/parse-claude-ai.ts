@@ -12,7 +12,18 @@
  */
 import { renderToolResult, renderToolUse, toolResultText } from './tool-lines.js';
 import type { Conversation, ConvoMessage } from './types.js';
-import { exportList, isObj, normIso, oneLine, shortHash, str, truncate, type Json, type Resolved, type Warnings } from './util.js';
+import {
+  exportList,
+  isObj,
+  normIso,
+  oneLine,
+  shortHash,
+  str,
+  truncate,
+  type Json,
+  type Resolved,
+  type Warnings,
+} from './util.js';
 
 function roleOf(v: unknown): 'user' | 'assistant' | 'system' {
   const r = typeof v === 'string' ? v.toLowerCase() : '';
@@ -41,7 +52,13 @@ function messageOf(m: Json, o: Resolved): ConvoMessage[] {
       else if (b.type === 'text' && typeof b.text === 'string') said.push(b.text);
       else if (b.type === 'tool_use') {
         flushSaid();
-        out.push({ ...base, role: 'assistant', speaker: 'assistant', kind: 'tool', text: renderToolUse(str(b.name) ?? 'tool', b.input, o) });
+        out.push({
+          ...base,
+          role: 'assistant',
+          speaker: 'assistant',
+          kind: 'tool',
+          text: renderToolUse(str(b.name) ?? 'tool', b.input, o),
+        });
       } else if (b.type === 'tool_result') {
         flushSaid();
         const r = renderToolResult(toolResultText(b.content), b.is_error === true, o);
@@ -54,7 +71,9 @@ function messageOf(m: Json, o: Resolved): ConvoMessage[] {
     if (!isObj(a)) continue;
     const name = str(a.file_name) ?? 'file';
     const body = str(a.extracted_content);
-    said.push(body ? `[attachment ${name}] ${truncate(oneLine(body), o.toolResultChars)}`.trimEnd() : `[attachment ${name}]`);
+    said.push(
+      body ? `[attachment ${name}] ${truncate(oneLine(body), o.toolResultChars)}`.trimEnd() : `[attachment ${name}]`,
+    );
   }
   for (const f of Array.isArray(m.files) ? m.files : []) {
     if (isObj(f) && str(f.file_name)) said.push(`[file ${str(f.file_name)}]`);

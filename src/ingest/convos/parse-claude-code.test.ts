@@ -11,12 +11,16 @@ const S = '5f0c2e1a-8b7d-4c3e-9a21-3f6d0b9e4c10';
 const SESSION = join(FIX, 'projects/-home-dev-acme-api', `${S}.jsonl`);
 const sidecars = (file: string) => (name: string) => {
   try {
-    return readFileSync(join(dirname(file), file.replace(/^.*\//, '').replace(/\.jsonl$/, ''), 'tool-results', name), 'utf8');
+    return readFileSync(
+      join(dirname(file), file.replace(/^.*\//, '').replace(/\.jsonl$/, ''), 'tool-results', name),
+      'utf8',
+    );
   } catch {
     return undefined;
   }
 };
-const parse = (file: string, opts: ParseOptions = {}) => parseConversations(file, readFileSync(file, 'utf8'), { resolveSidecar: sidecars(file), ...opts });
+const parse = (file: string, opts: ParseOptions = {}) =>
+  parseConversations(file, readFileSync(file, 'utf8'), { resolveSidecar: sidecars(file), ...opts });
 const texts = (c: Conversation) => c.messages.map((m) => m.text);
 
 describe('Claude Code session', () => {
@@ -42,18 +46,31 @@ describe('Claude Code session', () => {
 
   it('keeps what was said, verbatim, with timestamps and uuids', () => {
     const first = main.messages.find((m) => m.role === 'user')!;
-    assert.equal(first.text, 'The login endpoint gets hammered by bots. Add rate limiting to POST /auth/login — max 5 attempts per minute per IP.\nWe already run Redis for sessions.');
+    assert.equal(
+      first.text,
+      'The login endpoint gets hammered by bots. Add rate limiting to POST /auth/login — max 5 attempts per minute per IP.\nWe already run Redis for sessions.',
+    );
     assert.equal(first.uuid, '0a1b2c3d-0000-4000-8000-000000000002');
     assert.match(first.timestamp!, /^2025-06-12T09:30:\d\d\.000Z$/);
     assert.equal(first.speaker, 'user');
-    assert.ok(texts(main).some((t) => t.startsWith('There is no limiter yet. Two options:\n\n1. `express-rate-limit`')));
+    assert.ok(
+      texts(main).some((t) => t.startsWith('There is no limiter yet. Two options:\n\n1. `express-rate-limit`')),
+    );
     for (const m of main.messages) if (m.kind === 'message') assert.ok(m.timestamp, `timestamp on ${m.text}`);
   });
 
   it('drops harness noise: isMeta, system-reminder, thinking, system records; keeps API error replies (issue 10)', () => {
     const all = texts(main).join('\n');
     assert.ok(all.includes('API Error'), 'an API error reply is what the user saw: kept');
-    for (const gone of ['Caveat:', 'system-reminder', 'today is 2025-06-12', 'check the router first', 'turn_duration', 'Conversation compacted', 'malicious']) {
+    for (const gone of [
+      'Caveat:',
+      'system-reminder',
+      'today is 2025-06-12',
+      'check the router first',
+      'turn_duration',
+      'Conversation compacted',
+      'malicious',
+    ]) {
       assert.ok(!all.includes(gone), `${gone} should be dropped`);
     }
   });
@@ -105,7 +122,9 @@ describe('Claude Code session', () => {
   });
 
   it('crosses the compaction boundary (logicalParentUuid) and keeps the compact summary', () => {
-    const summary = main.messages.find((m) => m.kind === 'summary' && m.text.startsWith('This session is being continued'))!;
+    const summary = main.messages.find(
+      (m) => m.kind === 'summary' && m.text.startsWith('This session is being continued'),
+    )!;
     assert.ok(summary);
     assert.equal(summary.role, 'system');
     const before = main.messages.findIndex((m) => m.text.startsWith('Go with option 1'));
@@ -115,7 +134,9 @@ describe('Claude Code session', () => {
   });
 
   it('keeps summary records and titles as their own messages and chunks', () => {
-    const kinds = main.messages.filter((m) => m.kind === 'title' || m.kind === 'summary').map((m) => `${m.kind}:${m.text.slice(0, 20)}`);
+    const kinds = main.messages
+      .filter((m) => m.kind === 'title' || m.kind === 'summary')
+      .map((m) => `${m.kind}:${m.text.slice(0, 20)}`);
     assert.deepEqual(kinds, [
       'summary:Rate limiting for th',
       'title:Login rate limiting',
@@ -123,7 +144,10 @@ describe('Claude Code session', () => {
       'title:Add Redis-backed log',
     ]);
     const chunks = chunkExchanges(main);
-    assert.deepEqual(chunks.filter((c) => c.kind !== 'exchange').map((c) => c.kind), ['summary', 'title', 'summary', 'title']);
+    assert.deepEqual(
+      chunks.filter((c) => c.kind !== 'exchange').map((c) => c.kind),
+      ['summary', 'title', 'summary', 'title'],
+    );
     assert.ok(chunks.every((c) => c.exchangeId === `${S}:${c.exchangeIndex}`));
   });
 
@@ -169,7 +193,10 @@ describe('Claude Code tolerance', () => {
   it('turns malformed lines, unknown types and a truncated last line into warnings', () => {
     const { conversations, warnings } = parseConversations(file, readFileSync(file).toString('utf8'));
     assert.equal(conversations.length, 1);
-    assert.deepEqual(texts(conversations[0]!).map((t) => t.slice(0, 20)), ['Why does the CSV imp', 'The file is Latin-1,', 'Thanks, that worked.']);
+    assert.deepEqual(
+      texts(conversations[0]!).map((t) => t.slice(0, 20)),
+      ['Why does the CSV imp', 'The file is Latin-1,', 'Thanks, that worked.'],
+    );
     assert.ok(conversations[0]!.messages[0]!.text.includes('\uFFFD'), 'invalid UTF-8 decoded with U+FFFD');
     assert.ok(warnings.some((w) => w.startsWith('line 2: malformed JSON')));
     assert.ok(warnings.some((w) => w.startsWith('line 6: not a JSON object')));
@@ -180,8 +207,22 @@ describe('Claude Code tolerance', () => {
   it('reads a line longer than 1 MB', () => {
     const big = 'lorem ipsum dolor sit amet, '.repeat(40_000);
     const lines = [
-      { type: 'user', uuid: 'a', parentUuid: null, sessionId: 'big', timestamp: '2025-01-01T00:00:00Z', message: { role: 'user', content: `Please summarise this log:\n${big}` } },
-      { type: 'assistant', uuid: 'b', parentUuid: 'a', sessionId: 'big', timestamp: '2025-01-01T00:00:05Z', message: { id: 'm', role: 'assistant', content: [{ type: 'text', text: 'It repeats one sentence.' }] } },
+      {
+        type: 'user',
+        uuid: 'a',
+        parentUuid: null,
+        sessionId: 'big',
+        timestamp: '2025-01-01T00:00:00Z',
+        message: { role: 'user', content: `Please summarise this log:\n${big}` },
+      },
+      {
+        type: 'assistant',
+        uuid: 'b',
+        parentUuid: 'a',
+        sessionId: 'big',
+        timestamp: '2025-01-01T00:00:05Z',
+        message: { id: 'm', role: 'assistant', content: [{ type: 'text', text: 'It repeats one sentence.' }] },
+      },
     ].map((r) => JSON.stringify(r));
     assert.ok(lines[0]!.length > 1_000_000);
     const { conversations, warnings } = parseConversations('/p/big.jsonl', `${lines.join('\n')}\n`);
@@ -193,10 +234,18 @@ describe('Claude Code tolerance', () => {
   });
 
   it('never throws on garbage', () => {
-    for (const junk of ['', '\n\n', 'null\n', '{"type":"user"}\n', '{"type":"assistant","uuid":"x","parentUuid":"x"}\n', '\u0000\u0001{{{\n']) {
+    for (const junk of [
+      '',
+      '\n\n',
+      'null\n',
+      '{"type":"user"}\n',
+      '{"type":"assistant","uuid":"x","parentUuid":"x"}\n',
+      '\u0000\u0001{{{\n',
+    ]) {
       assert.doesNotThrow(() => parseConversations('/p/s.jsonl', junk, { format: 'claude-code' }));
     }
-    const cyc = '{"type":"user","uuid":"a","parentUuid":"b","message":{"content":"hi"}}\n{"type":"assistant","uuid":"b","parentUuid":"a","message":{"content":[{"type":"text","text":"yo"}]}}\n';
+    const cyc =
+      '{"type":"user","uuid":"a","parentUuid":"b","message":{"content":"hi"}}\n{"type":"assistant","uuid":"b","parentUuid":"a","message":{"content":[{"type":"text","text":"yo"}]}}\n';
     const r = parseConversations('/p/s.jsonl', cyc, { format: 'claude-code' });
     assert.ok(r.warnings.some((w) => w.includes('cycle')));
   });
@@ -206,7 +255,14 @@ describe('Claude Code current record types (issue 10)', () => {
   const sid = '9d1f7a00-0000-4000-8000-000000000000';
   const base = { sessionId: sid, cwd: '/home/dev/shop', version: '2.1.120', isSidechain: false };
   const rec = (u: string, p: string | null, type: string, extra: Record<string, unknown>) =>
-    JSON.stringify({ ...base, parentUuid: p, uuid: u, type, timestamp: `2026-01-05T10:00:0${u.slice(-1)}.000Z`, ...extra });
+    JSON.stringify({
+      ...base,
+      parentUuid: p,
+      uuid: u,
+      type,
+      timestamp: `2026-01-05T10:00:0${u.slice(-1)}.000Z`,
+      ...extra,
+    });
   const lines = [
     JSON.stringify({ type: 'permission-mode', permissionMode: 'default', sessionId: sid }),
     JSON.stringify({ type: 'mode', mode: 'normal', sessionId: sid }),
@@ -215,9 +271,15 @@ describe('Claude Code current record types (issue 10)', () => {
     JSON.stringify({ type: 'last-prompt', lastPrompt: 'Which port does the shop API use?', sessionId: sid }),
     rec('u2', 'u1', 'attachment', { attachment: { type: 'hook_additional_context', content: ['ctx'] } }),
     JSON.stringify({ type: 'summary', summary: 'An older session about billing', leafUuid: 'zz' }),
-    rec('u3', 'u2', 'assistant', { message: { id: 'm1', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'Port 8123.' }] } }),
-    rec('u4', 'u3', 'attachment', { attachment: { type: 'queued_command', commandMode: 'prompt', prompt: 'and the admin port?' } }),
-    rec('u5', 'u4', 'assistant', { message: { id: 'm2', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'Admin is 8124.' }] } }),
+    rec('u3', 'u2', 'assistant', {
+      message: { id: 'm1', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'Port 8123.' }] },
+    }),
+    rec('u4', 'u3', 'attachment', {
+      attachment: { type: 'queued_command', commandMode: 'prompt', prompt: 'and the admin port?' },
+    }),
+    rec('u5', 'u4', 'assistant', {
+      message: { id: 'm2', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'Admin is 8124.' }] },
+    }),
     JSON.stringify({ type: 'worktree-state', state: 'x', sessionId: sid }),
   ];
   const file = `/x/${sid}.jsonl`;
@@ -230,12 +292,24 @@ describe('Claude Code current record types (issue 10)', () => {
   });
 
   it('keeps a prompt with its reply across metadata records, and a queued prompt as a prompt', () => {
-    const ex = chunkExchanges(c).filter((x) => x.kind === 'exchange').map((x) => x.text);
-    assert.deepEqual(ex, ['User: Which port does the shop API use?\nAssistant: Port 8123.', 'User: and the admin port?\nAssistant: Admin is 8124.']);
+    const ex = chunkExchanges(c)
+      .filter((x) => x.kind === 'exchange')
+      .map((x) => x.text);
+    assert.deepEqual(ex, [
+      'User: Which port does the shop API use?\nAssistant: Port 8123.',
+      'User: and the admin port?\nAssistant: Admin is 8124.',
+    ]);
   });
 
   it('counts a genuinely unknown type once', () => {
-    const r2 = parseConversations(file, [...lines, JSON.stringify({ type: 'brand-new', uuid: 'n1', parentUuid: 'u5' }), JSON.stringify({ type: 'brand-new' })].join('\n') + '\n');
+    const r2 = parseConversations(
+      file,
+      [
+        ...lines,
+        JSON.stringify({ type: 'brand-new', uuid: 'n1', parentUuid: 'u5' }),
+        JSON.stringify({ type: 'brand-new' }),
+      ].join('\n') + '\n',
+    );
     assert.deepEqual(r2.warnings, ['unknown Claude Code record type "brand-new" skipped (2×)']);
   });
 });

@@ -14,7 +14,16 @@
  */
 import { basename } from 'node:path';
 import { abandonedBranches, activePath, withToolSiblings, type ThreadNode } from './claude-thread.js';
-import { mergeByLine, newScanState, scanRecord, titleOf, type ClaudeFacts, type LooseItem, type ScanState, type ScannedNode } from './claude-scan.js';
+import {
+  mergeByLine,
+  newScanState,
+  scanRecord,
+  titleOf,
+  type ClaudeFacts,
+  type LooseItem,
+  type ScanState,
+  type ScannedNode,
+} from './claude-scan.js';
 import { forEachJsonLine, splitLines } from './jsonl.js';
 import type { Conversation, ConvoMessage } from './types.js';
 import { stem, type Resolved, type Warnings } from './util.js';
@@ -114,7 +123,8 @@ function groupConversations(
   };
   const { path: thread, cycle, bridged } = activePath(byId, leaf.u, before);
   if (cycle) w.add(`${header.id}: parentUuid cycle, the thread stops there`);
-  if (bridged > 0) w.count('parent record missing (an unreadable line?): the thread continues from the record before it');
+  if (bridged > 0)
+    w.count('parent record missing (an unreadable line?): the thread continues from the record before it');
   const included = withToolSiblings(nodes, thread);
   const threadMsgs: ConvoMessage[] = [];
   for (const n of nodes) if (included.has(n.u)) threadMsgs.push(...msgs.get(n.u)!);
@@ -160,7 +170,12 @@ export interface ClaudeFullParse {
 }
 
 /** Parses complete lines of a Claude Code transcript (see {@link parseClaudeCode}) with details. */
-export function parseClaudeCodeLines(path: string, lines: readonly string[], o: Resolved, w: Warnings): ClaudeFullParse {
+export function parseClaudeCodeLines(
+  path: string,
+  lines: readonly string[],
+  o: Resolved,
+  w: Warnings,
+): ClaudeFullParse {
   const st = newScanState();
   const scanned = { nodes: [] as ScannedNode[], items: [] as LooseItem[] };
   const agent = fileAgentId(path);

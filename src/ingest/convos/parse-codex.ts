@@ -110,10 +110,26 @@ export function parseCodex(path: string, content: string, o: Resolved, w: Warnin
       if (t) items.push({ msg: { ...base, role, speaker: role, kind: 'message', text: t }, itemText: true });
     } else if (it === 'function_call' || it === 'custom_tool_call') {
       const name = str(p.name) ?? 'tool';
-      items.push({ msg: { ...base, role: 'assistant', speaker: 'assistant', kind: 'tool', text: renderToolUse(name, p.arguments ?? p.input, o) } });
+      items.push({
+        msg: {
+          ...base,
+          role: 'assistant',
+          speaker: 'assistant',
+          kind: 'tool',
+          text: renderToolUse(name, p.arguments ?? p.input, o),
+        },
+      });
     } else if (it === 'local_shell_call') {
       const action = isObj(p.action) ? p.action : {};
-      items.push({ msg: { ...base, role: 'assistant', speaker: 'assistant', kind: 'tool', text: renderToolUse('local_shell', action, o) } });
+      items.push({
+        msg: {
+          ...base,
+          role: 'assistant',
+          speaker: 'assistant',
+          kind: 'tool',
+          text: renderToolUse('local_shell', action, o),
+        },
+      });
     } else if (it === 'function_call_output' || it === 'custom_tool_call_output') {
       const { text, isError } = outputText(p.output);
       const r = renderToolResult(text, isError, o);

@@ -4,7 +4,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chunkExchanges, parseConversations, parseSlackChannel, slackUsersFromJson, type Conversation } from './index.js';
+import {
+  chunkExchanges,
+  parseConversations,
+  parseSlackChannel,
+  slackUsersFromJson,
+  type Conversation,
+} from './index.js';
 
 const FIX = fileURLToPath(new URL('../../../test/fixtures/convos/', import.meta.url));
 const parse = (p: string) => parseConversations(join(FIX, p), readFileSync(join(FIX, p), 'utf8'));
@@ -16,7 +22,8 @@ describe('warnings', () => {
       for (const text of ['\nnot\r\njson\u2028', `{${'\n'.repeat(3)}${'x'.repeat(3000)}`]) {
         const { warnings } = parseConversations('x.json', text, { format });
         assert.ok(warnings.length > 0, format);
-        for (const w of warnings) assert.ok(!/[\r\n\u2028\u2029]/.test(w) && w.length <= 500, `${format}: ${JSON.stringify(w).slice(0, 120)}`);
+        for (const w of warnings)
+          assert.ok(!/[\r\n\u2028\u2029]/.test(w) && w.length <= 500, `${format}: ${JSON.stringify(w).slice(0, 120)}`);
       }
     }
   });
@@ -30,7 +37,10 @@ describe('ChatGPT export', () => {
   it('reads every conversation of the export array, not just one', () => {
     assert.deepEqual(warnings, []);
     const mains = conversations.filter((c) => !c.id.includes('~branch-'));
-    assert.deepEqual(mains.map((c) => c.title), ['Sourdough starter schedule', 'Postgres jsonb index choice', 'Plot of monthly signups']);
+    assert.deepEqual(
+      mains.map((c) => c.title),
+      ['Sourdough starter schedule', 'Postgres jsonb index choice', 'Plot of monthly signups'],
+    );
     for (const c of conversations) {
       assert.equal(c.format, 'chatgpt');
       assert.equal(c.source, `${file}#${c.id}`);
@@ -66,12 +76,15 @@ describe('ChatGPT export', () => {
   it('skips hidden system messages, reasoning and custom instructions; renders code and tool output', () => {
     assert.equal(byId.get('6633a1f0-1d2e-4c5b-9a8f-0e1d2c3b4a50')!.messages[0]!.role, 'user');
     const plot = byId.get('6633c3d2-3f40-4e7d-9cab-2f3e4d5c6d72')!;
-    assert.deepEqual(plot.messages.map((m) => [m.role, m.kind, m.speaker]), [
-      ['user', 'message', 'user'],
-      ['assistant', 'tool', 'assistant'],
-      ['tool', 'tool', 'python'],
-      ['assistant', 'message', 'assistant'],
-    ]);
+    assert.deepEqual(
+      plot.messages.map((m) => [m.role, m.kind, m.speaker]),
+      [
+        ['user', 'message', 'user'],
+        ['assistant', 'tool', 'assistant'],
+        ['tool', 'tool', 'python'],
+        ['assistant', 'message', 'assistant'],
+      ],
+    );
     assert.equal(plot.messages[0]!.text, '[image]\nHere is the signup table as a screenshot. Plot signups per month.');
     assert.ok(plot.messages[1]!.text.startsWith('[python] import matplotlib.pyplot as plt ⏎ '));
     assert.equal(plot.messages[2]!.text, '→ Saved figure to signups.png');
@@ -98,20 +111,29 @@ describe('Claude.ai export', () => {
     assert.equal(trip.id, '0f9e8d7c-6b5a-4938-8271-605f4e3d2c1b');
     assert.equal(trip.title, 'Trip budget for Lisbon');
     assert.equal(trip.startedAt, '2024-09-03T18:20:11.482Z');
-    assert.deepEqual(trip.messages.map((m) => m.speaker), ['user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(
+      trip.messages.map((m) => m.speaker),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
     assert.ok(trip.messages[1]!.text.startsWith('Yes. Budget about 100/night'));
     assert.ok(!trip.messages[1]!.text.includes('Estimate lodging'), 'thinking skipped');
     assert.equal(
       trip.messages[2]!.text,
       'Here is my draft itinerary, anything missing?\n[attachment itinerary.txt] Day 1: Alfama, Castelo de São Jorge ⏎ Day 2: Belém, pastéis ⏎ Day 3: Sintra ⏎ Day 4: LX Factory\n[file map.png]',
     );
-    assert.equal(conversations[1]!.messages[1]!.text, '`^\\d{4}-\\d{2}-\\d{2}$` — add lookups if you need to validate the day of month.');
+    assert.equal(
+      conversations[1]!.messages[1]!.text,
+      '`^\\d{4}-\\d{2}-\\d{2}$` — add lookups if you need to validate the day of month.',
+    );
   });
 
   it('reads the flat {messages: [...]} shape', () => {
     const { conversations } = parse('claude-ai/flat.json');
     assert.equal(conversations.length, 1);
-    assert.deepEqual(conversations[0]!.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(
+      conversations[0]!.messages.map((m) => m.role),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
     assert.match(conversations[0]!.id, /^claude-ai-[0-9a-f]{16}$/);
   });
 });
@@ -129,8 +151,14 @@ describe('Slack export', () => {
   });
 
   it('keeps a thread together across day files', () => {
-    assert.deepEqual(thread.messages.map((m) => m.speaker), ['Priya Natarajan', 'Tomás Ferreira', 'Priya Natarajan', 'Tomás Ferreira']);
-    assert.equal(thread.messages[1]!.text, 'I think it is the new VPC peering. @Priya Natarajan can you check the security group?');
+    assert.deepEqual(
+      thread.messages.map((m) => m.speaker),
+      ['Priya Natarajan', 'Tomás Ferreira', 'Priya Natarajan', 'Tomás Ferreira'],
+    );
+    assert.equal(
+      thread.messages[1]!.text,
+      'I think it is the new VPC peering. @Priya Natarajan can you check the security group?',
+    );
     assert.ok(thread.messages[2]!.text.startsWith('Found it: port 5439'));
     assert.equal(thread.messages[2]!.timestamp, '2024-03-05T09:02:00.000Z');
     assert.equal(thread.meta.threadTs, '1709542860.000200');
@@ -142,10 +170,16 @@ describe('Slack export', () => {
 
   it('groups unthreaded messages per day, skips joins, keeps bots', () => {
     const day1 = conversations.find((c) => c.id === 'slack:eng-backend:2024-03-04')!;
-    assert.deepEqual(day1.messages.map((m) => m.speaker), ['Jun Park', 'Tomás Ferreira', 'Priya Natarajan']);
+    assert.deepEqual(
+      day1.messages.map((m) => m.speaker),
+      ['Jun Park', 'Tomás Ferreira', 'Priya Natarajan'],
+    );
     assert.ok(!conversations.some((c) => texts(c).some((t) => t.includes('has joined'))));
     const day2 = conversations.find((c) => c.id === 'slack:eng-backend:2024-03-05')!;
-    assert.deepEqual(day2.messages.map((m) => [m.speaker, m.text]), [['deploybot', 'Deployed api v2.31.0 to production']]);
+    assert.deepEqual(
+      day2.messages.map((m) => [m.speaker, m.text]),
+      [['deploybot', 'Deployed api v2.31.0 to production']],
+    );
     assert.equal(conversations.length, 3);
   });
 
@@ -159,9 +193,15 @@ describe('Slack export', () => {
   it('parses a single day file through parseConversations (speaker ids without users.json)', () => {
     const r = parse('slack/eng-backend/2024-03-04.json');
     const day = r.conversations.find((c) => c.id === 'slack:eng-backend:2024-03-04')!;
-    assert.deepEqual(day.messages.map((m) => m.speaker), ['U03JUN', 'U02TOMAS', 'U01PRIYA']);
+    assert.deepEqual(
+      day.messages.map((m) => m.speaker),
+      ['U03JUN', 'U02TOMAS', 'U01PRIYA'],
+    );
     const t = r.conversations.find((c) => c.meta.threadTs)!;
-    assert.equal(t.messages[1]!.text, 'I think it is the new VPC peering. @Priya Natarajan can you check the security group?');
+    assert.equal(
+      t.messages[1]!.text,
+      'I think it is the new VPC peering. @Priya Natarajan can you check the security group?',
+    );
   });
 });
 
@@ -169,15 +209,24 @@ describe('Claude Code prompt history', () => {
   it('groups prompts per session (or project) and expands pasted text', () => {
     const { conversations, warnings } = parse('claude-code/history.jsonl');
     assert.deepEqual(warnings, []);
-    assert.deepEqual(conversations.map((c) => c.id), ['history:5f0c2e1a-8b7d-4c3e-9a21-3f6d0b9e4c10', 'history:/home/dev/acme-api', 'history:/home/dev/notes-site']);
+    assert.deepEqual(
+      conversations.map((c) => c.id),
+      ['history:5f0c2e1a-8b7d-4c3e-9a21-3f6d0b9e4c10', 'history:/home/dev/acme-api', 'history:/home/dev/notes-site'],
+    );
     const s = conversations[0]!;
     assert.equal(s.cwd, '/home/dev/acme-api');
     assert.equal(s.meta.sessionId, '5f0c2e1a-8b7d-4c3e-9a21-3f6d0b9e4c10');
     assert.ok(s.messages.every((m) => m.role === 'user'));
-    assert.equal(s.messages[1]!.text, 'here is my env, why does the limiter not connect? REDIS_URL=redis://cache.internal:6379/0\nOPENAI_API_KEY=sk-proj-Zx8fake0TESTKEY1234567890abcdefGHIJ\nRATE_LIMIT_MAX=5');
+    assert.equal(
+      s.messages[1]!.text,
+      'here is my env, why does the limiter not connect? REDIS_URL=redis://cache.internal:6379/0\nOPENAI_API_KEY=sk-proj-Zx8fake0TESTKEY1234567890abcdefGHIJ\nRATE_LIMIT_MAX=5',
+    );
     assert.equal(s.messages[0]!.timestamp, '2025-06-12T09:30:07.000Z');
     assert.equal(conversations[2]!.messages[1]!.text, 'screenshot of the broken layout [image]');
     assert.equal(s.exchangeMode, 'messages');
-    assert.deepEqual(chunkExchanges(s).map((c) => c.exchangeId), ['history:5f0c2e1a-8b7d-4c3e-9a21-3f6d0b9e4c10:0', 'history:5f0c2e1a-8b7d-4c3e-9a21-3f6d0b9e4c10:1']);
+    assert.deepEqual(
+      chunkExchanges(s).map((c) => c.exchangeId),
+      ['history:5f0c2e1a-8b7d-4c3e-9a21-3f6d0b9e4c10:0', 'history:5f0c2e1a-8b7d-4c3e-9a21-3f6d0b9e4c10:1'],
+    );
   });
 });

@@ -25,7 +25,9 @@ function partsText(v: unknown): string {
   if (typeof v === 'string') return v;
   if (!Array.isArray(v)) return textOf(v);
   return v
-    .map((p) => (typeof p === 'string' ? p : isObj(p) && typeof p.text === 'string' && p.thought !== true ? p.text : ''))
+    .map((p) =>
+      typeof p === 'string' ? p : isObj(p) && typeof p.text === 'string' && p.thought !== true ? p.text : '',
+    )
     .filter(Boolean)
     .join('\n');
 }
@@ -53,10 +55,13 @@ function messageRecord(m: Json, line: number | undefined, o: Resolved, w: Warnin
     // An API error is what the user saw as the reply (kept, as Claude Code's); other errors and
     // info/warning notices are CLI chatter (update checks, "Request cancelled.").
     const t = partsText(m.content ?? m.message ?? m.parts).trim();
-    return /\bAPI Error\b/i.test(t) ? [{ ...base, role: 'assistant', speaker: 'assistant', kind: 'message', text: t }] : [];
+    return /\bAPI Error\b/i.test(t)
+      ? [{ ...base, role: 'assistant', speaker: 'assistant', kind: 'message', text: t }]
+      : [];
   }
   if (type === 'info' || type === 'warning') return [];
-  const role = type === 'user' ? 'user' : type === 'gemini' || type === 'model' || type === 'assistant' ? 'assistant' : null;
+  const role =
+    type === 'user' ? 'user' : type === 'gemini' || type === 'model' || type === 'assistant' ? 'assistant' : null;
   if (!role) {
     w.count(`unknown Gemini message type ${JSON.stringify(type)} skipped`);
     return [];
@@ -69,7 +74,13 @@ function messageRecord(m: Json, line: number | undefined, o: Resolved, w: Warnin
     for (const p of m.parts) {
       if (!isObj(p)) continue;
       if (isObj(p.functionCall)) {
-        out.push({ ...base, role: 'assistant', speaker: 'assistant', kind: 'tool', text: renderToolUse(str(p.functionCall.name) ?? 'tool', p.functionCall.args, o) });
+        out.push({
+          ...base,
+          role: 'assistant',
+          speaker: 'assistant',
+          kind: 'tool',
+          text: renderToolUse(str(p.functionCall.name) ?? 'tool', p.functionCall.args, o),
+        });
       } else if (isObj(p.functionResponse)) {
         const { text: t, isError } = resultText({ result: [p] });
         const r = renderToolResult(t, isError, o);
@@ -79,7 +90,13 @@ function messageRecord(m: Json, line: number | undefined, o: Resolved, w: Warnin
   }
   for (const c of Array.isArray(m.toolCalls) ? m.toolCalls : []) {
     if (!isObj(c)) continue;
-    out.push({ ...base, role: 'assistant', speaker: 'assistant', kind: 'tool', text: renderToolUse(str(c.name) ?? 'tool', c.args, o) });
+    out.push({
+      ...base,
+      role: 'assistant',
+      speaker: 'assistant',
+      kind: 'tool',
+      text: renderToolUse(str(c.name) ?? 'tool', c.args, o),
+    });
     const { text: t, isError } = resultText(c);
     const r = renderToolResult(t, isError, o);
     if (r) out.push({ ...base, role: 'tool', speaker: 'tool', kind: 'tool', text: r });
@@ -87,7 +104,15 @@ function messageRecord(m: Json, line: number | undefined, o: Resolved, w: Warnin
   return out;
 }
 
-function conversation(path: string, id: string, messages: ConvoMessage[], meta: Record<string, unknown>, startedAt: string | null, multi: boolean, promptLog = false): Conversation {
+function conversation(
+  path: string,
+  id: string,
+  messages: ConvoMessage[],
+  meta: Record<string, unknown>,
+  startedAt: string | null,
+  multi: boolean,
+  promptLog = false,
+): Conversation {
   return {
     format: 'gemini',
     id,

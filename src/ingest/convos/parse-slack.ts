@@ -21,7 +21,16 @@ import { basename, dirname } from 'node:path';
 import type { Conversation, ConvoMessage, ParseOptions } from './types.js';
 import { isObj, isoFromSeconds, resolveOptions, str, Warnings, type Json, type Resolved } from './util.js';
 
-const SKIP_SUBTYPES = new Set(['channel_join', 'channel_leave', 'group_join', 'group_leave', 'bot_add', 'bot_remove', 'channel_archive', 'channel_unarchive']);
+const SKIP_SUBTYPES = new Set([
+  'channel_join',
+  'channel_leave',
+  'group_join',
+  'group_leave',
+  'bot_add',
+  'bot_remove',
+  'channel_archive',
+  'channel_unarchive',
+]);
 
 /** Builds a user-id → name map from the text of `users.json` (real name, else display name, else name). */
 export function slackUsersFromJson(content: string): Record<string, string> {
@@ -71,7 +80,11 @@ export interface SlackDayFile {
  * Parses every day file of one Slack channel folder (`dir` is the folder path; it names the channel
  * and is the base of each conversation's `source`). See the module comment for the grouping.
  */
-export function parseSlackChannel(dir: string, files: readonly SlackDayFile[], opts?: ParseOptions): { conversations: Conversation[]; warnings: string[] } {
+export function parseSlackChannel(
+  dir: string,
+  files: readonly SlackDayFile[],
+  opts?: ParseOptions,
+): { conversations: Conversation[]; warnings: string[] } {
   const o = resolveOptions(opts);
   const w = new Warnings(o.maxWarnings);
   const channel = basename(dir);
@@ -128,7 +141,10 @@ export function parseSlackChannel(dir: string, files: readonly SlackDayFile[], o
   for (const { key, msg } of rendered) {
     let c = convs.get(key);
     if (!c) {
-      const threadTs = key.startsWith(`slack:${channel}:`) && /^\d+\.\d+$/.test(key.slice(`slack:${channel}:`.length)) ? key.slice(`slack:${channel}:`.length) : null;
+      const threadTs =
+        key.startsWith(`slack:${channel}:`) && /^\d+\.\d+$/.test(key.slice(`slack:${channel}:`.length))
+          ? key.slice(`slack:${channel}:`.length)
+          : null;
       c = {
         format: 'slack',
         id: key,
@@ -147,7 +163,8 @@ export function parseSlackChannel(dir: string, files: readonly SlackDayFile[], o
     c.messages.push(msg);
   }
   for (const c of convs.values()) {
-    if (c.meta.threadTs && c.title === null) c.title = `#${channel} thread: ${c.messages[0]!.text.split('\n')[0]!.slice(0, 80)}`;
+    if (c.meta.threadTs && c.title === null)
+      c.title = `#${channel} thread: ${c.messages[0]!.text.split('\n')[0]!.slice(0, 80)}`;
   }
   return { conversations: [...convs.values()], warnings: w.finish() };
 }

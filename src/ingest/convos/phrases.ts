@@ -21,11 +21,37 @@ const TOKEN = new RegExp(`\\d{4}-\\d{2}-\\d{2}|[${W}]+(?:['’][${W}]+)?`, 'g');
 export function wordTokens(text: string, max = 5000): string[] {
   const t = (text.length > max ? text.slice(0, max) : text).toLowerCase();
   const out = t.match(TOKEN) ?? [];
-  if (t.includes('’')) for (let i = 0; i < out.length; i++) if (out[i]!.includes('’')) out[i] = out[i]!.replace('’', "'");
+  if (t.includes('’'))
+    for (let i = 0; i < out.length; i++) if (out[i]!.includes('’')) out[i] = out[i]!.replace('’', "'");
   return out;
 }
 
-const MONTHS = new Set(['jan', 'january', 'feb', 'february', 'mar', 'march', 'apr', 'april', 'may', 'jun', 'june', 'jul', 'july', 'aug', 'august', 'sep', 'sept', 'september', 'oct', 'october', 'nov', 'november', 'dec', 'december']);
+const MONTHS = new Set([
+  'jan',
+  'january',
+  'feb',
+  'february',
+  'mar',
+  'march',
+  'apr',
+  'april',
+  'may',
+  'jun',
+  'june',
+  'jul',
+  'july',
+  'aug',
+  'august',
+  'sep',
+  'sept',
+  'september',
+  'oct',
+  'october',
+  'nov',
+  'november',
+  'dec',
+  'december',
+]);
 const WEEKDAYS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']);
 const CLASSES = ['#date', '#month', '#day', '#weekday'] as const;
 type WordClass = (typeof CLASSES)[number];

@@ -73,7 +73,12 @@ function proseCut(window: string, pos: number, avoid: ReadonlySet<number>): numb
  * Splits `text` into `[start, end)` ranges of at most `maxChars` characters (see the module
  * comment), each trimmed of surrounding whitespace; offsets index into `text`.
  */
-export function splitRanges(text: string, maxChars: number, minChars = 0, avoid?: ReadonlySet<number>): [number, number][] {
+export function splitRanges(
+  text: string,
+  maxChars: number,
+  minChars = 0,
+  avoid?: ReadonlySet<number>,
+): [number, number][] {
   const max = Math.max(2, Math.floor(maxChars));
   let lead = 0;
   while (lead < text.length && /\s/.test(text[lead]!)) lead++;

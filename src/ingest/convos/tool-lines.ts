@@ -46,7 +46,16 @@ function shellCommand(input: Record<string, unknown>): string | undefined {
 }
 
 const SHELL_TOOLS = new Set(['bash', 'shell', 'exec_command', 'run_shell_command', 'local_shell', 'container.exec']);
-const PATH_TOOLS = new Set(['Read', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'read_file', 'write_file', 'replace']);
+const PATH_TOOLS = new Set([
+  'Read',
+  'Edit',
+  'MultiEdit',
+  'Write',
+  'NotebookEdit',
+  'read_file',
+  'write_file',
+  'replace',
+]);
 
 /** One line for a tool call. `input` may be an object or a JSON string (Codex arguments). */
 export function renderToolUse(name: string, input: unknown, o: ToolLineOptions): string {

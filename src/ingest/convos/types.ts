@@ -6,14 +6,7 @@
 
 /** Every conversation format Loci can read. */
 export type ConvoFormat =
-  | 'claude-code'
-  | 'claude-history'
-  | 'chatgpt'
-  | 'claude-ai'
-  | 'slack'
-  | 'codex'
-  | 'gemini'
-  | 'chat-text';
+  'claude-code' | 'claude-history' | 'chatgpt' | 'claude-ai' | 'slack' | 'codex' | 'gemini' | 'chat-text';
 
 /** All formats, in detection-priority order. */
 export const CONVO_FORMATS: readonly ConvoFormat[] = [

@@ -37,11 +37,33 @@ const BINARY_EXTENSIONS = new Set(
 
 /** Lockfiles and other generated files known by name (lower-case). */
 const GENERATED_NAMES = new Set([
-  'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb',
-  'cargo.lock', 'gemfile.lock', 'poetry.lock', 'pipfile.lock', 'composer.lock', 'go.sum', 'mix.lock',
-  'pubspec.lock', 'podfile.lock', 'packages.lock.json', 'flake.lock', 'uv.lock', 'pdm.lock',
-  'deno.lock', 'gradle.lockfile', 'paket.lock', 'shrinkwrap.yaml',
-  '.ds_store', 'thumbs.db', 'ehthumbs.db', 'icon\r',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lock',
+  'bun.lockb',
+  'cargo.lock',
+  'gemfile.lock',
+  'poetry.lock',
+  'pipfile.lock',
+  'composer.lock',
+  'go.sum',
+  'mix.lock',
+  'pubspec.lock',
+  'podfile.lock',
+  'packages.lock.json',
+  'flake.lock',
+  'uv.lock',
+  'pdm.lock',
+  'deno.lock',
+  'gradle.lockfile',
+  'paket.lock',
+  'shrinkwrap.yaml',
+  '.ds_store',
+  'thumbs.db',
+  'ehthumbs.db',
+  'icon\r',
 ]);
 
 /**
@@ -59,7 +81,8 @@ export function binaryPathReason(rel: string): string | null {
   const ext = name.slice(dot + 1);
   if (ext === 'lock' || ext === 'lockb') return 'lockfile';
   if (ext === 'map') return 'source-map';
-  if ((ext === 'js' || ext === 'css' || ext === 'mjs' || ext === 'cjs') && /[.-]min\.[a-z]+$/.test(name)) return 'minified';
+  if ((ext === 'js' || ext === 'css' || ext === 'mjs' || ext === 'cjs') && /[.-]min\.[a-z]+$/.test(name))
+    return 'minified';
   return BINARY_EXTENSIONS.has(ext) ? `extension .${ext}` : null;
 }
 

@@ -60,15 +60,25 @@ describe('code chunking: TypeScript', () => {
   });
 
   it('opens a class larger than maxChars into its methods', () => {
-    const methods = Array.from({ length: 12 }, (_, i) => `  /** Method ${i}. */\n  method${i}(x: number): number {\n    const y = x * ${i};\n    return y + ${i};\n  }`);
+    const methods = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `  /** Method ${i}. */\n  method${i}(x: number): number {\n    const y = x * ${i};\n    return y + ${i};\n  }`,
+    );
     const src = `export class Big {\n  private n = 0;\n\n${methods.join('\n\n')}\n}\n`;
     const opts = { targetChars: 200, maxChars: 400, overlapChars: 50, minChars: 0 };
     const c = chunkDocument('big.ts', src, opts);
     assert.ok(c.length >= 3);
     assert.equal(firstLines(c)[0], 'export class Big {');
-    for (const x of c.slice(1)) assert.match(x.text.split('\n')[0]!, /^ {2}\/\*\* Method \d+\. \*\/$/, 'later chunks start at a method doc comment');
+    for (const x of c.slice(1))
+      assert.match(
+        x.text.split('\n')[0]!,
+        /^ {2}\/\*\* Method \d+\. \*\/$/,
+        'later chunks start at a method doc comment',
+      );
     assert.equal(c.at(-1)!.text.split('\n').at(-1), '}', 'the closing brace stays with the last method');
-    for (let k = 1; k < c.length; k++) assert.ok(c[k]!.lineStart > c[k - 1]!.lineEnd, 'structural splits do not overlap');
+    for (let k = 1; k < c.length; k++)
+      assert.ok(c[k]!.lineStart > c[k - 1]!.lineEnd, 'structural splits do not overlap');
     checkChunks('big.ts', src, c, opts);
   });
 
@@ -113,14 +123,27 @@ def main() -> None:
 `;
   it('splits at functions and classes; decorators and comments stay above', () => {
     const c = chunkDocument('tool.py', PY, ONE_EACH);
-    assert.deepEqual(firstLines(c), ['import os', 'from typing import Any', 'CONFIG = {', '@decorator', 'class Thing:', '# comment that belongs to main']);
-    assert.ok(c[3]!.text.includes('def not_a_function():') && c[3]!.text.endsWith('return x + 1'), 'docstring content at column 0 is not a boundary');
+    assert.deepEqual(firstLines(c), [
+      'import os',
+      'from typing import Any',
+      'CONFIG = {',
+      '@decorator',
+      'class Thing:',
+      '# comment that belongs to main',
+    ]);
+    assert.ok(
+      c[3]!.text.includes('def not_a_function():') && c[3]!.text.endsWith('return x + 1'),
+      'docstring content at column 0 is not a boundary',
+    );
     assert.ok(c[4]!.text.endsWith('print(value)'), 'bracket continuation at column 0 is not a boundary');
     checkChunks('tool.py', PY, c, { ...ONE_EACH });
   });
 
   it('opens a large class into its methods', () => {
-    const methods = Array.from({ length: 10 }, (_, i) => `    def m${i}(self, x):\n        """Method ${i}."""\n        return x * ${i} + self.base`).join('\n\n');
+    const methods = Array.from(
+      { length: 10 },
+      (_, i) => `    def m${i}(self, x):\n        """Method ${i}."""\n        return x * ${i} + self.base`,
+    ).join('\n\n');
     const src = `class Big:\n    base = 1\n\n${methods}\n`;
     const c = chunkDocument('big.py', src, { targetChars: 150, maxChars: 300, minChars: 0 });
     assert.equal(firstLines(c)[0], 'class Big:');
@@ -130,13 +153,24 @@ def main() -> None:
 
 describe('code chunking: other languages', () => {
   it('Go: functions, with the import block kept whole', () => {
-    const go = 'package main\n\nimport (\n\t"fmt"\n)\n\n// Hello says hi.\nfunc Hello() {\n\tfmt.Println("}")\n}\n\nfunc (s *S) Bye() error {\n\treturn nil\n}\n';
-    assert.deepEqual(firstLines(chunkDocument('main.go', go, ONE_EACH)), ['package main', 'import (', '// Hello says hi.', 'func (s *S) Bye() error {']);
+    const go =
+      'package main\n\nimport (\n\t"fmt"\n)\n\n// Hello says hi.\nfunc Hello() {\n\tfmt.Println("}")\n}\n\nfunc (s *S) Bye() error {\n\treturn nil\n}\n';
+    assert.deepEqual(firstLines(chunkDocument('main.go', go, ONE_EACH)), [
+      'package main',
+      'import (',
+      '// Hello says hi.',
+      'func (s *S) Bye() error {',
+    ]);
   });
 
-  it("Rust: lifetimes are not strings, attributes stay with their item", () => {
-    const rs = "fn longest<'a>(x: &'a str, y: &'a str) -> &'a str {\n    if x.len() > y.len() { x } else { y }\n}\n\n#[derive(Debug)]\nstruct P {\n    c: char,\n}\n\nfn q() -> char { '{' }\n";
-    assert.deepEqual(firstLines(chunkDocument('lib.rs', rs, ONE_EACH)), ["fn longest<'a>(x: &'a str, y: &'a str) -> &'a str {", '#[derive(Debug)]', "fn q() -> char { '{' }"]);
+  it('Rust: lifetimes are not strings, attributes stay with their item', () => {
+    const rs =
+      "fn longest<'a>(x: &'a str, y: &'a str) -> &'a str {\n    if x.len() > y.len() { x } else { y }\n}\n\n#[derive(Debug)]\nstruct P {\n    c: char,\n}\n\nfn q() -> char { '{' }\n";
+    assert.deepEqual(firstLines(chunkDocument('lib.rs', rs, ONE_EACH)), [
+      "fn longest<'a>(x: &'a str, y: &'a str) -> &'a str {",
+      '#[derive(Debug)]',
+      "fn q() -> char { '{' }",
+    ]);
   });
 
   it('Java: annotations stay with the method when the class is opened', () => {

@@ -28,14 +28,24 @@ export function checkChunks(rel: string, text: string, chunks: Chunk[], o: Requi
   chunks.forEach((c, k) => {
     assert.equal(c.index, k, 'indexes are sequential');
     assert.ok(c.text.trim() !== '', `chunk ${k} is not blank`);
-    assert.ok(c.lineStart >= 1 && c.lineEnd >= c.lineStart && c.lineEnd <= lines.length, `chunk ${k} line range ${c.lineStart}-${c.lineEnd} is valid`);
+    assert.ok(
+      c.lineStart >= 1 && c.lineEnd >= c.lineStart && c.lineEnd <= lines.length,
+      `chunk ${k} line range ${c.lineStart}-${c.lineEnd} is valid`,
+    );
     assert.ok(c.lineStart >= prevStart, 'chunks are in document order');
     prevStart = c.lineStart;
     const first = lines[c.lineStart - 1]!;
     const last = lines[c.lineEnd - 1]!;
     if (c.colStart === undefined) {
-      assert.equal(c.text, text.slice(first.start, last.end), `chunk ${k} is exactly lines ${c.lineStart}-${c.lineEnd}`);
-      assert.deepEqual(c.text.split(/\r?\n/), lines.slice(c.lineStart - 1, c.lineEnd).map((l) => l.text));
+      assert.equal(
+        c.text,
+        text.slice(first.start, last.end),
+        `chunk ${k} is exactly lines ${c.lineStart}-${c.lineEnd}`,
+      );
+      assert.deepEqual(
+        c.text.split(/\r?\n/),
+        lines.slice(c.lineStart - 1, c.lineEnd).map((l) => l.text),
+      );
       assert.ok(first.text.trim() !== '' && last.text.trim() !== '', `chunk ${k} starts and ends on non-blank lines`);
       for (let i = c.lineStart - 1; i < c.lineEnd; i++) covered[i]!.push([0, lines[i]!.text.length]);
     } else {
@@ -43,13 +53,18 @@ export function checkChunks(rel: string, text: string, chunks: Chunk[], o: Requi
       assert.equal(c.text, first.text.slice(c.colStart, c.colEnd), `partial chunk ${k} is exactly its columns`);
       covered[c.lineStart - 1]!.push([c.colStart, c.colEnd!]);
     }
-    assert.ok(c.text.length <= o.maxChars + o.minChars, `chunk ${k} (${c.text.length} chars) within maxChars ${o.maxChars} + minChars ${o.minChars}`);
+    assert.ok(
+      c.text.length <= o.maxChars + o.minChars,
+      `chunk ${k} (${c.text.length} chars) within maxChars ${o.maxChars} + minChars ${o.minChars}`,
+    );
   });
   lines.forEach((l, i) => {
     for (let x = 0; x < l.text.length; x++) {
       if (/\s/.test(l.text[x]!)) continue;
-      assert.ok(covered[i]!.some(([a, b]) => x >= a && x < b), `${rel}: line ${i + 1} col ${x} (${JSON.stringify(l.text.slice(x, x + 20))}) is covered`);
+      assert.ok(
+        covered[i]!.some(([a, b]) => x >= a && x < b),
+        `${rel}: line ${i + 1} col ${x} (${JSON.stringify(l.text.slice(x, x + 20))}) is covered`,
+      );
     }
   });
 }
-

@@ -10,10 +10,21 @@ const SMALL = { targetChars: 120, maxChars: 240, overlapChars: 40, minChars: 10 
 describe('markdown chunking', () => {
   it('splits at headings and carries the heading path', () => {
     const md = [
-      '# Loci', '', 'Local memory for agents. '.repeat(4), '',
-      '## Install', '', 'Run the installer with npm and wait. '.repeat(3), '',
-      '### Offline', '', 'Set the skip flag before installing. '.repeat(3), '',
-      '## Usage', '', 'Mine a folder, then search it. '.repeat(3),
+      '# Loci',
+      '',
+      'Local memory for agents. '.repeat(4),
+      '',
+      '## Install',
+      '',
+      'Run the installer with npm and wait. '.repeat(3),
+      '',
+      '### Offline',
+      '',
+      'Set the skip flag before installing. '.repeat(3),
+      '',
+      '## Usage',
+      '',
+      'Mine a folder, then search it. '.repeat(3),
     ].join('\n');
     const c = chunkDocument('README.md', md, SMALL);
     assert.deepEqual(
@@ -32,11 +43,19 @@ describe('markdown chunking', () => {
     const md = ['# A', 'a', '## B', 'b', '## C', 'c', '## D', 'd '.repeat(40), '## E', 'e'].join('\n\n');
     const c = chunkDocument('x.md', md, { targetChars: 100, maxChars: 200, minChars: 0 });
     assert.equal(c[0]!.text.startsWith('# A') && c[0]!.text.includes('## C'), true, 'A, B, C share a chunk');
-    assert.ok(c.some((x) => x.text.startsWith('## D')), 'D starts a chunk');
+    assert.ok(
+      c.some((x) => x.text.startsWith('## D')),
+      'D starts a chunk',
+    );
   });
 
   it('keeps a heading with the block below it, and consecutive headings together', () => {
-    const md = ['Intro text that fills the first chunk nicely. '.repeat(2), '# Title', '## Sub', 'Body under sub.'].join('\n\n');
+    const md = [
+      'Intro text that fills the first chunk nicely. '.repeat(2),
+      '# Title',
+      '## Sub',
+      'Body under sub.',
+    ].join('\n\n');
     const c = chunkDocument('x.md', md, { targetChars: 100, maxChars: 200, minChars: 0 });
     const withTitle = c.find((x) => x.text.includes('# Title'))!;
     assert.ok(withTitle.text.includes('## Sub') && withTitle.text.includes('Body under sub.'));
@@ -44,11 +63,29 @@ describe('markdown chunking', () => {
   });
 
   it('recognises setext headings and YAML front matter', () => {
-    const md = ['---', 'title: Notes', 'date: 2024-03-05', '---', '', 'Guide', '=====', '', 'Text one.', '', 'Part two', '--------', '', 'Text two.'].join('\n');
+    const md = [
+      '---',
+      'title: Notes',
+      'date: 2024-03-05',
+      '---',
+      '',
+      'Guide',
+      '=====',
+      '',
+      'Text one.',
+      '',
+      'Part two',
+      '--------',
+      '',
+      'Text two.',
+    ].join('\n');
     const c = chunkDocument('notes.md', md, { targetChars: 20, maxChars: 60, minChars: 0 });
     assert.equal(c[0]!.text, '---\ntitle: Notes\ndate: 2024-03-05\n---');
     assert.equal(c[0]!.heading, undefined);
-    assert.deepEqual(c.slice(1).map((x) => x.heading), ['Guide', 'Guide › Part two']);
+    assert.deepEqual(
+      c.slice(1).map((x) => x.heading),
+      ['Guide', 'Guide › Part two'],
+    );
   });
 
   it('never splits a fenced code block that fits maxChars, even with blank lines inside', () => {
@@ -62,7 +99,15 @@ describe('markdown chunking', () => {
 
   it('fences never split (property)', () => {
     const block = fc.oneof(
-      fc.integer({ min: 1, max: 12 }).map((n) => ['```js', ...Array.from({ length: n }, (_, i) => (i % 3 === 2 ? '' : `  stmt(${i}); // # not a heading`)), '```'].join('\n')),
+      fc
+        .integer({ min: 1, max: 12 })
+        .map((n) =>
+          [
+            '```js',
+            ...Array.from({ length: n }, (_, i) => (i % 3 === 2 ? '' : `  stmt(${i}); // # not a heading`)),
+            '```',
+          ].join('\n'),
+        ),
       fc.integer({ min: 1, max: 30 }).map((n) => 'Words of a paragraph. '.repeat(n)),
       fc.constantFrom('# H1', '## H2', '### H3', '- item one\n- item two', 'Setext\n---'),
     );
@@ -81,7 +126,11 @@ describe('markdown chunking', () => {
           if (size > opts.maxChars) continue;
           for (const c of chunks) {
             const touches = c.lineStart - 1 <= j && c.lineEnd - 1 >= i;
-            if (touches) assert.ok(c.lineStart - 1 <= i && c.lineEnd - 1 >= j, `chunk ${c.lineStart}-${c.lineEnd} contains the whole fence ${i + 1}-${j + 1}`);
+            if (touches)
+              assert.ok(
+                c.lineStart - 1 <= i && c.lineEnd - 1 >= j,
+                `chunk ${c.lineStart}-${c.lineEnd} contains the whole fence ${i + 1}-${j + 1}`,
+              );
           }
           i = j;
         }
@@ -98,9 +147,28 @@ describe('markdown chunking', () => {
   });
 
   it('reads reStructuredText titles (underline and overline)', () => {
-    const rst = ['=====', 'Guide', '=====', '', 'Intro.', '', 'Install', '-------', '', 'Steps.', '', 'Deep', '~~~~', '', 'More.'].join('\n');
+    const rst = [
+      '=====',
+      'Guide',
+      '=====',
+      '',
+      'Intro.',
+      '',
+      'Install',
+      '-------',
+      '',
+      'Steps.',
+      '',
+      'Deep',
+      '~~~~',
+      '',
+      'More.',
+    ].join('\n');
     const c = chunkDocument('guide.rst', rst, { targetChars: 10, maxChars: 60, minChars: 0 });
-    assert.deepEqual(c.map((x) => x.heading), ['Guide', 'Guide › Install', 'Guide › Install › Deep']);
+    assert.deepEqual(
+      c.map((x) => x.heading),
+      ['Guide', 'Guide › Install', 'Guide › Install › Deep'],
+    );
   });
 
   it('treats .txt with markdown headings as markdown, and without as text', () => {
@@ -110,7 +178,9 @@ describe('markdown chunking', () => {
   });
 
   it('packs plain-text paragraphs and cuts a huge one at sentence-ending lines', () => {
-    const para = Array.from({ length: 30 }, (_, i) => (i % 4 === 3 ? `end of sentence ${i}.` : `a wrapped line number ${i}`)).join('\n');
+    const para = Array.from({ length: 30 }, (_, i) =>
+      i % 4 === 3 ? `end of sentence ${i}.` : `a wrapped line number ${i}`,
+    ).join('\n');
     const c = chunkDocument('essay.txt', para, { targetChars: 200, maxChars: 400, overlapChars: 0 });
     assert.ok(c.length > 2);
     for (const x of c.slice(0, -1)) assert.match(x.text, /\.$/, 'pieces end where a sentence ends');

@@ -109,11 +109,19 @@ export function resolveChunkOptions(opts: ChunkOptions = {}): Required<ChunkOpti
   checkInt('maxChars', o.maxChars, o.targetChars, `an integer >= targetChars (${o.targetChars})`);
   checkInt('overlapChars', o.overlapChars, 0, 'an integer >= 0');
   if (o.overlapChars >= o.targetChars && o.overlapChars > 0) {
-    throw createError('INVALID_ARGUMENT', { name: 'overlapChars', value: o.overlapChars, expected: `less than targetChars (${o.targetChars})` });
+    throw createError('INVALID_ARGUMENT', {
+      name: 'overlapChars',
+      value: o.overlapChars,
+      expected: `less than targetChars (${o.targetChars})`,
+    });
   }
   checkInt('minChars', o.minChars, 0, 'an integer >= 0');
   if (o.minChars > o.targetChars) {
-    throw createError('INVALID_ARGUMENT', { name: 'minChars', value: o.minChars, expected: `at most targetChars (${o.targetChars})` });
+    throw createError('INVALID_ARGUMENT', {
+      name: 'minChars',
+      value: o.minChars,
+      expected: `at most targetChars (${o.targetChars})`,
+    });
   }
   return o;
 }

@@ -6,17 +6,86 @@ import { chunkDocument, DEFAULT_CHUNK_OPTIONS, resolveChunkOptions, type ChunkOp
 import { checkChunks } from './chunk-invariants.test.js';
 
 const TOKENS = [
-  'alpha', 'beta', 'gamma', '{', '}', '(', ')', '[', ']', '"', "'", '`', '//', '/*', '*/', '#', '##', '---', '===', '```', '~~~',
-  'def', 'class', 'function', 'end', 'else', '@dec', '- ', '1.', '> ', '|', '.', '。', '认证模块', '😀', '<!--', '-->', 'x = 1;',
-  '"""', ':', '=>', '\t', '  ', '\u3000', 'A sentence.', 'Done!',
+  'alpha',
+  'beta',
+  'gamma',
+  '{',
+  '}',
+  '(',
+  ')',
+  '[',
+  ']',
+  '"',
+  "'",
+  '`',
+  '//',
+  '/*',
+  '*/',
+  '#',
+  '##',
+  '---',
+  '===',
+  '```',
+  '~~~',
+  'def',
+  'class',
+  'function',
+  'end',
+  'else',
+  '@dec',
+  '- ',
+  '1.',
+  '> ',
+  '|',
+  '.',
+  '。',
+  '认证模块',
+  '😀',
+  '<!--',
+  '-->',
+  'x = 1;',
+  '"""',
+  ':',
+  '=>',
+  '\t',
+  '  ',
+  '\u3000',
+  'A sentence.',
+  'Done!',
 ];
-const NAMES = ['a.md', 'a.ts', 'a.py', 'a.txt', 'a.rb', 'a.yaml', 'a.go', 'a.rs', 'README', 'a.json', 'a.rst', 'a.sh', 'a.html', 'a.css', 'x.unknown'];
+const NAMES = [
+  'a.md',
+  'a.ts',
+  'a.py',
+  'a.txt',
+  'a.rb',
+  'a.yaml',
+  'a.go',
+  'a.rs',
+  'README',
+  'a.json',
+  'a.rst',
+  'a.sh',
+  'a.html',
+  'a.css',
+  'x.unknown',
+];
 
 const lineArb = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom('', '   ', '\t') },
-  { weight: 6, arbitrary: fc.tuple(fc.nat(8), fc.array(fc.constantFrom(...TOKENS), { maxLength: 12 })).map(([ind, t]) => ' '.repeat(ind) + t.join(' ')) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(fc.nat(8), fc.array(fc.constantFrom(...TOKENS), { maxLength: 12 }))
+      .map(([ind, t]) => ' '.repeat(ind) + t.join(' ')),
+  },
   { weight: 3, arbitrary: fc.array(fc.constantFrom(...TOKENS), { maxLength: 6 }).map((t) => t.join('')) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('word ', 'x', 'Sentence ends. ', '長い文。', '😀'), fc.integer({ min: 20, max: 400 })).map(([w, n]) => w.repeat(n)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('word ', 'x', 'Sentence ends. ', '長い文。', '😀'), fc.integer({ min: 20, max: 400 }))
+      .map(([w, n]) => w.repeat(n)),
+  },
 );
 
 const docArb = fc.record({
@@ -34,7 +103,19 @@ describe('chunkDocument invariants (property)', () => {
   it('chunks are verbatim line ranges that cover every non-blank character', () => {
     fc.assert(
       fc.property(docArb, (d) => {
-        const text = d.lines.map((l, i) => l + (i === d.lines.length - 1 && !d.trailing ? '' : d.eol === 'mixed' ? (i % 3 === 0 ? '\r\n' : '\n') : d.eol)).join('');
+        const text = d.lines
+          .map(
+            (l, i) =>
+              l +
+              (i === d.lines.length - 1 && !d.trailing
+                ? ''
+                : d.eol === 'mixed'
+                  ? i % 3 === 0
+                    ? '\r\n'
+                    : '\n'
+                  : d.eol),
+          )
+          .join('');
         const opts = {
           targetChars: d.target,
           maxChars: Math.floor(d.target * d.maxFactor),
@@ -84,7 +165,7 @@ describe('chunkDocument basics', () => {
   });
 
   it('uses no overlap when no block exceeds maxChars', () => {
-    const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} ${'word '.repeat(i % 7 + 3)}`).join('\n\n');
+    const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} ${'word '.repeat((i % 7) + 3)}`).join('\n\n');
     const c = chunkDocument('a.txt', text, { targetChars: 120, maxChars: 240, overlapChars: 50 });
     for (let k = 1; k < c.length; k++) assert.ok(c[k]!.lineStart > c[k - 1]!.lineEnd, 'ranges do not overlap');
     assert.ok(c.length > 5);
@@ -111,7 +192,10 @@ describe('chunkDocument basics', () => {
       assert.ok(x.colStart !== undefined && x.colEnd !== undefined);
       assert.ok(!/^[\udc00-\udfff]/.test(x.text) && !/[\ud800-\udbff]$/.test(x.text), 'no lone surrogate at the edges');
     }
-    assert.ok(c.slice(0, 5).every((x) => x.text.endsWith('memory.')), 'prose pieces end at a sentence');
+    assert.ok(
+      c.slice(0, 5).every((x) => x.text.endsWith('memory.')),
+      'prose pieces end at a sentence',
+    );
   });
 
   it('merges a tiny trailing piece into the previous chunk', () => {
@@ -122,9 +206,25 @@ describe('chunkDocument basics', () => {
   });
 
   it('validates options with INVALID_ARGUMENT naming the option', () => {
-    const bad: ChunkOptions[] = [{ targetChars: 0 }, { targetChars: 100, maxChars: 50 }, { overlapChars: -1 }, { overlapChars: 1200 }, { minChars: 5000 }, { targetChars: 1.5 }];
-    for (const o of bad) assert.throws(() => chunkDocument('a.md', 'x', o), (e: Error & { code?: string }) => e.code === 'INVALID_ARGUMENT');
-    assert.deepEqual(resolveChunkOptions({ targetChars: 100 }), { targetChars: 100, maxChars: 2400, overlapChars: 25, minChars: 40 });
+    const bad: ChunkOptions[] = [
+      { targetChars: 0 },
+      { targetChars: 100, maxChars: 50 },
+      { overlapChars: -1 },
+      { overlapChars: 1200 },
+      { minChars: 5000 },
+      { targetChars: 1.5 },
+    ];
+    for (const o of bad)
+      assert.throws(
+        () => chunkDocument('a.md', 'x', o),
+        (e: Error & { code?: string }) => e.code === 'INVALID_ARGUMENT',
+      );
+    assert.deepEqual(resolveChunkOptions({ targetChars: 100 }), {
+      targetChars: 100,
+      maxChars: 2400,
+      overlapChars: 25,
+      minChars: 40,
+    });
     assert.deepEqual(resolveChunkOptions(), DEFAULT_CHUNK_OPTIONS);
   });
 });

@@ -17,7 +17,15 @@ export interface CodeScan {
 }
 
 // character codes
-const NL = 10, SLASH = 47, STAR = 42, HASH = 35, DASH = 45, SEMI = 59, LT = 60, BSLASH = 92, SQ = 39;
+const NL = 10,
+  SLASH = 47,
+  STAR = 42,
+  HASH = 35,
+  DASH = 45,
+  SEMI = 59,
+  LT = 60,
+  BSLASH = 92,
+  SQ = 39;
 
 /** Characters after which `/` starts a regex literal rather than a division. */
 const REGEX_BEFORE = new Set('(,=:[!&|?{};+-*%~^'.split('').map((c) => c.charCodeAt(0)));

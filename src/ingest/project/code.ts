@@ -29,7 +29,11 @@ export function segmentCode(lt: LineTable, p: CodeProfile, o: Required<ChunkOpti
   const { lvl, cont } = scanCode(lt, p);
   const brace = p.mode === 'brace';
   const attach = p.attach ?? [];
-  const closerList = (brace ? BRACE_CLOSERS : (p.closers ?? [])).map((w) => ({ w, word: /^[a-z]/i.test(w), c: w.charCodeAt(0) }));
+  const closerList = (brace ? BRACE_CLOSERS : (p.closers ?? [])).map((w) => ({
+    w,
+    word: /^[a-z]/i.test(w),
+    c: w.charCodeAt(0),
+  }));
   const closerFirst = new Set(closerList.map((x) => x.c));
 
   const key = (i: number): number => (brace ? lvl[i]! * 4096 + Math.min(indent[i]!, 4095) : indent[i]!);
@@ -43,7 +47,8 @@ export function segmentCode(lt: LineTable, p: CodeProfile, o: Required<ChunkOpti
     let ok = true;
     if (brace) {
       if (c === 125 || c === 41 || c === 93 || c === 46 || c === 63 || c === 58 || c === 44) ok = false;
-      else if ((c === 38 || c === 124 || c === 61) && (src.charCodeAt(f + 1) === c || src.charCodeAt(f + 1) === 62)) ok = false; // && || =>
+      else if ((c === 38 || c === 124 || c === 61) && (src.charCodeAt(f + 1) === c || src.charCodeAt(f + 1) === 62))
+        ok = false; // && || =>
     }
     if (ok && closerFirst.has(c)) {
       for (const x of closerList) if (x.c === c && startsWithWord(src, f, end[i]!, x.w, x.word)) ok = false;

@@ -30,15 +30,27 @@ function zoneMinutes(z: string | undefined): number {
   return m[1] === '-' ? -v : v;
 }
 
-function dateTime(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number, zone?: string): string | null {
+function dateTime(
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  s: number,
+  ms: number,
+  zone?: string,
+): string | null {
   if (!validDate(y, mo, d) || h > 23 || mi > 59 || s > 60) return null;
   const t = Date.UTC(y, mo - 1, d, h, mi, Math.min(s, 59), ms) - zoneMinutes(zone) * 60_000;
   return new Date(t).toISOString();
 }
 
-const ISO = /^(\d{4})[-/](\d{2})[-/](\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?(?![\d:])/i;
-const DMY = /^(?:[a-z]{3,9},?\s+)?(\d{1,2})\s+([a-z]{3,9})\.?,?\s+(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?/i;
-const MDY = /^(?:[a-z]{3,9},?\s+)?([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?/i;
+const ISO =
+  /^(\d{4})[-/](\d{2})[-/](\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?(?![\d:])/i;
+const DMY =
+  /^(?:[a-z]{3,9},?\s+)?(\d{1,2})\s+([a-z]{3,9})\.?,?\s+(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?/i;
+const MDY =
+  /^(?:[a-z]{3,9},?\s+)?([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?/i;
 
 /**
  * Parses a date written by a person or a tool: ISO `2024-03-05`, `2024-03-05T10:00:00+02:00`,
@@ -47,7 +59,10 @@ const MDY = /^(?:[a-z]{3,9},?\s+)?([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\
  * without a zone is taken as UTC). Returns null when nothing plausible is found.
  */
 export function parseLooseDate(value: string): string | null {
-  const v = value.trim().replace(/^["'`]|["'`]$/g, '').trim();
+  const v = value
+    .trim()
+    .replace(/^["'`]|["'`]$/g, '')
+    .trim();
   let m = ISO.exec(v);
   if (m) {
     const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];

@@ -16,8 +16,13 @@ export type LineQuality = (i: number) => number;
  * targetChars, appending them to `out`. Consecutive pieces overlap by up to overlapChars (whole lines).
  */
 export function cutLines(
-  lt: LineTable, s: number, e: number, quality: LineQuality, o: Required<ChunkOptions>,
-  head: string | undefined, out: Piece[],
+  lt: LineTable,
+  s: number,
+  e: number,
+  quality: LineQuality,
+  o: Required<ChunkOptions>,
+  head: string | undefined,
+  out: Piece[],
 ): void {
   const { start, end, blank } = lt;
   const T = o.targetChars;
@@ -114,7 +119,13 @@ function inlineQuality(src: string, x: number): number {
  * Splits one line longer than maxChars into solo pieces (parts of the line, `c0`/`c1` set),
  * aiming at targetChars, with up to overlapChars of overlap starting at a word boundary.
  */
-export function splitLongLine(lt: LineTable, i: number, o: Required<ChunkOptions>, head: string | undefined, out: Piece[]): void {
+export function splitLongLine(
+  lt: LineTable,
+  i: number,
+  o: Required<ChunkOptions>,
+  head: string | undefined,
+  out: Piece[],
+): void {
   const src = lt.src;
   const T = o.targetChars;
   const M = o.maxChars;

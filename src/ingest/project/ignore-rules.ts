@@ -43,7 +43,12 @@ export interface RuleLevel {
 }
 
 /** Adds a level holding `patterns` (gitignore text) above `parent`, or returns `parent` when there are none. */
-export function addLevel(parent: RuleLevel | undefined, patterns: readonly string[], base: string, prefix = ''): RuleLevel | undefined {
+export function addLevel(
+  parent: RuleLevel | undefined,
+  patterns: readonly string[],
+  base: string,
+  prefix = '',
+): RuleLevel | undefined {
   const text = patterns.filter((p) => p.trim() !== '');
   if (text.length === 0) return parent;
   // one string: `add` splits a string on line breaks, but takes each array element as one pattern
@@ -55,7 +60,12 @@ export function addLevel(parent: RuleLevel | undefined, patterns: readonly strin
  * highest precedence, then `levels` from the deepest folder up: the first level whose patterns
  * decide (ignore or re-include with `!`) wins, like git's "last matching pattern" over all files.
  */
-export function isIgnored(rel: string, isDir: boolean, levels: RuleLevel | undefined, extra: RuleLevel | undefined): boolean {
+export function isIgnored(
+  rel: string,
+  isDir: boolean,
+  levels: RuleLevel | undefined,
+  extra: RuleLevel | undefined,
+): boolean {
   const key = isDir ? `${rel}/` : rel;
   try {
     if (extra !== undefined) {

@@ -20,7 +20,8 @@ export interface MarkdownSegments {
 /** Separator of heading levels in {@link Piece.head} / `Chunk.heading`. */
 export const HEADING_SEPARATOR = ' › ';
 
-const isPunct = (c: number): boolean => (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+const isPunct = (c: number): boolean =>
+  (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
 
 /** Length of a run of `c` at `i`, and whether only whitespace follows it on the line. */
 function run(src: string, i: number, end: number, c: number): { len: number; rest: boolean } {
@@ -138,7 +139,11 @@ export function segmentMarkdown(lt: LineTable, rst: boolean): MarkdownSegments {
       const r = run(src, f, le, 35);
       const after = f + r.len;
       if (r.len <= 6 && (after === le || src.charCodeAt(after) === 32 || src.charCodeAt(after) === 9)) {
-        const text = src.slice(after, le).replace(/[ \t]+#+[ \t]*$/, '').replace(/^#+[ \t]*$/, '').trim();
+        const text = src
+          .slice(after, le)
+          .replace(/[ \t]+#+[ \t]*$/, '')
+          .replace(/^#+[ \t]*$/, '')
+          .trim();
         heading(i, i, r.len, text, false);
         continue;
       }
@@ -162,13 +167,17 @@ export function segmentMarkdown(lt: LineTable, rst: boolean): MarkdownSegments {
       if ((c === 61 || c === 45) && !rst) {
         const r = run(src, f, le, c);
         if (r.len >= 2 && r.rest && !isBlockPrefixed(src, first[paraStart]!, end[paraStart]!)) {
-          const text = src.slice(start[paraStart]!, end[i - 1]!).replace(/\s+/g, ' ').trim();
+          const text = src
+            .slice(start[paraStart]!, end[i - 1]!)
+            .replace(/\s+/g, ' ')
+            .trim();
           heading(paraStart, i, c === 61 ? 1 : 2, text, true);
           continue;
         }
       } else if (rst && isPunct(c)) {
         const r = run(src, f, le, c);
-        const over = i - paraStart === 2 && src.slice(start[paraStart]!, end[paraStart]!).trim() === src.slice(f, le).trim();
+        const over =
+          i - paraStart === 2 && src.slice(start[paraStart]!, end[paraStart]!).trim() === src.slice(f, le).trim();
         const titleLine = over ? paraStart + 1 : i - paraStart === 1 ? paraStart : -1;
         if (titleLine >= 0 && r.len >= 3 && r.rest) {
           const text = src.slice(first[titleLine]!, end[titleLine]!).trim();

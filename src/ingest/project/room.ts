@@ -5,7 +5,17 @@
  */
 
 /** Folder names that only contain code and say nothing about its topic (compared lower-case). */
-export const GENERIC_CONTAINERS: readonly string[] = ['src', 'lib', 'app', 'apps', 'packages', 'pkg', 'internal', 'source', 'sources'];
+export const GENERIC_CONTAINERS: readonly string[] = [
+  'src',
+  'lib',
+  'app',
+  'apps',
+  'packages',
+  'pkg',
+  'internal',
+  'source',
+  'sources',
+];
 
 const GENERIC = new Set(GENERIC_CONTAINERS);
 const MAX_GENERIC_SKIPS = 2;
@@ -20,8 +30,14 @@ export const GENERAL_ROOM = 'general';
  * 40 characters. Returns '' when nothing is left (e.g. a name in a non-Latin script).
  */
 export function normaliseRoom(name: string): string {
-  const folded = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-  const clean = folded.replace(/[^a-z0-9_-]+/g, '-').replace(/-{2,}/g, '-').replace(/^-+|-+$/g, '');
+  const folded = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+  const clean = folded
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '');
   return clean.slice(0, MAX_ROOM_CHARS).replace(/-+$/, '');
 }
 

@@ -29,7 +29,10 @@ describe('roomForPath', () => {
   ];
   for (const [rel, room] of table) it(`${rel} → ${room}`, () => assert.equal(roomForPath(rel), room));
   it('never returns more than 40 characters, nor a trailing dash', () => {
-    assert.equal(roomForPath('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-bbbb/x'), 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa');
+    assert.equal(
+      roomForPath('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-bbbb/x'),
+      'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    );
   });
 });
 
@@ -44,12 +47,27 @@ describe('contentDateFor', () => {
     ['Feb 30 is not a date', '2024-02-30.md', '', '2023-07-01T12:30:00.000Z'],
     ['only the file name counts', '2024-03-05/notes.md', '', '2023-07-01T12:30:00.000Z'],
     ['front matter date', 'post.md', '---\ntitle: x\ndate: 2022-11-09\n---\nbody', '2022-11-09'],
-    ['front matter quoted date-time with zone', 'post.md', '---\ndate: "2022-11-09T10:00:00+02:00"\n---', '2022-11-09T08:00:00.000Z'],
-    ['front matter date-time without zone is UTC', 'post.md', '---\ncreated: 2022-11-09 10:15\n---', '2022-11-09T10:15:00.000Z'],
+    [
+      'front matter quoted date-time with zone',
+      'post.md',
+      '---\ndate: "2022-11-09T10:00:00+02:00"\n---',
+      '2022-11-09T08:00:00.000Z',
+    ],
+    [
+      'front matter date-time without zone is UTC',
+      'post.md',
+      '---\ncreated: 2022-11-09 10:15\n---',
+      '2022-11-09T10:15:00.000Z',
+    ],
     ['date wins over created', 'post.md', '---\ncreated: 2021-01-01\ndate: 2022-02-02\n---', '2022-02-02'],
     ['published', 'post.md', '---\npublished: 2021-05-06\n---', '2021-05-06'],
     ['front matter must open on line 1', 'post.md', '\n---\ncreated: 2022-11-09\n---', '2023-07-01T12:30:00.000Z'],
-    ['front matter beyond line 30 is ignored', 'post.md', `---\n${'k: v\n'.repeat(35)}date: 2022-11-09\n---`, '2023-07-01T12:30:00.000Z'],
+    [
+      'front matter beyond line 30 is ignored',
+      'post.md',
+      `---\n${'k: v\n'.repeat(35)}date: 2022-11-09\n---`,
+      '2023-07-01T12:30:00.000Z',
+    ],
     ['invalid front-matter date falls through', 'post.md', '---\ndate: soon\n---\nDate: 2020-02-02', '2020-02-02'],
     ['Date: line', 'adr.md', '# ADR 7\n\nDate: 2021-12-24\n', '2021-12-24'],
     ['bold Date: line', 'adr.md', '# ADR\n**Date:** 2021-12-24', '2021-12-24'],
@@ -60,29 +78,95 @@ describe('contentDateFor', () => {
     ['nothing → mtime', 'x.ts', 'const x = 1;', '2023-07-01T12:30:00.000Z'],
   ];
   for (const [what, rel, text, want] of table) it(what, () => assert.equal(contentDateFor(rel, text, MTIME), want));
-  it('uses the epoch for an invalid mtime', () => assert.equal(contentDateFor('x', '', Number.NaN), '1970-01-01T00:00:00.000Z'));
+  it('uses the epoch for an invalid mtime', () =>
+    assert.equal(contentDateFor('x', '', Number.NaN), '1970-01-01T00:00:00.000Z'));
 });
 
 describe('languageFor', () => {
   const table: [string, string | null][] = [
-    ['a.ts', 'typescript'], ['a.TSX', 'typescript'], ['a.mjs', 'javascript'], ['a.py', 'python'], ['a.go', 'go'], ['a.rs', 'rust'],
-    ['a.java', 'java'], ['a.cs', 'csharp'], ['a.cpp', 'cpp'], ['a.h', 'c'], ['a.kt', 'kotlin'], ['a.swift', 'swift'], ['a.php', 'php'],
-    ['a.rb', 'ruby'], ['a.md', 'markdown'], ['a.mdx', 'mdx'], ['a.rst', 'restructuredtext'], ['a.txt', 'text'], ['a.yml', 'yaml'],
-    ['a.json', 'json'], ['a.sql', 'sql'], ['a.sh', 'shell'], ['x/Dockerfile', 'dockerfile'], ['Dockerfile.dev', 'dockerfile'],
-    ['Makefile', 'makefile'], ['GNUmakefile', 'makefile'], ['README', 'text'], ['.env', 'ini'], ['a.vue', 'vue'],
-    ['LICENSE', 'text'], ['a.unknown', null], ['noext', null],
+    ['a.ts', 'typescript'],
+    ['a.TSX', 'typescript'],
+    ['a.mjs', 'javascript'],
+    ['a.py', 'python'],
+    ['a.go', 'go'],
+    ['a.rs', 'rust'],
+    ['a.java', 'java'],
+    ['a.cs', 'csharp'],
+    ['a.cpp', 'cpp'],
+    ['a.h', 'c'],
+    ['a.kt', 'kotlin'],
+    ['a.swift', 'swift'],
+    ['a.php', 'php'],
+    ['a.rb', 'ruby'],
+    ['a.md', 'markdown'],
+    ['a.mdx', 'mdx'],
+    ['a.rst', 'restructuredtext'],
+    ['a.txt', 'text'],
+    ['a.yml', 'yaml'],
+    ['a.json', 'json'],
+    ['a.sql', 'sql'],
+    ['a.sh', 'shell'],
+    ['x/Dockerfile', 'dockerfile'],
+    ['Dockerfile.dev', 'dockerfile'],
+    ['Makefile', 'makefile'],
+    ['GNUmakefile', 'makefile'],
+    ['README', 'text'],
+    ['.env', 'ini'],
+    ['a.vue', 'vue'],
+    ['LICENSE', 'text'],
+    ['a.unknown', null],
+    ['noext', null],
   ];
   for (const [rel, lang] of table) it(`${rel} → ${lang}`, () => assert.equal(languageFor(rel), lang));
 });
 
 describe('isBinaryPath', () => {
   it('skips binary formats, lockfiles, minified bundles, source maps and OS metadata', () => {
-    for (const p of ['a.png', 'b.JPG', 'c.zip', 'd.woff2', 'e.mp4', 'f.o', 'g.pyc', 'h.pdf', 'i.sqlite', 'j.parquet', 'k.svg', 'l.exe', 'm.wasm',
-      'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'Cargo.lock', 'go.sum', 'poetry.lock', 'x/any.lock', 'app.min.js', 'style.min.css',
-      'bundle.js.map', '.DS_Store', 'Thumbs.db', 'model.onnx', 'w.safetensors']) assert.equal(isBinaryPath(p), true, p);
+    for (const p of [
+      'a.png',
+      'b.JPG',
+      'c.zip',
+      'd.woff2',
+      'e.mp4',
+      'f.o',
+      'g.pyc',
+      'h.pdf',
+      'i.sqlite',
+      'j.parquet',
+      'k.svg',
+      'l.exe',
+      'm.wasm',
+      'package-lock.json',
+      'yarn.lock',
+      'pnpm-lock.yaml',
+      'Cargo.lock',
+      'go.sum',
+      'poetry.lock',
+      'x/any.lock',
+      'app.min.js',
+      'style.min.css',
+      'bundle.js.map',
+      '.DS_Store',
+      'Thumbs.db',
+      'model.onnx',
+      'w.safetensors',
+    ])
+      assert.equal(isBinaryPath(p), true, p);
   });
   it('keeps text and source files, including unknown extensions', () => {
-    for (const p of ['a.ts', 'a.c', 'a.vue', 'a.ipynb', 'Makefile', 'a.min.md', 'package.json', 'go.mod', 'a.unknownext', 'lockfile.md', 'minimal.js'])
+    for (const p of [
+      'a.ts',
+      'a.c',
+      'a.vue',
+      'a.ipynb',
+      'Makefile',
+      'a.min.md',
+      'package.json',
+      'go.mod',
+      'a.unknownext',
+      'lockfile.md',
+      'minimal.js',
+    ])
       assert.equal(isBinaryPath(p), false, p);
   });
 });
@@ -101,16 +185,26 @@ describe('looksBinary', () => {
     assert.equal(looksBinary(new Uint8Array(0)), false);
     const utf16le = new Uint8Array([0xff, 0xfe, ...Array.from(Buffer.from('hello world', 'utf16le'))]);
     assert.equal(looksBinary(utf16le), false);
-    assert.equal(looksBinary(new Uint8Array([0xfe, 0xff, 0, 0x68, 0, 0, 0, 0x69])), true, 'a NUL code unit in UTF-16 is binary');
+    assert.equal(
+      looksBinary(new Uint8Array([0xfe, 0xff, 0, 0x68, 0, 0, 0, 0x69])),
+      true,
+      'a NUL code unit in UTF-16 is binary',
+    );
   });
 });
 
 describe('decodeText', () => {
   it('strips a UTF-8 BOM and reports valid text', () => {
-    assert.deepEqual(decodeText(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('héllo')])), { text: 'héllo', invalidUtf8: false });
+    assert.deepEqual(decodeText(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('héllo')])), {
+      text: 'héllo',
+      invalidUtf8: false,
+    });
   });
   it('replaces invalid UTF-8 with U+FFFD and reports it', () => {
-    assert.deepEqual(decodeText(new Uint8Array([0x61, 0xff, 0x62, 0xed, 0xa0, 0x80])), { text: 'a\ufffdb\ufffd\ufffd\ufffd', invalidUtf8: true });
+    assert.deepEqual(decodeText(new Uint8Array([0x61, 0xff, 0x62, 0xed, 0xa0, 0x80])), {
+      text: 'a\ufffdb\ufffd\ufffd\ufffd',
+      invalidUtf8: true,
+    });
   });
   it('decodes UTF-16 LE and BE by their BOM', () => {
     const le = new Uint8Array([0xff, 0xfe, ...Buffer.from('認証 ok', 'utf16le')]);

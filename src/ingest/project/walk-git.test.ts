@@ -19,11 +19,40 @@ function gitAvailable(): boolean {
 
 const DIRS = ['', 'a', 'b', 'a/b', 'a/c', 'c', 'c/a'];
 const NAMES = ['x.txt', 'y.log', 'keep.log', 'z.md', 'tmp', 'B.txt']; // never a folder name
-const PATTERNS = ['*.log', '!keep.log', '/x.txt', 'b/', 'tmp', '!tmp', 'a/', '*.md', '!*.md', '**/z.md', 'c/*', '!c/keep.log', 'y.*', 'b', '/b/', 'a/**/x.txt', '#comment', '\\#x', '*', '!*/', '!a/'];
+const PATTERNS = [
+  '*.log',
+  '!keep.log',
+  '/x.txt',
+  'b/',
+  'tmp',
+  '!tmp',
+  'a/',
+  '*.md',
+  '!*.md',
+  '**/z.md',
+  'c/*',
+  '!c/keep.log',
+  'y.*',
+  'b',
+  '/b/',
+  'a/**/x.txt',
+  '#comment',
+  '\\#x',
+  '*',
+  '!*/',
+  '!a/',
+];
 
 const treeArb = fc.record({
-  files: fc.uniqueArray(fc.tuple(fc.constantFrom(...DIRS), fc.constantFrom(...NAMES)), { minLength: 1, maxLength: 25, selector: ([d, n]) => `${d}/${n}` }),
-  ignores: fc.array(fc.tuple(fc.constantFrom(...DIRS), fc.array(fc.constantFrom(...PATTERNS), { minLength: 1, maxLength: 5 })), { maxLength: 4 }),
+  files: fc.uniqueArray(fc.tuple(fc.constantFrom(...DIRS), fc.constantFrom(...NAMES)), {
+    minLength: 1,
+    maxLength: 25,
+    selector: ([d, n]) => `${d}/${n}`,
+  }),
+  ignores: fc.array(
+    fc.tuple(fc.constantFrom(...DIRS), fc.array(fc.constantFrom(...PATTERNS), { minLength: 1, maxLength: 5 })),
+    { maxLength: 4 },
+  ),
   exclude: fc.array(fc.constantFrom(...PATTERNS), { maxLength: 2 }),
 });
 
@@ -47,11 +76,26 @@ describe('walkProject ignore rules vs git', () => {
             fs.mkdirSync(join(root, d), { recursive: true });
             fs.appendFileSync(join(root, d, '.gitignore'), `${pats.join('\n')}\n`);
           }
-          const git = execFileSync('git', ['-c', 'core.excludesFile=/dev/null', '-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+          const git = execFileSync(
+            'git',
+            [
+              '-c',
+              'core.excludesFile=/dev/null',
+              '-c',
+              'core.quotePath=false',
+              'ls-files',
+              '--others',
+              '--exclude-standard',
+            ],
+            { cwd: root, encoding: 'utf8' },
+          )
             .split('\n')
             .filter((l) => l !== '')
             .sort();
-          const ours = [...walkProject({ root })].filter((i) => i.kind === 'file').map((i) => i.rel).sort();
+          const ours = [...walkProject({ root })]
+            .filter((i) => i.kind === 'file')
+            .map((i) => i.rel)
+            .sort();
           assert.deepEqual(ours, git);
         } finally {
           fs.rmSync(root, { recursive: true, force: true });

@@ -24,15 +24,58 @@ import { addLevel, isIgnored, outerLevels, type RuleLevel } from './ignore-rules
  * `build` is mined); OS metadata files such as `.DS_Store` are skipped as binary by name instead.
  */
 export const DEFAULT_SKIP_DIRS: readonly string[] = Object.freeze([
-  '.git', '.hg', '.svn', '.jj', '.bzr', '_darcs',
-  'node_modules', 'bower_components', 'vendor', '.yarn', '.pnpm-store',
-  'dist', 'build', 'out', 'target', '.next', '.nuxt', '.svelte-kit', '.turbo', '.parcel-cache', '.angular',
-  '.docusaurus', '.expo', '.serverless',
-  '.venv', 'venv', 'env', '__pycache__', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.tox', '.nox',
-  '.eggs', '.ipynb_checkpoints', '*.egg-info',
-  '.cache', 'coverage', 'htmlcov', '.nyc_output', '.gradle', '.terraform', '.dart_tool', 'elm-stuff',
-  '.stack-work', 'zig-cache', 'zig-out', 'DerivedData', 'Pods',
-  '.idea', '.vscode', '.loci',
+  '.git',
+  '.hg',
+  '.svn',
+  '.jj',
+  '.bzr',
+  '_darcs',
+  'node_modules',
+  'bower_components',
+  'vendor',
+  '.yarn',
+  '.pnpm-store',
+  'dist',
+  'build',
+  'out',
+  'target',
+  '.next',
+  '.nuxt',
+  '.svelte-kit',
+  '.turbo',
+  '.parcel-cache',
+  '.angular',
+  '.docusaurus',
+  '.expo',
+  '.serverless',
+  '.venv',
+  'venv',
+  'env',
+  '__pycache__',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.ruff_cache',
+  '.tox',
+  '.nox',
+  '.eggs',
+  '.ipynb_checkpoints',
+  '*.egg-info',
+  '.cache',
+  'coverage',
+  'htmlcov',
+  '.nyc_output',
+  '.gradle',
+  '.terraform',
+  '.dart_tool',
+  'elm-stuff',
+  '.stack-work',
+  'zig-cache',
+  'zig-out',
+  'DerivedData',
+  'Pods',
+  '.idea',
+  '.vscode',
+  '.loci',
 ]);
 
 /** Default of {@link WalkOptions.maxFileBytes}: 2 MiB. */
@@ -118,7 +161,8 @@ function specialKind(s: Stats): string {
 /** `dir/name` (no doubled slash when dir is the file-system root). */
 const childPath = (dir: string, name: string): string => (dir.endsWith('/') ? dir + name : `${dir}/${name}`);
 
-const errno = (e: unknown): string => (e as NodeJS.ErrnoException | undefined)?.code ?? String((e as Error)?.message ?? e);
+const errno = (e: unknown): string =>
+  (e as NodeJS.ErrnoException | undefined)?.code ?? String((e as Error)?.message ?? e);
 
 function rootError(e: unknown, path: string): Error {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
@@ -202,7 +246,8 @@ function* walkSingle(ctx: Ctx, path: string, st: Stats): Generator<WalkItem> {
 function fileItem(ctx: Ctx, path: string, rel: string, st: Stats): WalkItem {
   const why = binaryPathReason(rel);
   if (why !== null) return { kind: 'skipped', path, rel, reason: 'binary', detail: why };
-  if (st.size > ctx.maxBytes) return { kind: 'skipped', path, rel, reason: 'too-large', detail: `${st.size} bytes > ${ctx.maxBytes}` };
+  if (st.size > ctx.maxBytes)
+    return { kind: 'skipped', path, rel, reason: 'too-large', detail: `${st.size} bytes > ${ctx.maxBytes}` };
   try {
     ctx.fs.accessSync(path, nodeFs.constants.R_OK);
   } catch (e) {
@@ -293,7 +338,9 @@ function* walkTree(ctx: Ctx, root: string, dirents: Dirent[], outer: RuleLevel |
       } catch {
         target = undefined;
       }
-      yield target === undefined ? { kind: 'skipped', path, rel, reason: 'symlink' } : { kind: 'skipped', path, rel, reason: 'symlink', detail: target };
+      yield target === undefined
+        ? { kind: 'skipped', path, rel, reason: 'symlink' }
+        : { kind: 'skipped', path, rel, reason: 'symlink', detail: target };
       continue;
     }
     const binary = type === 'file' ? binaryPathReason(rel) : null;
@@ -309,7 +356,13 @@ function* walkTree(ctx: Ctx, root: string, dirents: Dirent[], outer: RuleLevel |
       continue;
     }
     if (!st.isFile()) {
-      yield { kind: 'skipped', path, rel, reason: st.isSymbolicLink() ? 'symlink' : 'special', detail: specialKind(st) };
+      yield {
+        kind: 'skipped',
+        path,
+        rel,
+        reason: st.isSymbolicLink() ? 'symlink' : 'special',
+        detail: specialKind(st),
+      };
       continue;
     }
     yield fileItem(ctx, path, rel, st);

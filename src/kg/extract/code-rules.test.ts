@@ -17,24 +17,43 @@ const facts = (r: ExtractionResult) => [
   ...r.facts.map((f) => `${f.subject} ${f.predicate} ${f.object}`),
   ...r.invalidations.map((i) => `END ${i.subject} ${i.predicate} ${i.object}`),
 ];
-const one = (text: string, extra?: Partial<ExtractionInput>) => facts(extractFromDrawer(drawer(text, extra), { userName: 'sam' }));
+const one = (text: string, extra?: Partial<ExtractionInput>) =>
+  facts(extractFromDrawer(drawer(text, extra), { userName: 'sam' }));
 
 test('coding rules: one example each (the coding rows of ARCHITECTURE.md)', () => {
   const table: [string, string[]][] = [
-    ['Assistant: Done. Created `connectors/` directory and moved `ptz-connector` into `connectors/`.', ['proj created connectors/', 'ptz-connector located_in connectors/']],
-    ['Assistant: I have updated `/boot/refind_linux.conf` with the new options.', ['proj modified /boot/refind_linux.conf']],
-    ['Assistant: All changes made:\n- Installed highlight.js npm package\n- Updated `assets/js/app.js` with the hook', ['proj uses highlight.js', 'proj modified assets/js/app.js']],
+    [
+      'Assistant: Done. Created `connectors/` directory and moved `ptz-connector` into `connectors/`.',
+      ['proj created connectors/', 'ptz-connector located_in connectors/'],
+    ],
+    [
+      'Assistant: I have updated `/boot/refind_linux.conf` with the new options.',
+      ['proj modified /boot/refind_linux.conf'],
+    ],
+    [
+      'Assistant: All changes made:\n- Installed highlight.js npm package\n- Updated `assets/js/app.js` with the hook',
+      ['proj uses highlight.js', 'proj modified assets/js/app.js'],
+    ],
     ['Assistant: The `Icon` is set to `web-browser`, a generic icon.', ['Icon set_to web-browser']],
     ['Assistant: The server is now running at http://localhost:3000/.', ['proj port 3000']],
-    ['Assistant: This skill covers Bastion. Bastion runs as a local HTTP server (default `http://localhost:3000`).', ['Bastion port 3000']],
-    ['Assistant: Current version is 0.2.0. Bumped the version to 0.3.0 and tagged it.', ['proj version 0.2.0', 'proj version 0.3.0']],
+    [
+      'Assistant: This skill covers Bastion. Bastion runs as a local HTTP server (default `http://localhost:3000`).',
+      ['Bastion port 3000'],
+    ],
+    [
+      'Assistant: Current version is 0.2.0. Bumped the version to 0.3.0 and tagged it.',
+      ['proj version 0.2.0', 'proj version 0.3.0'],
+    ],
     ['Assistant: Upgraded `axum` to 0.8.1.', ['axum version 0.8.1']],
     ['Assistant: It seems Helium is Chromium-based.', ['Helium uses Chromium']],
     ['Assistant: We ship Bastion. Bastion is a Rust middleware between agents and the chain.', ['Bastion uses Rust']],
     ['User: we replaced webpack with vite last month.', ['proj uses vite', 'END proj uses webpack']],
     ['User: We decided to keep the PTZ code in athena-capture.', ['proj decided keep the PTZ code in athena-capture']],
     ['User: we decided to split the docs - even though it took a while.', ['proj decided split the docs']],
-    ['Assistant: `xterm.css` is in `priv/static/assets/` which is gitignored.', ['xterm.css located_in priv/static/assets/']],
+    [
+      'Assistant: `xterm.css` is in `priv/static/assets/` which is gitignored.',
+      ['xterm.css located_in priv/static/assets/'],
+    ],
     ['Assistant: Added `sha2` dependency to `Cargo.toml`.', ['Cargo.toml contains sha2']],
   ];
   for (const [text, want] of table) assert.deepEqual(one(text).sort(), want.sort(), text);
@@ -44,7 +63,7 @@ test('coding rules: requests, plans, questions, hedges and plain nouns give noth
   for (const text of [
     'User: can you use uv?',
     'Assistant: I will update `config.ts` next.',
-    "Assistant: Let me check if `helium` is installed at `/usr/bin/helium`.",
+    'Assistant: Let me check if `helium` is installed at `/usr/bin/helium`.',
     'Assistant: I should update the `options` in `refind.conf`.',
     'Assistant: If the server runs on port 4000 we need a proxy.',
     'Assistant: Tests use Phoenix.ConnTest and the sandbox.',
@@ -54,7 +73,8 @@ test('coding rules: requests, plans, questions, hedges and plain nouns give noth
     'Assistant: Let me bump the version to 1.0.0 after the tests.',
     'Assistant: The backup is at `/boot/refind.conf.bak`.',
     'Assistant: Updated the README with examples.',
-  ]) assert.deepEqual(one(text), [], text);
+  ])
+    assert.deepEqual(one(text), [], text);
 });
 
 test('nothing is read from tool calls, tool results, shell, diff or code lines', () => {
@@ -76,14 +96,16 @@ test('nothing is read from tool calls, tool results, shell, diff or code lines',
   ].join('\n');
   assert.deepEqual(one(text), ['proj modified lib/app.ex']);
   const prose = proseText(drawer(text));
-  for (const word of ['pnpm', 'Redis', 'Kafka', '9.9.9', '0.3.0', 'Mongo', 'Postgres', 'Bun', 'a1b2c3']) assert.ok(!prose.includes(word), word);
+  for (const word of ['pnpm', 'Redis', 'Kafka', '9.9.9', '0.3.0', 'Mongo', 'Postgres', 'Bun', 'a1b2c3'])
+    assert.ok(!prose.includes(word), word);
   // the prose after a tool call stays in its caller's turn
   assert.deepEqual(one('User: hi\nAssistant: [Read src/a.ts]\nI created `src/b.ts`.'), ['proj created src/b.ts']);
 });
 
 test('nothing is extracted from code files, tests or fixtures; prose documents are read', () => {
   const text = 'We switched from npm to pnpm last week. Dr. Chén works at Acme Inc.';
-  const file = (rel: string, kind: string, language?: string) => drawer(text, { source: `/repo/${rel}`, metadata: { rel, kind, ...(language ? { language } : {}) } });
+  const file = (rel: string, kind: string, language?: string) =>
+    drawer(text, { source: `/repo/${rel}`, metadata: { rel, kind, ...(language ? { language } : {}) } });
   for (const d of [
     file('src/setup.ts', 'code', 'typescript'),
     file('config/app.json', 'text', 'json'),
@@ -92,7 +114,11 @@ test('nothing is extracted from code files, tests or fixtures; prose documents a
     file('docs/__fixtures__/chat.txt', 'text'),
   ]) {
     const r = extractFromDrawer(d);
-    assert.deepEqual([r.entities.length, r.facts.length, r.invalidations.length], [0, 0, 0], String(d.metadata?.['rel']));
+    assert.deepEqual(
+      [r.entities.length, r.facts.length, r.invalidations.length],
+      [0, 0, 0],
+      String(d.metadata?.['rel']),
+    );
   }
   assert.ok(extractFromDrawer(file('docs/decisions.md', 'markdown', 'markdown')).facts.length > 0);
 });
@@ -103,8 +129,22 @@ test('one person is one entity across titles, case and accents', async () => {
   for (const [id, text] of [
     ['a', 'Dr. Chén joined Stanford University in 2021.'],
     ['b', 'Ana: I talked to Chen about it. Bo: chen agrees, Dr Chen said so too.'],
-  ] as const) await g.apply(extractFromDrawer({ id, text, contentDate: '2023-05-10T00:00:00Z', wing: 'w', room: 'r', speakers: ['Ana', 'Bo'] }), { lenient: true });
-  const people = (await g.entities({ limit: 100 })).items.filter((e) => e.type === 'person').map((e) => e.id).sort();
+  ] as const)
+    await g.apply(
+      extractFromDrawer({
+        id,
+        text,
+        contentDate: '2023-05-10T00:00:00Z',
+        wing: 'w',
+        room: 'r',
+        speakers: ['Ana', 'Bo'],
+      }),
+      { lenient: true },
+    );
+  const people = (await g.entities({ limit: 100 })).items
+    .filter((e) => e.type === 'person')
+    .map((e) => e.id)
+    .sort();
   assert.deepEqual(people, ['ana', 'bo', 'chen']);
   for (const n of ['Chen', 'Dr. Chén', 'chen', 'DR CHEN']) assert.equal((await g.resolveEntity(n))?.id, 'chen', n);
   const links = (await g.drawersForEntities(['chen'], { limit: 10 })).map((l) => l.drawerId).sort();
@@ -138,22 +178,35 @@ test('structured reports: file lists give purposes, component records give statu
     '### `GET /logs` — Fetch audit logs',
     '- `POST /override` — Human override for blocked transactions',
   ].join('\n');
-  assert.deepEqual(one(text).sort(), [
-    'Athena-SAM located_in /code/athena/athena-sam/',
-    'Athena-SAM status Working webcam image processing pipeline',
-    'README.md purpose Explains the concept',
-    'data.js purpose Contains the sample data structure',
-    'js/ purpose JavaScript modules',
-    'spotter-fum.3 status IN PROGRESS, not yet committed',
-    'proj modified assets/js/app.js',
-    'proj created priv/static/app.css',
-    'proj modified priv/static/app.css',
-    'GET /logs purpose Fetch audit logs',
-    'POST /override purpose Human override for blocked transactions',
-  ].sort());
+  assert.deepEqual(
+    one(text).sort(),
+    [
+      'Athena-SAM located_in /code/athena/athena-sam/',
+      'Athena-SAM status Working webcam image processing pipeline',
+      'README.md purpose Explains the concept',
+      'data.js purpose Contains the sample data structure',
+      'js/ purpose JavaScript modules',
+      'spotter-fum.3 status IN PROGRESS, not yet committed',
+      'proj modified assets/js/app.js',
+      'proj created priv/static/app.css',
+      'proj modified priv/static/app.css',
+      'GET /logs purpose Fetch audit logs',
+      'POST /override purpose Human override for blocked transactions',
+    ].sort(),
+  );
 });
 
 test('structured reports: section titles are not components', () => {
-  for (const heading of ['### Current State', '**Key Findings**', '## Next Steps', '### Summary', '**What we accomplished:**'])
-    assert.deepEqual(one(`Assistant: report\n${heading}\n- **Status**: all green\n- **Location**: \`/srv/app/\``), [], heading);
+  for (const heading of [
+    '### Current State',
+    '**Key Findings**',
+    '## Next Steps',
+    '### Summary',
+    '**What we accomplished:**',
+  ])
+    assert.deepEqual(
+      one(`Assistant: report\n${heading}\n- **Status**: all green\n- **Location**: \`/srv/app/\``),
+      [],
+      heading,
+    );
 });

@@ -82,11 +82,17 @@ test('relative phrases need an anchor; absolute ones do not', () => {
 });
 
 test('findDates finds phrases in running text, longest first', () => {
-  const got = findDates('I went to a LGBTQ support group yesterday, and the day before yesterday I painted. In 2022 I moved.', ANCHOR);
-  assert.deepEqual(got.map((d) => [d.phrase, d.date, d.precision]), [
-    ['yesterday', '2023-05-09', 'day'],
-    ['the day before yesterday', '2023-05-08', 'day'],
-    ['In 2022', '2022-01-01', 'year'],
-  ]);
+  const got = findDates(
+    'I went to a LGBTQ support group yesterday, and the day before yesterday I painted. In 2022 I moved.',
+    ANCHOR,
+  );
+  assert.deepEqual(
+    got.map((d) => [d.phrase, d.date, d.precision]),
+    [
+      ['yesterday', '2023-05-09', 'day'],
+      ['the day before yesterday', '2023-05-08', 'day'],
+      ['In 2022', '2022-01-01', 'year'],
+    ],
+  );
   assert.deepEqual(findDates('no dates here', ANCHOR), []);
 });

@@ -36,11 +36,27 @@ export interface DateMention {
 }
 
 const NUMBERS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
-  'a couple of': 2, 'couple of': 2, 'a couple': 2,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  'a couple of': 2,
+  'couple of': 2,
+  'a couple': 2,
 };
 
-const NUM = '(\\d{1,2}|a couple of|couple of|a couple|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)';
+const NUM =
+  '(\\d{1,2}|a couple of|couple of|a couple|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)';
 const UNIT = '(day|week|weekend|month|year)s?';
 const WD = WEEKDAY_NAME;
 const MON = `${MONTH_NAME}\\.?`;
@@ -68,9 +84,19 @@ function addUnits(a: Ymd, unit: string, n: number): { at: Ymd; precision: DateMe
   if (u === 'weekend') return { at: addDays(lastWeekend(a), 7 * (n + 1)), precision: 'day' };
   if (u === 'month') {
     const t = new Date(Date.UTC(a.y, a.m + n, 1));
-    return { at: { y: t.getUTCFullYear(), m: t.getUTCMonth(), d: Math.min(a.d, new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 0)).getUTCDate()) }, precision: 'day' };
+    return {
+      at: {
+        y: t.getUTCFullYear(),
+        m: t.getUTCMonth(),
+        d: Math.min(a.d, new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 0)).getUTCDate()),
+      },
+      precision: 'day',
+    };
   }
-  return { at: { y: a.y + n, m: a.m, d: a.m === 1 && a.d === 29 && !validDay(a.y + n, 1, 29) ? 28 : a.d }, precision: 'day' };
+  return {
+    at: { y: a.y + n, m: a.m, d: a.m === 1 && a.d === 29 && !validDay(a.y + n, 1, 29) ? 28 : a.d },
+    precision: 'day',
+  };
 }
 
 /** The Saturday of the last weekend that ended before the anchor's own weekend. */
@@ -93,47 +119,83 @@ function closestYear(a: Ymd, m: number, d: number): Ymd | null {
 
 /** Each rule: its regex, its resolver, and whether it needs a digit in the text. */
 const RULES: [RegExp, Resolver, boolean][] = [
-  [/\b(\d{4})-(\d{2})-(\d{2})\b/gi, (m) => (validDay(+m[1]!, +m[2]! - 1, +m[3]!) ? { at: { y: +m[1]!, m: +m[2]! - 1, d: +m[3]! }, precision: 'day' } : null), true],
-  [/\bthe day (before yesterday|after tomorrow)\b/gi, (m, a) => (a ? { at: addDays(a, m[1]!.toLowerCase().startsWith('before') ? -2 : 2), precision: 'day' } : null), false],
-  [/\b(yesterday|today|tonight|tomorrow|last night|this morning|this afternoon|this evening|earlier today)\b/gi, (m, a) => {
-    if (!a) return null;
-    const w = m[1]!.toLowerCase();
-    return { at: addDays(a, w === 'yesterday' || w === 'last night' ? -1 : w === 'tomorrow' ? 1 : 0), precision: 'day' };
-  }, false],
+  [
+    /\b(\d{4})-(\d{2})-(\d{2})\b/gi,
+    (m) =>
+      validDay(+m[1]!, +m[2]! - 1, +m[3]!) ? { at: { y: +m[1]!, m: +m[2]! - 1, d: +m[3]! }, precision: 'day' } : null,
+    true,
+  ],
+  [
+    /\bthe day (before yesterday|after tomorrow)\b/gi,
+    (m, a) => (a ? { at: addDays(a, m[1]!.toLowerCase().startsWith('before') ? -2 : 2), precision: 'day' } : null),
+    false,
+  ],
+  [
+    /\b(yesterday|today|tonight|tomorrow|last night|this morning|this afternoon|this evening|earlier today)\b/gi,
+    (m, a) => {
+      if (!a) return null;
+      const w = m[1]!.toLowerCase();
+      return {
+        at: addDays(a, w === 'yesterday' || w === 'last night' ? -1 : w === 'tomorrow' ? 1 : 0),
+        precision: 'day',
+      };
+    },
+    false,
+  ],
   [new RegExp(`\\b${NUM} ${UNIT} ago\\b`, 'gi'), (m, a) => (a ? addUnits(a, m[2]!, -num(m[1]!)) : null), false],
-  [new RegExp(`\\bin ${NUM} ${UNIT}\\b`, 'gi'), (m, a) => (a && m[2]!.toLowerCase() !== 'weekend' ? addUnits(a, m[2]!, num(m[1]!)) : null), false],
-  [/\b(last|this|next|past|previous|coming) (week|weekend|month|year)\b/gi, (m, a) => {
-    if (!a) return null;
-    const w = m[1]!.toLowerCase();
-    const n = w === 'this' ? 0 : w === 'next' || w === 'coming' ? 1 : -1;
-    const unit = m[2]!.toLowerCase();
-    if (unit === 'week') return { at: addDays(monday(a), 7 * n), precision: 'week' };
-    if (unit === 'weekend') return { at: addDays(lastWeekend(a), 7 * (n + 1)), precision: 'day' };
-    if (unit === 'month') return { at: ymd(Date.UTC(a.y, a.m + n, 1)), precision: 'month' };
-    return { at: { y: a.y + n, m: 0, d: 1 }, precision: 'year' };
-  }, false],
-  [new RegExp(`\\b(last|this|next|on) ${WD}\\b`, 'gi'), (m, a) => {
-    if (!a) return null;
-    const w = m[1]!.toLowerCase();
-    const target = weekdayIndex(m[2]!)!;
-    const wd = weekday(a);
-    if (w === 'this') return { at: addDays(monday(a), (target + 6) % 7), precision: 'day' };
-    if (w === 'next') return { at: addDays(a, ((target - wd + 6) % 7) + 1), precision: 'day' };
-    if (w === 'last') return { at: addDays(a, -(((wd - target + 6) % 7) + 1)), precision: 'day' };
-    return { at: addDays(a, -((wd - target + 7) % 7)), precision: 'day' };
-  }, false],
-  [new RegExp(`\\b(last|this|next) ${MON}(?! \\d)`, 'gi'), (m, a) => {
-    if (!a) return null;
-    const w = m[1]!.toLowerCase();
-    const month = monthIndex(m[2]!)!;
-    const y = w === 'this' ? a.y : w === 'last' ? (month < a.m ? a.y : a.y - 1) : month > a.m ? a.y : a.y + 1;
-    return { at: { y, m: month, d: 1 }, precision: 'month' };
-  }, false],
+  [
+    new RegExp(`\\bin ${NUM} ${UNIT}\\b`, 'gi'),
+    (m, a) => (a && m[2]!.toLowerCase() !== 'weekend' ? addUnits(a, m[2]!, num(m[1]!)) : null),
+    false,
+  ],
+  [
+    /\b(last|this|next|past|previous|coming) (week|weekend|month|year)\b/gi,
+    (m, a) => {
+      if (!a) return null;
+      const w = m[1]!.toLowerCase();
+      const n = w === 'this' ? 0 : w === 'next' || w === 'coming' ? 1 : -1;
+      const unit = m[2]!.toLowerCase();
+      if (unit === 'week') return { at: addDays(monday(a), 7 * n), precision: 'week' };
+      if (unit === 'weekend') return { at: addDays(lastWeekend(a), 7 * (n + 1)), precision: 'day' };
+      if (unit === 'month') return { at: ymd(Date.UTC(a.y, a.m + n, 1)), precision: 'month' };
+      return { at: { y: a.y + n, m: 0, d: 1 }, precision: 'year' };
+    },
+    false,
+  ],
+  [
+    new RegExp(`\\b(last|this|next|on) ${WD}\\b`, 'gi'),
+    (m, a) => {
+      if (!a) return null;
+      const w = m[1]!.toLowerCase();
+      const target = weekdayIndex(m[2]!)!;
+      const wd = weekday(a);
+      if (w === 'this') return { at: addDays(monday(a), (target + 6) % 7), precision: 'day' };
+      if (w === 'next') return { at: addDays(a, ((target - wd + 6) % 7) + 1), precision: 'day' };
+      if (w === 'last') return { at: addDays(a, -(((wd - target + 6) % 7) + 1)), precision: 'day' };
+      return { at: addDays(a, -((wd - target + 7) % 7)), precision: 'day' };
+    },
+    false,
+  ],
+  [
+    new RegExp(`\\b(last|this|next) ${MON}(?! \\d)`, 'gi'),
+    (m, a) => {
+      if (!a) return null;
+      const w = m[1]!.toLowerCase();
+      const month = monthIndex(m[2]!)!;
+      const y = w === 'this' ? a.y : w === 'last' ? (month < a.m ? a.y : a.y - 1) : month > a.m ? a.y : a.y + 1;
+      return { at: { y, m: month, d: 1 }, precision: 'month' };
+    },
+    false,
+  ],
   [new RegExp(`\\b${MON} ${ORD}(?:,? (\\d{4}))?\\b`, 'gi'), (m, a) => monthDay(a, m[1]!, +m[2]!, m[3]), true],
   [new RegExp(`\\b${ORD} (?:of )?${MON}(?:,? (\\d{4}))?\\b`, 'gi'), (m, a) => monthDay(a, m[2]!, +m[1]!, m[3]), true],
   [new RegExp(`\\b${PREP} ${MON}(?: (\\d{4}))?\\b`, 'gi'), (m, a) => monthOnly(a, m[1]!, m[2]), false],
   [new RegExp(`\\b${MON} (\\d{4})\\b`, 'gi'), (m, a) => monthOnly(a, m[1]!, m[2]), true],
-  [new RegExp(`\\b${PREP} (\\d{4})\\b`, 'gi'), (m) => (+m[1]! >= 1900 && +m[1]! <= 2199 ? { at: { y: +m[1]!, m: 0, d: 1 }, precision: 'year' } : null), true],
+  [
+    new RegExp(`\\b${PREP} (\\d{4})\\b`, 'gi'),
+    (m) => (+m[1]! >= 1900 && +m[1]! <= 2199 ? { at: { y: +m[1]!, m: 0, d: 1 }, precision: 'year' } : null),
+    true,
+  ],
 ];
 
 function monthDay(a: Ymd | null, monthName: string, d: number, year: string | undefined) {
@@ -162,7 +224,8 @@ export function parseAnchor(anchor: string | null | undefined): Ymd | null {
 
 const iso = (x: Ymd) => isoDay(x.y, x.m, x.d);
 const DIGIT = /\d/;
-const QUICK = /\d|yesterday|today|tonight|tomorrow|\bago\b|last night|this (?:morning|afternoon|evening)|\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|week|month|year)/i;
+const QUICK =
+  /\d|yesterday|today|tonight|tomorrow|\bago\b|last night|this (?:morning|afternoon|evening)|\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|week|month|year)/i;
 
 /** Every date phrase in `text`, left to right, longest first on overlaps. Relative phrases need an anchor. */
 export function findDates(text: string, anchor: string | null | undefined): DateMention[] {

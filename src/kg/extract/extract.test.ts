@@ -14,14 +14,23 @@ const drawer = (text: string, extra: Partial<ExtractionInput> = {}): ExtractionI
   ...extra,
 });
 const facts = (r: ExtractionResult) => [
-  ...r.facts.map((f) => `${f.subject} ${f.predicate} ${f.object}${f.literal ? ' (literal)' : ''} @${String(f.validFrom).slice(0, 10)}`),
-  ...r.invalidations.map((i) => `END ${i.subject} ${i.predicate} ${i.object} @${String(i.ended).slice(0, 10)}${i.recordIfMissing ? ' (record)' : ''}`),
+  ...r.facts.map(
+    (f) =>
+      `${f.subject} ${f.predicate} ${f.object}${f.literal ? ' (literal)' : ''} @${String(f.validFrom).slice(0, 10)}`,
+  ),
+  ...r.invalidations.map(
+    (i) =>
+      `END ${i.subject} ${i.predicate} ${i.object} @${String(i.ended).slice(0, 10)}${i.recordIfMissing ? ' (record)' : ''}`,
+  ),
 ];
 const one = (text: string, extra?: Partial<ExtractionInput>) => facts(extractFromDrawer(drawer(text, extra)));
 
 test('relation rules: one example each (the table of ARCHITECTURE.md)', () => {
   const table: [string, string[]][] = [
-    ['We switched from npm to pnpm last week.', ['proj uses pnpm @2023-05-01', 'END proj uses npm @2023-05-01 (record)']],
+    [
+      'We switched from npm to pnpm last week.',
+      ['proj uses pnpm @2023-05-01', 'END proj uses npm @2023-05-01 (record)'],
+    ],
     ["We're migrating to Postgres.", ['proj uses Postgres @2023-05-10']],
     ['I moved to Lisbon in 2021.', ['Ana lives_in Lisbon @2021-01-01']],
     ['We decided to go with SQLite.', ['proj chose SQLite @2023-05-10']],
@@ -32,7 +41,10 @@ test('relation rules: one example each (the table of ARCHITECTURE.md)', () => {
     ['Sam is working on billing-service.', ['Sam works_on billing-service @2023-05-10']],
     ['I joined the Platform Team two weeks ago.', ['Ana member_of Platform Team @2023-04-26']],
     ['Dr. Chen joined Stanford University in 2021.', ['Dr. Chen works_at Stanford University @2021-01-01']],
-    ['Priya left Globex yesterday.', ['END Priya works_at Globex @2023-05-09', 'END Priya member_of Globex @2023-05-09']],
+    [
+      'Priya left Globex yesterday.',
+      ['END Priya works_at Globex @2023-05-09', 'END Priya member_of Globex @2023-05-09'],
+    ],
     ['Maya was assigned to auth-migration on May 8.', ['Maya assigned_to auth-migration @2023-05-08']],
     ['I assigned @maya to Billing.', ['maya assigned_to Billing @2023-05-10']],
     ['Acme Inc is headquartered in Paris.', ['Acme Inc located_in Paris @2023-05-10']],
@@ -41,7 +53,10 @@ test('relation rules: one example each (the table of ARCHITECTURE.md)', () => {
     ['My role is tech lead.', ['Ana role tech lead (literal) @2023-05-10']],
     ['Our status is blocked.', ['proj status blocked (literal) @2023-05-10']],
     ['I went to a LGBTQ support group yesterday.', ['Ana attended LGBTQ support group @2023-05-09']],
-    ['I started playing acoustic guitar about five years ago.', ['Ana started playing acoustic guitar (literal) @2018-05-10']],
+    [
+      'I started playing acoustic guitar about five years ago.',
+      ['Ana started playing acoustic guitar (literal) @2018-05-10'],
+    ],
   ];
   for (const [text, want] of table) assert.deepEqual(one(text), want, text);
 });
@@ -70,7 +85,8 @@ test('precision: negations, modals, futures, questions, pronouns and plain nouns
 });
 
 test('first person: "I" is the turn speaker, "we" the wing; unknown speakers resolve nothing', () => {
-  const chat = 'Caroline: I joined a mentorship program last weekend.\nMelanie: I moved to Denver on May 1. We use Notion for notes.';
+  const chat =
+    'Caroline: I joined a mentorship program last weekend.\nMelanie: I moved to Denver on May 1. We use Notion for notes.';
   assert.deepEqual(one(chat, { speakers: ['Caroline', 'Melanie'] }), [
     'Caroline member_of mentorship program @2023-05-06',
     'Melanie lives_in Denver @2023-05-01',
@@ -78,14 +94,22 @@ test('first person: "I" is the turn speaker, "we" the wing; unknown speakers res
   ]);
   assert.deepEqual(one('I moved to Denver.', { speakers: [] }), []);
   assert.deepEqual(one('user: I switched to pnpm.\nassistant: I moved to `bun`.', { speakers: [] }), []);
-  assert.deepEqual(facts(extractFromDrawer(drawer('user: I switched to pnpm.', { speakers: [] }), { userName: 'Sam' })), ['Sam uses pnpm @2023-05-10']);
+  assert.deepEqual(
+    facts(extractFromDrawer(drawer('user: I switched to pnpm.', { speakers: [] }), { userName: 'Sam' })),
+    ['Sam uses pnpm @2023-05-10'],
+  );
   assert.deepEqual(facts(extractFromDrawer(drawer('We switched to pnpm.'), { weIsWing: false })), []);
-  assert.deepEqual(one('I moved to Denver.', { speakers: [], metadata: { speaker: 'Zoe' } }), ['Zoe lives_in Denver @2023-05-10']);
+  assert.deepEqual(one('I moved to Denver.', { speakers: [], metadata: { speaker: 'Zoe' } }), [
+    'Zoe lives_in Denver @2023-05-10',
+  ]);
   assert.deepEqual(one('Note: we use pnpm.\nTODO: fix it.', { speakers: [] }), ['proj uses pnpm @2023-05-10']);
 });
 
 test('a date phrase belongs to the nearest relation; no date falls back to the content date, or null', () => {
-  assert.deepEqual(one('We are now using Vitest and we dropped Jest yesterday.'), ['proj uses Vitest @2023-05-10', 'END proj uses Jest @2023-05-09']);
+  assert.deepEqual(one('We are now using Vitest and we dropped Jest yesterday.'), [
+    'proj uses Vitest @2023-05-10',
+    'END proj uses Jest @2023-05-09',
+  ]);
   assert.deepEqual(one('We switched to pnpm.', { contentDate: null }), ['proj uses pnpm @null']);
   assert.deepEqual(one('We switched to pnpm yesterday.', { contentDate: null }), ['proj uses pnpm @null']);
   assert.deepEqual(one('We switched to pnpm on 2024-02-01.', { contentDate: null }), ['proj uses pnpm @2024-02-01']);
@@ -102,22 +126,68 @@ test('entities: speakers, @mentions, files, tools, organisations, honorifics, re
   ].join('\n');
   const r = extractFromDrawer(drawer(text, { speakers: ['Ana', 'Bo'] }));
   const got = r.entities.map((e) => `${e.name}<${e.type}>`).sort();
-  assert.deepEqual(got, [
-    'Acme Inc<organisation>', 'Ana<person>', 'Big Apple<unknown>', 'Bo<person>', 'Dr. Chen<person>', 'Node.js<tool>',
-    'Postgres<tool>', 'package.json<file>', 'pnpm<tool>', 'maya<person>', 'src/kg/index.ts<file>',
-  ].sort());
+  assert.deepEqual(
+    got,
+    [
+      'Acme Inc<organisation>',
+      'Ana<person>',
+      'Big Apple<unknown>',
+      'Bo<person>',
+      'Dr. Chen<person>',
+      'Node.js<tool>',
+      'Postgres<tool>',
+      'package.json<file>',
+      'pnpm<tool>',
+      'maya<person>',
+      'src/kg/index.ts<file>',
+    ].sort(),
+  );
   assert.ok(r.entities.every((e) => e.sources?.[0] === 'd1'));
 });
 
 test('extraction never throws and its output is accepted by the store (property)', async () => {
   const g = createMemoryGraphStore();
-  const words = fc.constantFrom('We', 'I', 'Maya', 'switched', 'to', 'from', 'pnpm', 'Acme Inc', 'joined', 'the', 'team', 'moved', 'Berlin', 'use', 'yesterday', 'last week', '`x-y`', '@bo', "'s", 'role', 'is', 'lead', '.', '?', '\n', 'Ana:', 'É', '认证', 'not');
+  const words = fc.constantFrom(
+    'We',
+    'I',
+    'Maya',
+    'switched',
+    'to',
+    'from',
+    'pnpm',
+    'Acme Inc',
+    'joined',
+    'the',
+    'team',
+    'moved',
+    'Berlin',
+    'use',
+    'yesterday',
+    'last week',
+    '`x-y`',
+    '@bo',
+    "'s",
+    'role',
+    'is',
+    'lead',
+    '.',
+    '?',
+    '\n',
+    'Ana:',
+    'É',
+    '认证',
+    'not',
+  );
   await fc.assert(
-    fc.asyncProperty(fc.array(words, { maxLength: 40 }), fc.option(fc.constantFrom('2023-05-10', '2023-05-10T10:00:00Z', 'garbage'), { nil: null }), async (ws, date) => {
-      const r = extractFromDrawer(drawer(ws.join(' '), { contentDate: date }));
-      const res = await g.apply(r, { lenient: true });
-      assert.equal(res.facts.length + res.skipped.filter((s) => s.kind === 'fact').length, r.facts.length);
-    }),
+    fc.asyncProperty(
+      fc.array(words, { maxLength: 40 }),
+      fc.option(fc.constantFrom('2023-05-10', '2023-05-10T10:00:00Z', 'garbage'), { nil: null }),
+      async (ws, date) => {
+        const r = extractFromDrawer(drawer(ws.join(' '), { contentDate: date }));
+        const res = await g.apply(r, { lenient: true });
+        assert.equal(res.facts.length + res.skipped.filter((s) => s.kind === 'fact').length, r.facts.length);
+      },
+    ),
     { numRuns: 300 },
   );
 });

@@ -64,7 +64,14 @@ function safeDate(value: string | null | undefined): string | null {
   return v;
 }
 
-function resolveSubject(raw: string, r: RawRelation, turn: Turn, input: ExtractionInput, people: ReadonlyMap<string, string>, weIsWing: boolean): { name: string; type?: string } | null {
+function resolveSubject(
+  raw: string,
+  r: RawRelation,
+  turn: Turn,
+  input: ExtractionInput,
+  people: ReadonlyMap<string, string>,
+  weIsWing: boolean,
+): { name: string; type?: string } | null {
   const words = raw.split(' ');
   const last = words[words.length - 1]!;
   if (last === 'I') return turn.speaker ? { name: turn.speaker, type: 'person' } : null;
@@ -133,7 +140,8 @@ interface Context {
 
 // A capitalised plural or indefinite word ("Tests", "Hooks", "Everything") is a common noun unless
 // the text shows it as a name elsewhere.
-const COMMON_SUBJECT = /^(?:\p{Lu}[\p{Ll}'’-]{2,}s|Every\p{Ll}+|Some\p{Ll}+|No\p{Ll}+|Any\p{Ll}+|Each|Both|All|Most|Many|Other\p{Ll}*|Another)$/u;
+const COMMON_SUBJECT =
+  /^(?:\p{Lu}[\p{Ll}'’-]{2,}s|Every\p{Ll}+|Some\p{Ll}+|No\p{Ll}+|Any\p{Ll}+|Each|Both|All|Most|Many|Other\p{Ll}*|Another)$/u;
 const INNER_CAPS = /^.[^\s]*[\p{Lu}\p{N}.+#]/u;
 
 /**
@@ -155,7 +163,11 @@ function properIn(text: string, people: ReadonlyMap<string, string>): (name: str
 /** Turns the relations of one turn into facts and invalidations. */
 function emit(ctx: Context, turn: Turn, text: string, hits: VerbHit[]): void {
   const proper = properIn(text, ctx.people);
-  const groups = [...(hits.length ? relationsAtHits(text, hits) : []), ...codeRelations(text, proper), ...structureRelations(text)];
+  const groups = [
+    ...(hits.length ? relationsAtHits(text, hits) : []),
+    ...codeRelations(text, proper),
+    ...structureRelations(text),
+  ];
   for (const { sentence, relations: rels } of groups) {
     const dated = datesFor(rels, findDates(sentence, ctx.input.contentDate));
     for (const r of rels) {
@@ -170,11 +182,19 @@ function emit(ctx: Context, turn: Turn, text: string, hits: VerbHit[]): void {
       if (r.ends) {
         if (when === null) continue;
         const inv: InvalidationInput = { subject: s.name, predicate: r.predicate, object, ended: when };
-        if (r.record) Object.assign(inv, { recordIfMissing: true, literal, sources: ctx.sources, confidence: r.confidence });
+        if (r.record)
+          Object.assign(inv, { recordIfMissing: true, literal, sources: ctx.sources, confidence: r.confidence });
         ctx.invalidations.push(inv);
         continue;
       }
-      const f: FactInput = { subject: s.name, predicate: r.predicate, object, validFrom: when, confidence: r.confidence, sources: ctx.sources };
+      const f: FactInput = {
+        subject: s.name,
+        predicate: r.predicate,
+        object,
+        validFrom: when,
+        confidence: r.confidence,
+        sources: ctx.sources,
+      };
       if (s.type) f.subjectType = s.type;
       if (literal) f.literal = true;
       else if ('type' in r.object && r.object.type !== 'unknown') f.objectType = r.object.type;
@@ -200,7 +220,15 @@ export function extractFromDrawer(input: ExtractionInput, opts: ExtractOptions =
   if (skipReason(input) !== null) return { entities: [], facts: [], invalidations: [] };
   const text = proseLines(stripCode(input.text));
   const turns = splitTurns(text, { speakers, userName: opts.userName ?? null });
-  const ctx: Context = { input, people, weIsWing: opts.weIsWing ?? true, anchor: safeDate(input.contentDate), sources, facts: [], invalidations: [] };
+  const ctx: Context = {
+    input,
+    people,
+    weIsWing: opts.weIsWing ?? true,
+    anchor: safeDate(input.contentDate),
+    sources,
+    facts: [],
+    invalidations: [],
+  };
 
   const entities = new Map<string, EntityInput>();
   for (const t of turns) if (t.speaker) addEntity(entities, t.speaker, 'person', sources);

@@ -27,16 +27,37 @@ const answer = JSON.stringify([
 test('LLM extraction: prose only is sent, answers are validated, facts apply to a graph', async () => {
   const lb = await startLoopback();
   try {
-    lb.handle('openai.chat', () => ({ body: { id: 'c1', object: 'chat.completion', model: 'test', choices: [{ index: 0, message: { role: 'assistant', content: `Here you go:\n\`\`\`json\n${answer}\n\`\`\`` }, finish_reason: 'stop' }] } }));
+    lb.handle('openai.chat', () => ({
+      body: {
+        id: 'c1',
+        object: 'chat.completion',
+        model: 'test',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: `Here you go:\n\`\`\`json\n${answer}\n\`\`\`` },
+            finish_reason: 'stop',
+          },
+        ],
+      },
+    }));
     const provider = createLlmProvider({ provider: 'openai', baseUrl: lb.url, apiKey: 'test-key', model: 'test' });
-    const complete: CompleteFn = async (prompt, o) => (await provider.complete({ messages: [{ role: 'user', content: prompt }], ...(o?.maxTokens ? { maxTokens: o.maxTokens } : {}) })).text;
+    const complete: CompleteFn = async (prompt, o) =>
+      (
+        await provider.complete({
+          messages: [{ role: 'user', content: prompt }],
+          ...(o?.maxTokens ? { maxTokens: o.maxTokens } : {}),
+        })
+      ).text;
     const extractor = createLlmExtractor({ complete });
     const r = await extractor.extract(drawer);
     const sent = String(lb.requestsTo('openai.chat')[0]?.body?.messages?.at(-1)?.content);
     assert.ok(sent.includes('We switched to pnpm last week'), 'the prose is sent');
     assert.ok(!sent.includes('yarn@4') && !sent.includes('[Bash]'), 'tool calls and results are not sent');
     assert.deepEqual(
-      r.facts.map((f) => `${f.subject} ${f.predicate} ${f.object} ${f.validFrom?.slice(0, 10)}${f.literal ? ' (literal)' : ''}`),
+      r.facts.map(
+        (f) => `${f.subject} ${f.predicate} ${f.object} ${f.validFrom?.slice(0, 10)}${f.literal ? ' (literal)' : ''}`,
+      ),
       ['shop uses pnpm 2026-02-02', 'shop port 8080 2026-02-11 (literal)'],
     );
     assert.ok(r.facts.every((f) => f.sources?.[0] === 'd1'));
@@ -48,10 +69,20 @@ test('LLM extraction: prose only is sent, answers are validated, facts apply to 
 
     // a code file is never sent; an unreadable answer gives nothing
     const before = lb.requests.length;
-    const code = await extractor.extract({ ...drawer, metadata: { rel: 'src/a.ts', kind: 'code', language: 'typescript' } });
+    const code = await extractor.extract({
+      ...drawer,
+      metadata: { rel: 'src/a.ts', kind: 'code', language: 'typescript' },
+    });
     assert.equal(lb.requests.length, before);
     assert.deepEqual(code.facts, []);
-    lb.reply('openai.chat', { body: { id: 'c2', object: 'chat.completion', model: 'test', choices: [{ index: 0, message: { role: 'assistant', content: 'no facts, sorry [' }, finish_reason: 'stop' }] } });
+    lb.reply('openai.chat', {
+      body: {
+        id: 'c2',
+        object: 'chat.completion',
+        model: 'test',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'no facts, sorry [' }, finish_reason: 'stop' }],
+      },
+    });
     assert.deepEqual((await extractor.extract(drawer)).facts, []);
   } finally {
     await lb.close();

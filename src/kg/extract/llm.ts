@@ -47,14 +47,37 @@ export type CreateLlmExtractor = (opts: LlmExtractorOptions) => LlmExtractor;
 
 /** Predicates the LLM extractor accepts by default: those of the rules. */
 export const LLM_PREDICATES: readonly string[] = Object.freeze([
-  'uses', 'chose', 'decided', 'works_on', 'works_at', 'member_of', 'assigned_to', 'lives_in', 'located_in', 'reports_to',
-  'role', 'status', 'version', 'port', 'set_to', 'depends_on', 'created', 'modified', 'purpose', 'contains', 'deployed_to',
+  'uses',
+  'chose',
+  'decided',
+  'works_on',
+  'works_at',
+  'member_of',
+  'assigned_to',
+  'lives_in',
+  'located_in',
+  'reports_to',
+  'role',
+  'status',
+  'version',
+  'port',
+  'set_to',
+  'depends_on',
+  'created',
+  'modified',
+  'purpose',
+  'contains',
+  'deployed_to',
 ]);
 // Literal-valued predicates (a value, not an entity).
 const LITERAL = new Set(['decided', 'role', 'status', 'version', 'port', 'set_to', 'purpose']);
 
 /** The instructions sent before the drawer's prose. */
-export function llmPrompt(text: string, input: Pick<ExtractionInput, 'wing' | 'contentDate'>, predicates: readonly string[]): string {
+export function llmPrompt(
+  text: string,
+  input: Pick<ExtractionInput, 'wing' | 'contentDate'>,
+  predicates: readonly string[],
+): string {
   return [
     'Extract durable facts about the software project, its people and its tools from the conversation excerpt below.',
     `Answer with a JSON array only; each item: {"subject": str, "predicate": one of ${predicates.join('|')}, "object": str, "confidence": 0..1, "date": "YYYY-MM-DD" or null}.`,
@@ -83,7 +106,11 @@ function str(v: unknown, max: number): string | null {
 }
 
 /** Validated facts from a model answer (never throws; drops what it cannot read). */
-export function parseLlmFacts(answer: string, input: Pick<ExtractionInput, 'id' | 'contentDate'>, opts: Required<Omit<LlmExtractorOptions, 'complete' | 'maxChars'>>): FactInput[] {
+export function parseLlmFacts(
+  answer: string,
+  input: Pick<ExtractionInput, 'id' | 'contentDate'>,
+  opts: Required<Omit<LlmExtractorOptions, 'complete' | 'maxChars'>>,
+): FactInput[] {
   const allowed = new Set(opts.predicates.map((p) => predicateKey(p)));
   const out: FactInput[] = [];
   const seen = new Set<string>();
@@ -101,21 +128,35 @@ export function parseLlmFacts(answer: string, input: Pick<ExtractionInput, 'id' 
     } catch {
       continue;
     }
-    const confidence = typeof o['confidence'] === 'number' && o['confidence'] > 0 && o['confidence'] <= 1 ? o['confidence'] : 0.5;
+    const confidence =
+      typeof o['confidence'] === 'number' && o['confidence'] > 0 && o['confidence'] <= 1 ? o['confidence'] : 0.5;
     if (!allowed.has(predicate) || confidence < opts.minConfidence) continue;
     const literal = LITERAL.has(predicate);
     // an entity object is a name, not a sentence
     if (!literal && (object.split(/\s+/).length > 5 || /[.!?]$/.test(object) || !entityKey(object))) continue;
     let validFrom: string | null = null;
     try {
-      validFrom = typeof o['date'] === 'string' ? normalizeDate(o['date'], 'date') : input.contentDate ? normalizeDate(input.contentDate, 'contentDate') : null;
+      validFrom =
+        typeof o['date'] === 'string'
+          ? normalizeDate(o['date'], 'date')
+          : input.contentDate
+            ? normalizeDate(input.contentDate, 'contentDate')
+            : null;
     } catch {
       validFrom = input.contentDate ? normalizeDate(input.contentDate, 'contentDate') : null;
     }
     const key = `${entityKey(subject)}\u0000${predicate}\u0000${literal ? object : entityKey(object)}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ subject, predicate, object, ...(literal ? { literal: true } : {}), validFrom, confidence: Math.min(confidence, 0.9), sources: [input.id] });
+    out.push({
+      subject,
+      predicate,
+      object,
+      ...(literal ? { literal: true } : {}),
+      validFrom,
+      confidence: Math.min(confidence, 0.9),
+      sources: [input.id],
+    });
   }
   return out;
 }
@@ -137,7 +178,10 @@ export const createLlmExtractor: CreateLlmExtractor = (opts) => {
     async extract(input, o = {}) {
       const text = proseText(input).trim();
       if (text.length < 20) return { entities: [], facts: [], invalidations: [] };
-      const answer = await opts.complete(llmPrompt(text.slice(0, maxChars), input, settings.predicates), { ...(o.signal ? { signal: o.signal } : {}), maxTokens: 1024 });
+      const answer = await opts.complete(llmPrompt(text.slice(0, maxChars), input, settings.predicates), {
+        ...(o.signal ? { signal: o.signal } : {}),
+        maxTokens: 1024,
+      });
       return { entities: [], facts: parseLlmFacts(answer, input, settings), invalidations: [] };
     },
   };

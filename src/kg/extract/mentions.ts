@@ -81,12 +81,19 @@ const scanners = new WeakMap<ReadonlyMap<string, readonly string[]>, Scanner>();
 function scannerFor(verbs: ReadonlyMap<string, readonly string[]>): Scanner {
   let sc = scanners.get(verbs);
   if (!sc) {
-    const alts = trieAlternation([...new Set([...TOOL_SET, ...FILE_NAME_SET, ...verbs.keys()])].filter((w) => /^[a-z]/.test(w)));
+    const alts = trieAlternation(
+      [...new Set([...TOOL_SET, ...FILE_NAME_SET, ...verbs.keys()])].filter((w) => /^[a-z]/.test(w)),
+    );
     // Capitalised stop words ("The", "Thanks", "I") never start a name: the regex skips them, so
     // sentence starts cost no JavaScript at all.
-    const stops = trieAlternation([...STOP_WORDS].filter((w) => /^[a-z]+$/.test(w)).map((w) => w[0]!.toUpperCase() + w.slice(1)));
+    const stops = trieAlternation(
+      [...STOP_WORDS].filter((w) => /^[a-z]+$/.test(w)).map((w) => w[0]!.toUpperCase() + w.slice(1)),
+    );
     sc = {
-      ascii: new RegExp(`\\b(?:(?!I['’]|${stops}(?![A-Za-z0-9'’-]))[A-Z][A-Za-z0-9'’+#._-]*|${alts}(?![A-Za-z0-9'’-]))`, 'g'),
+      ascii: new RegExp(
+        `\\b(?:(?!I['’]|${stops}(?![A-Za-z0-9'’-]))[A-Z][A-Za-z0-9'’+#._-]*|${alts}(?![A-Za-z0-9'’-]))`,
+        'g',
+      ),
       unicode: new RegExp(
         `(?<![\\p{L}\\p{M}\\p{N}])(?:(?!I['’]|${stops}(?![\\p{L}\\p{M}\\p{N}'’-]))\\p{Lu}[\\p{L}\\p{M}\\p{N}'’+#._-]*|${alts}(?![\\p{L}\\p{M}\\p{N}'’-]))`,
         'gu',
@@ -114,7 +121,8 @@ export function scanMentions(text: string, opts: ScanOptions, out: Mention[], ru
     while (s > 0 && PATH_CHAR.test(text[s - 1]!)) s--;
     const tok = text.slice(s, e.index + e[0].length);
     if (text[s - 1] === ':' || text[s - 1] === '`' || !/[A-Za-z_-]/.test(text.slice(s, e.index))) continue;
-    const tool = TOOL_SET.has(tok.toLowerCase()) || (/^[A-Z]/.test(tok) && e[1]!.toLowerCase() === 'js' && !tok.includes('/'));
+    const tool =
+      TOOL_SET.has(tok.toLowerCase()) || (/^[A-Z]/.test(tok) && e[1]!.toLowerCase() === 'js' && !tok.includes('/'));
     out.push({ name: tok, type: tool ? 'tool' : 'file' });
   }
   scanWords(text, opts, out, runs, hits);
@@ -130,7 +138,11 @@ export function repeatedNames(runs: RunCounts, minRepeat: number): Mention[] {
 /** True when the word at `start` begins a sentence (only spaces and quotes after . ! ? : or a line break). */
 function isInitial(text: string, start: number): boolean {
   let i = start - 1;
-  while (i >= 0 && (text[i] === ' ' || text[i] === '"' || text[i] === '“' || text[i] === '(' || text[i] === '*' || text[i] === '\t')) i--;
+  while (
+    i >= 0 &&
+    (text[i] === ' ' || text[i] === '"' || text[i] === '“' || text[i] === '(' || text[i] === '*' || text[i] === '\t')
+  )
+    i--;
   if (i < 0) return true;
   const c = text[i]!;
   return c === '.' || c === '!' || c === '?' || c === ':' || c === '\n' || c === '-' || c === '>';
@@ -206,7 +218,8 @@ function scanWords(text: string, opts: ScanOptions, out: Mention[], runs: RunCou
     while (len > 1 && isTrailing(raw.charCodeAt(len - 1))) len--;
     if (len !== raw.length) raw = raw.slice(0, len);
     const end = start + len;
-    if (run.length && !(start === prevEnd + 1 && text.charCodeAt(prevEnd) === 32)) run = flushRun(run, people, out, runs);
+    if (run.length && !(start === prevEnd + 1 && text.charCodeAt(prevEnd) === 32))
+      run = flushRun(run, people, out, runs);
     prevEnd = end;
     if (len === 1) {
       if (run.length) run = flushRun(run, people, out, runs);

@@ -28,7 +28,13 @@ export interface RawRelation {
 }
 
 /** Builds a {@link RawRelation} (span filled in by the engine). */
-export function rel(subject: string, predicate: string, object: RawRelation['object'], confidence: number, extra: Partial<RawRelation> = {}): RawRelation {
+export function rel(
+  subject: string,
+  predicate: string,
+  object: RawRelation['object'],
+  confidence: number,
+  extra: Partial<RawRelation> = {},
+): RawRelation {
   return { subject, subjectKind: 'any', predicate, object, confidence, weOk: false, at: 0, end: 0, ...extra };
 }
 
@@ -42,7 +48,14 @@ export interface ObjectMatch {
 /** The kind of object a rule wants; it also types capitalised names. */
 export type ObjectKind = 'tool' | 'project' | 'org' | 'place' | 'person' | 'name';
 
-const KIND_TYPE: Record<ObjectKind, string> = { tool: 'tool', project: 'project', org: 'organisation', place: 'place', person: 'person', name: 'unknown' };
+const KIND_TYPE: Record<ObjectKind, string> = {
+  tool: 'tool',
+  project: 'project',
+  org: 'organisation',
+  place: 'place',
+  person: 'person',
+  name: 'unknown',
+};
 
 function codeType(type: string, kind: ObjectKind): string {
   return type === 'identifier' ? (kind === 'tool' ? 'tool' : 'project') : type;
@@ -56,10 +69,14 @@ export function objectOf(raw: string, kind: ObjectKind, ambiguousOk: boolean): O
     const c = classifyToken(t.slice(1, -1).trim(), true, true);
     return c ? { name: c.name, type: codeType(c.type, kind), how: 'code' } : null;
   }
-  if (t.startsWith('@')) return kind === 'person' || kind === 'name' || kind === 'project' ? { name: t.slice(1), type: 'person', how: 'code' } : null;
+  if (t.startsWith('@'))
+    return kind === 'person' || kind === 'name' || kind === 'project'
+      ? { name: t.slice(1), type: 'person', how: 'code' }
+      : null;
   const parts = t.split(' ');
   const first = parts[0]!;
-  if (kind !== 'person' && kind !== 'place' && isTool(first, ambiguousOk && parts.length === 1)) return { name: first, type: 'tool', how: 'code' };
+  if (kind !== 'person' && kind !== 'place' && isTool(first, ambiguousOk && parts.length === 1))
+    return { name: first, type: 'tool', how: 'code' };
   const lower = first[0] === first[0]!.toLowerCase();
   if (lower) {
     const token = kind === 'tool' || kind === 'project' || kind === 'name' ? classifyToken(first, false) : null;
@@ -74,7 +91,9 @@ export function objectOf(raw: string, kind: ObjectKind, ambiguousOk: boolean): O
 const NP_STOP = new Set(
   `and or but with for to at in on from about by of into onto over out up how here there yesterday today tomorrow last next
 this that which who where when because since after before while so then it was were is are be been ago recently lately again
-too as like just really more some another one two three four five six seven eight nine ten few couple years months weeks days`.split(/\s+/),
+too as like just really more some another one two three four five six seven eight nine ten few couple years months weeks days`.split(
+    /\s+/,
+  ),
 );
 
 /** Head nouns of events one attends ("a pottery workshop", "the pride parade"). */
@@ -107,10 +126,16 @@ export function nounPhrase(raw: string, heads: ReadonlySet<string>): string | nu
 }
 
 function isHead(w: string, heads: ReadonlySet<string>): boolean {
-  return heads.has(w) || (w.endsWith('s') && heads.has(w.slice(0, -1))) || (w.endsWith('es') && heads.has(w.slice(0, -2)));
+  return (
+    heads.has(w) || (w.endsWith('s') && heads.has(w.slice(0, -1))) || (w.endsWith('es') && heads.has(w.slice(0, -2)))
+  );
 }
 
-const LIGHT_GERUNDS = new Set('using working thinking feeling getting going doing looking caring trying having being taking learning helping'.split(' '));
+const LIGHT_GERUNDS = new Set(
+  'using working thinking feeling getting going doing looking caring trying having being taking learning helping'.split(
+    ' ',
+  ),
+);
 
 /** "playing acoustic guitar about five years ago" → "playing acoustic guitar"; light verbs alone are rejected. */
 export function activity(raw: string): string | null {

@@ -28,7 +28,10 @@ export const VERB_INDEX: ReadonlyMap<string, readonly string[]> = (() => {
   const m = new Map<string, string[]>();
   for (const v of BY_VERB.keys()) {
     const first = v.split(' ')[0]!;
-    m.set(first, [...(m.get(first) ?? []), v].sort((a, b) => b.length - a.length));
+    m.set(
+      first,
+      [...(m.get(first) ?? []), v].sort((a, b) => b.length - a.length),
+    );
   }
   return m;
 })();
@@ -50,8 +53,29 @@ export function findVerbHits(text: string): VerbHit[] {
   return hits;
 }
 
-const HEDGE = /\b(?:if|whether|unless|should|could|would|might|maybe|perhaps|let's|wanna|want to|plan to|planning to|thinking about|considering|hope to|hoping to|going to|gonna|won't|didn't|don't|doesn't|never|not)\b/i;
-const ABBREVIATIONS = new Set(['dr', 'mr', 'mrs', 'ms', 'mx', 'prof', 'st', 'inc', 'ltd', 'co', 'corp', 'jr', 'sr', 'vs', 'etc', 'e.g', 'i.e', 'approx', 'no']);
+const HEDGE =
+  /\b(?:if|whether|unless|should|could|would|might|maybe|perhaps|let's|wanna|want to|plan to|planning to|thinking about|considering|hope to|hoping to|going to|gonna|won't|didn't|don't|doesn't|never|not)\b/i;
+const ABBREVIATIONS = new Set([
+  'dr',
+  'mr',
+  'mrs',
+  'ms',
+  'mx',
+  'prof',
+  'st',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'jr',
+  'sr',
+  'vs',
+  'etc',
+  'e.g',
+  'i.e',
+  'approx',
+  'no',
+]);
 const MAX_SENTENCE = 400;
 /** A sentence ending in a question mark. */
 export const QUESTION = /\?\s*["”')]*$/;
@@ -103,7 +127,12 @@ function subjectStart(prefix: string): number {
 
 /** True when the clause before a verb (from the last comma, semicolon, colon or dash) holds a hedge word. */
 export function hedged(prefix: string): boolean {
-  const cut = Math.max(prefix.lastIndexOf(','), prefix.lastIndexOf(';'), prefix.lastIndexOf(':'), prefix.lastIndexOf('—'));
+  const cut = Math.max(
+    prefix.lastIndexOf(','),
+    prefix.lastIndexOf(';'),
+    prefix.lastIndexOf(':'),
+    prefix.lastIndexOf('—'),
+  );
   return HEDGE.test(cut < 0 ? prefix : prefix.slice(cut + 1));
 }
 
@@ -126,7 +155,11 @@ export function relationsAtHits(text: string, hits: readonly VerbHit[]): Sentenc
     let from = -2;
     for (const rule of BY_VERB.get(hit.phrase) ?? []) {
       let b: RegExpExecArray | null;
-      if (rule.before) b = !rule.quick || rule.quick(prefix) ? rule.before.exec(prefix.length > 120 ? prefix.slice(-120) : prefix) : null;
+      if (rule.before)
+        b =
+          !rule.quick || rule.quick(prefix)
+            ? rule.before.exec(prefix.length > 120 ? prefix.slice(-120) : prefix)
+            : null;
       else {
         if (from === -2) from = subjectStart(prefix);
         b = from < 0 ? null : SUBJECT_BEFORE.exec(from > 0 ? prefix.slice(from) : prefix);

@@ -11,7 +11,8 @@ import { activity, EVENT_NOUNS, GROUP_NOUNS, nounPhrase, objectOf, rel, type Raw
 const W = "[\\p{Lu}][\\p{L}\\p{M}\\p{N}'’+#-]*";
 const NAME = `(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\\.? )?${W}(?: ${W}){0,3}`;
 const SUBJ = `(?<![\\p{L}\\p{N}'’@\`.])(I|[Ww]e|@[\\w.-]+|\`[^\`\\n]{2,60}\`|(?!(?:I|[Ww]e)['’])${NAME})(?:'ve|’ve|'m|’m|'re|’re|'s|’s)?`;
-const AUX_WORDS = 'have has had just finally recently also now officially already actually eventually then both all is are am was were got been being totally completely fully since gradually';
+const AUX_WORDS =
+  'have has had just finally recently also now officially already actually eventually then both all is are am was were got been being totally completely fully since gradually';
 const AUX = `(?:(?:${AUX_WORDS.replace(/ /g, '|')}) )*`;
 
 /** Auxiliaries and adverbs allowed between a subject and its verb. */
@@ -21,7 +22,8 @@ const OBJ = `${DET}(\`[^\`\\n]{1,80}\`|@[\\w.-]+|[\\p{L}\\p{N}_][\\p{L}\\p{M}\\p
 const TAIL = '([^.,;!?\\n]{1,80})';
 
 // A following lower-case word that is not a function word: the object was a modifier.
-const MODIFIER = /^ (?!(?:and|or|but|for|to|in|on|with|as|at|by|from|instead|because|since|via|now|too|here|there|which|that|so|under|over|internally|everywhere|throughout|again|already|only|directly|heavily|extensively|exclusively|mostly|today)\b)\p{Ll}/u;
+const MODIFIER =
+  /^ (?!(?:and|or|but|for|to|in|on|with|as|at|by|from|instead|because|since|via|now|too|here|there|which|that|so|under|over|internally|everywhere|throughout|again|already|only|directly|heavily|extensively|exclusively|mostly|today)\b)\p{Ll}/u;
 
 /** Subject and auxiliaries ending right before the verb. */
 export const SUBJECT_BEFORE = new RegExp(`${SUBJ} ${AUX}$`, 'u');
@@ -73,13 +75,25 @@ export const RULES: readonly Rule[] = [
       if (!place || place.type !== 'place') return [];
       const out = [rel(b[1]!, 'lives_in', place, 0.6, { subjectKind: 'person' })];
       const old = from ? objectOf(from, 'place', false) : null;
-      if (old && old.type === 'place') out.push(rel(b[1]!, 'lives_in', old, 0.6, { subjectKind: 'person', ends: true, record: true }));
+      if (old && old.type === 'place')
+        out.push(rel(b[1]!, 'lives_in', old, 0.6, { subjectKind: 'person', ends: true, record: true }));
       return out;
     },
   },
   {
     // "We decided on Postgres", "We went with `zod`" → chose
-    verbs: ['decided on', 'decided to use', 'decided to go with', 'decided to adopt', 'chose', 'picked', 'went with', 'opted for', 'settled on', 'selected'],
+    verbs: [
+      'decided on',
+      'decided to use',
+      'decided to go with',
+      'decided to adopt',
+      'chose',
+      'picked',
+      'went with',
+      'opted for',
+      'settled on',
+      'selected',
+    ],
     after: after(` ${OBJ}`),
     make: (b, a) => {
       const o = objectOf(a[1]!, 'tool', true);
@@ -88,20 +102,46 @@ export const RULES: readonly Rule[] = [
   },
   {
     // "We use pnpm", "Maya is using Rust", "We rely on SQLite" → uses
-    verbs: ['use', 'uses', 'using', 'started using', 'began using', 'adopted', 'rely on', 'relies on', 'depend on', 'depends on'],
+    verbs: [
+      'use',
+      'uses',
+      'using',
+      'started using',
+      'began using',
+      'adopted',
+      'rely on',
+      'relies on',
+      'depend on',
+      'depends on',
+    ],
     after: after(` ${OBJ}`),
     make: (b, a, verb) => {
       // "install Ansible using Chocolatey": a bare participle says nothing about the name before it
-      if (verb === 'using' && !/\b(?:is|are|am|was|were|been|be)\s+(?:\w+\s+)?$|['’](?:s|re|m)\s+(?:\w+\s+)?$/.test(b[0])) return [];
+      if (
+        verb === 'using' &&
+        !/\b(?:is|are|am|was|were|been|be)\s+(?:\w+\s+)?$|['’](?:s|re|m)\s+(?:\w+\s+)?$/.test(b[0])
+      )
+        return [];
       const o = objectOf(a[1]!, 'tool', false);
       // "a SessionStart hook", "Chocolatey modules": the name modifies a following noun
-      if (o && !isTool(o.name, true) && !a[1]!.startsWith('`') && MODIFIER.test(a.input.slice(a.index + a[0].length))) return [];
+      if (o && !isTool(o.name, true) && !a[1]!.startsWith('`') && MODIFIER.test(a.input.slice(a.index + a[0].length)))
+        return [];
       return o ? [rel(b[1]!, 'uses', o, 0.7, { weOk: true })] : [];
     },
   },
   {
     // "We no longer use Redis", "We dropped Webpack" → ends uses
-    verbs: ['no longer use', 'no longer uses', 'no longer rely on', 'stopped using', 'dropped', 'got rid of', 'removed', 'ditched', 'abandoned'],
+    verbs: [
+      'no longer use',
+      'no longer uses',
+      'no longer rely on',
+      'stopped using',
+      'dropped',
+      'got rid of',
+      'removed',
+      'ditched',
+      'abandoned',
+    ],
     after: after(` ${OBJ}`),
     make: (b, a) => {
       const o = objectOf(a[1]!, 'tool', true);
@@ -136,7 +176,11 @@ export const RULES: readonly Rule[] = [
       const o = objectOf(a[1]!.replace(/^(?:(?:the|a|an|our|my) )+/, '').split(/ (?=\p{Ll})/u)[0]!, 'name', false);
       if (!o || o.how !== 'name') return [];
       if (o.type === 'organisation') return [rel(b[1]!, 'works_at', o, 0.6, { subjectKind: 'person' })];
-      return [rel(b[1]!, 'member_of', { name: o.name, type: o.type === 'unknown' ? 'group' : o.type }, 0.7, { subjectKind: 'person' })];
+      return [
+        rel(b[1]!, 'member_of', { name: o.name, type: o.type === 'unknown' ? 'group' : o.type }, 0.7, {
+          subjectKind: 'person',
+        }),
+      ];
     },
   },
   {
@@ -146,7 +190,10 @@ export const RULES: readonly Rule[] = [
     make: (b, a) => {
       const o = objectOf(a[1]!, 'org', false);
       if (!o || o.how !== 'name') return [];
-      return [rel(b[1]!, 'works_at', o, 0.6, { subjectKind: 'person', ends: true }), rel(b[1]!, 'member_of', o, 0.6, { subjectKind: 'person', ends: true })];
+      return [
+        rel(b[1]!, 'works_at', o, 0.6, { subjectKind: 'person', ends: true }),
+        rel(b[1]!, 'member_of', o, 0.6, { subjectKind: 'person', ends: true }),
+      ];
     },
   },
   {
@@ -190,7 +237,9 @@ export const RULES: readonly Rule[] = [
       const subject = b[1] ?? (b[2]!.toLowerCase() === 'my' ? 'I' : 'we');
       if (spec.literal) {
         const v = a[1]!.replace(/^(?:a|an|the|now) /i, '').trim();
-        return v && v.split(' ').length <= 6 ? [rel(subject, spec.predicate, { literal: v }, 0.7, { weOk: spec.predicate === 'status' })] : [];
+        return v && v.split(' ').length <= 6
+          ? [rel(subject, spec.predicate, { literal: v }, 0.7, { weOk: spec.predicate === 'status' })]
+          : [];
       }
       const o = objectOf(a[1]!, 'person', false);
       return o && o.type === 'person' ? [rel(subject, spec.predicate, o, 0.7, { subjectKind: 'person' })] : [];
@@ -198,7 +247,18 @@ export const RULES: readonly Rule[] = [
   },
   {
     // "I went to a LGBTQ support group yesterday" → attended "LGBTQ support group"
-    verbs: ['went to', 'attended', 'visited', 'signed up for', 'registered for', 'enrolled in', 'took part in', 'participated in', 'competed in', 'ran'],
+    verbs: [
+      'went to',
+      'attended',
+      'visited',
+      'signed up for',
+      'registered for',
+      'enrolled in',
+      'took part in',
+      'participated in',
+      'competed in',
+      'ran',
+    ],
     after: after(` ${TAIL}`),
     make: (b, a) => {
       const np = nounPhrase(a[1]!, EVENT_NOUNS);

@@ -5,7 +5,15 @@
  * names only when the caller allows), code identifiers (kebab, snake, camelCase, dotted), and the
  * type of a capitalised name by its edges (organisation suffix, honorific).
  */
-import { AMBIGUOUS_TOOLS, FILE_EXTENSIONS, FILE_NAMES, HONORIFICS, ORG_SUFFIXES, STOP_WORDS, TOOLS } from './vocabulary.js';
+import {
+  AMBIGUOUS_TOOLS,
+  FILE_EXTENSIONS,
+  FILE_NAMES,
+  HONORIFICS,
+  ORG_SUFFIXES,
+  STOP_WORDS,
+  TOOLS,
+} from './vocabulary.js';
 
 /** A recognised entity name with its type. */
 export interface Mention {
@@ -13,7 +21,30 @@ export interface Mention {
   type: string;
 }
 
-const KEYWORDS = new Set(['true', 'false', 'null', 'undefined', 'none', 'nil', 'const', 'let', 'var', 'function', 'return', 'async', 'await', 'this', 'self', 'new', 'import', 'export', 'if', 'else', 'for', 'while']);
+const KEYWORDS = new Set([
+  'true',
+  'false',
+  'null',
+  'undefined',
+  'none',
+  'nil',
+  'const',
+  'let',
+  'var',
+  'function',
+  'return',
+  'async',
+  'await',
+  'this',
+  'self',
+  'new',
+  'import',
+  'export',
+  'if',
+  'else',
+  'for',
+  'while',
+]);
 const TOKEN = /^[@\w][\w@./#+:-]*$/;
 const IDENTIFIER = /^(?:[a-z0-9]+(?:[-_][a-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)$/;
 
@@ -23,7 +54,9 @@ export function isFilePath(tok: string): boolean {
   const base = tok.slice(tok.lastIndexOf('/') + 1).toLowerCase();
   if (FILE_NAMES.has(base)) return true;
   const dot = base.lastIndexOf('.');
-  return dot > 0 && dot < base.length - 1 && FILE_EXTENSIONS.has(base.slice(dot + 1)) && /[a-z_-]/i.test(base.slice(0, dot));
+  return (
+    dot > 0 && dot < base.length - 1 && FILE_EXTENSIONS.has(base.slice(dot + 1)) && /[a-z_-]/i.test(base.slice(0, dot))
+  );
 }
 
 /** Tool vocabulary lookup; `ambiguousOk` admits names that are also common words. */
@@ -42,7 +75,8 @@ export function classifyToken(raw: string, ambiguousOk = true, quoted = false): 
   if (isFilePath(tok)) return { name: tok, type: 'file' };
   if (isTool(tok, ambiguousOk)) return { name: tok, type: 'tool' };
   if (tok.startsWith('@') && !tok.includes('/')) return { name: tok.slice(1), type: 'person' };
-  if (IDENTIFIER.test(tok) || /[./#:]/.test(tok) || tok.startsWith('@') || (quoted && tok.length >= 3)) return { name: tok, type: 'identifier' };
+  if (IDENTIFIER.test(tok) || /[./#:]/.test(tok) || tok.startsWith('@') || (quoted && tok.length >= 3))
+    return { name: tok, type: 'identifier' };
   return null;
 }
 
@@ -66,4 +100,3 @@ export function nameType(words: readonly string[]): 'organisation' | 'person' | 
   if (words.length >= 2 && HONORIFICS.has(words[0]!.toLowerCase())) return 'person';
   return null;
 }
-

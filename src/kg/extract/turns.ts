@@ -18,8 +18,10 @@ export interface Turn {
   end: number;
 }
 
-const SPEAKER_LINE = /^[ \t]*(?:[>*_]+[ \t]*)?(?:\[[^\]\n]{1,40}\][ \t]*)?([\p{Lu}][\p{L}\p{M}'’.-]*(?: [\p{Lu}][\p{L}\p{M}'’.-]*){0,2}|user|assistant|human|ai|system)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(?=\S)/u;
-const SAID_LINE = /^[ \t]*([\p{Lu}][\p{L}\p{M}'’-]*(?: [\p{Lu}][\p{L}\p{M}'’-]*)?) (?:said|says|wrote|writes|replied|asked)[,:]?[ \t]+["“]?(?=\S)/u;
+const SPEAKER_LINE =
+  /^[ \t]*(?:[>*_]+[ \t]*)?(?:\[[^\]\n]{1,40}\][ \t]*)?([\p{Lu}][\p{L}\p{M}'’.-]*(?: [\p{Lu}][\p{L}\p{M}'’.-]*){0,2}|user|assistant|human|ai|system)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(?=\S)/u;
+const SAID_LINE =
+  /^[ \t]*([\p{Lu}][\p{L}\p{M}'’-]*(?: [\p{Lu}][\p{L}\p{M}'’-]*)?) (?:said|says|wrote|writes|replied|asked)[,:]?[ \t]+["“]?(?=\S)/u;
 const SAID_HINT = / (?:said|says|wrote|writes|replied|asked)\b/;
 const FENCE = /^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm;
 
@@ -47,7 +49,12 @@ function firstWord(name: string): string {
   return (sp < 0 ? name : name.slice(0, sp)).toLowerCase().replace(/[.'’]+$/, '');
 }
 
-function speakerOf(raw: string, declared: ReadonlyMap<string, string>, dialogue: boolean, userName: string | null): string | null | undefined {
+function speakerOf(
+  raw: string,
+  declared: ReadonlyMap<string, string>,
+  dialogue: boolean,
+  userName: string | null,
+): string | null | undefined {
   const lower = raw.toLowerCase();
   if (ROLES.has(lower)) return lower === 'user' || lower === 'human' ? userName : null;
   const known = declared.get(lower);
@@ -59,7 +66,7 @@ function speakerOf(raw: string, declared: ReadonlyMap<string, string>, dialogue:
 /** Splits text into turns (see the module rules). Turns cover the text after their prefix to the next turn. */
 export function splitTurns(text: string, opts: Options): Turn[] {
   const prefixed: Prefixed[] = [];
-  for (let ls = 0; ls < text.length; ) {
+  for (let ls = 0; ls < text.length;) {
     let le = text.indexOf('\n', ls);
     if (le < 0) le = text.length;
     const stop = Math.min(le, ls + 80);

@@ -24,8 +24,16 @@ const write = defineTool({
   output: { drawer_id: z.string(), date: z.string(), agent: z.string() },
   annotations: WRITE(false),
   async run(ctx, a) {
-    const r = await ctx.palace.diaryWrite({ agent: a.agent, entry: a.entry, ...(a.topic ? { topic: a.topic } : {}), ...(a.project ? { project: a.project } : {}) });
-    return { data: { drawer_id: r.id, date: r.date, agent: a.agent }, text: `diary entry ${r.id} written for ${a.agent} at ${r.date}` };
+    const r = await ctx.palace.diaryWrite({
+      agent: a.agent,
+      entry: a.entry,
+      ...(a.topic ? { topic: a.topic } : {}),
+      ...(a.project ? { project: a.project } : {}),
+    });
+    return {
+      data: { drawer_id: r.id, date: r.date, agent: a.agent },
+      text: `diary entry ${r.id} written for ${a.agent} at ${r.date}`,
+    };
   },
 });
 
@@ -42,7 +50,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const read = defineTool({
   name: 'loci_diary_read',
   title: 'Read a diary',
-  description: 'Returns an agent\'s diary entries, newest first (what it noted in earlier sessions). Page with offset; since limits to recent entries.',
+  description:
+    "Returns an agent's diary entries, newest first (what it noted in earlier sessions). Page with offset; since limits to recent entries.",
   input: {
     agent,
     limit: z.number().int().min(1).max(100).default(10).describe('entries to return, 1–100 (default 10)'),
@@ -52,11 +61,26 @@ const read = defineTool({
   output: { agent: z.string(), total: z.number().int(), entries: z.array(Entry) },
   annotations: READ,
   async run(ctx, a) {
-    const r = await ctx.palace.diaryRead(a.agent, { limit: a.limit, offset: a.offset, ...(a.since ? { since: a.since } : {}) });
-    const entries = r.entries.map((d) => ({ id: d.id, date: d.contentDate, topic: str(d.metadata['topic']), project: str(d.metadata['project']), text: d.text }));
+    const r = await ctx.palace.diaryRead(a.agent, {
+      limit: a.limit,
+      offset: a.offset,
+      ...(a.since ? { since: a.since } : {}),
+    });
+    const entries = r.entries.map((d) => ({
+      id: d.id,
+      date: d.contentDate,
+      topic: str(d.metadata['topic']),
+      project: str(d.metadata['project']),
+      text: d.text,
+    }));
     const text = entries.length
       ? `${plural(r.total, 'entry', 'entries')} for ${a.agent}, newest first\n` +
-        entries.map((e) => `\n${e.id} · ${e.date?.slice(0, 16).replace('T', ' ') ?? '-'}${e.topic ? ` · ${e.topic}` : ''}\n${e.text}`).join('\n')
+        entries
+          .map(
+            (e) =>
+              `\n${e.id} · ${e.date?.slice(0, 16).replace('T', ' ') ?? '-'}${e.topic ? ` · ${e.topic}` : ''}\n${e.text}`,
+          )
+          .join('\n')
       : `no diary entries for ${a.agent}`;
     return { data: { agent: a.agent, total: r.total, entries }, text };
   },

@@ -27,7 +27,12 @@ const addDrawer = defineTool({
     metadata: metadata.optional().describe('free-form JSON kept with the drawer'),
     added_by: name.default('mcp').describe('who files it (an agent name); default "mcp"'),
   },
-  output: { drawer_id: z.string(), added: z.boolean().describe('false when the same drawer already existed'), wing: z.string(), room: z.string() },
+  output: {
+    drawer_id: z.string(),
+    added: z.boolean().describe('false when the same drawer already existed'),
+    wing: z.string(),
+    room: z.string(),
+  },
   annotations: WRITE(true),
   async run(ctx, a) {
     const r = await ctx.palace.addDrawer({
@@ -48,7 +53,8 @@ const addDrawer = defineTool({
 const getDrawer = defineTool({
   name: 'loci_get_drawer',
   title: 'Read a drawer',
-  description: 'Returns one drawer in full: its verbatim text, wing/room/hall, source file and lines, dates and metadata. Ids come from loci_search, loci_list_drawers and the other tools.',
+  description:
+    'Returns one drawer in full: its verbatim text, wing/room/hall, source file and lines, dates and metadata. Ids come from loci_search, loci_list_drawers and the other tools.',
   input: { drawer_id: idArg.describe('the drawer id') },
   output: { drawer: DrawerFull },
   annotations: READ,
@@ -71,7 +77,13 @@ const updateDrawer = defineTool({
     wing: name.optional(),
     room: name.optional(),
     hall: name.nullable().optional().describe('new hall, or null to clear it'),
-    content_date: z.string().min(4).max(40).nullable().optional().describe('new content date (ISO-8601), or null to clear it'),
+    content_date: z
+      .string()
+      .min(4)
+      .max(40)
+      .nullable()
+      .optional()
+      .describe('new content date (ISO-8601), or null to clear it'),
     metadata: metadata.optional().describe('replaces the whole metadata object'),
   },
   output: { drawer: DrawerSummary },
@@ -85,7 +97,11 @@ const updateDrawer = defineTool({
     if (a.content_date !== undefined) patch.contentDate = a.content_date;
     if (a.metadata !== undefined) patch.metadata = a.metadata;
     if (Object.keys(patch).length === 0) {
-      throw createError('INVALID_ARGUMENT', { name: 'fields', value: {}, expected: 'at least one of content, wing, room, hall, content_date, metadata' });
+      throw createError('INVALID_ARGUMENT', {
+        name: 'fields',
+        value: {},
+        expected: 'at least one of content, wing, room, hall, content_date, metadata',
+      });
     }
     const d = await ctx.palace.updateDrawer(a.drawer_id, patch);
     if (!d) throw createError('DRAWER_NOT_FOUND', { id: a.drawer_id });
@@ -97,13 +113,17 @@ const updateDrawer = defineTool({
 const deleteDrawer = defineTool({
   name: 'loci_delete_drawer',
   title: 'Delete a drawer',
-  description: 'Deletes one drawer for good (there is no undo). Use it for wrong or obsolete text; to change text, prefer loci_update_drawer. Deleting an id that does not exist reports deleted: false.',
+  description:
+    'Deletes one drawer for good (there is no undo). Use it for wrong or obsolete text; to change text, prefer loci_update_drawer. Deleting an id that does not exist reports deleted: false.',
   input: { drawer_id: idArg.describe('the drawer id') },
   output: { drawer_id: z.string(), deleted: z.boolean() },
   annotations: DESTRUCTIVE(true),
   async run(ctx, a) {
     const deleted = await ctx.palace.deleteDrawer(a.drawer_id);
-    return { data: { drawer_id: a.drawer_id, deleted }, text: deleted ? `deleted ${a.drawer_id}` : `no drawer ${a.drawer_id} (nothing deleted)` };
+    return {
+      data: { drawer_id: a.drawer_id, deleted },
+      text: deleted ? `deleted ${a.drawer_id}` : `no drawer ${a.drawer_id} (nothing deleted)`,
+    };
   },
 });
 
@@ -119,7 +139,10 @@ const listDrawers = defineTool({
     source: z.string().min(1).max(ARG_LIMITS.path).optional().describe('exact source path, or a prefix ending with *'),
     limit: z.number().int().min(1).max(100).default(20).describe('page size, 1–100 (default 20)'),
     offset: z.number().int().min(0).default(0),
-    order: z.enum(['filed', 'date', 'source']).default('filed').describe('filed: newest stored first; date: newest content first; source: by source and position'),
+    order: z
+      .enum(['filed', 'date', 'source'])
+      .default('filed')
+      .describe('filed: newest stored first; date: newest content first; source: by source and position'),
   },
   output: {
     total: z.number().int(),

@@ -15,10 +15,29 @@ const mine = defineTool({
     'Incremental: unchanged files are skipped, changed ones replaced, so re-mining is cheap. .gitignore and .lociignore are respected; secrets are redacted. Returns counts, not content. ' +
     'Only paths inside the project and the Claude Code folder (or the folders in LOCI_MINE_ROOTS) can be mined; others fail with MINE_OUTSIDE_ROOTS.',
   input: {
-    path: z.string().min(1).max(4096).describe('folder or file to mine; relative paths are resolved from the server\'s working directory'),
-    wing: z.string().trim().min(1).max(200).optional().describe('wing for every drawer (default: repository or folder name)'),
-    room: z.string().trim().min(1).max(200).optional().describe('force one room for every drawer (default: from the folders)'),
-    mode: z.enum(['auto', 'projects', 'convos']).default('auto').describe('projects: files as documents; convos: chat transcripts; auto: decide per file'),
+    path: z
+      .string()
+      .min(1)
+      .max(4096)
+      .describe("folder or file to mine; relative paths are resolved from the server's working directory"),
+    wing: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('wing for every drawer (default: repository or folder name)'),
+    room: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('force one room for every drawer (default: from the folders)'),
+    mode: z
+      .enum(['auto', 'projects', 'convos'])
+      .default('auto')
+      .describe('projects: files as documents; convos: chat transcripts; auto: decide per file'),
   },
   output: {
     path: z.string(),
@@ -85,14 +104,28 @@ const sync = defineTool({
   title: 'Forget deleted files',
   description:
     'Removes the drawers of mined files that no longer exist on disk (under `path` when given, else everywhere), so searches stop returning deleted code and notes. This includes chat files that were mined and then deleted. Drawers added directly (no source file) are never touched.',
-  input: { path: z.string().min(1).max(4096).optional().describe('only sources under this folder; relative paths are resolved from the server\'s working directory') },
+  input: {
+    path: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe("only sources under this folder; relative paths are resolved from the server's working directory"),
+  },
   output: { sources_checked: z.number().int(), sources_removed: z.number().int(), drawers_removed: z.number().int() },
   annotations: DESTRUCTIVE(true),
   async run(ctx, a) {
     const path = a.path === undefined ? undefined : isAbsolute(a.path) ? a.path : resolve(ctx.cwd, a.path);
     const r = await ctx.palace.sync(path);
-    const data = { sources_checked: r.sourcesChecked, sources_removed: r.sourcesRemoved, drawers_removed: r.drawersRemoved };
-    return { data, text: `checked ${plural(r.sourcesChecked, 'source')}: ${r.sourcesRemoved} gone, ${plural(r.drawersRemoved, 'drawer')} removed` };
+    const data = {
+      sources_checked: r.sourcesChecked,
+      sources_removed: r.sourcesRemoved,
+      drawers_removed: r.drawersRemoved,
+    };
+    return {
+      data,
+      text: `checked ${plural(r.sourcesChecked, 'source')}: ${r.sourcesRemoved} gone, ${plural(r.drawersRemoved, 'drawer')} removed`,
+    };
   },
 });
 

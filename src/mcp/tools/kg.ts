@@ -44,7 +44,8 @@ const factOf = (f: Fact): z.output<typeof FactShape> => ({
   source_drawer_ids: [...f.sources],
 });
 
-const span = (f: z.output<typeof FactShape>) => `${f.valid_from?.slice(0, 10) ?? '…'} → ${f.valid_to?.slice(0, 10) ?? 'now'}`;
+const span = (f: z.output<typeof FactShape>) =>
+  `${f.valid_from?.slice(0, 10) ?? '…'} → ${f.valid_to?.slice(0, 10) ?? 'now'}`;
 const factLine = (f: z.output<typeof FactShape>) =>
   `${f.subject_name} ${f.predicate} ${f.object_name} [${span(f)}]${f.source_drawer_ids.length ? ` (drawers ${f.source_drawer_ids.join(', ')})` : ''}`;
 
@@ -76,9 +77,18 @@ const query = defineTool({
   async run(ctx, a) {
     const kg = await graphOf(ctx);
     const e = await entityOr404(kg, a.entity);
-    const facts = (await kg.graph.query(e.id, { direction: a.direction, ...(a.as_of ? { asOf: a.as_of } : {}), ...(a.predicate ? { predicate: a.predicate } : {}) })).map(factOf);
+    const facts = (
+      await kg.graph.query(e.id, {
+        direction: a.direction,
+        ...(a.as_of ? { asOf: a.as_of } : {}),
+        ...(a.predicate ? { predicate: a.predicate } : {}),
+      })
+    ).map(factOf);
     const text = `${plural(facts.length, 'fact')} about ${e.name}${a.as_of ? ` as of ${a.as_of}` : ''}\n${facts.map(factLine).join('\n')}`;
-    return { data: { entity: { id: e.id, name: e.name, type: e.type, aliases: e.aliases }, as_of: a.as_of ?? null, facts }, text };
+    return {
+      data: { entity: { id: e.id, name: e.name, type: e.type, aliases: e.aliases }, as_of: a.as_of ?? null, facts },
+      text,
+    };
   },
 });
 
@@ -87,7 +97,7 @@ const add = defineTool({
   title: 'Add a fact',
   description:
     'States a fact `subject predicate object` (e.g. "Alice works_at Acme", "api uses postgres") valid from valid_from (default now). Unknown entities are created. Adding a fact that is already open returns it unchanged. ' +
-    'For one-value relations (works_at, lives_in, uses_version…) the previous value\'s window is closed, not deleted. Use literal for values that are not entities (a role, a status).',
+    "For one-value relations (works_at, lives_in, uses_version…) the previous value's window is closed, not deleted. Use literal for values that are not entities (a role, a status).",
   input: {
     subject: entityName,
     predicate: z.string().trim().min(1).max(64).describe('relation in snake_case, e.g. works_at'),
@@ -123,13 +133,22 @@ const invalidate = defineTool({
   title: 'End a fact',
   description:
     'Marks a fact as no longer true from `ended` (default now) — e.g. someone left a company, a dependency was removed. History is kept: loci_kg_query with an earlier as_of still sees it. Add the new fact with loci_kg_add.',
-  input: { subject: entityName, predicate: z.string().trim().min(1).max(64), object: z.string().trim().min(1).max(500), ended: date.optional().describe('end date; default now') },
+  input: {
+    subject: entityName,
+    predicate: z.string().trim().min(1).max(64),
+    object: z.string().trim().min(1).max(500),
+    ended: date.optional().describe('end date; default now'),
+  },
   output: { invalidated: z.array(FactShape) },
   annotations: DESTRUCTIVE(true),
   async run(ctx, a) {
     const kg = await graphOf(ctx);
-    const facts = (await kg.graph.invalidate(a.subject, a.predicate, a.object, a.ended ? { ended: a.ended } : {})).map(factOf);
-    const text = facts.length ? `ended ${plural(facts.length, 'fact')}\n${facts.map(factLine).join('\n')}` : `no open fact ${a.subject} ${a.predicate} ${a.object}: nothing ended`;
+    const facts = (await kg.graph.invalidate(a.subject, a.predicate, a.object, a.ended ? { ended: a.ended } : {})).map(
+      factOf,
+    );
+    const text = facts.length
+      ? `ended ${plural(facts.length, 'fact')}\n${facts.map(factLine).join('\n')}`
+      : `no open fact ${a.subject} ${a.predicate} ${a.object}: nothing ended`;
     return { data: { invalidated: facts }, text };
   },
 });
@@ -137,7 +156,8 @@ const invalidate = defineTool({
 const timeline = defineTool({
   name: 'loci_kg_timeline',
   title: 'Entity timeline',
-  description: 'Every fact ever recorded about an entity, past and present, in chronological order — how things changed over time. Page with cursor.',
+  description:
+    'Every fact ever recorded about an entity, past and present, in chronological order — how things changed over time. Page with cursor.',
   input: {
     entity: entityName,
     limit: z.number().int().min(1).max(200).default(50),
@@ -151,7 +171,14 @@ const timeline = defineTool({
     const page = await kg.graph.timeline(e.id, { limit: a.limit, cursor: a.cursor ?? null });
     const facts = page.items.map(factOf);
     const text = `${e.name}: ${plural(facts.length, 'fact')}${page.nextCursor ? ' (more: pass next_cursor)' : ''}\n${facts.map(factLine).join('\n')}`;
-    return { data: { entity: { id: e.id, name: e.name, type: e.type, aliases: e.aliases }, facts, next_cursor: page.nextCursor }, text };
+    return {
+      data: {
+        entity: { id: e.id, name: e.name, type: e.type, aliases: e.aliases },
+        facts,
+        next_cursor: page.nextCursor,
+      },
+      text,
+    };
   },
 });
 
@@ -160,12 +187,19 @@ const stats = defineTool({
   title: 'Knowledge graph stats',
   description: 'Size of the knowledge graph: entities, facts, facts still open, and facts per relation.',
   input: {},
-  output: { entities: z.number().int(), facts: z.number().int(), open_facts: z.number().int(), predicates: z.array(z.object({ predicate: z.string(), facts: z.number().int() })) },
+  output: {
+    entities: z.number().int(),
+    facts: z.number().int(),
+    open_facts: z.number().int(),
+    predicates: z.array(z.object({ predicate: z.string(), facts: z.number().int() })),
+  },
   annotations: READ,
   async run(ctx) {
     const kg = await graphOf(ctx);
     const s = await kg.graph.stats();
-    const predicates = Object.entries(s.predicates).sort((x, y) => y[1] - x[1]).map(([predicate, facts]) => ({ predicate, facts }));
+    const predicates = Object.entries(s.predicates)
+      .sort((x, y) => y[1] - x[1])
+      .map(([predicate, facts]) => ({ predicate, facts }));
     const text = `${plural(s.entities, 'entity', 'entities')}, ${plural(s.facts, 'fact')} (${s.openFacts} open)\n${predicates.map((p) => `${p.predicate}: ${p.facts}`).join('\n')}`;
     return { data: { entities: s.entities, facts: s.facts, open_facts: s.openFacts, predicates }, text };
   },
@@ -174,7 +208,8 @@ const stats = defineTool({
 const entities = defineTool({
   name: 'loci_kg_entities',
   title: 'List entities',
-  description: 'Lists the entities of the knowledge graph (people, projects, tools, files…) by id, optionally of one type or starting with a prefix. Page with cursor.',
+  description:
+    'Lists the entities of the knowledge graph (people, projects, tools, files…) by id, optionally of one type or starting with a prefix. Page with cursor.',
   input: {
     type: z.string().trim().min(1).max(40).optional().describe('e.g. person, project, tool'),
     prefix: z.string().trim().min(1).max(200).optional(),
@@ -185,7 +220,12 @@ const entities = defineTool({
   annotations: READ,
   async run(ctx, a) {
     const kg = await graphOf(ctx);
-    const page = await kg.graph.entities({ limit: a.limit, cursor: a.cursor ?? null, ...(a.type ? { type: a.type } : {}), ...(a.prefix ? { prefix: a.prefix } : {}) });
+    const page = await kg.graph.entities({
+      limit: a.limit,
+      cursor: a.cursor ?? null,
+      ...(a.type ? { type: a.type } : {}),
+      ...(a.prefix ? { prefix: a.prefix } : {}),
+    });
     const list = page.items.map((e) => ({ id: e.id, name: e.name, type: e.type, aliases: e.aliases }));
     const text = `${plural(list.length, 'entity', 'entities')}${page.nextCursor ? ' (more: pass next_cursor)' : ''}\n${list.map((e) => `${e.name} (${e.type})${e.aliases.length ? ` aka ${e.aliases.join(', ')}` : ''}`).join('\n')}`;
     return { data: { entities: list, next_cursor: page.nextCursor }, text };

@@ -6,13 +6,30 @@
  * user across projects.
  */
 import * as z from 'zod';
-import { MEMORY_TYPES, addMemory, editMemory, findMemory, forgetMemory, listMemories, type IndexStats, type MemoryEntry } from '../../index.js';
+import {
+  MEMORY_TYPES,
+  addMemory,
+  editMemory,
+  findMemory,
+  forgetMemory,
+  listMemories,
+  type IndexStats,
+  type MemoryEntry,
+} from '../../index.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool } from '../tool.js';
 import { plural } from '../shapes.js';
 
-const scope = z.enum(['project', 'user']).default('project').describe('project (default): this project\'s memories; user: memories that follow the user everywhere');
+const scope = z
+  .enum(['project', 'user'])
+  .default('project')
+  .describe("project (default): this project's memories; user: memories that follow the user everywhere");
 const memoryType = z.enum(MEMORY_TYPES);
-const memoryName = z.string().trim().min(1).max(200).describe('the memory\'s name, slug or file (e.g. "testing policy" or feedback_testing-policy.md)');
+const memoryName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .describe('the memory\'s name, slug or file (e.g. "testing policy" or feedback_testing-policy.md)');
 
 const Entry = z.object({
   name: z.string(),
@@ -26,7 +43,12 @@ const Entry = z.object({
   team: z.boolean(),
   bytes: z.number().int(),
 });
-const Index = z.object({ entries: z.number().int(), lines: z.number().int(), bytes: z.number().int(), omitted: z.number().int() });
+const Index = z.object({
+  entries: z.number().int(),
+  lines: z.number().int(),
+  bytes: z.number().int(),
+  omitted: z.number().int(),
+});
 const Dir = { dir: z.string().describe('the memory directory'), kind: z.enum(['claude', 'loci', 'explicit']) };
 
 function entryOf(m: MemoryEntry): z.output<typeof Entry> {
@@ -43,8 +65,14 @@ function entryOf(m: MemoryEntry): z.output<typeof Entry> {
     bytes: m.bytes,
   };
 }
-const indexOf = (s: IndexStats): z.output<typeof Index> => ({ entries: s.entries, lines: s.lines, bytes: s.bytes, omitted: s.omitted });
-const line = (m: z.output<typeof Entry>) => `${m.pinned ? '* ' : ''}[${m.type ?? '-'}] ${m.name} (${m.file}): ${m.description}`;
+const indexOf = (s: IndexStats): z.output<typeof Index> => ({
+  entries: s.entries,
+  lines: s.lines,
+  bytes: s.bytes,
+  omitted: s.omitted,
+});
+const line = (m: z.output<typeof Entry>) =>
+  `${m.pinned ? '* ' : ''}[${m.type ?? '-'}] ${m.name} (${m.file}): ${m.description}`;
 
 const list = defineTool({
   name: 'loci_memory_list',
@@ -58,7 +86,9 @@ const list = defineTool({
     const choice = ctx.memoryDir({ user: a.scope === 'user' });
     const all = listMemories(choice.dir, a.type ? { type: a.type } : {}).map(entryOf);
     const memories = [...all.filter((m) => m.pinned), ...all.filter((m) => !m.pinned)];
-    const text = memories.length ? `${plural(memories.length, 'memory', 'memories')} in ${choice.dir}\n${memories.map(line).join('\n')}` : `no memories in ${choice.dir}`;
+    const text = memories.length
+      ? `${plural(memories.length, 'memory', 'memories')} in ${choice.dir}\n${memories.map(line).join('\n')}`
+      : `no memories in ${choice.dir}`;
     return { data: { dir: choice.dir, kind: choice.kind, memories }, text };
   },
 });
@@ -66,14 +96,18 @@ const list = defineTool({
 const read = defineTool({
   name: 'loci_memory_read',
   title: 'Read a memory file',
-  description: 'Returns one memory with its body (the fact, plus why and how to apply it for feedback and project memories). Find names with loci_memory_list.',
+  description:
+    'Returns one memory with its body (the fact, plus why and how to apply it for feedback and project memories). Find names with loci_memory_list.',
   input: { name: memoryName, scope },
   output: { ...Dir, memory: Entry.extend({ body: z.string() }) },
   annotations: READ,
   async run(ctx, a) {
     const choice = ctx.memoryDir({ user: a.scope === 'user' });
     const m = findMemory(choice.dir, a.name);
-    return { data: { dir: choice.dir, kind: choice.kind, memory: { ...entryOf(m), body: m.body } }, text: `${m.file}\n${m.text}` };
+    return {
+      data: { dir: choice.dir, kind: choice.kind, memory: { ...entryOf(m), body: m.body } },
+      text: `${m.file}\n${m.text}`,
+    };
   },
 });
 
@@ -156,27 +190,49 @@ const edit = defineTool({
 const forget = defineTool({
   name: 'loci_memory_forget',
   title: 'Forget a memory',
-  description: 'Deletes a memory file and removes it from MEMORY.md, when what it says no longer holds or the user asks to forget it. There is no undo.',
+  description:
+    'Deletes a memory file and removes it from MEMORY.md, when what it says no longer holds or the user asks to forget it. There is no undo.',
   input: { name: memoryName, scope },
   output: { ...Dir, forgotten: Entry },
   annotations: DESTRUCTIVE(false),
   async run(ctx, a) {
     const choice = ctx.memoryDir({ user: a.scope === 'user' });
     const r = forgetMemory(choice.dir, a.name);
-    return { data: { dir: choice.dir, kind: choice.kind, forgotten: entryOf(r.memory) }, text: `forgot ${r.memory.name} (deleted ${r.memory.path})` };
+    return {
+      data: { dir: choice.dir, kind: choice.kind, forgotten: entryOf(r.memory) },
+      text: `forgot ${r.memory.name} (deleted ${r.memory.path})`,
+    };
   },
 });
 
 const where = defineTool({
   name: 'loci_memory_where',
   title: 'Where memories live',
-  description: 'Says which memory directory is used for this project and why (Claude Code\'s own when it is in use here, else Loci\'s), plus the project root and the user-level directory.',
+  description:
+    "Says which memory directory is used for this project and why (Claude Code's own when it is in use here, else Loci's), plus the project root and the user-level directory.",
   input: { scope },
-  output: { ...Dir, reason: z.string(), project_root: z.string(), project_id: z.string(), claude_dir: z.string(), user_dir: z.string(), warnings: z.array(z.string()) },
+  output: {
+    ...Dir,
+    reason: z.string(),
+    project_root: z.string(),
+    project_id: z.string(),
+    claude_dir: z.string(),
+    user_dir: z.string(),
+    warnings: z.array(z.string()),
+  },
   annotations: READ,
   async run(ctx, a) {
     const w = ctx.memoryDir({ user: a.scope === 'user' });
-    const data = { dir: w.dir, kind: w.kind, reason: w.reason, project_root: w.projectRoot, project_id: w.projectId, claude_dir: w.claude.dir, user_dir: w.userDir, warnings: [...w.claude.warnings] };
+    const data = {
+      dir: w.dir,
+      kind: w.kind,
+      reason: w.reason,
+      project_root: w.projectRoot,
+      project_id: w.projectId,
+      claude_dir: w.claude.dir,
+      user_dir: w.userDir,
+      warnings: [...w.claude.warnings],
+    };
     return { data, text: `${w.dir} (${w.kind}): ${w.reason}` };
   },
 });

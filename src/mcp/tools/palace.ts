@@ -21,7 +21,10 @@ const status = defineTool({
     rooms: z.number().int(),
     bytes: z.number().int(),
     schema_version: z.number().int(),
-    index: z.object({ lexical: z.string().describe('"ok" or what is wrong with the full-text index'), vectors: z.string().describe('the vector index, or why semantic search is off') }),
+    index: z.object({
+      lexical: z.string().describe('"ok" or what is wrong with the full-text index'),
+      vectors: z.string().describe('the vector index, or why semantic search is off'),
+    }),
     capabilities: z.object({ knowledge_graph: z.boolean(), diary: z.boolean() }),
   },
   annotations: READ,
@@ -51,13 +54,16 @@ const status = defineTool({
 const listWings = defineTool({
   name: 'loci_list_wings',
   title: 'List wings',
-  description: 'Lists the wings of the palace (top-level groups: one per project, person or agent) with their drawer counts, largest first. Use a wing name to filter loci_search and loci_list_drawers.',
+  description:
+    'Lists the wings of the palace (top-level groups: one per project, person or agent) with their drawer counts, largest first. Use a wing name to filter loci_search and loci_list_drawers.',
   input: {},
   output: { wings: z.array(z.object({ wing: z.string(), drawers: z.number().int() })) },
   annotations: READ,
   async run(ctx) {
     const wings = byCount(await ctx.palace.listWings()).map(([wing, drawers]) => ({ wing, drawers }));
-    const text = wings.length ? wings.map((w) => `${w.wing}: ${w.drawers}`).join('\n') : 'no wings yet: mine a folder with loci_mine';
+    const text = wings.length
+      ? wings.map((w) => `${w.wing}: ${w.drawers}`).join('\n')
+      : 'no wings yet: mine a folder with loci_mine';
     return { data: { wings }, text };
   },
 });
@@ -65,13 +71,18 @@ const listWings = defineTool({
 const listRooms = defineTool({
   name: 'loci_list_rooms',
   title: 'List rooms',
-  description: 'Lists rooms (topics inside a wing, e.g. a source folder or a conversation subject) with drawer counts, largest first. Give `wing` for one wing; without it, room counts are summed over all wings.',
+  description:
+    'Lists rooms (topics inside a wing, e.g. a source folder or a conversation subject) with drawer counts, largest first. Give `wing` for one wing; without it, room counts are summed over all wings.',
   input: { wing: nameArg.optional().describe('only rooms of this wing') },
   output: { wing: z.string().nullable(), rooms: z.array(z.object({ room: z.string(), drawers: z.number().int() })) },
   annotations: READ,
   async run(ctx, a) {
     const rooms = byCount(await ctx.palace.listRooms(a.wing)).map(([room, drawers]) => ({ room, drawers }));
-    const text = rooms.length ? rooms.map((r) => `${r.room}: ${r.drawers}`).join('\n') : a.wing ? `no rooms in wing ${a.wing} (see loci_list_wings)` : 'no rooms yet';
+    const text = rooms.length
+      ? rooms.map((r) => `${r.room}: ${r.drawers}`).join('\n')
+      : a.wing
+        ? `no rooms in wing ${a.wing} (see loci_list_wings)`
+        : 'no rooms yet';
     return { data: { wing: a.wing ?? null, rooms }, text };
   },
 });
@@ -79,10 +90,17 @@ const listRooms = defineTool({
 const taxonomy = defineTool({
   name: 'loci_get_taxonomy',
   title: 'Wing → room taxonomy',
-  description: 'The whole map of the palace in one call: every wing with its rooms and drawer counts. Use it to pick `wing`/`room` filters before searching.',
+  description:
+    'The whole map of the palace in one call: every wing with its rooms and drawer counts. Use it to pick `wing`/`room` filters before searching.',
   input: {},
   output: {
-    wings: z.array(z.object({ wing: z.string(), drawers: z.number().int(), rooms: z.array(z.object({ room: z.string(), drawers: z.number().int() })) })),
+    wings: z.array(
+      z.object({
+        wing: z.string(),
+        drawers: z.number().int(),
+        rooms: z.array(z.object({ room: z.string(), drawers: z.number().int() })),
+      }),
+    ),
   },
   annotations: READ,
   async run(ctx) {
@@ -92,7 +110,9 @@ const taxonomy = defineTool({
       wings.push({ wing, drawers, rooms });
     }
     const text = wings.length
-      ? wings.map((w) => `${w.wing} (${w.drawers})\n${w.rooms.map((r) => `  ${r.room}: ${r.drawers}`).join('\n')}`).join('\n')
+      ? wings
+          .map((w) => `${w.wing} (${w.drawers})\n${w.rooms.map((r) => `  ${r.room}: ${r.drawers}`).join('\n')}`)
+          .join('\n')
       : 'the palace is empty';
     return { data: { wings }, text };
   },

@@ -6,7 +6,18 @@ import * as z from 'zod';
 import { createError, excerptChars, matchSpans, tokenize, type SearchOptions } from '../../index.js';
 import { READ, defineTool, type AnyTool } from '../tool.js';
 import { dateArg, idArg, nameArg } from '../args.js';
-import { CompactContext, DrawerSummary, DrawerText, compactDate, compactHeader, headerOf, linesOf, plural, toSummary, toText } from '../shapes.js';
+import {
+  CompactContext,
+  DrawerSummary,
+  DrawerText,
+  compactDate,
+  compactHeader,
+  headerOf,
+  linesOf,
+  plural,
+  toSummary,
+  toText,
+} from '../shapes.js';
 
 const isoDate = dateArg;
 
@@ -24,12 +35,28 @@ const Hit = z.object({
   hall: z.string().optional().describe('kind of content, when the drawer has one'),
   source: z.string().nullable().describe('file path or URI the text came from; null for text added directly'),
   lines: z.string().optional().describe('line range in the source, "first-last"'),
-  date: z.string().describe('when it was said or written (content date), else when it was stored: "YYYY-MM-DD" or "YYYY-MM-DD HH:MM" (UTC)'),
+  date: z
+    .string()
+    .describe(
+      'when it was said or written (content date), else when it was stored: "YYYY-MM-DD" or "YYYY-MM-DD HH:MM" (UTC)',
+    ),
   score: z.number(),
-  text: z.string().describe('the verbatim drawer text, or a verbatim excerpt around the matches when `chars` is present'),
-  chars: z.number().int().optional().describe('present when `text` is an excerpt: the whole text\'s length (read it with loci_get_drawer)'),
-  explain: z.object({ fused: z.number(), signals: z.record(z.string(), Signal) }).optional().describe('present with explain: how each signal ranked the hit'),
-  context: z.array(CompactContext).optional().describe('present with context > 0: neighbouring drawers of the same source, in order'),
+  text: z
+    .string()
+    .describe('the verbatim drawer text, or a verbatim excerpt around the matches when `chars` is present'),
+  chars: z
+    .number()
+    .int()
+    .optional()
+    .describe("present when `text` is an excerpt: the whole text's length (read it with loci_get_drawer)"),
+  explain: z
+    .object({ fused: z.number(), signals: z.record(z.string(), Signal) })
+    .optional()
+    .describe('present with explain: how each signal ranked the hit'),
+  context: z
+    .array(CompactContext)
+    .optional()
+    .describe('present with context > 0: neighbouring drawers of the same source, in order'),
 });
 
 const search = defineTool({
@@ -48,10 +75,25 @@ const search = defineTool({
     since: isoDate.optional().describe('content dated on or after this date'),
     until: isoDate.optional().describe('content dated on or before this date (a bare date includes the whole day)'),
     limit: z.number().int().min(1).max(100).default(10).describe('hits to return, 1–100 (default 10)'),
-    explain: z.boolean().default(false).describe('attach each signal\'s rank and contribution'),
-    context: z.number().int().min(0).max(10).default(0).describe('add ±N neighbouring drawers of the same source to each hit (0–10)'),
-    mode: z.enum(['hybrid', 'lexical']).default('hybrid').describe('hybrid fuses every available signal; lexical is BM25 only'),
-    text_chars: z.number().int().min(0).max(100_000).default(600).describe('longest text per hit before it becomes an excerpt around the matches (default 600; 0 = whole texts)'),
+    explain: z.boolean().default(false).describe("attach each signal's rank and contribution"),
+    context: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(0)
+      .describe('add ±N neighbouring drawers of the same source to each hit (0–10)'),
+    mode: z
+      .enum(['hybrid', 'lexical'])
+      .default('hybrid')
+      .describe('hybrid fuses every available signal; lexical is BM25 only'),
+    text_chars: z
+      .number()
+      .int()
+      .min(0)
+      .max(100_000)
+      .default(600)
+      .describe('longest text per hit before it becomes an excerpt around the matches (default 600; 0 = whole texts)'),
   },
   output: {
     query: z.string(),
@@ -84,22 +126,44 @@ const search = defineTool({
         text: ex?.cut ? `${ex.start > 0 ? '…' : ''}${ex.text}${ex.end < h.text.length ? '…' : ''}` : h.text,
         ...(ex?.cut ? { chars: h.text.length } : {}),
         ...(h.explain ? { explain: { fused: h.explain.fused, signals: h.explain.signals } } : {}),
-        ...(h.context ? { context: h.context.map((c) => ({ id: c.id, ...(c.lineStart !== null ? { lines: linesOf(c.lineStart, c.lineEnd)! } : {}), text: c.text })) } : {}),
+        ...(h.context
+          ? {
+              context: h.context.map((c) => ({
+                id: c.id,
+                ...(c.lineStart !== null ? { lines: linesOf(c.lineStart, c.lineEnd)! } : {}),
+                text: c.text,
+              })),
+            }
+          : {}),
       };
     });
-    const lines = [`${plural(hits.length, 'hit')} for ${JSON.stringify(r.query)} (${r.signals.join('+') || 'none'}${r.fallback ? `; ${r.fallback}` : ''})`];
+    const lines = [
+      `${plural(hits.length, 'hit')} for ${JSON.stringify(r.query)} (${r.signals.join('+') || 'none'}${r.fallback ? `; ${r.fallback}` : ''})`,
+    ];
     hits.forEach((h, i) => {
-      lines.push(`\n[${i + 1}] ${compactHeader(h)} · score ${h.score.toFixed(3)}${h.chars ? ` · excerpt of ${h.chars} chars` : ''}`);
-      if (h.explain) lines.push(`why: ${Object.entries(h.explain.signals).map(([k, s]) => `${k} #${s.rank ?? '-'} +${s.contribution.toFixed(3)}`).join(', ')}`);
+      lines.push(
+        `\n[${i + 1}] ${compactHeader(h)} · score ${h.score.toFixed(3)}${h.chars ? ` · excerpt of ${h.chars} chars` : ''}`,
+      );
+      if (h.explain)
+        lines.push(
+          `why: ${Object.entries(h.explain.signals)
+            .map(([k, s]) => `${k} #${s.rank ?? '-'} +${s.contribution.toFixed(3)}`)
+            .join(', ')}`,
+        );
       const hitStart = Number(h.lines?.split('-')[0] ?? NaN);
-      const before = Number.isFinite(hitStart) ? (h.context ?? []).filter((c) => c.lines && Number(c.lines.split('-')[0]) < hitStart) : [];
+      const before = Number.isFinite(hitStart)
+        ? (h.context ?? []).filter((c) => c.lines && Number(c.lines.split('-')[0]) < hitStart)
+        : [];
       const after = (h.context ?? []).filter((c) => !before.includes(c));
       for (const c of before) lines.push(`  (before, ${c.id}) ${c.text}`);
       lines.push(h.text);
       for (const c of after) lines.push(`  (after, ${c.id}) ${c.text}`);
     });
     if (!hits.length) lines.push('nothing found: try other words, drop filters, or check loci_status');
-    return { data: { query: r.query, signals: r.signals, ...(r.fallback ? { fallback: r.fallback } : {}), hits }, text: lines.join('\n') };
+    return {
+      data: { query: r.query, signals: r.signals, ...(r.fallback ? { fallback: r.fallback } : {}), hits },
+      text: lines.join('\n'),
+    };
   },
 });
 
@@ -118,7 +182,12 @@ const checkDuplicate = defineTool({
     'Before filing new text with loci_add_drawer, checks whether the palace already holds it: exact copies (same text) and near-copies (word-set similarity at or above `threshold` among the closest search hits). Returns the ids of what matched.',
   input: {
     content: z.string().min(1).max(100_000).describe('the text you are about to store'),
-    threshold: z.number().min(0).max(1).default(0.9).describe('similarity (0–1) at which a drawer counts as a near-copy; default 0.9'),
+    threshold: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.9)
+      .describe('similarity (0–1) at which a drawer counts as a near-copy; default 0.9'),
     wing: nameArg.optional().describe('only look in this wing'),
   },
   output: {
@@ -133,7 +202,11 @@ const checkDuplicate = defineTool({
     const mine = new Set(tokenize(a.content));
     const similar: (z.output<typeof DrawerSummary> & { similarity: number })[] = [];
     if (mine.size > 0) {
-      const r = await ctx.palace.search(a.content.slice(0, 1000), { limit: 5, mode: 'lexical', ...(a.wing ? { wing: a.wing } : {}) });
+      const r = await ctx.palace.search(a.content.slice(0, 1000), {
+        limit: 5,
+        mode: 'lexical',
+        ...(a.wing ? { wing: a.wing } : {}),
+      });
       for (const h of r.hits) {
         if (seen.has(h.id)) continue;
         const similarity = Math.round(jaccard(mine, new Set(tokenize(h.text))) * 1000) / 1000;
@@ -156,7 +229,8 @@ const checkDuplicate = defineTool({
 const neighbours = defineTool({
   name: 'loci_drawer_neighbours',
   title: 'Drawer neighbours',
-  description: 'The drawers just before and after a drawer in the same source (the surrounding part of a file or conversation), in order, the drawer itself included. Use it to read more around a search hit.',
+  description:
+    'The drawers just before and after a drawer in the same source (the surrounding part of a file or conversation), in order, the drawer itself included. Use it to read more around a search hit.',
   input: {
     drawer_id: idArg.describe('a drawer id from a search or listing'),
     n: z.number().int().min(1).max(10).default(2).describe('drawers on each side, 1–10 (default 2)'),

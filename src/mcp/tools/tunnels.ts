@@ -13,20 +13,41 @@ import { graphOf } from './kg.js';
 
 const name = z.string().trim().min(1).max(200);
 
-const End = z.object({ wing: z.string(), room: z.string(), drawer_id: z.string().nullable().describe('the drawer this end points at, if any') });
-const Tunnel = z.object({ id: z.string().describe('tunnel id (for loci_delete_tunnel)'), source: End, target: End, label: z.string(), created_at: z.string() });
+const End = z.object({
+  wing: z.string(),
+  room: z.string(),
+  drawer_id: z.string().nullable().describe('the drawer this end points at, if any'),
+});
+const Tunnel = z.object({
+  id: z.string().describe('tunnel id (for loci_delete_tunnel)'),
+  source: End,
+  target: End,
+  label: z.string(),
+  created_at: z.string(),
+});
 
 const endOf = (r: RoomRef): z.output<typeof End> => ({ wing: r.wing, room: r.room, drawer_id: r.drawerId ?? null });
-const tunnelOf = (t: StoredTunnel): z.output<typeof Tunnel> => ({ id: t.id, source: endOf(t.source), target: endOf(t.target), label: t.label, created_at: t.createdAt });
+const tunnelOf = (t: StoredTunnel): z.output<typeof Tunnel> => ({
+  id: t.id,
+  source: endOf(t.source),
+  target: endOf(t.target),
+  label: t.label,
+  created_at: t.createdAt,
+});
 const endText = (e: z.output<typeof End>) => `${e.wing}/${e.room}${e.drawer_id ? `#${e.drawer_id}` : ''}`;
-const tunnelLine = (t: z.output<typeof Tunnel>) => `${t.id}: ${endText(t.source)} ↔ ${endText(t.target)}${t.label ? ` (${t.label})` : ''}`;
+const tunnelLine = (t: z.output<typeof Tunnel>) =>
+  `${t.id}: ${endText(t.source)} ↔ ${endText(t.target)}${t.label ? ` (${t.label})` : ''}`;
 
 const traverse = defineTool({
   name: 'loci_traverse',
   title: 'Walk from a room',
   description:
-    'Starting from a room, walks the palace\'s links breadth-first: rooms of the same name in other wings (the same topic in another project) and explicit tunnels, up to max_hops away. Use it to find related material across projects.',
-  input: { wing: name, room: name, max_hops: z.number().int().min(1).max(6).default(2).describe('how far to walk, 1–6 (default 2)') },
+    "Starting from a room, walks the palace's links breadth-first: rooms of the same name in other wings (the same topic in another project) and explicit tunnels, up to max_hops away. Use it to find related material across projects.",
+  input: {
+    wing: name,
+    room: name,
+    max_hops: z.number().int().min(1).max(6).default(2).describe('how far to walk, 1–6 (default 2)'),
+  },
   output: {
     rooms: z.array(
       z.object({
@@ -44,8 +65,21 @@ const traverse = defineTool({
   async run(ctx, a) {
     const kg = await graphOf(ctx);
     const steps = await kg.traverse({ wing: a.wing, room: a.room }, a.max_hops);
-    const rooms = steps.map((s) => ({ wing: s.wing, room: s.room, hops: s.hops, drawers: s.count, via: s.via, from: s.from, label: s.label ?? null }));
-    const text = rooms.map((r) => `${'  '.repeat(r.hops)}${r.wing}/${r.room} (${r.drawers})${r.via === 'start' ? '' : ` via ${r.via}${r.label ? ` "${r.label}"` : ''}`}`).join('\n');
+    const rooms = steps.map((s) => ({
+      wing: s.wing,
+      room: s.room,
+      hops: s.hops,
+      drawers: s.count,
+      via: s.via,
+      from: s.from,
+      label: s.label ?? null,
+    }));
+    const text = rooms
+      .map(
+        (r) =>
+          `${'  '.repeat(r.hops)}${r.wing}/${r.room} (${r.drawers})${r.via === 'start' ? '' : ` via ${r.via}${r.label ? ` "${r.label}"` : ''}`}`,
+      )
+      .join('\n');
     return { data: { rooms }, text };
   },
 });
@@ -53,14 +87,19 @@ const traverse = defineTool({
 const find = defineTool({
   name: 'loci_find_tunnels',
   title: 'Shared topics across wings',
-  description: 'Finds rooms present in several wings (the same topic in several projects) — optionally only those shared by wing_a and wing_b.',
+  description:
+    'Finds rooms present in several wings (the same topic in several projects) — optionally only those shared by wing_a and wing_b.',
   input: { wing_a: name.optional(), wing_b: name.optional() },
   output: { links: z.array(z.object({ room: z.string(), wings: z.array(z.string()) })) },
   annotations: READ,
   async run(ctx, a) {
     const kg = await graphOf(ctx);
-    const links = (await kg.implicitTunnels()).filter((l) => (!a.wing_a || l.wings.includes(a.wing_a)) && (!a.wing_b || l.wings.includes(a.wing_b)));
-    const text = links.length ? links.map((l) => `${l.room}: ${l.wings.join(', ')}`).join('\n') : 'no room is shared by those wings';
+    const links = (await kg.implicitTunnels()).filter(
+      (l) => (!a.wing_a || l.wings.includes(a.wing_a)) && (!a.wing_b || l.wings.includes(a.wing_b)),
+    );
+    const text = links.length
+      ? links.map((l) => `${l.room}: ${l.wings.join(', ')}`).join('\n')
+      : 'no room is shared by those wings';
     return { data: { links }, text };
   },
 });
@@ -103,8 +142,15 @@ const list = defineTool({
   annotations: READ,
   async run(ctx, a) {
     const kg = await graphOf(ctx);
-    const tunnels = (await kg.tunnels.list({ ...(a.wing ? { wing: a.wing } : {}), ...(a.room ? { room: a.room } : {}) })).map(tunnelOf);
-    return { data: { tunnels }, text: tunnels.length ? `${plural(tunnels.length, 'tunnel')}\n${tunnels.map(tunnelLine).join('\n')}` : 'no tunnels' };
+    const tunnels = (
+      await kg.tunnels.list({ ...(a.wing ? { wing: a.wing } : {}), ...(a.room ? { room: a.room } : {}) })
+    ).map(tunnelOf);
+    return {
+      data: { tunnels },
+      text: tunnels.length
+        ? `${plural(tunnels.length, 'tunnel')}\n${tunnels.map(tunnelLine).join('\n')}`
+        : 'no tunnels',
+    };
   },
 });
 
@@ -118,17 +164,23 @@ const remove = defineTool({
   async run(ctx, a) {
     const kg = await graphOf(ctx);
     const deleted = await kg.tunnels.delete(a.tunnel_id);
-    return { data: { tunnel_id: a.tunnel_id, deleted }, text: deleted ? `deleted tunnel ${a.tunnel_id}` : `no tunnel ${a.tunnel_id}` };
+    return {
+      data: { tunnel_id: a.tunnel_id, deleted },
+      text: deleted ? `deleted tunnel ${a.tunnel_id}` : `no tunnel ${a.tunnel_id}`,
+    };
   },
 });
 
 const follow = defineTool({
   name: 'loci_follow_tunnels',
   title: 'Follow tunnels from a room',
-  description: 'Where the explicit tunnels of a room lead: the room at the other end, the label, and a preview of the drawer it points at when there is one.',
+  description:
+    'Where the explicit tunnels of a room lead: the room at the other end, the label, and a preview of the drawer it points at when there is one.',
   input: { wing: name, room: name },
   output: {
-    links: z.array(z.object({ tunnel_id: z.string(), label: z.string(), to: End, drawer_preview: z.string().nullable() })),
+    links: z.array(
+      z.object({ tunnel_id: z.string(), label: z.string(), to: End, drawer_preview: z.string().nullable() }),
+    ),
   },
   annotations: READ,
   async run(ctx, a) {
@@ -136,10 +188,20 @@ const follow = defineTool({
     const links = [];
     for (const { tunnel, to } of await kg.tunnels.follow({ wing: a.wing, room: a.room })) {
       const d = to.drawerId ? await ctx.palace.get(to.drawerId) : undefined;
-      links.push({ tunnel_id: tunnel.id, label: tunnel.label, to: endOf(to), drawer_preview: d ? preview(d.text, 300) : null });
+      links.push({
+        tunnel_id: tunnel.id,
+        label: tunnel.label,
+        to: endOf(to),
+        drawer_preview: d ? preview(d.text, 300) : null,
+      });
     }
     const text = links.length
-      ? links.map((l) => `→ ${endText(l.to)}${l.label ? ` (${l.label})` : ''} [${l.tunnel_id}]${l.drawer_preview ? `\n  ${l.drawer_preview.replace(/\s+/g, ' ')}` : ''}`).join('\n')
+      ? links
+          .map(
+            (l) =>
+              `→ ${endText(l.to)}${l.label ? ` (${l.label})` : ''} [${l.tunnel_id}]${l.drawer_preview ? `\n  ${l.drawer_preview.replace(/\s+/g, ' ')}` : ''}`,
+          )
+          .join('\n')
       : `no tunnels from ${a.wing}/${a.room}`;
     return { data: { links }, text };
   },

@@ -12,7 +12,8 @@ import { READ, defineTool, type AnyTool } from '../tool.js';
 function refsOf(r: WakeUpResult): string[] {
   const out = new Set<string>();
   for (const i of r.sections.pinned) out.add(i.id);
-  for (const s of r.sections.sessions) for (const id of [s.summary?.ids[0], s.request?.id, s.final?.id]) if (id) out.add(id);
+  for (const s of r.sections.sessions)
+    for (const id of [s.summary?.ids[0], s.request?.id, s.final?.id]) if (id) out.add(id);
   for (const i of r.sections.recent) out.add(i.id);
   return [...out];
 }
@@ -23,7 +24,7 @@ const wake = defineTool({
   description:
     'A short briefing for the start of a session: who the user is, pinned memories, where the latest sessions of this project left off (compaction summary, last request, final words), then the most important memories and decisions (ranked by recency, use and kind), each with its age, within max_tokens. Call it once when starting work if it was not already injected.',
   input: {
-    wing: z.string().trim().min(1).max(200).optional().describe('the project\'s wing (default: this project\'s)'),
+    wing: z.string().trim().min(1).max(200).optional().describe("the project's wing (default: this project's)"),
     max_tokens: z.number().int().min(100).max(8000).default(800).describe('budget, 100–8000 (default 800)'),
   },
   // Claude Code hands the model JSON.stringify(structuredContent): the text once, plus the ids it cites.
@@ -48,8 +49,18 @@ const wake = defineTool({
       logger: ctx.logger,
       ...(a.wing ? { wing: a.wing } : {}),
     });
-    const data = { wing: r.wing, text: r.text, tokens: r.tokens, omitted: r.omitted, refs: refsOf(r), memory_dir: r.memoryDir };
-    return { data, text: r.text || `nothing to wake up to yet for wing ${r.wing}: no identity, memories or recent drawers` };
+    const data = {
+      wing: r.wing,
+      text: r.text,
+      tokens: r.tokens,
+      omitted: r.omitted,
+      refs: refsOf(r),
+      memory_dir: r.memoryDir,
+    };
+    return {
+      data,
+      text: r.text || `nothing to wake up to yet for wing ${r.wing}: no identity, memories or recent drawers`,
+    };
   },
 });
 

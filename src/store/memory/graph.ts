@@ -187,7 +187,8 @@ class MemoryGraphTables extends MemoryRows implements GraphTables {
   }
   private about(id: string, direction: 'out' | 'in' | 'both'): FactRow[] {
     const out = direction === 'in' ? [] : (this.bySubject.get(id) ?? []);
-    const inc = direction === 'out' ? [] : (this.byObject.get(id) ?? []).filter((r) => direction === 'in' || r.subject !== id);
+    const inc =
+      direction === 'out' ? [] : (this.byObject.get(id) ?? []).filter((r) => direction === 'in' || r.subject !== id);
     return [...out, ...inc];
   }
   factsAt(id: string, at: string, direction: 'in' | 'out' | 'both', predicate?: string): Fact[] {
@@ -196,11 +197,20 @@ class MemoryGraphTables extends MemoryRows implements GraphTables {
       .sort(byStart)
       .map((r) => this.toFact(r));
   }
-  timeline(id: string, after: TimelinePosition | null, limit: number): { facts: Fact[]; next: TimelinePosition | null } {
-    const all = this.about(id, 'both').filter((r) => after === null || byStart(r, after) > 0).sort(byStart);
+  timeline(
+    id: string,
+    after: TimelinePosition | null,
+    limit: number,
+  ): { facts: Fact[]; next: TimelinePosition | null } {
+    const all = this.about(id, 'both')
+      .filter((r) => after === null || byStart(r, after) > 0)
+      .sort(byStart);
     const page = all.slice(0, limit);
     const last = page[page.length - 1];
-    return { facts: page.map((r) => this.toFact(r)), next: all.length > limit && last ? { validFrom: last.validFrom, seq: last.seq } : null };
+    return {
+      facts: page.map((r) => this.toFact(r)),
+      next: all.length > limit && last ? { validFrom: last.validFrom, seq: last.seq } : null,
+    };
   }
   stats(): GraphStats {
     const predicates: Record<string, number> = {};

@@ -71,11 +71,23 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
   function refresh(old: Entry, m: ReturnType<typeof materialize>): boolean {
     const d = old.drawer;
     const visible =
-      d.wing !== m.wing || d.room !== m.room || d.hall !== m.hall || d.chunkIndex !== m.chunkIndex ||
-      d.lineStart !== m.lineStart || d.lineEnd !== m.lineEnd || d.contentDate !== m.contentDate;
+      d.wing !== m.wing ||
+      d.room !== m.room ||
+      d.hall !== m.hall ||
+      d.chunkIndex !== m.chunkIndex ||
+      d.lineStart !== m.lineStart ||
+      d.lineEnd !== m.lineEnd ||
+      d.contentDate !== m.contentDate;
     Object.assign(d, {
-      wing: m.wing, room: m.room, hall: m.hall, chunkIndex: m.chunkIndex, lineStart: m.lineStart,
-      lineEnd: m.lineEnd, contentDate: m.contentDate, metadata: clone(m.metadata), sourceHash: m.sourceHash,
+      wing: m.wing,
+      room: m.room,
+      hall: m.hall,
+      chunkIndex: m.chunkIndex,
+      lineStart: m.lineStart,
+      lineEnd: m.lineEnd,
+      contentDate: m.contentDate,
+      metadata: clone(m.metadata),
+      sourceHash: m.sourceHash,
       sourceMtime: m.sourceMtime,
     });
     return visible;
@@ -91,7 +103,8 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
 
   function sorted(list: Entry[], order: NonNullable<ListOptions['order']>): Entry[] {
     const cmp: Record<typeof order, (a: Entry, b: Entry) => number> = {
-      filed: (a, b) => (a.drawer.filedAt < b.drawer.filedAt ? 1 : a.drawer.filedAt > b.drawer.filedAt ? -1 : b.seq - a.seq),
+      filed: (a, b) =>
+        a.drawer.filedAt < b.drawer.filedAt ? 1 : a.drawer.filedAt > b.drawer.filedAt ? -1 : b.seq - a.seq,
       date: (a, b) => {
         const x = a.drawer.contentDate;
         const y = b.drawer.contentDate;
@@ -111,7 +124,10 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
   }
 
   const bySource = (source: string) =>
-    sorted([...byId.values()].filter((e) => e.drawer.source === source), 'source');
+    sorted(
+      [...byId.values()].filter((e) => e.drawer.source === source),
+      'source',
+    );
 
   const store: MemoryStore = {
     kind: 'memory',
@@ -167,7 +183,10 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
     },
 
     async list(filter, o = {}) {
-      const all = sorted([...byId.values()].filter((e) => matchesFilter(e.drawer, filter)), o.order ?? 'filed');
+      const all = sorted(
+        [...byId.values()].filter((e) => matchesFilter(e.drawer, filter)),
+        o.order ?? 'filed',
+      );
       const offset = o.offset ?? 0;
       const limit = o.limit ?? 20;
       return { drawers: all.slice(offset, offset + limit).map((e) => clone(e.drawer)), total: all.length };
@@ -200,11 +219,16 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
         c.count++;
         counts.set(k, c);
       }
-      return [...counts.values()].sort((a, b) => (a.wing < b.wing ? -1 : a.wing > b.wing ? 1 : b.count - a.count || (a.room < b.room ? -1 : 1)));
+      return [...counts.values()].sort((a, b) =>
+        a.wing < b.wing ? -1 : a.wing > b.wing ? 1 : b.count - a.count || (a.room < b.room ? -1 : 1),
+      );
     },
 
     async findByContentHash(hash) {
-      return sorted([...byId.values()].filter((e) => e.drawer.contentHash === hash), 'source')
+      return sorted(
+        [...byId.values()].filter((e) => e.drawer.contentHash === hash),
+        'source',
+      )
         .sort((a, b) => a.seq - b.seq)
         .map((e) => clone(e.drawer));
     },
@@ -240,7 +264,16 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
       for (const [id, score] of scores) {
         const d = byId.get(id)!.drawer;
         if (!matchesFilter(d, filter)) continue;
-        hits.push({ id, score, wing: d.wing, room: d.room, hall: d.hall, source: d.source, chunkIndex: d.chunkIndex, contentDate: d.contentDate });
+        hits.push({
+          id,
+          score,
+          wing: d.wing,
+          room: d.room,
+          hall: d.hall,
+          source: d.source,
+          chunkIndex: d.chunkIndex,
+          contentDate: d.contentDate,
+        });
       }
       hits.sort((a, b) => b.score - a.score || byId.get(a.id)!.seq - byId.get(b.id)!.seq);
       return hits.slice(0, limit);
@@ -250,7 +283,10 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
       const cur = sources.get(state.source);
       if (o?.skipIfHash !== undefined && cur && cur.hash === o.skipIfHash && cur.config === state.config) return null;
       const filedAt = new Date(now()).toISOString();
-      const items = drawers.map((d) => ({ input: { ...d, source: state.source }, m: materialize({ ...d, source: state.source }, filedAt) }));
+      const items = drawers.map((d) => ({
+        input: { ...d, source: state.source },
+        m: materialize({ ...d, source: state.source }, filedAt),
+      }));
       const existing = new Map(bySource(state.source).map((e) => [e.drawer.id, e]));
       let added = 0;
       let updated = 0;
@@ -274,14 +310,24 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
       const filedAt = new Date(now()).toISOString();
       for (const it of items) for (const d of it.drawers) materialize({ ...d, source: it.state.source }, filedAt);
       const out = [];
-      for (const it of items) out.push(await store.replaceSource(it.state, it.drawers, it.skipIfHash !== undefined ? { skipIfHash: it.skipIfHash } : undefined));
+      for (const it of items)
+        out.push(
+          await store.replaceSource(
+            it.state,
+            it.drawers,
+            it.skipIfHash !== undefined ? { skipIfHash: it.skipIfHash } : undefined,
+          ),
+        );
       return out;
     },
 
     async appendSource(state, drawers, fromOffset, opts) {
       if ((sources.get(state.source)?.offset ?? 0) !== fromOffset) return null;
       const filedAt = new Date(now()).toISOString();
-      const items = drawers.map((d) => ({ input: { ...d, source: state.source }, m: materialize({ ...d, source: state.source }, filedAt) }));
+      const items = drawers.map((d) => ({
+        input: { ...d, source: state.source },
+        m: materialize({ ...d, source: state.source }, filedAt),
+      }));
       let added = 0;
       let updated = 0;
       let removed = 0;
@@ -336,7 +382,17 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
       return [...byId.values()]
         .filter((e) => e.seq > after && e.seq <= upTo)
         .sort((a, b) => a.seq - b.seq)
-        .map(({ drawer: d }) => clone({ id: d.id, wing: d.wing, room: d.room, source: d.source, contentDate: d.contentDate, metadata: d.metadata, text: d.text }));
+        .map(({ drawer: d }) =>
+          clone({
+            id: d.id,
+            wing: d.wing,
+            room: d.room,
+            source: d.source,
+            contentDate: d.contentDate,
+            metadata: d.metadata,
+            text: d.text,
+          }),
+        );
     },
 
     async getMeta(key) {
@@ -371,7 +427,14 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
     },
 
     async stats() {
-      return { drawers: byId.size, sources: sources.size, bytes: 0, schemaVersion: 0, lexicalIndex: 'ok', location: 'memory' };
+      return {
+        drawers: byId.size,
+        sources: sources.size,
+        bytes: 0,
+        schemaVersion: 0,
+        lexicalIndex: 'ok',
+        location: 'memory',
+      };
     },
 
     async close() {},

@@ -3,7 +3,15 @@
  * The in-memory reference adapter of {@link TunnelStore}.
  */
 import { isoAt, systemClock, type Clock } from '../../core/clock.js';
-import { otherEnd, touches, tunnelId, type RoomRef, type Tunnel, type TunnelInput, type TunnelStore } from '../tunnel-port.js';
+import {
+  otherEnd,
+  touches,
+  tunnelId,
+  type RoomRef,
+  type Tunnel,
+  type TunnelInput,
+  type TunnelStore,
+} from '../tunnel-port.js';
 
 class MemoryTunnelStore implements TunnelStore {
   readonly kind = 'memory';
@@ -14,7 +22,9 @@ class MemoryTunnelStore implements TunnelStore {
     const { id, source, target } = tunnelId(input);
     const label = (input.label ?? '').trim();
     const old = this.tunnels.get(id);
-    const t: Tunnel = old ? { ...old, label } : { id, source, target, label, createdAt: isoAt((opts.clock ?? this.clock).now()) };
+    const t: Tunnel = old
+      ? { ...old, label }
+      : { id, source, target, label, createdAt: isoAt((opts.clock ?? this.clock).now()) };
     this.tunnels.set(id, t);
     return structuredClone(t);
   }

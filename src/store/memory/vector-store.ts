@@ -39,10 +39,19 @@ export function createMemoryVectorStore(drawers: MemoryStore): VectorStore {
       return (await all()).filter((d) => !embedded.has(d.id)).length;
     },
     async upsert(items) {
-      if (!model) throw createError('INVALID_ARGUMENT', { name: 'vector model', value: null, expected: 'useModel() before upsert()' });
+      if (!model)
+        throw createError('INVALID_ARGUMENT', {
+          name: 'vector model',
+          value: null,
+          expected: 'useModel() before upsert()',
+        });
       for (const it of items) {
         if (it.vector.length !== model.dims) {
-          throw createError('INVALID_ARGUMENT', { name: 'vector length', value: it.vector.length, expected: `${model.dims} (model ${model.model})` });
+          throw createError('INVALID_ARGUMENT', {
+            name: 'vector length',
+            value: it.vector.length,
+            expected: `${model.dims} (model ${model.model})`,
+          });
         }
       }
       const known = new Map((await drawers.getMany(items.map((i) => i.id))).map((d) => [d.id, d.wing]));

@@ -138,7 +138,8 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     ridsBySource: db.prepare('SELECT rid FROM drawers WHERE source = ?').pluck(),
     byHash: db.prepare('SELECT * FROM drawers WHERE content_hash = ? ORDER BY rid'),
     getSource: db.prepare('SELECT * FROM sources WHERE source = ?'),
-    putSource: db.prepare(`INSERT INTO sources (source, wing, kind, root, size, mtime_ms, hash, offset, prefix_hash, config, state, mined_at)
+    putSource:
+      db.prepare(`INSERT INTO sources (source, wing, kind, root, size, mtime_ms, hash, offset, prefix_hash, config, state, mined_at)
       VALUES (@source, @wing, @kind, @root, @size, @mtimeMs, @hash, @offset, @prefixHash, @config, @state, @minedAt)
       ON CONFLICT (source) DO UPDATE SET wing = excluded.wing, kind = excluded.kind, root = excluded.root,
         size = excluded.size, mtime_ms = excluded.mtime_ms, hash = excluded.hash, offset = excluded.offset,
@@ -163,8 +164,23 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
   /** Positional binding: measurably cheaper than named parameters on the hot path of mining. */
   const insertRow = (m: Drawer, indexExtra: string | undefined) =>
     s.insert.run(
-      m.id, m.wing, m.room, m.hall, m.source, m.sourceHash, m.sourceMtime, m.chunkIndex, m.lineStart, m.lineEnd,
-      m.contentDate, m.filedAt, m.addedBy, m.contentHash, JSON.stringify(m.metadata), indexExtra ?? null, m.text,
+      m.id,
+      m.wing,
+      m.room,
+      m.hall,
+      m.source,
+      m.sourceHash,
+      m.sourceMtime,
+      m.chunkIndex,
+      m.lineStart,
+      m.lineEnd,
+      m.contentDate,
+      m.filedAt,
+      m.addedBy,
+      m.contentHash,
+      JSON.stringify(m.metadata),
+      indexExtra ?? null,
+      m.text,
     );
   const wrap = <T>(fn: () => T): T => {
     try {
@@ -196,7 +212,12 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
    * Inserts a drawer of `source`, or refreshes the row `old(id)` of the same source (visible fields
    * changed → `updated`; bookkeeping-only changes are written silently).
    */
-  function upsertOne(input: DrawerInput, source: string, old: (id: string) => ComparedRow | undefined, filedAt: string): { id: string; added: boolean; updated: boolean } {
+  function upsertOne(
+    input: DrawerInput,
+    source: string,
+    old: (id: string) => ComparedRow | undefined,
+    filedAt: string,
+  ): { id: string; added: boolean; updated: boolean } {
     const m = materialize({ ...input, source }, filedAt);
     const o = old(m.id);
     if (!o) {
@@ -206,15 +227,25 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     }
     const meta = JSON.stringify(m.metadata);
     const visible =
-      o.wing !== m.wing || o.room !== m.room || o.hall !== m.hall || o.chunk_index !== m.chunkIndex ||
-      o.line_start !== m.lineStart || o.line_end !== m.lineEnd || o.content_date !== m.contentDate;
+      o.wing !== m.wing ||
+      o.room !== m.room ||
+      o.hall !== m.hall ||
+      o.chunk_index !== m.chunkIndex ||
+      o.line_start !== m.lineStart ||
+      o.line_end !== m.lineEnd ||
+      o.content_date !== m.contentDate;
     if (visible || o.metadata !== meta || o.source_hash !== m.sourceHash || o.source_mtime !== m.sourceMtime) {
       s.refresh.run({ ...m, metadata: meta, rid: o.rid });
     }
     return { id: m.id, added: false, updated: visible };
   }
 
-  function replaceOne(state: SourceState, drawers: readonly DrawerInput[], skipIfHash: string | undefined, filedAt: string): ReplaceResult | null {
+  function replaceOne(
+    state: SourceState,
+    drawers: readonly DrawerInput[],
+    skipIfHash: string | undefined,
+    filedAt: string,
+  ): ReplaceResult | null {
     if (skipIfHash !== undefined) {
       const cur = s.getSource.get(state.source) as SourceRow | undefined;
       if (cur && cur.hash === skipIfHash && cur.config === state.config) return null;
@@ -297,8 +328,10 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
           id: cur.id,
         };
         const m = materialize(input, cur.filedAt);
-        db.prepare(`UPDATE drawers SET wing = @wing, room = @room, hall = @hall, text = @text, content_hash = @contentHash,
-          metadata = @metadata, content_date = @contentDate, index_extra = @indexExtra WHERE rid = @rid`).run({
+        db.prepare(
+          `UPDATE drawers SET wing = @wing, room = @room, hall = @hall, text = @text, content_hash = @contentHash,
+          metadata = @metadata, content_date = @contentDate, index_extra = @indexExtra WHERE rid = @rid`,
+        ).run({
           ...m,
           metadata: JSON.stringify(m.metadata),
           indexExtra: input.indexExtra ?? null,
@@ -330,7 +363,9 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       return wrap(() => {
         const total = (db.prepare(`SELECT count(*) FROM drawers d WHERE ${sql}`).pluck().get(params) as number) ?? 0;
         const rows = db
-          .prepare(`SELECT d.* FROM drawers d WHERE ${sql} ORDER BY ${ORDER_SQL[opts.order ?? 'filed']} LIMIT @limit OFFSET @offset`)
+          .prepare(
+            `SELECT d.* FROM drawers d WHERE ${sql} ORDER BY ${ORDER_SQL[opts.order ?? 'filed']} LIMIT @limit OFFSET @offset`,
+          )
           .all({ ...params, limit, offset }) as DrawerRow[];
         return { drawers: rows.map(toDrawer), total };
       });
@@ -346,7 +381,9 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       const rows = wrap(
         () =>
           db
-            .prepare(`SELECT d.${field} AS k, count(*) AS n FROM drawers d WHERE ${sql} GROUP BY d.${field} ORDER BY n DESC, k`)
+            .prepare(
+              `SELECT d.${field} AS k, count(*) AS n FROM drawers d WHERE ${sql} GROUP BY d.${field} ORDER BY n DESC, k`,
+            )
             .all(params) as { k: string | null; n: number }[],
       );
       const out: Record<string, number> = {};
@@ -359,7 +396,9 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       return wrap(
         () =>
           db
-            .prepare(`SELECT d.wing AS wing, d.room AS room, count(*) AS count FROM drawers d WHERE ${sql} GROUP BY d.wing, d.room ORDER BY d.wing, count DESC, d.room`)
+            .prepare(
+              `SELECT d.wing AS wing, d.room AS room, count(*) AS count FROM drawers d WHERE ${sql} GROUP BY d.wing, d.room ORDER BY d.wing, count DESC, d.room`,
+            )
             .all(params) as { wing: string; room: string; count: number }[],
       );
     },
@@ -487,7 +526,8 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
           sources,
           bytes,
           schemaVersion: db.pragma('user_version', { simple: true }) as number,
-          lexicalIndex: indexed === drawers ? 'ok' : `out of sync: ${drawers} drawers, ${indexed} indexed — run \`loci reindex\``,
+          lexicalIndex:
+            indexed === drawers ? 'ok' : `out of sync: ${drawers} drawers, ${indexed} indexed — run \`loci reindex\``,
           location: path,
         };
       });
@@ -506,7 +546,9 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
 
     async dangerouslyClearAll() {
       tx(() => {
-        db.exec("DELETE FROM drawers; DELETE FROM sources; DELETE FROM meta; DELETE FROM usage; INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all');");
+        db.exec(
+          "DELETE FROM drawers; DELETE FROM sources; DELETE FROM meta; DELETE FROM usage; INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all');",
+        );
       });
     },
   };
@@ -516,23 +558,24 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
 /** Rebuilds the full-text index from the drawers table (repairs an out-of-sync index). */
 export function rebuildLexicalIndex(db: Database.Database, path: string): number {
   try {
-    return db.transaction(() => {
-      db.exec("INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all')");
-      const ins = db.prepare('INSERT INTO drawers_fts (rowid, body) VALUES (?, ?)');
-      let n = 0;
-      const rows = db.prepare('SELECT rid, text, index_extra FROM drawers').iterate() as IterableIterator<{
-        rid: number;
-        text: string;
-        index_extra: string | null;
-      }>;
-      for (const r of rows) {
-        ins.run(r.rid, searchColumn(r.index_extra ? `${r.text}\n${r.index_extra}` : r.text));
-        n++;
-      }
-      return n;
-    }).immediate();
+    return db
+      .transaction(() => {
+        db.exec("INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all')");
+        const ins = db.prepare('INSERT INTO drawers_fts (rowid, body) VALUES (?, ?)');
+        let n = 0;
+        const rows = db.prepare('SELECT rid, text, index_extra FROM drawers').iterate() as IterableIterator<{
+          rid: number;
+          text: string;
+          index_extra: string | null;
+        }>;
+        for (const r of rows) {
+          ins.run(r.rid, searchColumn(r.index_extra ? `${r.text}\n${r.index_extra}` : r.text));
+          n++;
+        }
+        return n;
+      })
+      .immediate();
   } catch (e) {
     throw mapSqliteError(e, path);
   }
 }
-

@@ -13,13 +13,19 @@ export function sqliteFeed(
   wrap: <T>(fn: () => T) => T,
   tx: <T>(fn: () => T) => T,
 ): Pick<MemoryStore, 'feedAfter' | 'feedRange' | 'getMeta' | 'casMeta'> {
-  let s: { after: Database.Statement; range: Database.Statement; get: Database.Statement; put: Database.Statement } | undefined;
+  let s:
+    | { after: Database.Statement; range: Database.Statement; get: Database.Statement; put: Database.Statement }
+    | undefined;
   const st = () =>
     (s ??= {
       after: db.prepare('SELECT rid AS seq, id FROM drawers WHERE rid > ? ORDER BY rid LIMIT ?'),
-      range: db.prepare('SELECT id, wing, room, source, content_date AS contentDate, metadata, text FROM drawers WHERE rid > ? AND rid <= ? ORDER BY rid'),
+      range: db.prepare(
+        'SELECT id, wing, room, source, content_date AS contentDate, metadata, text FROM drawers WHERE rid > ? AND rid <= ? ORDER BY rid',
+      ),
       get: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
-      put: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      put: db.prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
     });
   return {
     async feedAfter(after, limit) {

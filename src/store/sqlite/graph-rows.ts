@@ -6,7 +6,8 @@
 import type Database from 'better-sqlite3';
 import type { Entity, EntityRow, Fact, FactRow, FactsFilter, GraphRows } from '../graph-port.js';
 
-const FACTS_OF = 'SELECT rid, id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence FROM kg_facts';
+const FACTS_OF =
+  'SELECT rid, id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence FROM kg_facts';
 
 /** Columns selected for a fact with its names; `sources` is a JSON array. */
 export const FACT_COLUMNS = `f.rid, f.id, f.subject, s.name AS subject_name, f.predicate, f.object, f.object_is_literal,
@@ -76,7 +77,14 @@ interface SqlFactRow {
 }
 
 function toEntityRow(r: SqlEntity): EntityRow {
-  return { id: r.id, name: r.name, type: r.type, properties: JSON.parse(r.properties) as Record<string, unknown>, createdAt: r.created_at, updatedAt: r.updated_at };
+  return {
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    properties: JSON.parse(r.properties) as Record<string, unknown>,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
 }
 
 function toFactRow(r: SqlFactRow): FactRow {
@@ -103,7 +111,9 @@ function prepareAll(db: Database.Database) {
     name: p('SELECT name FROM kg_entities WHERE id = ?').pluck(),
     aliasOwner: p('SELECT entity_id FROM kg_aliases WHERE alias_key = ?').pluck(),
     aliasesOf: p('SELECT alias FROM kg_aliases WHERE entity_id = ? ORDER BY alias').pluck(),
-    insertEntity: p('INSERT INTO kg_entities (id, name, type, properties, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
+    insertEntity: p(
+      'INSERT INTO kg_entities (id, name, type, properties, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
     updateEntity: p('UPDATE kg_entities SET type = ?, properties = ?, updated_at = ? WHERE id = ?'),
     insertAlias: p('INSERT INTO kg_aliases (alias_key, entity_id, alias) VALUES (?, ?, ?)'),
     entitySource: p('INSERT OR IGNORE INTO kg_entity_sources (entity_id, drawer_id) VALUES (?, ?)'),
@@ -111,7 +121,9 @@ function prepareAll(db: Database.Database) {
       p(`${FACTS_OF} WHERE subject = @s AND predicate = @p`),
       p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND object = @o AND object_is_literal = @l`),
       p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND (valid_to IS NULL OR valid_to > @after)`),
-      p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND object = @o AND object_is_literal = @l AND (valid_to IS NULL OR valid_to > @after)`),
+      p(
+        `${FACTS_OF} WHERE subject = @s AND predicate = @p AND object = @o AND object_is_literal = @l AND (valid_to IS NULL OR valid_to > @after)`,
+      ),
     ] as const,
     insertFact: p(
       'INSERT INTO kg_facts (id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -196,7 +208,17 @@ export class SqliteRows implements GraphRows {
     return (this.s.factsOf[k]!.all(params) as SqlFactRow[]).map(toFactRow);
   }
   insertFact(r: Omit<FactRow, 'seq'>): FactRow {
-    const info = this.s.insertFact.run(r.id, r.subject, r.predicate, r.object, r.literal ? 1 : 0, r.validFrom, r.validTo, r.recordedAt, r.confidence);
+    const info = this.s.insertFact.run(
+      r.id,
+      r.subject,
+      r.predicate,
+      r.object,
+      r.literal ? 1 : 0,
+      r.validFrom,
+      r.validTo,
+      r.recordedAt,
+      r.confidence,
+    );
     const row = { ...r, seq: Number(info.lastInsertRowid) };
     this.fresh.set(row.seq, { row: { ...row }, sources: [] });
     return row;

@@ -38,7 +38,13 @@ test('the graph lives in the palace file (migration 2) and survives a reopen', a
   assert.ok((a.pragma('user_version', { simple: true }) as number) >= 2);
   const g = createSqliteGraphStore(a, { ownsDatabase: true });
   await g.init();
-  await g.addFact({ subject: 'Maya', predicate: 'assigned_to', object: 'auth-migration', validFrom: '2026-01-15', sources: ['d1'] });
+  await g.addFact({
+    subject: 'Maya',
+    predicate: 'assigned_to',
+    object: 'auth-migration',
+    validFrom: '2026-01-15',
+    sources: ['d1'],
+  });
   await g.close();
   assert.equal(a.open, false);
   const b = openDatabase(path);

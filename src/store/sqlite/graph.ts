@@ -58,14 +58,23 @@ class SqliteGraphTables extends SqliteRows implements GraphTables {
 
   async init(): Promise<void> {
     this.read(() => {
-      const has = this.database.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'kg_facts'").pluck().get() as number;
+      const has = this.database
+        .prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'kg_facts'")
+        .pluck()
+        .get() as number;
       if (!has) this.database.transaction(() => this.database.exec(KG_SCHEMA_V2)).immediate();
     });
   }
 
   entityIds(q: { after: string; prefix: string; type?: string; limit: number }): string[] {
     const sql = `SELECT id FROM kg_entities WHERE id > @after AND id >= @prefix AND id < @upper ${q.type !== undefined ? 'AND type = @type' : ''} ORDER BY id LIMIT @n`;
-    const params = { after: q.after, prefix: q.prefix, upper: q.prefix + '\u{10ffff}', n: q.limit, ...(q.type !== undefined ? { type: q.type } : {}) };
+    const params = {
+      after: q.after,
+      prefix: q.prefix,
+      upper: q.prefix + '\u{10ffff}',
+      n: q.limit,
+      ...(q.type !== undefined ? { type: q.type } : {}),
+    };
     return this.read(() => this.stmt(sql).pluck().all(params) as string[]);
   }
 
@@ -75,15 +84,22 @@ class SqliteGraphTables extends SqliteRows implements GraphTables {
     if (dir !== 'in') parts.push(AS_OF_OUT + p);
     if (dir !== 'out') parts.push(AS_OF_IN + p + (dir === 'both' ? ' AND f.subject <> @id' : ''));
     const sql = `${parts.join(' UNION ALL ')} ORDER BY valid_from, rid`;
-    return this.read(() => (this.stmt(sql).all({ id, at, ...(predicate !== undefined ? { predicate } : {}) }) as SqlFact[]).map(toFact));
+    return this.read(() =>
+      (this.stmt(sql).all({ id, at, ...(predicate !== undefined ? { predicate } : {}) }) as SqlFact[]).map(toFact),
+    );
   }
 
-  timeline(id: string, after: TimelinePosition | null, limit: number): { facts: Fact[]; next: TimelinePosition | null } {
+  timeline(
+    id: string,
+    after: TimelinePosition | null,
+    limit: number,
+  ): { facts: Fact[]; next: TimelinePosition | null } {
     let where = '(f.subject = @id OR (f.object = @id AND f.object_is_literal = 0))';
     const params: Record<string, unknown> = { id, n: limit + 1 };
     if (after) {
       params['rid'] = after.seq;
-      if (after.validFrom === null) where += ' AND ((f.valid_from IS NULL AND f.rid > @rid) OR f.valid_from IS NOT NULL)';
+      if (after.validFrom === null)
+        where += ' AND ((f.valid_from IS NULL AND f.rid > @rid) OR f.valid_from IS NOT NULL)';
       else {
         params['from'] = after.validFrom;
         where += ' AND (f.valid_from > @from OR (f.valid_from = @from AND f.rid > @rid))';
@@ -94,7 +110,10 @@ class SqliteGraphTables extends SqliteRows implements GraphTables {
       const rows = this.stmt(sql).all(params) as SqlFact[];
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
-      return { facts: page.map(toFact), next: rows.length > limit && last ? { validFrom: last.valid_from, seq: last.rid } : null };
+      return {
+        facts: page.map(toFact),
+        next: rows.length > limit && last ? { validFrom: last.valid_from, seq: last.rid } : null,
+      };
     });
   }
 
@@ -102,7 +121,9 @@ class SqliteGraphTables extends SqliteRows implements GraphTables {
     return this.read(() => {
       const count = (sql: string) => this.stmt(sql).pluck().get() as number;
       const predicates: Record<string, number> = {};
-      for (const r of this.stmt('SELECT predicate, count(*) AS n FROM kg_facts GROUP BY predicate ORDER BY predicate').all() as { predicate: string; n: number }[]) {
+      for (const r of this.stmt(
+        'SELECT predicate, count(*) AS n FROM kg_facts GROUP BY predicate ORDER BY predicate',
+      ).all() as { predicate: string; n: number }[]) {
         predicates[r.predicate] = r.n;
       }
       return {
@@ -128,7 +149,10 @@ class SqliteGraphTables extends SqliteRows implements GraphTables {
         WHERE f.object_is_literal = 0 AND f.object IN (SELECT id FROM ids)`;
     return this.read(() => {
       const links = new Map<string, string[]>();
-      for (const r of this.stmt(sql).all({ ids: JSON.stringify([...new Set(entityIds)]) }) as { drawer_id: string; entity_id: string }[]) {
+      for (const r of this.stmt(sql).all({ ids: JSON.stringify([...new Set(entityIds)]) }) as {
+        drawer_id: string;
+        entity_id: string;
+      }[]) {
         const a = links.get(r.drawer_id);
         if (a) a.push(r.entity_id);
         else links.set(r.drawer_id, [r.entity_id]);
@@ -144,7 +168,8 @@ class SqliteGraphTables extends SqliteRows implements GraphTables {
     this.read(() =>
       this.database
         .transaction(() => {
-          for (const t of ['kg_fact_sources', 'kg_entity_sources', 'kg_aliases', 'kg_facts', 'kg_entities']) this.database.exec(`DELETE FROM ${t}`);
+          for (const t of ['kg_fact_sources', 'kg_entity_sources', 'kg_aliases', 'kg_facts', 'kg_entities'])
+            this.database.exec(`DELETE FROM ${t}`);
         })
         .immediate(),
     );

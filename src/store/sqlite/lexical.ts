@@ -110,7 +110,10 @@ class Accumulator {
       for (const r of t) if (s[r]! >= cut) out.push([r, s[r]!]);
       return out.sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, k);
     }
-    return t.map((r): [number, number] => [r, s[r]!]).sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, k);
+    return t
+      .map((r): [number, number] => [r, s[r]!])
+      .sort((a, b) => b[1] - a[1] || b[0] - a[0])
+      .slice(0, k);
   }
 }
 
@@ -125,11 +128,15 @@ export function createLexicalSearcher(
   // Row ids and scores come back as one string built in C (group_concat): marshalling rows one by
   // one into JavaScript costs three times more than FTS5's own work.
   const rowidsStmt = db.prepare('SELECT group_concat(rowid) FROM drawers_fts WHERE drawers_fts MATCH ?').pluck();
-  const scoredStmt = db.prepare("SELECT group_concat(rowid || ':' || (-rank)) FROM drawers_fts WHERE drawers_fts MATCH ?").pluck();
+  const scoredStmt = db
+    .prepare("SELECT group_concat(rowid || ':' || (-rank)) FROM drawers_fts WHERE drawers_fts MATCH ?")
+    .pluck();
   const rowids = (term: string): number[] => parseIds((rowidsStmt.get(quote(term)) as string | null) ?? '');
   const scored = (match: string): [number, number][] => parsePairs((scoredStmt.get(match) as string | null) ?? '');
   const maxRidStmt = db.prepare('SELECT max(rid) FROM drawers').pluck();
-  const byRids = db.prepare(`SELECT d.rid AS rid, ${HIT_COLS} FROM drawers d WHERE d.rid IN (SELECT value FROM json_each(?))`);
+  const byRids = db.prepare(
+    `SELECT d.rid AS rid, ${HIT_COLS} FROM drawers d WHERE d.rid IN (SELECT value FROM json_each(?))`,
+  );
 
   function exactRanked(q: string, filter: DrawerFilter | undefined, limit: number): LexicalHit[] {
     if (isEmptyFilter(filter)) {
@@ -150,7 +157,12 @@ export function createLexicalSearcher(
   }
 
   /** Hydrates scored row ids best first, applying the filter in SQL, until `limit` hits. */
-  function hydrate(acc: Accumulator, filter: DrawerFilter | undefined, limit: number, fallback: readonly string[]): LexicalHit[] {
+  function hydrate(
+    acc: Accumulator,
+    filter: DrawerFilter | undefined,
+    limit: number,
+    fallback: readonly string[],
+  ): LexicalHit[] {
     const { sql, params } = sqlFilter(filter);
     // Without a filter the best `limit` suffice; with one, take more, and when the filter is so
     // narrow that they do not hold `limit` hits, rank the filtered drawers exactly instead.
@@ -164,7 +176,9 @@ export function createLexicalSearcher(
         isEmptyFilter(filter)
           ? byRids.all(JSON.stringify(page.map((p) => p[0])))
           : db
-              .prepare(`SELECT d.rid AS rid, ${HIT_COLS} FROM drawers d WHERE d.rid IN (SELECT value FROM json_each(@rids)) AND ${sql}`)
+              .prepare(
+                `SELECT d.rid AS rid, ${HIT_COLS} FROM drawers d WHERE d.rid IN (SELECT value FROM json_each(@rids)) AND ${sql}`,
+              )
               .all({ ...params, rids: JSON.stringify(page.map((p) => p[0])) })
       ) as (LexicalHit & { rid: number })[];
       rows.sort((a, b) => score.get(b.rid)! - score.get(a.rid)! || b.rid - a.rid);
@@ -173,7 +187,8 @@ export function createLexicalSearcher(
         out.push({ ...hit, score: score.get(rid)! });
       }
     }
-    if (out.length < limit && !isEmptyFilter(filter) && acc.size > ranked.length) return exactRanked(matchExpression(fallback), filter, limit);
+    if (out.length < limit && !isEmptyFilter(filter) && acc.size > ranked.length)
+      return exactRanked(matchExpression(fallback), filter, limit);
     return out;
   }
 
@@ -227,6 +242,11 @@ export function createLexicalSearcher(
       commonSpent += df;
     }
     for (const [rid, sc] of exact) partial.raise(rid, sc);
-    return hydrate(partial, filter, limit, useful.map((x) => x.t));
+    return hydrate(
+      partial,
+      filter,
+      limit,
+      useful.map((x) => x.t),
+    );
   };
 }

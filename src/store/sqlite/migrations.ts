@@ -89,7 +89,14 @@ export const MIGRATIONS: Migration[] = [
   { version: 2, name: 'knowledge graph', up: (db) => db.exec(KG_SCHEMA_V2) },
   { version: 3, name: 'vector models', up: (db) => db.exec(VECTORS_V3) },
   // Recall counts for the wake-up's `use` factor (src/hooks/usage.ts): item = `drawer:<id>` | `memory:<abs path>`.
-  { version: 4, name: 'usage', up: (db) => db.exec('CREATE TABLE usage (item TEXT PRIMARY KEY, uses INTEGER NOT NULL, last_used TEXT NOT NULL) WITHOUT ROWID') },
+  {
+    version: 4,
+    name: 'usage',
+    up: (db) =>
+      db.exec(
+        'CREATE TABLE usage (item TEXT PRIMARY KEY, uses INTEGER NOT NULL, last_used TEXT NOT NULL) WITHOUT ROWID',
+      ),
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -49,7 +49,10 @@ class SqliteTunnelStore implements TunnelStore {
   }
   async init(): Promise<void> {
     this.run(() => {
-      const has = this.db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'tunnels'").pluck().get() as number;
+      const has = this.db
+        .prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'tunnels'")
+        .pluck()
+        .get() as number;
       if (!has) this.db.transaction(() => this.db.exec(KG_SCHEMA_V2)).immediate();
     });
   }
@@ -65,7 +68,17 @@ class SqliteTunnelStore implements TunnelStore {
               `INSERT INTO tunnels (id, source_wing, source_room, source_drawer, target_wing, target_room, target_drawer, label, created_at)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET label = excluded.label`,
             )
-            .run(id, source.wing, source.room, source.drawerId ?? null, target.wing, target.room, target.drawerId ?? null, label, now);
+            .run(
+              id,
+              source.wing,
+              source.room,
+              source.drawerId ?? null,
+              target.wing,
+              target.room,
+              target.drawerId ?? null,
+              label,
+              now,
+            );
           return toTunnel(this.db.prepare('SELECT * FROM tunnels WHERE id = ?').get(id) as Row);
         })
         .immediate(),
@@ -74,14 +87,22 @@ class SqliteTunnelStore implements TunnelStore {
   async list(filter: { wing?: string; room?: string } = {}): Promise<Tunnel[]> {
     const conds: string[] = [];
     const side = (p: 'source' | 'target') =>
-      [filter.wing !== undefined ? `${p}_wing = @wing` : '', filter.room !== undefined ? `${p}_room = @room` : ''].filter(Boolean).join(' AND ');
-    if (filter.wing !== undefined || filter.room !== undefined) conds.push(`((${side('source')}) OR (${side('target')}))`);
+      [filter.wing !== undefined ? `${p}_wing = @wing` : '', filter.room !== undefined ? `${p}_room = @room` : '']
+        .filter(Boolean)
+        .join(' AND ');
+    if (filter.wing !== undefined || filter.room !== undefined)
+      conds.push(`((${side('source')}) OR (${side('target')}))`);
     const sql = `SELECT * FROM tunnels${conds.length ? ' WHERE ' + conds.join(' AND ') : ''}${ORDER}`;
-    const params = { ...(filter.wing !== undefined ? { wing: filter.wing } : {}), ...(filter.room !== undefined ? { room: filter.room } : {}) };
+    const params = {
+      ...(filter.wing !== undefined ? { wing: filter.wing } : {}),
+      ...(filter.room !== undefined ? { room: filter.room } : {}),
+    };
     return this.run(() => (this.db.prepare(sql).all(params) as Row[]).map(toTunnel));
   }
   async delete(id: string): Promise<boolean> {
-    return this.run(() => this.db.transaction(() => this.db.prepare('DELETE FROM tunnels WHERE id = ?').run(id).changes > 0).immediate());
+    return this.run(() =>
+      this.db.transaction(() => this.db.prepare('DELETE FROM tunnels WHERE id = ?').run(id).changes > 0).immediate(),
+    );
   }
   async follow(from: { wing: string; room: string }): Promise<{ tunnel: Tunnel; to: RoomRef }[]> {
     return (await this.list(from)).map((tunnel) => ({ tunnel, to: otherEnd(tunnel, from) }));

@@ -28,6 +28,8 @@ test('a usage write is skipped (0) while another connection holds the write lock
     other.close();
   }
   assert.equal(await store.recordUsage(['drawer:d1'], '2026-01-01T00:00:00.000Z', { waitMs: 50 }), 1);
-  assert.deepEqual(await store.readUsage(['drawer:d1']), [{ item: 'drawer:d1', uses: 1, lastUsed: '2026-01-01T00:00:00.000Z' }]);
+  assert.deepEqual(await store.readUsage(['drawer:d1']), [
+    { item: 'drawer:d1', uses: 1, lastUsed: '2026-01-01T00:00:00.000Z' },
+  ]);
   await store.close();
 });

@@ -8,10 +8,15 @@
 import type Database from 'better-sqlite3';
 import type { MemoryStore, UsageRecord } from '../ports.js';
 
-const UPSERT = 'INSERT INTO usage (item, uses, last_used) VALUES (?, 1, ?) ON CONFLICT(item) DO UPDATE SET uses = uses + 1, last_used = excluded.last_used';
+const UPSERT =
+  'INSERT INTO usage (item, uses, last_used) VALUES (?, 1, ?) ON CONFLICT(item) DO UPDATE SET uses = uses + 1, last_used = excluded.last_used';
 
 function rows(raw: unknown[]): UsageRecord[] {
-  return (raw as { item: string; uses: number; last_used: string }[]).map((r) => ({ item: r.item, uses: r.uses, lastUsed: r.last_used }));
+  return (raw as { item: string; uses: number; last_used: string }[]).map((r) => ({
+    item: r.item,
+    uses: r.uses,
+    lastUsed: r.last_used,
+  }));
 }
 
 const noTable = (e: unknown): boolean => /no such table/i.test((e as Error).message);
@@ -44,7 +49,13 @@ export function sqliteUsage(db: Database.Database): Pick<MemoryStore, 'recordUsa
       try {
         for (let i = 0; i < items.length; i += 500) {
           const part = items.slice(i, i + 500);
-          out.push(...rows(db.prepare(`SELECT item, uses, last_used FROM usage WHERE item IN (${part.map(() => '?').join(',')})`).all(...part)));
+          out.push(
+            ...rows(
+              db
+                .prepare(`SELECT item, uses, last_used FROM usage WHERE item IN (${part.map(() => '?').join(',')})`)
+                .all(...part),
+            ),
+          );
         }
       } catch (e) {
         if (!noTable(e)) throw e;
@@ -54,9 +65,13 @@ export function sqliteUsage(db: Database.Database): Pick<MemoryStore, 'recordUsa
     async topUsage(prefix, limit) {
       try {
         // A key range (uses the primary key): [prefix, prefix with its last character + 1).
-        if (prefix === '') return rows(db.prepare('SELECT item, uses, last_used FROM usage ORDER BY uses DESC, last_used DESC LIMIT ?').all(limit));
+        if (prefix === '')
+          return rows(
+            db.prepare('SELECT item, uses, last_used FROM usage ORDER BY uses DESC, last_used DESC LIMIT ?').all(limit),
+          );
         const hi = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-        const sql = 'SELECT item, uses, last_used FROM usage WHERE item >= ? AND item < ? ORDER BY uses DESC, last_used DESC LIMIT ?';
+        const sql =
+          'SELECT item, uses, last_used FROM usage WHERE item >= ? AND item < ? ORDER BY uses DESC, last_used DESC LIMIT ?';
         return rows(db.prepare(sql).all(prefix, hi, limit));
       } catch (e) {
         if (noTable(e)) return [];

@@ -40,31 +40,33 @@ export function createSqliteVectorStore(db: Database.Database, path: string): Ve
       throw mapSqliteError(e, path);
     }
   };
-  const current = () => db.prepare('SELECT model, dims, tbl, hwm FROM vector_models WHERE active = 1').get() as ModelRow | undefined;
+  const current = () =>
+    db.prepare('SELECT model, dims, tbl, hwm FROM vector_models WHERE active = 1').get() as ModelRow | undefined;
 
   return {
     kind: 'sqlite-vec',
 
     async useModel(model, dims) {
       return wrap(() =>
-        db.transaction(() => {
-          const cur = current();
-          if (cur && cur.model === model && cur.dims === dims) return { rebuild: false, previous: model };
-          if (cur) {
-            db.exec(`DROP TABLE IF EXISTS "${cur.tbl}"`);
-            db.prepare('DELETE FROM vector_models WHERE model = ?').run(cur.model);
-          }
-          const tbl = `vec_${sha256(`${model}@${dims}`).slice(0, 12)}`;
-          db.exec(`DROP TABLE IF EXISTS "${tbl}"`);
-          db.exec(`CREATE VIRTUAL TABLE "${tbl}" USING vec0(embedding float[${dims}] distance_metric=cosine, wing text partition key)`);
-          db.prepare('INSERT INTO vector_models (model, dims, tbl, hwm, active, created_at) VALUES (?, ?, ?, 0, 1, ?)').run(
-            model,
-            dims,
-            tbl,
-            new Date().toISOString(),
-          );
-          return { rebuild: cur !== undefined, previous: cur?.model ?? null };
-        }).immediate(),
+        db
+          .transaction(() => {
+            const cur = current();
+            if (cur && cur.model === model && cur.dims === dims) return { rebuild: false, previous: model };
+            if (cur) {
+              db.exec(`DROP TABLE IF EXISTS "${cur.tbl}"`);
+              db.prepare('DELETE FROM vector_models WHERE model = ?').run(cur.model);
+            }
+            const tbl = `vec_${sha256(`${model}@${dims}`).slice(0, 12)}`;
+            db.exec(`DROP TABLE IF EXISTS "${tbl}"`);
+            db.exec(
+              `CREATE VIRTUAL TABLE "${tbl}" USING vec0(embedding float[${dims}] distance_metric=cosine, wing text partition key)`,
+            );
+            db.prepare(
+              'INSERT INTO vector_models (model, dims, tbl, hwm, active, created_at) VALUES (?, ?, ?, 0, 1, ?)',
+            ).run(model, dims, tbl, new Date().toISOString());
+            return { rebuild: cur !== undefined, previous: cur?.model ?? null };
+          })
+          .immediate(),
       );
     },
 
@@ -98,40 +100,57 @@ export function createSqliteVectorStore(db: Database.Database, path: string): Ve
     async upsert(items) {
       if (items.length === 0) return;
       wrap(() =>
-        db.transaction(() => {
-          const cur = current();
-          if (!cur) throw createError('INVALID_ARGUMENT', { name: 'vector model', value: null, expected: 'useModel() before upsert()' });
-          const find = db.prepare('SELECT rid, wing FROM drawers WHERE id = ?');
-          const del = db.prepare(`DELETE FROM "${cur.tbl}" WHERE rowid = ?`);
-          const ins = db.prepare(`INSERT INTO "${cur.tbl}" (rowid, embedding, wing) VALUES (?, ?, ?)`);
-          let hwm = cur.hwm;
-          for (const it of items) {
-            if (it.vector.length !== cur.dims) {
-              throw createError('INVALID_ARGUMENT', { name: 'vector length', value: it.vector.length, expected: `${cur.dims} (model ${cur.model})` });
+        db
+          .transaction(() => {
+            const cur = current();
+            if (!cur)
+              throw createError('INVALID_ARGUMENT', {
+                name: 'vector model',
+                value: null,
+                expected: 'useModel() before upsert()',
+              });
+            const find = db.prepare('SELECT rid, wing FROM drawers WHERE id = ?');
+            const del = db.prepare(`DELETE FROM "${cur.tbl}" WHERE rowid = ?`);
+            const ins = db.prepare(`INSERT INTO "${cur.tbl}" (rowid, embedding, wing) VALUES (?, ?, ?)`);
+            let hwm = cur.hwm;
+            for (const it of items) {
+              if (it.vector.length !== cur.dims) {
+                throw createError('INVALID_ARGUMENT', {
+                  name: 'vector length',
+                  value: it.vector.length,
+                  expected: `${cur.dims} (model ${cur.model})`,
+                });
+              }
+              const row = find.get(it.id) as { rid: number; wing: string } | undefined;
+              if (!row) continue;
+              del.run(BigInt(row.rid));
+              ins.run(
+                BigInt(row.rid),
+                Buffer.from(it.vector.buffer, it.vector.byteOffset, it.vector.byteLength),
+                row.wing,
+              );
+              if (row.rid > hwm) hwm = row.rid;
             }
-            const row = find.get(it.id) as { rid: number; wing: string } | undefined;
-            if (!row) continue;
-            del.run(BigInt(row.rid));
-            ins.run(BigInt(row.rid), Buffer.from(it.vector.buffer, it.vector.byteOffset, it.vector.byteLength), row.wing);
-            if (row.rid > hwm) hwm = row.rid;
-          }
-          db.prepare('UPDATE vector_models SET hwm = max(hwm, ?) WHERE model = ?').run(hwm, cur.model);
-        }).immediate(),
+            db.prepare('UPDATE vector_models SET hwm = max(hwm, ?) WHERE model = ?').run(hwm, cur.model);
+          })
+          .immediate(),
       );
     },
 
     async remove(ids) {
       wrap(() =>
-        db.transaction(() => {
-          const cur = current();
-          if (!cur) return;
-          const find = db.prepare('SELECT rid FROM drawers WHERE id = ?').pluck();
-          const del = db.prepare(`DELETE FROM "${cur.tbl}" WHERE rowid = ?`);
-          for (const id of ids) {
-            const rid = find.get(id) as number | undefined;
-            if (rid !== undefined) del.run(BigInt(rid));
-          }
-        }).immediate(),
+        db
+          .transaction(() => {
+            const cur = current();
+            if (!cur) return;
+            const find = db.prepare('SELECT rid FROM drawers WHERE id = ?').pluck();
+            const del = db.prepare(`DELETE FROM "${cur.tbl}" WHERE rowid = ?`);
+            for (const id of ids) {
+              const rid = find.get(id) as number | undefined;
+              if (rid !== undefined) del.run(BigInt(rid));
+            }
+          })
+          .immediate(),
       );
     },
 
