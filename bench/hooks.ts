@@ -52,7 +52,7 @@ const TOPICS = [
   'retry budget timeout queue',
 ];
 const HALLS = ['facts', 'preferences', 'advice', 'events', 'discoveries', 'general'];
-let t = performance.now();
+const t = performance.now();
 const palace = await openPalace({ home, embedder: null });
 for (let i = 0; i < N; i += 5000) {
   const batch = [];
