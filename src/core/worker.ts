@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 
 /** Starts `url` (a `.js` or `.ts` module) as a worker thread. */
-export function startModuleWorker(url: URL, workerData?: unknown): Worker {
+function startModuleWorker(url: URL, workerData?: unknown): Worker {
   if (url.pathname.endsWith('.ts')) {
     const boot =
       `const { tsImport } = await import('tsx/esm/api');\n` +
@@ -22,7 +22,7 @@ export function siblingModule(base: string, name: string): URL {
 }
 
 /** A pool answering jobs in any order (inline when it has no worker). */
-export interface JobPool<J, R> {
+interface JobPool<J, R> {
   run(job: J): Promise<R>;
   close(): Promise<void>;
 }

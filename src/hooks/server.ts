@@ -24,7 +24,7 @@ import { errorFields } from './log.js';
 import { parseHookInput } from './protocol.js';
 
 /** Options of {@link serveHooks}. */
-export interface HookServerOptions {
+interface HookServerOptions {
   home: string;
   env: NodeJS.ProcessEnv;
   logger: Logger;
@@ -33,7 +33,7 @@ export interface HookServerOptions {
 }
 
 /** Default idle lifetime of the server, in ms. */
-export const SERVER_IDLE_MS = 15 * 60_000;
+const SERVER_IDLE_MS = 15 * 60_000;
 
 function idleOf(o: HookServerOptions): number {
   const v = o.idleMs ?? Number(o.env['LOCI_HOOK_SERVER_IDLE_MS']);

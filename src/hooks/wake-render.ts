@@ -50,7 +50,7 @@ export interface WakeUpDraft {
 }
 
 /** A rendered wake-up. */
-export interface RenderedWakeUp {
+interface RenderedWakeUp {
   text: string;
   /** Estimated tokens: ⌈text.length / 4⌉. */
   tokens: number;
@@ -59,7 +59,7 @@ export interface RenderedWakeUp {
 }
 
 /** Characters per token of the estimate. */
-export const CHARS_PER_TOKEN = 4;
+const CHARS_PER_TOKEN = 4;
 
 /** ⌈chars / 4⌉. */
 export function estimateTokens(text: string): number {

@@ -69,14 +69,14 @@ export interface HttpServing {
 }
 
 /** Default port of `loci mcp --http` ("LOCI" on a phone keypad). */
-export const DEFAULT_HTTP_PORT = 5624;
+const DEFAULT_HTTP_PORT = 5624;
 /** Default idle time after which a session is closed: 5 minutes. */
-export const DEFAULT_IDLE_SESSION_MS = 5 * 60_000;
+const DEFAULT_IDLE_SESSION_MS = 5 * 60_000;
 /** The endpoint path. */
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
 /** True for 127.0.0.0/8, ::1 and localhost. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
@@ -137,7 +137,7 @@ function canonicalOrigin(raw: string): string | undefined {
  * The `Origin` check: absent, a loopback origin, or one of `allowed` (canonical forms). `null`,
  * other schemes and everything else are refused.
  */
-export function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
+function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
   if (origin === undefined) return true;
   const canonical = canonicalOrigin(origin);
   if (!canonical) return false;

@@ -45,7 +45,7 @@ function alive(pid: number): boolean {
  * after a process that no longer runs. A temp file of a live writer is never touched. Returns the
  * removed names (relative).
  */
-export function removeStaleTemps(dir: string, now: number = Date.now()): string[] {
+function removeStaleTemps(dir: string, now: number = Date.now()): string[] {
   const removed: string[] = [];
   for (const sub of ['', 'team']) {
     let names: string[];
@@ -87,7 +87,7 @@ function mtime(path: string): number | undefined {
  * (while `MEMORY.md` is older than the grace period). An absent index disagrees as soon as there
  * is a memory older than the grace period.
  */
-export function indexDisagrees(dir: string, now: number = Date.now()): boolean {
+function indexDisagrees(dir: string, now: number = Date.now()): boolean {
   const all = listMemories(dir, { limit: Infinity });
   let existing: string | undefined;
   try {
