@@ -21,7 +21,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writ
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { homePaths, writeFileAtomic, type Logger } from './light-core.js';
+import { fsError, homePaths, writeFileAtomic, type Logger } from './light-core.js';
 import type { HookEvent } from './protocol.js';
 
 /** An archive request. */
@@ -175,7 +175,7 @@ export function acquireLock(home: string): boolean {
       closeSync(fd);
       return true;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw fsError(e, path, 'create');
     }
     const held = readLock(home);
     if (held && lockIsLive(held)) return false;

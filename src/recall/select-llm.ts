@@ -6,6 +6,7 @@
  * Answers are parsed tolerantly (code fences, prose around the JSON, a wrapping object, an array
  * cut off by the token limit); names not in the manifest are dropped.
  */
+import { createError } from '../core/errors.js';
 import type { MemoryEntry } from '../memdir/index.js';
 import type { LlmProvider } from '../providers/index.js';
 
@@ -203,7 +204,7 @@ export async function selectWithLlm(
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    ac.abort(new Error(`timed out after ${o.timeoutMs} ms`));
+    ac.abort(createError('TIMEOUT', { operation: 'memory selection', ms: o.timeoutMs }));
   }, o.timeoutMs);
   timer.unref?.();
   // Settles on abort even if a provider ignores its signal.
