@@ -20,7 +20,7 @@ function readStdinAll(): Promise<string> {
 }
 
 /** The real process IO. */
-export function processIO(): CliIO {
+function processIO(): CliIO {
   return {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
@@ -32,7 +32,7 @@ export function processIO(): CliIO {
 }
 
 /** Builds the commander program (exported for `--help` tests). */
-export function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
+function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
   const program = new Command('loci')
     .description('Local-first memory for AI coding agents: mine, search and recall what was said and written.')
     .version(VERSION, '-V, --version')

@@ -15,7 +15,7 @@
  * `wakeup` door would load one more module on every hook).
  */
 export { writeFileAtomic } from '../core/fs-safe.js';
-export { createError, isLociError, type ErrorCode } from '../core/errors.js';
+export { createError, fsError, isLociError, type ErrorCode } from '../core/errors.js';
 export { resolveHome, homePaths } from '../core/home.js';
 export { sha256 } from '../core/hash.js';
 export { countWords } from '../core/words.js';

@@ -35,7 +35,7 @@ export function embedderFromSpec(spec: string | undefined, env: NodeJS.ProcessEn
 }
 
 /** The vector side of an open palace. */
-export interface PalaceVectors {
+interface PalaceVectors {
   /** Null when vectors are off or unavailable; see `unavailable`. */
   readonly store: VectorStore | null;
   readonly embedder: Embedder | null;
