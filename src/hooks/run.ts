@@ -14,10 +14,13 @@
  * is ''. Heavy work (mining) runs in the detached worker (`queue.ts`). Recall and a stale wake-up
  * are asked of the warm hook server first (`client.ts`); without one, the library is imported
  * into the hook process (`answers.ts`) and a server is started for the next hook.
+ *
+ * Start-up: the archiving events (`stop`, `pre-compact`, `post-compact`, `session-end`) load only
+ * this module's static imports; the server client and the wake-up cache load with the events that
+ * use them.
  */
 import { existsSync } from 'node:fs';
 import { createError, homePaths, resolveHome, type Logger } from './light-core.js';
-import { askServer, requestEnv, serverEnabled, serverSocketPath, spawnServer } from './client.js';
 import { errorFields, hookLogger } from './log.js';
 import {
   contextAnswer,
@@ -30,8 +33,6 @@ import {
 import { enqueue, queuedFiles, spawnWorker } from './queue.js';
 import { loadState, saveState } from './state.js';
 import { countHumanPrompts } from './transcript.js';
-import { readWakeCache, wakeCacheKey } from './wake-cache.js';
-import { draftHasContent, renderWakeUp } from './wake-render.js';
 
 /** Options of {@link runHook}. */
 export interface RunHookOptions {
@@ -163,6 +164,7 @@ async function viaServer(
   stdin: string,
   ctx: Ctx,
 ): Promise<string | undefined> {
+  const { askServer, requestEnv, serverEnabled, spawnServer } = await import('./client.js');
   if (!serverEnabled(ctx.env)) return undefined;
   const r = await askServer(ctx.home, { event, stdin, cwd: ctx.cwd, env: requestEnv(ctx.env) });
   if (r.ok) {
@@ -189,10 +191,15 @@ async function sessionStart(input: HookInput, ctx: Ctx, stdin: string): Promise<
     kick(ctx);
   }
   const cwd = input.cwd ?? ctx.cwd;
+  const { readWakeCache, wakeCacheKey } = await import('./wake-cache.js');
   const draft = readWakeCache(ctx.home, wakeCacheKey(ctx.home, cwd, undefined, WAKE_TOKENS));
   if (draft) {
     ctx.log.log('debug', 'session-start: cached wake-up');
     // Warm the server up for the prompts that follow (no connection: the socket file is enough).
+    const [{ serverEnabled, serverSocketPath, spawnServer }, { draftHasContent, renderWakeUp }] = await Promise.all([
+      import('./client.js'),
+      import('./wake-render.js'),
+    ]);
     const sock = serverSocketPath(ctx.home);
     if (serverEnabled(ctx.env) && ctx.spawn && sock && process.platform !== 'win32' && !existsSync(sock))
       spawnServer(ctx.home, ctx.log, ctx.env);
