@@ -94,6 +94,11 @@ export interface TranscriptsReport extends TranscriptsGroup {
   by_kind: Record<string, TranscriptsGroup>;
   /** By transcript kind (the first folder of the gold file: claude-code, codex-cli, …). */
   by_source: Record<string, TranscriptsGroup>;
+  /**
+   * A 2-fold check: the odd-numbered questions (1st, 3rd, … in file order) and the even-numbered
+   * ones. A ranking change tuned on one half should hold on the other.
+   */
+  halves: { odd: TranscriptsGroup; even: TranscriptsGroup };
   /** Questions whose answer no stored drawer holds (an ingestion loss, not a ranking miss). */
   unstored: string[];
   /** Questions whose anchors do not occur in their transcript file (a broken gold). */
@@ -325,6 +330,7 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
     baseline_system: 'MiniSearch 7.2.0, default options, one document per drawer',
     by_kind: groupBy(rows, (r) => r.kind),
     by_source: groupBy(rows, (r) => r.source_kind),
+    halves: { odd: group(rows.filter((_, i) => i % 2 === 0)), even: group(rows.filter((_, i) => i % 2 === 1)) },
     unstored: rows.filter((r) => !r.stored).map((r) => r.id),
     broken_gold: broken,
     per_question: rows,

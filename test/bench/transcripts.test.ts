@@ -99,6 +99,11 @@ test('transcripts harness on a small folder: hits, baseline, kinds, unstored and
     assert.equal(r.baseline['hits@5'], 0.75);
     assert.deepEqual(Object.keys(r.by_kind), ['what', 'why']);
     assert.equal(r.by_kind['why']!.n, 1);
+    // 2-fold check: questions 1 and 3 (a, c) against 2 and 4 (b, d)
+    assert.equal(r.halves.odd.n, 2);
+    assert.equal(r.halves.even.n, 2);
+    assert.equal(r.halves.odd.loci['hits@5'], 1);
+    assert.equal(r.halves.even.loci['hits@5'], 0.5);
   } finally {
     t.cleanup();
   }
