@@ -4,6 +4,7 @@
 // checked by test/architecture.test.ts, which parses the imports itself. Formatting is prettier's
 // (`npm run format:check`); the only layout rule here is the 120-column limit, which prettier cannot
 // enforce on long strings and comments.
+import { readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -11,35 +12,15 @@ import tseslint from 'typescript-eslint';
 const FRONT_ENDS = ['src/cli/**', 'src/mcp/**', 'src/hooks/**'];
 
 /**
- * Files that may read `process.env`. Keep equal to ENV_READERS in test/architecture.test.ts (the
- * test is the reference and also covers tests of the list itself).
+ * Files that may read `process.env`: the ENV_READERS list of test/architecture.test.ts, read from there so
+ * that the test and the lint cannot disagree (paths relative to `src/`).
  */
-const ENV_READERS = [
-  'src/cli/main.ts',
-  'src/core/home.ts',
-  'src/core/launcher.ts',
-  'src/embed/create.ts',
-  'src/embed/http-embedders.ts',
-  'src/embed/types.ts',
-  'src/hooks/install.ts',
-  'src/hooks/log.ts',
-  'src/hooks/main.ts',
-  'src/hooks/queue.ts',
-  'src/hooks/run.ts',
-  'src/hooks/wake-up.ts',
-  'src/hooks/worker.ts',
-  'src/ingest/convos-miner/claude-dirs.ts',
-  'src/ingest/mine-convos.ts',
-  'src/mcp/install.ts',
-  'src/mcp/server.ts',
-  'src/memdir/claude-md.ts',
-  'src/memdir/resolve.ts',
-  'src/palace/graph.ts',
-  'src/palace/palace.ts',
-  'src/palace/vectors.ts',
-  'src/providers/create.ts',
-  'src/providers/types.ts',
-];
+const ENV_READERS = (() => {
+  const test = readFileSync(new URL('./test/architecture.test.ts', import.meta.url), 'utf8');
+  const list = /const ENV_READERS\b[^=]*=\s*new Set(?:<[^>]*>)?\(\[([^\]]*)\]\)/.exec(test);
+  if (!list) throw new Error('eslint.config.js: ENV_READERS not found in test/architecture.test.ts');
+  return [...list[1].matchAll(/'([^']+)'/g)].map((m) => `src/${m[1]}`);
+})();
 
 /** Globals of the plain-JavaScript files (bin, scripts); TypeScript files get theirs from tsc. */
 const NODE_GLOBALS = {
