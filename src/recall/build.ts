@@ -54,7 +54,8 @@ function memoryDraft(m: Memory, now: number, fileBytes: number): BlockDraft {
     tail: '\n</memory>',
     capBytes: fileBytes,
     note: escapeReminderContent(
-      `[… truncated to fit the recall budget; the full memory (${m.bytes.toLocaleString('en-US')} bytes) is in ${m.path}]`,
+      `[… truncated to fit the recall budget; the full memory (${m.bytes.toLocaleString('en-US')} bytes) is in ` +
+        `${m.path}]`,
     ),
   };
 }

@@ -79,7 +79,10 @@ export function isFillerToken(body: string, minEntropy: number): boolean {
 const PLACEHOLDER_WORDS =
   /your|my[_-]?(?:api|secret|token|key|pass)|example|sample|dummy|fake|placeholder|changeme|change[_-]me|replace|redacted|insert|enter[_-]|here|todo|tbd|fixme|test|secret|passw|token|apikey|api[_-]key|access[_-]key|none|null|undefined|default|foobar|lorem|hunter2/;
 
-/** References and empty values: `$X`, `${X}`, `%X%`, `<x>`, `{{x}}`, `[x]`, env lookups (`os.environ[…]`, `ENV[…]`), `xxx`. */
+/**
+ * References and empty values: `$X`, `${X}`, `%X%`, `<x>`, `{{x}}`, `[x]`, env lookups (`os.environ[…]`, `ENV[…]`),
+ * `xxx`.
+ */
 const REFERENCE =
   /^(?:\$|%|<|\{|\[|\(|@|!|#|&|\\|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|env[.([:]|ENV\[|secrets\.|vault:|ref\+|op:\/\/|arn:|sm:\/\/|-+$|\.+$|_+$|\*+|x+$|X+$|…|true$|false$|nil$|on$|off$|yes$|no$)/;
 

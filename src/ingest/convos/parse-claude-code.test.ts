@@ -48,7 +48,8 @@ describe('Claude Code session', () => {
     const first = main.messages.find((m) => m.role === 'user')!;
     assert.equal(
       first.text,
-      'The login endpoint gets hammered by bots. Add rate limiting to POST /auth/login — max 5 attempts per minute per IP.\nWe already run Redis for sessions.',
+      'The login endpoint gets hammered by bots. Add rate limiting to POST /auth/login — max 5 attempts per minute ' +
+        'per IP.\nWe already run Redis for sessions.',
     );
     assert.equal(first.uuid, '0a1b2c3d-0000-4000-8000-000000000002');
     assert.match(first.timestamp!, /^2025-06-12T09:30:\d\d\.000Z$/);
@@ -245,7 +246,8 @@ describe('Claude Code tolerance', () => {
       assert.doesNotThrow(() => parseConversations('/p/s.jsonl', junk, { format: 'claude-code' }));
     }
     const cyc =
-      '{"type":"user","uuid":"a","parentUuid":"b","message":{"content":"hi"}}\n{"type":"assistant","uuid":"b","parentUuid":"a","message":{"content":[{"type":"text","text":"yo"}]}}\n';
+      '{"type":"user","uuid":"a","parentUuid":"b","message":{"content":"hi"}}\n' +
+      '{"type":"assistant","uuid":"b","parentUuid":"a","message":{"content":[{"type":"text","text":"yo"}]}}\n';
     const r = parseConversations('/p/s.jsonl', cyc, { format: 'claude-code' });
     assert.ok(r.warnings.some((w) => w.includes('cycle')));
   });

@@ -46,7 +46,9 @@ export interface ExtractOptions {
   userName?: string | null;
   /** Resolve "we" to the wing (as a project) in project-ish rules (uses, chose, works_on…). Default true. */
   weIsWing?: boolean;
-  /** A capitalised multi-word name of unknown type is kept when seen this many times in the drawer (>= 1). Default 2. */
+  /**
+   * A capitalised multi-word name of unknown type is kept when seen this many times in the drawer (>= 1). Default 2.
+   */
   minRepeat?: number;
 }
 

@@ -1,8 +1,9 @@
 /**
  * @module kg/extract/relations
  * The relation engine: the verbs of the rule table are found by the word scanner; at each hit
- * the engine takes the sentence around it, its subject (`before`) and its object (`after`). Cost grows with the number of verb hits, not with the
- * number of rules. Questions and hedged clauses (if, should, maybe, not…) are skipped.
+ * the engine takes the sentence around it, its subject (`before`) and its object (`after`). Cost
+ * grows with the number of verb hits, not with the number of rules. Questions and hedged clauses
+ * (if, should, maybe, not…) are skipped.
  */
 import type { VerbHit } from './mentions.js';
 import type { RawRelation } from './objects.js';

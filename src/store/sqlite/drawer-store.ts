@@ -363,7 +363,8 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
         const total = (db.prepare(`SELECT count(*) FROM drawers d WHERE ${sql}`).pluck().get(params) as number) ?? 0;
         const rows = db
           .prepare(
-            `SELECT d.* FROM drawers d WHERE ${sql} ORDER BY ${ORDER_SQL[opts.order ?? 'filed']} LIMIT @limit OFFSET @offset`,
+            `SELECT d.* FROM drawers d WHERE ${sql} ORDER BY ${ORDER_SQL[opts.order ?? 'filed']} LIMIT @limit ` +
+              'OFFSET @offset',
           )
           .all({ ...params, limit, offset }) as DrawerRow[];
         return { drawers: rows.map(toDrawer), total };
@@ -381,7 +382,8 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
         () =>
           db
             .prepare(
-              `SELECT d.${field} AS k, count(*) AS n FROM drawers d WHERE ${sql} GROUP BY d.${field} ORDER BY n DESC, k`,
+              `SELECT d.${field} AS k, count(*) AS n FROM drawers d WHERE ${sql} GROUP BY d.${field} ORDER BY n ` +
+                'DESC, k',
             )
             .all(params) as { k: string | null; n: number }[],
       );
@@ -396,7 +398,8 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
         () =>
           db
             .prepare(
-              `SELECT d.wing AS wing, d.room AS room, count(*) AS count FROM drawers d WHERE ${sql} GROUP BY d.wing, d.room ORDER BY d.wing, count DESC, d.room`,
+              `SELECT d.wing AS wing, d.room AS room, count(*) AS count FROM drawers d WHERE ${sql} GROUP BY ` +
+                'd.wing, d.room ORDER BY d.wing, count DESC, d.room',
             )
             .all(params) as { wing: string; room: string; count: number }[],
       );
@@ -546,7 +549,8 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     async dangerouslyClearAll() {
       tx(() => {
         db.exec(
-          "DELETE FROM drawers; DELETE FROM sources; DELETE FROM meta; DELETE FROM usage; INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all');",
+          'DELETE FROM drawers; DELETE FROM sources; DELETE FROM meta; DELETE FROM usage; INSERT INTO drawers_fts ' +
+            "(drawers_fts) VALUES ('delete-all');",
         );
       });
     },

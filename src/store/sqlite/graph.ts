@@ -67,7 +67,9 @@ class SqliteGraphTables extends SqliteRows implements GraphTables {
   }
 
   entityIds(q: { after: string; prefix: string; type?: string; limit: number }): string[] {
-    const sql = `SELECT id FROM kg_entities WHERE id > @after AND id >= @prefix AND id < @upper ${q.type !== undefined ? 'AND type = @type' : ''} ORDER BY id LIMIT @n`;
+    const sql =
+      'SELECT id FROM kg_entities WHERE id > @after AND id >= @prefix AND id < @upper ' +
+      `${q.type !== undefined ? 'AND type = @type' : ''} ORDER BY id LIMIT @n`;
     const params = {
       after: q.after,
       prefix: q.prefix,
@@ -136,7 +138,9 @@ class SqliteGraphTables extends SqliteRows implements GraphTables {
   }
 
   factsForDrawer(drawerId: string): Fact[] {
-    const sql = `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE f.rid IN (SELECT fact_rid FROM kg_fact_sources WHERE drawer_id = ?) ORDER BY f.rid`;
+    const sql =
+      `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE f.rid IN (SELECT fact_rid FROM kg_fact_sources ` +
+      'WHERE drawer_id = ?) ORDER BY f.rid';
     return this.read(() => (this.stmt(sql).all(drawerId) as SqlFact[]).map(toFact));
   }
 

@@ -59,7 +59,8 @@ export function createSqliteVectorStore(db: Database.Database, path: string): Ve
             const tbl = `vec_${sha256(`${model}@${dims}`).slice(0, 12)}`;
             db.exec(`DROP TABLE IF EXISTS "${tbl}"`);
             db.exec(
-              `CREATE VIRTUAL TABLE "${tbl}" USING vec0(embedding float[${dims}] distance_metric=cosine, wing text partition key)`,
+              `CREATE VIRTUAL TABLE "${tbl}" USING vec0(embedding float[${dims}] distance_metric=cosine, wing text ` +
+                'partition key)',
             );
             db.prepare(
               'INSERT INTO vector_models (model, dims, tbl, hwm, active, created_at) VALUES (?, ?, ?, 0, 1, ?)',
