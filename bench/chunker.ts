@@ -222,7 +222,8 @@ else {
   );
   for (const [k, r] of Object.entries(results)) {
     console.log(
-      `  ${k.padEnd(11)} ${String(r.mb).padStart(6)} MB  ${String(r.mbPerSec).padStart(7)} MB/s  ${String(r.chunks).padStart(7)} chunks  avg ${r.avgChars} chars`,
+      `  ${k.padEnd(11)} ${String(r.mb).padStart(6)} MB  ${String(r.mbPerSec).padStart(7)} MB/s  ` +
+        `${String(r.chunks).padStart(7)} chunks  avg ${r.avgChars} chars`,
     );
   }
   console.log(`  baseline: MemPalace-style fixed windows (800/100, no structure) ${baseline} MB/s`);

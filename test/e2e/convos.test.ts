@@ -56,7 +56,8 @@ const CASES: Case[] = [
     text: /Keep 5 per minute, but exempt the health-check range 10\.0\.0\.0\/8/,
     date: '2025-06-12',
     session: SESSION,
-    neighbours: [/^Title: Login rate limiting/, /^Summary: This session is being continued/], // a title sits before the exchange it was written during
+    // a title sits before the exchange it was written during
+    neighbours: [/^Title: Login rate limiting/, /^Summary: This session is being continued/],
   },
   {
     file: `claude-code/projects/-home-dev-acme-api/${SESSION}/subagents/agent-a1b2c3d.jsonl`,

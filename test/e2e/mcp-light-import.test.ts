@@ -28,7 +28,8 @@ export async function resolve(s, c, next) { const r = await next(s, c); appendFi
     );
     writeFileSync(
       join(dir, 'register.mjs'),
-      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+      `import { register } from 'node:module';\n` +
+        `register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
     );
     const r = spawnSync(
       process.execPath,
@@ -50,7 +51,8 @@ test(
   { skip: built ? false : 'dist/ is missing: run `npm run build`' },
   () => {
     const urls = resolvedBy(
-      `await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/index.js')).href)}); await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/cli/main.js')).href)});`,
+      `await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/index.js')).href)}); await ` +
+        `import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/cli/main.js')).href)});`,
     );
     assert.ok(
       urls.some((u) => u.endsWith('/dist/mcp/index.js')),
@@ -67,7 +69,8 @@ test(
     const home = mkdtempSync(join(tmpdir(), 'loci-mcp-light-home-'));
     try {
       const urls = resolvedBy(
-        `const m = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/index.js')).href)}); const s = await m.createLociMcpServer({ home: ${JSON.stringify(home)} }); await s.close();`,
+        `const m = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/index.js')).href)}); const s = ` +
+          `await m.createLociMcpServer({ home: ${JSON.stringify(home)} }); await s.close();`,
       );
       assert.ok(heavy(urls).some((u) => u.includes('/@modelcontextprotocol/sdk/')));
     } finally {

@@ -50,7 +50,10 @@ const ENV: NodeJS.ProcessEnv = {
   NO_COLOR: '1',
 };
 const counts = { cli: 0, cliSpawned: 0, mcp: 0, hook: 0, hookSpawned: 0 };
-/** Violations of the one-line error form (issue 11 defect 5) and of bounded MCP errors (defect 2), asserted empty at the end. */
+/**
+ * Violations of the one-line error form (issue 11 defect 5) and of bounded MCP errors (defect 2), asserted empty at the
+ * end.
+ */
 const oneLine: string[] = [];
 const bigReplies: string[] = [];
 
