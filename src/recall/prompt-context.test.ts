@@ -124,7 +124,10 @@ describe('buildPromptContext', () => {
     // A long drawer gives an excerpt around the prompt's words, saying where the whole text is.
     assert.match(
       c.text,
-      /\[(excerpt of 7\d{3} characters; the whole text is drawer d[0-9a-f]+|… trimmed; the full text is drawer d[0-9a-f]+ from \/repo\/flux\.md)\]\n<\/drawer>/,
+      new RegExp(
+        String.raw`\[(excerpt of 7\d{3} characters; the whole text is drawer d[0-9a-f]+|` +
+          String.raw`… trimmed; the full text is drawer d[0-9a-f]+ from \/repo\/flux\.md)\]\n<\/drawer>`,
+      ),
     );
     assert.ok(c.memories.reduce((n, m) => n + m.bytes, 0) <= 6_000, 'memories keep to their share');
   });

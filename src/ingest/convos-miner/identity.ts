@@ -28,8 +28,11 @@ import type { ConvoFormat } from '../convos/index.js';
 
 export { isTempName, wingForCwd };
 
-const CONTAINERS =
-  /^(?:code|src|source|projects?|repos?|repositories|git|github|gitlab|dev|development|work|workspace|workspaces|documents|desktop|sites|www)$/i;
+const CONTAINERS = new RegExp(
+  String.raw`^(?:code|src|source|projects?|repos?|repositories|git|github|gitlab|dev|development|work|` +
+    String.raw`workspace|workspaces|documents|desktop|sites|www)$`,
+  'i',
+);
 
 /** The existing folder a sanitized name (`-`-joined path) stands for, trying `-` as `/`, `-` or `.`. */
 function resolveSanitized(segs: readonly string[]): string | null {

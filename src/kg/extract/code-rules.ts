@@ -52,8 +52,11 @@ function subjectOf(code: string | undefined, name: string | undefined, proper: (
 }
 
 // Plans and requests before a match: "Let me bump the version to 1.0.0", "I'll update `a.ts`".
-const PLAN =
-  /\b(?:let me|let['’]s|lets|I['’]ll|I will|we['’]ll|we will|will|need to|needs to|have to|has to|try to|trying to|want to|wants to|going to|about to|please)\b/i;
+const PLAN = new RegExp(
+  String.raw`\b(?:let me|let['’]s|lets|I['’]ll|I will|we['’]ll|we will|will|need to|needs to|have to|has to|` +
+    String.raw`try to|trying to|want to|wants to|going to|about to|please)\b`,
+  'i',
+);
 
 interface CodeRule {
   /** A cheap test a line must pass before `re` runs on it (plain regex, no Unicode mode). */

@@ -142,8 +142,11 @@ interface Context {
 
 // A capitalised plural or indefinite word ("Tests", "Hooks", "Everything") is a common noun unless
 // the text shows it as a name elsewhere.
-const COMMON_SUBJECT =
-  /^(?:\p{Lu}[\p{Ll}'’-]{2,}s|Every\p{Ll}+|Some\p{Ll}+|No\p{Ll}+|Any\p{Ll}+|Each|Both|All|Most|Many|Other\p{Ll}*|Another)$/u;
+const COMMON_SUBJECT = new RegExp(
+  String.raw`^(?:\p{Lu}[\p{Ll}'’-]{2,}s|Every\p{Ll}+|Some\p{Ll}+|No\p{Ll}+|Any\p{Ll}+|Each|Both|All|Most|Many|` +
+    String.raw`Other\p{Ll}*|Another)$`,
+  'u',
+);
 const INNER_CAPS = /^.[^\s]*[\p{Lu}\p{N}.+#]/u;
 
 /**

@@ -36,8 +36,12 @@ export const VERB_INDEX: ReadonlyMap<string, readonly string[]> = (() => {
   return m;
 })();
 
-const HEDGE =
-  /\b(?:if|whether|unless|should|could|would|might|maybe|perhaps|let's|wanna|want to|plan to|planning to|thinking about|considering|hope to|hoping to|going to|gonna|won't|didn't|don't|doesn't|never|not)\b/i;
+const HEDGE = new RegExp(
+  String.raw`\b(?:if|whether|unless|should|could|would|might|maybe|perhaps|let's|wanna|want to|plan to|` +
+    String.raw`planning to|thinking about|considering|hope to|hoping to|going to|gonna|won't|didn't|don't|` +
+    String.raw`doesn't|never|not)\b`,
+  'i',
+);
 const ABBREVIATIONS = new Set([
   'dr',
   'mr',

@@ -25,8 +25,12 @@ const OBJ =
 const TAIL = '([^.,;!?\\n]{1,80})';
 
 // A following lower-case word that is not a function word: the object was a modifier.
-const MODIFIER =
-  /^ (?!(?:and|or|but|for|to|in|on|with|as|at|by|from|instead|because|since|via|now|too|here|there|which|that|so|under|over|internally|everywhere|throughout|again|already|only|directly|heavily|extensively|exclusively|mostly|today)\b)\p{Ll}/u;
+const MODIFIER = new RegExp(
+  String.raw`^ (?!(?:and|or|but|for|to|in|on|with|as|at|by|from|instead|because|since|via|now|too|here|there|` +
+    String.raw`which|that|so|under|over|internally|everywhere|throughout|again|already|only|directly|heavily|` +
+    String.raw`extensively|exclusively|mostly|today)\b)\p{Ll}`,
+  'u',
+);
 
 /** Subject and auxiliaries ending right before the verb. */
 export const SUBJECT_BEFORE = new RegExp(`${SUBJ} ${AUX}$`, 'u');
