@@ -34,7 +34,7 @@ describe('hook protocol', () => {
     }
   });
 
-  it('keeps the HOOK_INPUT_INVALID message one short line when the input has line breaks (JSON.parse quotes it)', () => {
+  it('keeps the HOOK_INPUT_INVALID message one short line when the input has line breaks', () => {
     for (const bad of ['x\ry', 'a\nb\u2028c', `${'z'.repeat(5000)}\n{`]) {
       assert.throws(
         () => parseHookInput('session-start', bad),

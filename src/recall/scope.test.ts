@@ -60,7 +60,7 @@ describe('recall scope', () => {
     );
   });
 
-  it('admits another project only far above, and without any project hit only when it holds most of the prompt', async () => {
+  it('admits another project only far above, or without a project hit when it holds most of the prompt', async () => {
     await add('acme', 'We talked about the weather and lunch plans.');
     const strong = await add(
       'zeta',

@@ -90,7 +90,7 @@ const SUMMARY = [
 ];
 
 describe('wake-up: where are we', () => {
-  it('shows the newest compaction summary whole (every part, boilerplate removed), the last request and the final words', async () => {
+  it('shows the newest compaction summary whole (no boilerplate), the last request and the final words', async () => {
     await exchange('s1', 0, ['User: please add a limiter\nAssistant: Sure.'], 0);
     await exchange('s1', 1, SUMMARY, 30, 'general', { kind: 'summary' });
     await exchange(

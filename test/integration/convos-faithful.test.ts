@@ -85,7 +85,7 @@ describe('faithful conversation ingestion', () => {
     assert.deepEqual([...new Set(rows(forced).map((r) => r.wing))], ['mine']);
   });
 
-  test("a folder excluded by a parent repository's .gitignore is mined when named; its own ignore file applies", async () => {
+  test("a folder a parent repo's .gitignore excludes is mined when named; its own ignore file applies", async () => {
     const repo = join(work.dir, 'repo');
     mkdirSync(join(repo, '.git'), { recursive: true });
     mkdirSync(join(repo, 'exports', 'chats'), { recursive: true });
@@ -169,7 +169,7 @@ describe('faithful conversation ingestion', () => {
     assert.match(unknown[0]!, /2 record\(s\) in 2 file\(s\)/);
   });
 
-  test('a huge first line (keys after the content) neither hides a transcript nor is held whole (issue 11 defect 8)', async () => {
+  test('a huge first line (keys after the content) neither hides a transcript nor is held whole', async () => {
     const dir = join(work.dir, 'huge');
     mkdirSync(dir, { recursive: true });
     const big = 'x'.repeat(10 * 1024 * 1024);

@@ -225,7 +225,7 @@ describe('conversation miner: incremental and idempotent', () => {
     assert.ok(readFileSync(join(h, 'palace.db')).equals(bytes), 'the database file did not change');
   });
 
-  test('the open last exchange is stored at once and replaced as it grows; flush and idle minutes change nothing (issue 10)', async () => {
+  test('the open last exchange is stored at once and replaced as it grows; flush and idle change nothing', async () => {
     const lines = generateClaudeSession(200, 16).split('\n').filter(Boolean);
     const file = join(work.dir, 'open', 'session.jsonl');
     mkdirSync(join(work.dir, 'open'), { recursive: true });

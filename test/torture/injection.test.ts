@@ -236,7 +236,7 @@ test('loci recall and loci wake-up: stored attacks arrive escaped', async () => 
   checkWakeUp('loci wake-up', (await cli(['--home', home, 'wake-up'])).replace(/\n$/, ''));
 });
 
-test('MCP loci_wake_up arrives escaped; loci_memory_recall returns bodies verbatim (a tool result) with one-line names and descriptions', async () => {
+test('MCP loci_wake_up arrives escaped; loci_memory_recall returns bodies verbatim, names on one line', async () => {
   const w = await client.callTool({ name: 'loci_wake_up', arguments: {} });
   assert.ok(!w.isError, JSON.stringify(w).slice(0, 300));
   checkWakeUp('loci_wake_up', (w.structuredContent as { text: string }).text);

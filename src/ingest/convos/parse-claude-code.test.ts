@@ -60,7 +60,7 @@ describe('Claude Code session', () => {
     for (const m of main.messages) if (m.kind === 'message') assert.ok(m.timestamp, `timestamp on ${m.text}`);
   });
 
-  it('drops harness noise: isMeta, system-reminder, thinking, system records; keeps API error replies (issue 10)', () => {
+  it('drops harness noise (isMeta, system-reminder, thinking, system records); keeps API error replies', () => {
     const all = texts(main).join('\n');
     assert.ok(all.includes('API Error'), 'an API error reply is what the user saw: kept');
     for (const gone of [

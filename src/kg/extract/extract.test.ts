@@ -119,7 +119,7 @@ test('a date phrase belongs to the nearest relation; no date falls back to the c
   assert.deepEqual(one('We switched to pnpm on 2024-02-01.', { contentDate: null }), ['proj uses pnpm @2024-02-01']);
 });
 
-test('entities: speakers, @mentions, files, tools, organisations, honorifics, repeated names; code blocks ignored', () => {
+test('entities: speakers, @mentions, files, tools, organisations, honorifics, repeated names; no code', () => {
   const text = [
     'Ana: ping @maya about `src/kg/index.ts` and package.json; see https://x.example/a/b.html.',
     'Bo: Postgres or pnpm? Acme Inc and Dr. Chen agree. The Big Apple is big. The Big Apple is loud.',
