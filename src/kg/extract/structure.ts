@@ -72,12 +72,11 @@ function clean(v: string): string {
 
 // Words of section titles that name no component ("Current State", "Key Findings", "Next Steps").
 const GENERIC = new Set(
-  `current state overview progress changes change results notes details plan plans key findings analysis implementation
-recommendations recommendation issues problems tasks files features testing setup configuration deployment options option
-approach approaches steps priority priorities phase phases work done remaining pending completed blockers risks questions
-conclusion background context architecture structure organization organisation directory integration project`.split(
-    /\s+/,
-  ),
+  `current state overview progress changes change results notes details plan plans key findings analysis
+implementation recommendations recommendation issues problems tasks files features testing setup configuration
+deployment options option approach approaches steps priority priorities phase phases work done remaining pending
+completed blockers risks questions conclusion background context architecture structure organization organisation
+directory integration project`.split(/\s+/),
 );
 
 /** The component a heading names, or null when it is a sentence or a generic title. */
