@@ -222,7 +222,10 @@ test('edits keep Why/How lines when a new body omits them', () => {
   const t = parseTopicFile(out, 'project_release-freeze.md');
   assert.match(
     t.body,
-    /^Freeze moved to 2026-03-12\.\.16\.\n\n\*\*Why:\*\* the mobile team cuts the release branch on 2026-03-05\.\n\*\*How to apply:\*\* flag any/,
+    new RegExp(
+      String.raw`^Freeze moved to 2026-03-12\.\.16\.\n\n\*\*Why:\*\* the mobile team cuts the release branch on ` +
+        String.raw`2026-03-05\.\n\*\*How to apply:\*\* flag any`,
+    ),
   );
 });
 

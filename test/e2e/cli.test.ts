@@ -226,7 +226,10 @@ describe('loci CLI (palace core)', () => {
       assert.equal(r.code, 1);
       assert.match(
         r.stderr,
-        /^loci: the palace database .* stayed locked by another process for 300 ms — retry when the other Loci command has finished \[DB_LOCKED\]\n$/,
+        new RegExp(
+          String.raw`^loci: the palace database .* stayed locked by another process for 300 ms — retry when the ` +
+            String.raw`other Loci command has finished \[DB_LOCKED\]\n$`,
+        ),
       );
     } finally {
       db.exec('ROLLBACK');
