@@ -88,7 +88,14 @@ const appendPrompt = () => {
   appended++;
   appendFileSync(
     transcript,
-    `${JSON.stringify({ type: 'user', uuid: `b-${appended}`, sessionId: SESSION, cwd: '/home/dev/acme-api', timestamp: new Date().toISOString(), message: { role: 'user', content: `bench prompt ${appended}: and the retry budget?` } })}\n`,
+    `${JSON.stringify({
+      type: 'user',
+      uuid: `b-${appended}`,
+      sessionId: SESSION,
+      cwd: '/home/dev/acme-api',
+      timestamp: new Date().toISOString(),
+      message: { role: 'user', content: `bench prompt ${appended}: and the retry budget?` },
+    })}\n`,
   );
 };
 const NO_SERVER = { LOCI_HOOK_SERVER: '0' };

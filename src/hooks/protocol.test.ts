@@ -11,8 +11,8 @@ describe('hook protocol', () => {
   it('parses the documented fields, ignores unknown ones and wrong types', () => {
     const i = parseHookInput(
       'stop',
-      '\uFEFF  ' +
-        '{"session_id":"s","transcript_path":"/t.jsonl","cwd":"/p","hook_event_name":"Stop","stop_hook_active":true,"prompt":42,"background_tasks":[],"effort":{"level":"high"}}\n',
+      '\uFEFF  {"session_id":"s","transcript_path":"/t.jsonl","cwd":"/p","hook_event_name":"Stop",' +
+        '"stop_hook_active":true,"prompt":42,"background_tasks":[],"effort":{"level":"high"}}\n',
     );
     assert.deepEqual(i, {
       stopHookActive: true,

@@ -436,6 +436,10 @@ function chooseMemoryDir(o: SelectOptions): MemoryDirChoice {
     kind: 'loci',
     reason:
       `${why}; using Loci's own directory, id ${project.id} from the ` +
-      `${project.source === 'remote' ? `remote ${project.key}` : project.source === 'commit' ? `root commit ${project.key.slice(0, 12)}` : `path ${project.key}`}`,
+      (project.source === 'remote'
+        ? `remote ${project.key}`
+        : project.source === 'commit'
+          ? `root commit ${project.key.slice(0, 12)}`
+          : `path ${project.key}`),
   };
 }

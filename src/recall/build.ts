@@ -45,8 +45,14 @@ function memoryDraft(m: Memory, now: number, fileBytes: number): BlockDraft {
   const days = ageDays(m.modified, now);
   const stale = isStale(m.modified, now, RECALL_LIMITS.freshDays);
   const head =
-    `<memory${attrs({ file: m.file, type: m.type ?? 'untyped', name: m.name, modified: m.modified.slice(0, 10), age_days: days, description: m.description })}>\n` +
-    (stale ? `${freshnessWarning(days)}\n\n` : '');
+    `<memory${attrs({
+      file: m.file,
+      type: m.type ?? 'untyped',
+      name: m.name,
+      modified: m.modified.slice(0, 10),
+      age_days: days,
+      description: m.description,
+    })}>\n` + (stale ? `${freshnessWarning(days)}\n\n` : '');
   const body = escapedContent(m.body);
   return {
     head,

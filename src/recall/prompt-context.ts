@@ -144,7 +144,15 @@ function drawerDraft(
       `characters; the whole text is drawer ${h.id}]`
     : h.text;
   return {
-    head: `<drawer${attrs({ id: h.id, source: h.source, lines, wing: h.wing, room: h.room, date: date.slice(0, 10), age_days: days })}>\n`,
+    head: `<drawer${attrs({
+      id: h.id,
+      source: h.source,
+      lines,
+      wing: h.wing,
+      room: h.room,
+      date: date.slice(0, 10),
+      age_days: days,
+    })}>\n`,
     content: escapedContent(content) || '(empty)',
     tail: '\n</drawer>',
     capBytes,

@@ -64,7 +64,10 @@ function formatManifest(entries: readonly (MemoryEntry & { body?: string })[]): 
 /** The user message of the selector: the query (fenced) and the manifest. */
 function selectorUserMessage(query: string, entries: readonly MemoryEntry[]): string {
   const q = query.length > QUERY_CHARS ? `${query.slice(0, QUERY_CHARS)}…` : query;
-  return `Query:\n"""\n${q.replace(/"""/g, '"\u200b""')}\n"""\n\nAvailable memories (newest first):\n${formatManifest(entries)}`;
+  return (
+    `Query:\n"""\n${q.replace(/"""/g, '"\u200b""')}\n"""\n\n` +
+    `Available memories (newest first):\n${formatManifest(entries)}`
+  );
 }
 
 /** Strings out of an array whose items are filenames or `{ file | filename | name }` objects. */

@@ -536,7 +536,13 @@ describe('loci mine: conversations', () => {
       writeFileSync(join(dirB, 's-b1.jsonl'), session('s-b1', join(repoB, 'src', 'deep'), 'draw the walrus chart'));
       writeFileSync(
         join(claude, 'history.jsonl'),
-        `${JSON.stringify({ display: 'walrus chart colours', pastedContents: {}, timestamp: 1754042400000, project: repoB, sessionId: 's-b1' })}\n`,
+        `${JSON.stringify({
+          display: 'walrus chart colours',
+          pastedContents: {},
+          timestamp: 1754042400000,
+          project: repoB,
+          sessionId: 's-b1',
+        })}\n`,
       );
       const home = join(work.dir, 'home-claude');
       const env = { CLAUDE_CONFIG_DIR: claude };

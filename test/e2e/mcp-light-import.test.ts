@@ -24,7 +24,11 @@ function resolvedBy(script: string): string[] {
     writeFileSync(
       join(dir, 'hooks.mjs'),
       `import { appendFileSync } from 'node:fs';
-export async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`,
+export async function resolve(s, c, next) {
+  const r = await next(s, c);
+  appendFileSync(${JSON.stringify(log)}, r.url + '\\n');
+  return r;
+}\n`,
     );
     writeFileSync(
       join(dir, 'register.mjs'),

@@ -70,7 +70,15 @@ describe('faithful conversation ingestion', () => {
     );
     writeFileSync(
       join(dir, SID, 'subagents', 'agent-acompact-9f1e2d.jsonl'),
-      `${turn('2', null, '/gone/orchard-app/assets', 'Summarise the session.', 'Summary written.', true, 'acompact-9f1e2d').join('\n')}\n`,
+      turn(
+        '2',
+        null,
+        '/gone/orchard-app/assets',
+        'Summarise the session.',
+        'Summary written.',
+        true,
+        'acompact-9f1e2d',
+      ).join('\n') + '\n',
     );
     writeFileSync(
       join(dir, SID, 'subagents', 'agent-b77.jsonl'),

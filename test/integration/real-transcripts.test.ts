@@ -40,9 +40,11 @@ describe('mining the real development transcripts', { skip }, () => {
     const d = new Database(join(work.dir, 'palace.db'), { readonly: true });
     rows = d
       .prepare(
-        `SELECT source, wing, json_extract(metadata, '$.part') AS part, json_extract(metadata, '$.exchangeId') AS exchange,
+        `SELECT source, wing, json_extract(metadata, '$.part') AS part,
+                json_extract(metadata, '$.exchangeId') AS exchange,
                 json_extract(metadata, '$.conversationId') AS conv, json_extract(metadata, '$.speakers') AS speakers,
-                json_extract(metadata, '$.kind') AS kind, json_extract(metadata, '$.format') AS format, content_date AS date,
+                json_extract(metadata, '$.kind') AS kind, json_extract(metadata, '$.format') AS format,
+                content_date AS date,
                 json_extract(metadata, '$.sessionId') AS session
          FROM drawers ORDER BY source, chunk_index`,
       )

@@ -78,7 +78,13 @@ before(async () => {
   cpSync(join(FIXTURES, 'project'), project, { recursive: true });
   writeFileSync(
     join(root, 'session.jsonl'),
-    `${JSON.stringify({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'hello there' } })}\n`,
+    JSON.stringify({
+      type: 'user',
+      uuid: 'u1',
+      parentUuid: null,
+      sessionId: 's',
+      message: { role: 'user', content: 'hello there' },
+    }) + '\n',
   );
   Object.assign(process.env, ENV);
   process.chdir(project);

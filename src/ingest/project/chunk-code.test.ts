@@ -178,7 +178,11 @@ describe('code chunking: other languages', () => {
   it('Java: annotations stay with the method when the class is opened', () => {
     const java =
       'public class A {\n' +
-      `${Array.from({ length: 6 }, (_, i) => `    @Override\n    public String m${i}() {\n        return "value ${i} with some padding text";\n    }`).join('\n\n')}\n` +
+      `${Array.from(
+        { length: 6 },
+        (_, i) =>
+          `    @Override\n    public String m${i}() {\n        return "value ${i} with some padding text";\n    }`,
+      ).join('\n\n')}\n` +
       '}\n';
     const c = chunkDocument('A.java', java, { targetChars: 100, maxChars: 200, minChars: 0 });
     for (const x of c.slice(1)) assert.equal(x.text.split('\n')[0], '    @Override');

@@ -137,12 +137,13 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     ridsBySource: db.prepare('SELECT rid FROM drawers WHERE source = ?').pluck(),
     byHash: db.prepare('SELECT * FROM drawers WHERE content_hash = ? ORDER BY rid'),
     getSource: db.prepare('SELECT * FROM sources WHERE source = ?'),
-    putSource:
-      db.prepare(`INSERT INTO sources (source, wing, kind, root, size, mtime_ms, hash, offset, prefix_hash, config, state, mined_at)
+    putSource: db.prepare(`INSERT INTO sources
+        (source, wing, kind, root, size, mtime_ms, hash, offset, prefix_hash, config, state, mined_at)
       VALUES (@source, @wing, @kind, @root, @size, @mtimeMs, @hash, @offset, @prefixHash, @config, @state, @minedAt)
       ON CONFLICT (source) DO UPDATE SET wing = excluded.wing, kind = excluded.kind, root = excluded.root,
         size = excluded.size, mtime_ms = excluded.mtime_ms, hash = excluded.hash, offset = excluded.offset,
-        prefix_hash = excluded.prefix_hash, config = excluded.config, state = excluded.state, mined_at = excluded.mined_at`),
+        prefix_hash = excluded.prefix_hash, config = excluded.config, state = excluded.state,
+        mined_at = excluded.mined_at`),
     deleteSource: db.prepare('DELETE FROM sources WHERE source = ?'),
     refresh: db.prepare(`UPDATE drawers SET wing = @wing, room = @room, hall = @hall, source_hash = @sourceHash,
       source_mtime = @sourceMtime, chunk_index = @chunkIndex, line_start = @lineStart, line_end = @lineEnd,

@@ -20,7 +20,8 @@ interface SqliteGraphTablesOptions {
 const AS_OF_OUT = `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM}
   WHERE f.subject = @id AND (f.valid_from IS NULL OR f.valid_from <= @at) AND (f.valid_to IS NULL OR f.valid_to > @at)`;
 const AS_OF_IN = `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM}
-  WHERE f.object = @id AND f.object_is_literal = 0 AND (f.valid_from IS NULL OR f.valid_from <= @at) AND (f.valid_to IS NULL OR f.valid_to > @at)`;
+  WHERE f.object = @id AND f.object_is_literal = 0 AND (f.valid_from IS NULL OR f.valid_from <= @at)
+    AND (f.valid_to IS NULL OR f.valid_to > @at)`;
 
 class SqliteGraphTables extends SqliteRows implements GraphTables {
   readonly kind = 'sqlite';
@@ -148,7 +149,8 @@ class SqliteGraphTables extends SqliteRows implements GraphTables {
     if (entityIds.length === 0) return [];
     const sql = `WITH ids(id) AS (SELECT value FROM json_each(@ids))
       SELECT drawer_id, entity_id FROM kg_entity_sources WHERE entity_id IN (SELECT id FROM ids)
-      UNION SELECT fs.drawer_id, f.subject FROM kg_facts f JOIN kg_fact_sources fs ON fs.fact_rid = f.rid WHERE f.subject IN (SELECT id FROM ids)
+      UNION SELECT fs.drawer_id, f.subject FROM kg_facts f JOIN kg_fact_sources fs ON fs.fact_rid = f.rid
+        WHERE f.subject IN (SELECT id FROM ids)
       UNION SELECT fs.drawer_id, f.object FROM kg_facts f JOIN kg_fact_sources fs ON fs.fact_rid = f.rid
         WHERE f.object_is_literal = 0 AND f.object IN (SELECT id FROM ids)`;
     return this.read(() => {

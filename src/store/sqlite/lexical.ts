@@ -143,7 +143,8 @@ export function createLexicalSearcher(
     if (isEmptyFilter(filter)) {
       return db
         .prepare(
-          `WITH top AS (SELECT rowid AS rid, rank FROM drawers_fts WHERE drawers_fts MATCH @q ORDER BY rank LIMIT @limit)
+          `WITH top AS (SELECT rowid AS rid, rank FROM drawers_fts WHERE drawers_fts MATCH @q
+             ORDER BY rank LIMIT @limit)
            SELECT ${HIT_COLS}, -top.rank AS score FROM top JOIN drawers d ON d.rid = top.rid ORDER BY top.rank`,
         )
         .all({ q, limit }) as LexicalHit[];

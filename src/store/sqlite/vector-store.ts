@@ -164,7 +164,8 @@ export function createSqliteVectorStore(db: Database.Database, path: string): Ve
           db
             .prepare(
               `SELECT d.id AS id, 1 - v.distance AS score FROM (
-                 SELECT rowid, distance FROM "${cur.tbl}" WHERE embedding MATCH ? AND k = ?${wing !== undefined ? ' AND wing = ?' : ''}
+                 SELECT rowid, distance FROM "${cur.tbl}"
+                 WHERE embedding MATCH ? AND k = ?${wing !== undefined ? ' AND wing = ?' : ''}
                ) v JOIN drawers d ON d.rid = v.rowid ORDER BY v.distance`,
             )
             .all(...(wing !== undefined ? [q, k, wing] : [q, k])) as { id: string; score: number }[];
