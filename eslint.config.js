@@ -42,7 +42,8 @@ export default tseslint.config(
     rules: {
       // Deprecated in ESLint 9 with the other layout rules but still shipped and exact: prettier
       // wraps code at 120 columns, this catches the strings, comments and test names it cannot wrap.
-      'max-len': ['warn', { code: 120, tabWidth: 2, ignoreUrls: false }],
+      // No source line over 120 characters (issue 12); fix a long line, do not disable this.
+      'max-len': ['error', { code: 120, tabWidth: 2, ignoreUrls: false }],
       // Sanitising text is this project's job: escape.ts, neutralise.ts, tokenizers and their tests match
       // control characters on purpose.
       'no-control-regex': 'off',

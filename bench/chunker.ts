@@ -21,9 +21,9 @@ const rnd = (): number => {
 };
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
 const WORDS = (
-  'the a palace memory drawer search index chunk token query result vector store file line range heading section code ' +
-  'function class method value error option default config path folder project mining wing room hall agent session ' +
-  'context recall graph fact entity time date'
+  'the a palace memory drawer search index chunk token query result vector store file line range heading section ' +
+  'code function class method value error option default config path folder project mining wing room hall agent ' +
+  'session context recall graph fact entity time date'
 ).split(' ');
 const words = (n: number): string => Array.from({ length: n }, () => pick(WORDS)).join(' ');
 const ident = (): string => pick(WORDS) + pick(WORDS).replace(/^./, (c) => c.toUpperCase());

@@ -5,9 +5,9 @@
  * | case | floor | target |
  * | --- | --- | --- |
  * | `loci --version`, `loci --help` | `node -e 0` | no library module loaded (counted below) |
- * | `loci search "<q>"` on an N-drawer palace | `floor-search.mjs`: better-sqlite3 + one FTS5 query on the same file | ≤ 1.3× |
+ * | `loci search "<q>"`, N drawers | `floor-search.mjs`: better-sqlite3 + one FTS5 query on the same file | ≤ 1.3× |
  * | each hook, in the hook process (no warm server) | `node -e 0` | ≤ 1.6× |
- * | `loci mcp`: spawn → `initialize` → first `tools/call` answered | `bare-mcp.mjs`: one tool on the same SDK | ≤ 1.2× |
+ * | `loci mcp`: spawn → first `tools/call` answered | `bare-mcp.mjs`: one tool on the same SDK | ≤ 1.2× |
  *
  * Every case runs R times (default 20, after 2 warm-up rounds) round-robin: each round runs every
  * case once, so a change of the machine's load hits all cases alike. Each process is timed by

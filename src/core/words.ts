@@ -10,10 +10,11 @@
 /** Characters of an unspaced script that count as one word (a typical Chinese word is 2). */
 const CHARS_PER_UNSPACED_WORD = 2;
 
-const UNSPACED =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-const UNSPACED_RUN =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}ー々]+/gu;
+const SCRIPTS =
+  String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}` +
+  String.raw`\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}`;
+const UNSPACED = new RegExp(`[${SCRIPTS}]`, 'u');
+const UNSPACED_RUN = new RegExp(`[${SCRIPTS}ー々]+`, 'gu');
 
 /** Words of `text` (see the module comment); punctuation alone is not a word. */
 export function countWords(text: string): number {

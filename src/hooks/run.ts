@@ -2,13 +2,16 @@
  * @module hooks/run
  * `runHook(event, stdin)`: one Claude Code hook invocation → the text for stdout ('' = no output).
  *
- * | event | answer | work |
- * | --- | --- | --- |
- * | session-start | `additionalContext` = wake-up text | cached draft when fresh (no library load), else computed; leftover jobs get a worker; `source: resume` queues a catch-up archive |
- * | user-prompt-submit | `additionalContext` = recalled memories + drawers (≤ 10,000 chars) | skipped for trivial prompts (slash commands, one word) |
- * | stop | none, or with `LOCI_HOOK_NUDGE=1` a short `additionalContext` every `LOCI_HOOK_SAVE_EVERY` (15) human prompts | queue an archive job when the transcript grew (the turn that just ended); nothing when `stop_hook_active` |
- * | pre-compact, session-end | none | queue an archive job (`flush` on session-end) |
- * | post-compact | none | queue an archive job carrying `compact_summary` |
+ * Per event, the answer and the work:
+ * - session-start: `additionalContext` = wake-up text. A cached draft when fresh (no library
+ *   load), else computed; leftover jobs get a worker; `source: resume` queues a catch-up archive.
+ * - user-prompt-submit: `additionalContext` = recalled memories + drawers (≤ 10,000 chars).
+ *   Skipped for trivial prompts (slash commands, one word).
+ * - stop: none, or with `LOCI_HOOK_NUDGE=1` a short `additionalContext` every
+ *   `LOCI_HOOK_SAVE_EVERY` (15) human prompts. Queues an archive job when the transcript grew (the
+ *   turn that just ended); nothing when `stop_hook_active`.
+ * - pre-compact, session-end: none. Queue an archive job (`flush` on session-end).
+ * - post-compact: none. Queues an archive job carrying `compact_summary`.
  *
  * **Fail open**: never throws; any error is logged to `<LOCI_HOME>/logs/hooks.log` and the answer
  * is ''. Heavy work (mining) runs in the detached worker (`queue.ts`). Recall and a stale wake-up

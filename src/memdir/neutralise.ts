@@ -20,8 +20,11 @@
  *   `[…](file)` link early or point it elsewhere.
  */
 
-const INVISIBLE =
-  /[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+const INVISIBLE = new RegExp(
+  String.raw`[\u0000-\u0008\u000e-\u001f\u007f-\u0084\u0086-\u009f` +
+    String.raw`\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]`,
+  'g',
+);
 const SPACE = /[\s\u0085]+/g;
 const TAG = /<(\/?\p{L}[^<>\n]*)>/gu;
 // A lenient reader also takes `< /tag >` and `< tag >` for tags: spaces may follow `<`.

@@ -2,11 +2,15 @@
  * @module wakeup/importance
  * How the wake-up ranks what it shows: **importance = recency × use × kind**.
  *
- * | factor | formula | why |
- * | --- | --- | --- |
- * | recency | `1 / (1 + ageDays / 7)` — 1 today, 0.5 after a week, ≈0.19 after a month, ≈0.02 after a year | hyperbolic rather than exponential: old items fade but never reach 0, so a much-used old memory can still beat an unused new one |
- * | use | `1 + log2(1 + uses)` — 1 never recalled, 2 once, ≈3.3 four times, ≈4.5 ten times | `uses` = how often the item was recalled into a prompt (user-prompt-submit) or read on purpose (`recordUsage`); logarithmic so a few hot items cannot drown everything else. Showing an item in the wake-up does **not** count (that would reinforce itself) |
- * | kind | see {@link KIND_WEIGHTS} | curated memory files outrank rule-classified drawers; corrections (`feedback`) and project decisions matter most to an agent starting work |
+ * - recency = `1 / (1 + ageDays / 7)`: 1 today, 0.5 after a week, ≈0.19 after a month, ≈0.02
+ *   after a year. Hyperbolic rather than exponential: old items fade but never reach 0, so a
+ *   much-used old memory can still beat an unused new one.
+ * - use = `1 + log2(1 + uses)`: 1 never recalled, 2 once, ≈3.3 four times, ≈4.5 ten times. `uses` =
+ *   how often the item was recalled into a prompt (user-prompt-submit) or read on purpose
+ *   (`recordUsage`); logarithmic so a few hot items cannot drown everything else. Showing an item
+ *   in the wake-up does **not** count (that would reinforce itself).
+ * - kind: see {@link KIND_WEIGHTS}. Curated memory files outrank rule-classified drawers;
+ *   corrections (`feedback`) and project decisions matter most to an agent starting work.
  *
  * Age is taken from a memory's `modified` and a drawer's content date (else its filing date).
  * Pinned memories are not ranked: they always come first (newest first).

@@ -109,8 +109,15 @@ const PREFERENCE = [
   /\bfrom now on\b/i,
 ];
 /** A cue that a sentence is about software work. */
-const TECHNICAL =
-  /`[^`]+`|[\w-]+\/[\w./-]+|\.\w{1,5}\b|\b(code|test|tests|commit|branch|repo|build|deploy|api|server|client|database|db|schema|config|file|folder|function|class|module|package|library|dependency|script|command|cli|hook|docker|git|npm|pnpm|yarn|pip|cargo|mix|python|typescript|javascript|rust|elixir|go|sql|css|html|ui|endpoint|plugin|env|port|bug|error|log|lint|type|types|component|service|connector|model|prompt|agent|mcp|docs?)\b/i;
+const TECHNICAL = new RegExp(
+  /`[^`]+`|[\w-]+\/[\w./-]+|\.\w{1,5}\b|/.source +
+    String.raw`\b(code|test|tests|commit|branch|repo|build|deploy|api|server|client|database|db|schema|config|` +
+    String.raw`file|folder|function|class|module|package|library|dependency|script|command|cli|hook|docker|git|` +
+    String.raw`npm|pnpm|yarn|pip|cargo|mix|python|typescript|javascript|rust|elixir|go|sql|css|html|ui|endpoint|` +
+    String.raw`plugin|env|port|bug|error|log|lint|type|types|component|service|connector|model|prompt|agent|mcp|` +
+    String.raw`docs?)\b`,
+  'i',
+);
 
 /** A sentence stating a decision or preference, with its kind. */
 interface DecisionSentence {

@@ -14,10 +14,15 @@
  * |             | 2      | is defined as, refers to, stands for, means that, is called, consists of              |
  * |             | 1      | {is/are} {a/an/the/our/my/not/always/never/called/used/located/based}                 |
  * | events      | 2      | ISO date, "May 8", "8 May" (#month #day, #day #month)                                |
- * |             | 2      | yesterday, today, tonight, tomorrow, {last/next} {week/night/month/year/weekend/time}, this morning, ago |
+ * |             | 2      | yesterday, today, tonight, tomorrow, this morning, ago                               |
+ * |             | 2      | {last/next} {week/night/month/year/weekend/time}                                     |
  * |             | 1      | weekday names                                                                        |
- * |             | 1.5    | went to, visited, attended, met with, meeting, conference, trip, party, wedding, birthday, happened, took place, released, launched, shipped, deployed, graduated, moved to |
- * | discoveries | 2      | found out, turns out, turned out, realised, realized, discovered, noticed, figured out, learned, learnt, TIL, apparently, root cause, the {bug/issue/problem/culprit/cause} {was/is} |
+ * |             | 1.5    | went to, visited, attended, met with, meeting, conference, trip, party, wedding      |
+ * |             | 1.5    | birthday, happened, took place, released, launched, shipped, deployed, graduated     |
+ * |             | 1.5    | moved to                                                                             |
+ * | discoveries | 2      | found out, turns out, turned out, realised, realized, discovered, noticed            |
+ * |             | 2      | figured out, learned, learnt, TIL, apparently, root cause                            |
+ * |             | 2      | the {bug/issue/problem/culprit/cause} {was/is}                                       |
  * | preferences | 3      | I [really] {prefer/like/love/enjoy/hate/dislike/want}, I'd rather, I would rather     |
  * |             | 2      | prefer, preferred, preference, favourite, favorite, rather than                       |
  * |             | 2      | {always/never} {use/do/want/put/write/run}                                            |

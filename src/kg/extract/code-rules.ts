@@ -113,7 +113,8 @@ const RULES: readonly CodeRule[] = [
     hint: / (?:is|was) an? /,
     re: g(
       `${SUBJ} (?:is|was) (?:a|an) (?:[\\p{Ll}-]+ )?${TOOL_WORD}(?:\\/${TOOL_WORD})?(?: [\\p{Ll}-]+)? ` +
-        '(?:middleware|proxy|app|application|library|service|server|CLI|cli|tool|project|framework|plugin|extension|package|program|script|API|backend|frontend|module|binary|daemon|crate|gem|website|site)\\b',
+        '(?:middleware|proxy|app|application|library|service|server|CLI|cli|tool|project|framework|plugin|' +
+        'extension|package|program|script|API|backend|frontend|module|binary|daemon|crate|gem|website|site)\\b',
     ),
     make: (m, proper) => {
       const s = subjectOf(m[1], m[2], proper);
@@ -204,8 +205,9 @@ const RULES: readonly CodeRule[] = [
     // "The server runs on port 5000", "Bastion runs as a local HTTP server (default `http://localhost:3000`)"
     hint: /port|localhost|127\.0\.0\.1|0\.0\.0\.0/i,
     re: g(
-      `(?:${SUBJ} )?(?:(?:is |are )?(?:now ` +
-        ')?(?:runs?|running|listens?|listening|serves?|serving|served|available|starts?|started|exposes?|exposing|binds?|bound)\\b[^.\\n]{0,50}?|\\b[Dd]efault ' +
+      `(?:${SUBJ} )?(?:(?:is |are )?(?:now )?` +
+        '(?:runs?|running|listens?|listening|serves?|serving|served|available|starts?|started|exposes?|' +
+        'exposing|binds?|bound)\\b[^.\\n]{0,50}?|\\b[Dd]efault ' +
         `port (?:is |of |= |: )?)\`?(?:(?:https?:\\/\\/)?(?:localhost|127\\.0\\.0\\.1|0\\.0\\.0\\.0):|port ` +
         ')(\\d{2,5})\\b',
     ),

@@ -95,7 +95,9 @@ function scannerFor(verbs: ReadonlyMap<string, readonly string[]>): Scanner {
         'g',
       ),
       unicode: new RegExp(
-        `(?<![\\p{L}\\p{M}\\p{N}])(?:(?!I['’]|${stops}(?![\\p{L}\\p{M}\\p{N}'’-]))\\p{Lu}[\\p{L}\\p{M}\\p{N}'’+#._-]*|${alts}(?![\\p{L}\\p{M}\\p{N}'’-]))`,
+        `(?<![\\p{L}\\p{M}\\p{N}])(?:(?!I['’]|${stops}(?![\\p{L}\\p{M}\\p{N}'’-]))` +
+          `\\p{Lu}[\\p{L}\\p{M}\\p{N}'’+#._-]*|` +
+          `${alts}(?![\\p{L}\\p{M}\\p{N}'’-]))`,
         'gu',
       ),
     };

@@ -10,7 +10,9 @@ import { activity, EVENT_NOUNS, GROUP_NOUNS, nounPhrase, objectOf, rel, type Raw
 
 const W = "[\\p{Lu}][\\p{L}\\p{M}\\p{N}'’+#-]*";
 const NAME = `(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\\.? )?${W}(?: ${W}){0,3}`;
-const SUBJ = `(?<![\\p{L}\\p{N}'’@\`.])(I|[Ww]e|@[\\w.-]+|\`[^\`\\n]{2,60}\`|(?!(?:I|[Ww]e)['’])${NAME})(?:'ve|’ve|'m|’m|'re|’re|'s|’s)?`;
+const SUBJ =
+  `(?<![\\p{L}\\p{N}'’@\`.])(I|[Ww]e|@[\\w.-]+|\`[^\`\\n]{2,60}\`|(?!(?:I|[Ww]e)['’])${NAME})` +
+  `(?:'ve|’ve|'m|’m|'re|’re|'s|’s)?`;
 const AUX_WORDS =
   'have has had just finally recently also now officially already actually eventually then both all is are am was ' +
   'were got been being totally completely fully since gradually';

@@ -30,8 +30,10 @@ const STATUS_WORD = new RegExp(
 const DEED = /^\p{Lu}\p{Ll}+ed\b/u;
 
 // A file item of a changes list with its state in parentheses.
-const FILE_STATE =
-  /^(?:\*\*)?`([^`\n]{2,160})`(?:\*\*)?[ \t]*\(((?:CREATED|NEW|ADDED|MODIFIED|UPDATED|CHANGED|EDITED|DELETED|REMOVED)\b[^)]*)\)/;
+const FILE_STATE = new RegExp(
+  /^(?:\*\*)?`([^`\n]{2,160})`(?:\*\*)?[ \t]*\(/.source +
+    /((?:CREATED|NEW|ADDED|MODIFIED|UPDATED|CHANGED|EDITED|DELETED|REMOVED)\b[^)]*)\)/.source,
+);
 const STATE_WORD = /\b(?:CREATED|NEW|ADDED|MODIFIED|UPDATED|CHANGED|EDITED|DELETED|REMOVED)\b/g;
 const STATES: Record<string, string> = {
   created: 'created',

@@ -19,7 +19,8 @@ export interface Turn {
 }
 
 const SPEAKER_LINE = new RegExp(
-  String.raw`^[ \t]*(?:[>*_]+[ \t]*)?(?:\[[^\]\n]{1,40}\][ \t]*)?([\p{Lu}][\p{L}\p{M}'’.-]*(?: [\p{Lu}][\p{L}\p{M}'’.-]*){0,2}|` +
+  String.raw`^[ \t]*(?:[>*_]+[ \t]*)?(?:\[[^\]\n]{1,40}\][ \t]*)?` +
+    String.raw`([\p{Lu}][\p{L}\p{M}'’.-]*(?: [\p{Lu}][\p{L}\p{M}'’.-]*){0,2}|` +
     String.raw`user|assistant|human|ai|system)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(?=\S)`,
   'u',
 );
