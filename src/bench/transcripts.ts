@@ -10,6 +10,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createError, fsError } from '../core/errors.js';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { openPalace, type Palace } from '../palace/index.js';
 import type { HybridParams, SearchHit } from '../search/index.js';
@@ -113,13 +114,29 @@ export function foldText(s: string): string {
     .trim();
 }
 
-/** Reads a question file (`{ questions: [...] }` or a bare array). */
+/**
+ * Reads a question file (`{ questions: [...] }` or a bare array). Throws PATH_NOT_FOUND (or another
+ * file error) when it cannot be read, CONFIG_INVALID when it is not JSON or a question lacks a field.
+ */
 export function loadTranscriptQuestions(path: string): TranscriptQuestion[] {
-  const raw = JSON.parse(readFileSync(path, 'utf8')) as { questions?: TranscriptQuestion[] } | TranscriptQuestion[];
-  const list = Array.isArray(raw) ? raw : (raw.questions ?? []);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw fsError(e, path);
+  }
+  let raw: { questions?: TranscriptQuestion[] } | TranscriptQuestion[];
+  try {
+    raw = JSON.parse(text) as typeof raw;
+  } catch (e) {
+    throw createError('CONFIG_INVALID', { path, reason: `not valid JSON (${(e as Error).message})` }, e);
+  }
+  const list = Array.isArray(raw) ? raw : (raw?.questions ?? []);
   for (const q of list) {
-    if (!q.id || !q.question || !q.file || !Array.isArray(q.anchors))
-      throw new Error(`question ${JSON.stringify(q).slice(0, 80)}: needs id, question, file and anchors`);
+    if (!q?.id || !q.question || !q.file || !Array.isArray(q.anchors)) {
+      const reason = `question ${JSON.stringify(q).slice(0, 80)} needs id, question, file and anchors`;
+      throw createError('CONFIG_INVALID', { path, reason });
+    }
   }
   return list;
 }

@@ -166,7 +166,7 @@ export const HYBRID_DEFAULTS: Readonly<HybridParams> = {
 };
 
 /** What hybrid search needs. */
-export interface HybridDeps {
+interface HybridDeps {
   store: MemoryStore;
   vectors?: VectorSearcher | undefined;
   /** Why vectors are unavailable, when they are (reported as `fallback`). */
