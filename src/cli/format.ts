@@ -3,7 +3,7 @@
  * Output helpers: JSON, aligned tables, colours only on a terminal.
  */
 import pc from 'picocolors';
-import { createError, isStrictDate, STRICT_DATE_EXPECTED } from '../index.js';
+import { createError, isStrictDate, readSettings, STRICT_DATE_EXPECTED } from '../index.js';
 import type { CliIO } from './context.js';
 
 /** Prints `value` as one JSON document followed by a newline. */
@@ -13,7 +13,7 @@ export function printJson(io: CliIO, value: unknown): void {
 
 /** Colour functions that are no-ops when stdout is not a terminal. */
 export function colors(io: CliIO) {
-  const on = io.isTTY && !io.env['NO_COLOR'];
+  const on = io.isTTY && !readSettings(io.env).noColor;
   const id = (s: string) => s;
   return {
     bold: on ? pc.bold : id,

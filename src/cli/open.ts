@@ -2,12 +2,12 @@
  * @module cli/open
  * Opens the palace for a command from the global options, and always closes it.
  */
-import { openPalace, stderrLogger, type Palace } from '../index.js';
+import { openPalace, readSettings, stderrLogger, type Palace } from '../index.js';
 import type { CliContext } from './context.js';
 
 /** Runs `fn` with an open palace, closing it afterwards. */
 export async function withPalace<T>(ctx: CliContext, fn: (p: Palace) => Promise<T>): Promise<T> {
-  const home = ctx.globals().home ?? ctx.io.env['LOCI_HOME'];
+  const home = ctx.globals().home ?? readSettings(ctx.io.env).home;
   const palace = await openPalace({ ...(home ? { home } : {}), logger: stderrLogger('warn') });
   try {
     return await fn(palace);

@@ -34,6 +34,7 @@ import {
   type Memory,
   type Palace,
   wingForCwd,
+  processEnv,
 } from '../index.js';
 import { ageInDays, drawerKindFactor, importance, memoryKindFactor, type Importance } from './importance.js';
 import { readUsage, topUsage, usageKey } from './usage.js';
@@ -94,7 +95,7 @@ export interface WakeUpOptions {
    * repeated. Default: true when the directory is chosen here and is Claude Code's own.
    */
   indexLoaded?: boolean | undefined;
-  /** Environment for the memory-directory choice. Default `process.env`. */
+  /** Environment for the memory-directory choice. Default: the process's (`core/env.ts`). */
   env?: NodeJS.ProcessEnv | undefined;
   /** Time source. Default the system clock. */
   clock?: Clock | undefined;
@@ -347,7 +348,7 @@ export async function planWakeUp(o: WakeUpOptions): Promise<WakeUpPlan> {
   let indexLoaded = o.indexLoaded ?? false;
   if (o.memoryDir !== undefined) memoryDir = o.memoryDir;
   else {
-    const choice = selectMemoryDir({ cwd, env: o.env ?? process.env, lociHome: home });
+    const choice = selectMemoryDir({ cwd, env: o.env ?? processEnv(), lociHome: home });
     memoryDir = choice.dir;
     indexLoaded = o.indexLoaded ?? choice.kind === 'claude';
     deps.push({ path: choice.claude.dir, kind: 'exists' });

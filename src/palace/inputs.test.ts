@@ -1,5 +1,5 @@
 /**
- * @module palace/names.test
+ * @module palace/inputs.test
  * Names and mined paths are restricted in the library, so every front end gets the rules (issue
  * 11, defect 7): `..`, control and bidi characters and lone surrogates are refused with
  * NAME_INVALID, names are NFC-normalised and bounded, and `mine` with `roots` refuses paths
@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { isLociError } from '../core/errors.js';
-import { checkName } from './names.js';
-import { openPalace, type Palace } from './palace.js';
+import { checkName } from './inputs.js';
+import { openPalace } from './open.js';
+import type { Palace } from './palace.js';
 
 const invalid = (reason: RegExp) => (e: unknown) =>
   isLociError(e, 'NAME_INVALID') && reason.test(e.message) && !e.message.includes('\n');
