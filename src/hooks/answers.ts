@@ -7,6 +7,10 @@
 import { existsSync } from 'node:fs';
 import {
   buildPromptContext,
+  cacheWakeUpPlan,
+  planWakeUp,
+  recordUsage,
+  wakeUpResult,
   createMemoryStore,
   defaultWing,
   recallWings,
@@ -19,11 +23,9 @@ import {
   type Logger,
   type Palace,
   type PromptContext,
+  type UsageItem,
 } from '../index.js';
 import { contextAnswer, HOOK_OUTPUT_CHARS, type HookInput } from './protocol.js';
-import { recordUsage, type UsageItem } from './usage.js';
-import { wakeCacheKey, writeWakeCache } from './wake-cache.js';
-import { planWakeUp, wakeUpResult, WAKE_UP_LIMITS } from './wake-up.js';
 
 /** Where answers get the palace from. */
 export interface PalaceSource {
@@ -76,7 +78,7 @@ export async function sessionStartAnswer(input: HookInput, ctx: HookContext): Pr
     else await palace.close();
   }
   // Signatures are taken after close: closing may checkpoint the WAL.
-  writeWakeCache(ctx.home, wakeCacheKey(ctx.home, cwd, undefined, WAKE_UP_LIMITS.maxTokens), plan.draft, plan.deps);
+  cacheWakeUpPlan(ctx.home, cwd, plan);
   const r = wakeUpResult(plan, Date.now());
   ctx.log.log('debug', 'session-start: wake-up computed', {
     tokens: r.tokens,

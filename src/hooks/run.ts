@@ -16,7 +16,7 @@
  * into the hook process (`answers.ts`) and a server is started for the next hook.
  */
 import { existsSync } from 'node:fs';
-import { createError, homePaths, processEnv, readSettings, resolveHome, type Logger } from './light-core.js';
+import { cachedWakeUpText, createError, homePaths, processEnv, readSettings, resolveHome, type Logger } from './light-core.js';
 import { askServer, requestEnv, serverEnabled, serverSocketPath, spawnServer } from './client.js';
 import { errorFields, hookLogger } from './log.js';
 import {
@@ -30,8 +30,6 @@ import {
 import { enqueue, queuedFiles, spawnWorker } from './queue.js';
 import { loadState, saveState } from './state.js';
 import { countHumanPrompts } from './transcript.js';
-import { readWakeCache, wakeCacheKey } from './wake-cache.js';
-import { draftHasContent, renderWakeUp } from './wake-render.js';
 
 /** Options of {@link runHook}. */
 export interface RunHookOptions {
@@ -48,8 +46,6 @@ export interface RunHookOptions {
   spawnWorker?: boolean | undefined;
 }
 
-/** Token budget of the session-start wake-up (and of its cache key). */
-const WAKE_TOKENS = 800;
 
 /** The Stop nudge (phrased as a fact, not a command; A6). */
 export function nudgeText(prompts: number): string {
@@ -181,14 +177,14 @@ async function sessionStart(input: HookInput, ctx: Ctx, stdin: string): Promise<
     kick(ctx);
   }
   const cwd = input.cwd ?? ctx.cwd;
-  const draft = readWakeCache(ctx.home, wakeCacheKey(ctx.home, cwd, undefined, WAKE_TOKENS));
-  if (draft) {
+  const cached = cachedWakeUpText(ctx.home, cwd);
+  if (cached !== undefined) {
     ctx.log.log('debug', 'session-start: cached wake-up');
     // Warm the server up for the prompts that follow (no connection: the socket file is enough).
     const sock = serverSocketPath(ctx.home);
     if (serverEnabled(ctx.env) && ctx.spawn && sock && process.platform !== 'win32' && !existsSync(sock))
       spawnServer(ctx.home, ctx.log, ctx.env);
-    return draftHasContent(draft) ? contextAnswer('session-start', renderWakeUp(draft, Date.now()).text) : '';
+    return contextAnswer('session-start', cached);
   }
   const served = await viaServer('session-start', stdin, ctx);
   if (served !== undefined) return served;

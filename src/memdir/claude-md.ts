@@ -68,7 +68,7 @@ export interface ClaudeMdOptions {
   maxImportDepth?: number;
   /** Files larger than this are skipped. Default 4 MiB. */
   maxBytes?: number;
-  /** Environment. Default `process.env`. */
+  /** Environment. Default: the process's (`core/env.ts`). */
   env?: NodeJS.ProcessEnv;
 }
 

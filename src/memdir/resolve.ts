@@ -24,7 +24,7 @@ import { mergeMemoryDir, tidyMemoryDir, type MergeReport, type TidyReport } from
 export interface ResolveOptions {
   /** Directory to resolve from. Default `process.cwd()`. */
   cwd?: string;
-  /** Environment. Default `process.env`. */
+  /** Environment. Default: the process's (`core/env.ts`). */
   env?: NodeJS.ProcessEnv;
   /** The user's home directory. Default `env.HOME`, else `os.homedir()`. */
   home?: string;
