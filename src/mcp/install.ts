@@ -78,7 +78,7 @@ export interface McpInstallResult {
  * found on PATH when Claude Code starts the server, so a Node upgrade does not break it (see
  * `core/launcher.ts`).
  */
-export function resolveLociCommand(env: Env = processEnv()): { command: string; args: string[] } {
+function resolveLociCommand(env: Env = processEnv()): { command: string; args: string[] } {
   const l = lociLaunch({ env });
   return { command: l.command, args: [...l.args, 'mcp'] };
 }

@@ -22,7 +22,7 @@ import {
   type TunnelStore,
 } from '../kg/index.js';
 import type { FedDrawer, MemoryStore } from '../store/ports.js';
-import { redactingGraph } from './inputs.js';
+import { redactingGraph } from './redacting.js';
 
 /** The graph side of an open palace. */
 export interface PalaceGraph {

@@ -13,7 +13,6 @@ export {
   type MineOptions,
   type Palace,
   type PalaceStatus,
-  type PalaceInternals,
 } from './palace.js';
-export { diaryWrite, diaryRead, agentRoom, DIARY_WING, type DiaryEntryInput } from './diary.js';
-export { checkName, assertUnderRoots, NAME_MAX_CHARS } from './inputs.js';
+export { diaryWrite, diaryRead, DIARY_WING, type DiaryEntryInput } from './diary.js';
+export { checkName, assertUnderRoots, NAME_MAX_CHARS } from './names.js';

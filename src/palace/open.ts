@@ -22,7 +22,7 @@ import {
   loadSqliteVec,
   openDatabase,
 } from '../store/index.js';
-import { createEmbedder, createHashEmbedder, parseEmbedderSpec, type Embedder } from '../embed/index.js';
+import type { Embedder } from '../embed/index.js';
 import type { HybridParams } from '../search/index.js';
 import { createPalace, type Palace, type PalaceDeps, type PalaceInternals } from './palace.js';
 
@@ -57,12 +57,15 @@ export interface OpenPalaceOptions {
  * hash embedder) lowered every LoCoMo metric at every fusion weight we measured (BENCHMARKS.md),
  * and exact vector search costs ~60 ms at 150K drawers. It stays available for typo-tolerant
  * matching; a sentence-embedding model is the way to add meaning.
+ *
+ * The embedders load only when one is named, so a palace without vectors starts without them.
  */
-export function embedderFromSpec(spec: string | undefined, env: Env): Embedder | null {
+export async function embedderFromSpec(spec: string | undefined, env: Env): Promise<Embedder | null> {
   const s = (spec ?? 'none').trim();
-  if (s === 'hash') return createHashEmbedder();
   if (s === '' || s === 'none' || s === 'off') return null;
-  return createEmbedder(parseEmbedderSpec(s, env), { env });
+  const embed = await import('../embed/index.js');
+  if (s === 'hash') return embed.createHashEmbedder();
+  return embed.createEmbedder(embed.parseEmbedderSpec(s, env), { env });
 }
 
 /** The OS user name, or null. */
@@ -80,7 +83,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   const settings = readSettings(env);
   const home = resolveHome(opts.home, env);
   const clock = opts.clock ?? systemClock;
-  const embedder = opts.embedder !== undefined ? opts.embedder : embedderFromSpec(settings.embedder, env);
+  const embedder = opts.embedder !== undefined ? opts.embedder : await embedderFromSpec(settings.embedder, env);
   let ports: Pick<PalaceDeps, 'store' | 'graph' | 'tunnels' | 'vectors'>;
   if (opts.store) {
     const store = opts.store;

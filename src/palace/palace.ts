@@ -16,14 +16,7 @@ import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, Memor
 import type { VectorStore } from '../store/vector-port.js';
 import type { GraphTables, TunnelStore } from '../store/index.js';
 import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
-import {
-  assertUnderRoots,
-  checkName,
-  checkOptionalName,
-  redactDiaryInput,
-  redactDrawerInput,
-  redactDrawerPatch,
-} from './inputs.js';
+import { assertUnderRoots, checkName, checkOptionalName } from './names.js';
 import { setupVectors } from './vectors.js';
 import type { PalaceGraph } from './graph.js';
 import type { GraphBatch } from '../kg/index.js';
@@ -190,6 +183,9 @@ export interface PalaceInternals {
   clock: Clock;
 }
 
+/** The secret redaction of the write paths, loaded on the first write (reading never needs it). */
+const redacting = () => import('./redacting.js');
+
 /**
  * Builds a palace from ports (the composition root). Reads no environment and opens nothing: for
  * the SQLite palace in a Loci home configured by the environment, use `openPalace`.
@@ -322,7 +318,7 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
         room: checkName('room', given.room),
         hall: checkOptionalName('hall', given.hall),
       };
-      const { input, redactions } = redactDrawerInput(named);
+      const { input, redactions } = (await redacting()).redactDrawerInput(named);
       const r = await st.put([input]);
       if (r.added.length) await syncVectors();
       return { id: (r.added[0] ?? r.existing[0])!, added: r.added.length === 1, redactions };
@@ -332,7 +328,7 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
       if (given.wing !== undefined) named.wing = checkName('wing', given.wing);
       if (given.room !== undefined) named.room = checkName('room', given.room);
       if (given.hall !== undefined) named.hall = checkOptionalName('hall', given.hall);
-      const patch = redactDrawerPatch(named);
+      const patch = (await redacting()).redactDrawerPatch(named);
       const d = await st.update(id, patch);
       if (d && (patch.text !== undefined || patch.indexExtra !== undefined)) {
         await vectors
@@ -370,7 +366,7 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
     },
 
     async diaryWrite(raw) {
-      const { input, redactions } = redactDiaryInput(raw);
+      const { input, redactions } = (await redacting()).redactDiaryInput(raw);
       const r = await diaryWrite(st, clock, input);
       await syncVectors();
       return { ...r, redactions };

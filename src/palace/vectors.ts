@@ -15,7 +15,7 @@ import type { DrawerFilter, MemoryStore } from '../store/ports.js';
 import type { VectorStore } from '../store/vector-port.js';
 
 /** The vector side of an open palace. */
-export interface PalaceVectors {
+interface PalaceVectors {
   /** Null when vectors are off or unavailable; see `unavailable`. */
   readonly store: VectorStore | null;
   readonly embedder: Embedder | null;

@@ -1,5 +1,5 @@
 /**
- * @module palace/inputs.test
+ * @module palace/names.test
  * Names and mined paths are restricted in the library, so every front end gets the rules (issue
  * 11, defect 7): `..`, control and bidi characters and lone surrogates are refused with
  * NAME_INVALID, names are NFC-normalised and bounded, and `mine` with `roots` refuses paths
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { isLociError } from '../core/errors.js';
-import { checkName } from './inputs.js';
+import { checkName } from './names.js';
 import { openPalace } from './open.js';
 import type { Palace } from './palace.js';
 
