@@ -21,7 +21,7 @@ export {
 } from './core/errors.js';
 export { isStrictDate, STRICT_DATE_EXPECTED } from './core/dates.js';
 export { resolveHome, homePaths, readSettings, processEnv, type Env, type LociSettings } from './core/env.js';
-export { ensureHome, writeFileAtomic } from './core/fs-safe.js';
+export { writeFileAtomic } from './core/fs-safe.js';
 export { readJsonObjectFile, isJsonObject } from './core/json-file.js';
 export { lociLaunch, lociBin, type LociLaunch, type LociLaunchOptions, type LaunchKind } from './core/launcher.js';
 export { sha256, stableId } from './core/hash.js';
@@ -48,7 +48,7 @@ export type {
 
 // ── palace (open, mine, search) ───────────────────────────────────────────────
 export { DIARY_WING, checkName, NAME_MAX_CHARS, type DiaryEntryInput } from './palace/index.js';
-export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
+export { openPalace, ensureHome, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
 export {
   createPalace,
   PALACE_CONFIG_DEFAULTS,

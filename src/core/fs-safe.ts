@@ -2,20 +2,10 @@
  * @module core/fs-safe
  * Crash-safe file writes: write to a temp file in the same folder, fsync, then rename over the target.
  */
-import {
-  accessSync,
-  closeSync,
-  constants,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createError, fsError } from './errors.js';
+import { fsError } from './errors.js';
 
 /**
  * Atomically replaces `path` with `data`. Readers see either the old or the new content, never a
@@ -44,15 +34,5 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
     if (fd !== undefined) closeSync(fd);
     rmSync(tmp, { force: true });
     throw fsError(e, path, 'write');
-  }
-}
-
-/** Creates a Loci home folder (mode 0700) if needed and checks that it is writable. Idempotent. */
-export function ensureHome(home: string): void {
-  try {
-    mkdirSync(home, { recursive: true, mode: 0o700 });
-    accessSync(home, constants.W_OK | constants.R_OK);
-  } catch (e) {
-    throw createError('HOME_UNAVAILABLE', { path: home, reason: (e as Error).message }, e);
   }
 }

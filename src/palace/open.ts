@@ -5,9 +5,10 @@
  * `src/store/` and hands them to `createPalace`. With a `store` given it uses the in-memory graph,
  * tunnel and vector adapters instead.
  */
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
+import { createError } from '../core/errors.js';
 import { readSettings, processEnv, resolveHome, homePaths, type Env } from '../core/env.js';
-import { ensureHome } from '../core/fs-safe.js';
 import type { Logger } from '../core/logger.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { MemoryStore } from '../store/ports.js';
@@ -66,6 +67,16 @@ export async function embedderFromSpec(spec: string | undefined, env: Env): Prom
   const embed = await import('../embed/index.js');
   if (s === 'hash') return embed.createHashEmbedder();
   return embed.createEmbedder(embed.parseEmbedderSpec(s, env), { env });
+}
+
+/** Creates a Loci home folder (mode 0700) if needed and checks that it is writable. Idempotent. */
+export function ensureHome(home: string): void {
+  try {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    accessSync(home, constants.W_OK | constants.R_OK);
+  } catch (e) {
+    throw createError('HOME_UNAVAILABLE', { path: home, reason: (e as Error).message }, e);
+  }
 }
 
 /** The OS user name, or null. */

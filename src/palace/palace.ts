@@ -15,7 +15,7 @@ import type { MineClaudeOptions, MineConvosOptions, MineConvosSummary, MineProje
 import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, MemoryStore } from '../store/ports.js';
 import type { VectorStore } from '../store/vector-port.js';
 import type { GraphTables, TunnelStore } from '../store/index.js';
-import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
+import type { DiaryEntryInput } from './diary.js';
 import { assertUnderRoots, checkName, checkOptionalName } from './names.js';
 import { setupVectors } from './vectors.js';
 import type { PalaceGraph } from './graph.js';
@@ -185,6 +185,8 @@ export interface PalaceInternals {
 
 /** The secret redaction of the write paths, loaded on the first write (reading never needs it). */
 const redacting = () => import('./redacting.js');
+/** The agent diary, loaded on its first use. */
+const diary = () => import('./diary.js');
 
 /**
  * Builds a palace from ports (the composition root). Reads no environment and opens nothing: for
@@ -367,13 +369,13 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
 
     async diaryWrite(raw) {
       const { input, redactions } = (await redacting()).redactDiaryInput(raw);
-      const r = await diaryWrite(st, clock, input);
+      const r = await (await diary()).diaryWrite(st, clock, input);
       await syncVectors();
       return { ...r, redactions };
     },
     embed: (o) => vectors.sync(o),
     graph: getGraph,
-    diaryRead: (agent, o) => diaryRead(st, agent, o),
+    diaryRead: async (agent, o) => (await diary()).diaryRead(st, agent, o),
 
     close: () => st.close(),
   };
