@@ -26,6 +26,7 @@ import {
   type Logger,
   type MineOptions,
   type Palace,
+  processEnv,
   type WakeUpPlan,
 } from '../index.js';
 import { errorFields } from './log.js';
@@ -36,7 +37,7 @@ import { writeFileAtomic } from './light-core.js';
 export interface HookWorkerOptions {
   home: string;
   logger: Logger;
-  /** Environment (memory-directory choice of the wake-up refresh). Default `process.env`. */
+  /** Environment (memory-directory choice of the wake-up refresh). Default: the process's (`core/env.ts`). */
   env?: NodeJS.ProcessEnv | undefined;
   /** Attempts before a job is moved to `queue/failed/`. Default 5; 1 … 100. */
   maxAttempts?: number | undefined;
@@ -187,7 +188,7 @@ async function refreshWakeUps(
     try {
       plans.push({
         cwd,
-        plan: await planWakeUp({ palace, home: o.home, cwd, env: o.env ?? process.env, logger: o.logger }),
+        plan: await planWakeUp({ palace, home: o.home, cwd, env: o.env ?? processEnv(), logger: o.logger }),
       });
     } catch (e) {
       o.logger.log('warn', 'hook worker: wake-up refresh failed', { cwd, ...errorFields(e) });
