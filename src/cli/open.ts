@@ -8,7 +8,7 @@ import type { CliContext } from './context.js';
 /** Runs `fn` with an open palace, closing it afterwards. */
 export async function withPalace<T>(ctx: CliContext, fn: (p: Palace) => Promise<T>): Promise<T> {
   const home = ctx.globals().home ?? ctx.io.env['LOCI_HOME'];
-  const palace = await openPalace({ ...(home ? { home } : {}), logger: stderrLogger('warn') });
+  const palace = await openPalace({ ...(home ? { home } : {}), logger: stderrLogger('warn', ctx.io.stderr) });
   try {
     return await fn(palace);
   } finally {
