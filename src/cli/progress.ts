@@ -5,7 +5,7 @@
 import type { CliIO } from './context.js';
 
 /** A progress line that redraws at most ~10 times per second. */
-export interface ProgressLine {
+interface ProgressLine {
   update(text: string): void;
   done(): void;
 }

@@ -12,14 +12,14 @@ import type { Logger } from '../core/logger.js';
 import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
 import type { GraphBatch } from '../kg/index.js';
 import { DEFAULT_CHUNK_OPTIONS, walkProject, type ChunkOptions, type WalkItem } from './project/index.js';
-import { defaultWing } from './project-identity.js';
+import { defaultWing } from '../core/project-identity.js';
 import { emptySkips, noteSkip, type SkipReason, type SkippedFile } from './skips.js';
 import { createPreparer } from './preparer.js';
 import type { PrepareContext, PrepareJob } from './prepare-file.js';
 import { REDACT_RULES_VERSION } from '../redact/index.js';
 
 /** Bump when chunking or drawer layout changes, so every file is re-mined once. */
-export const PROJECT_MINER_VERSION = 1;
+const PROJECT_MINER_VERSION = 1;
 
 /**
  * Files are written in batches of about this many drawers or bytes per transaction: one
