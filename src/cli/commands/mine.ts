@@ -141,7 +141,11 @@ export const register: RegisterCommand = (program, ctx) => {
       };
       const s = await withPalace(ctx, (p) =>
         o.claude
-          ? p.mineClaude({ ...opts, ...(path !== undefined ? { configDir: resolve(ctx.io.cwd, path) } : {}) })
+          ? p.mineClaude({
+              ...opts,
+              env: ctx.io.env,
+              ...(path !== undefined ? { configDir: resolve(ctx.io.cwd, path) } : {}),
+            })
           : p.mine(resolve(ctx.io.cwd, path!), { ...opts, mode }),
       ).finally(() => progress.done());
       if (o.json) return printJson(ctx.io, summaryJson(s, o.verbose === true));
