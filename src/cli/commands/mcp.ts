@@ -38,7 +38,7 @@ interface ServeOptions {
 }
 
 async function serve(ctx: CliContext, o: ServeOptions): Promise<void> {
-  const logger = stderrLogger(logLevel(o.logLevel));
+  const logger = stderrLogger(logLevel(o.logLevel), ctx.io.stderr);
   const home = homeOf(ctx);
   const base = { logger, cwd: ctx.io.cwd, env: ctx.io.env, ...(home ? { home } : {}) };
   if (!o.http) {
