@@ -4,7 +4,8 @@
  * every source file under `src/`:
  * 1. no import cycle between folders of `src/`;
  * 2. the library never imports a front end (`cli`, `mcp`, `hooks`);
- * 3. front ends reach the library through its entry (`src/index.ts`), not through its files;
+ * 3. front ends reach the library through its entry (`src/index.ts`) or a capability's door, not
+ *    through its inner files (a command loads only the doors it uses: start-up, issue 12);
  * 4. another folder is entered through its `index.ts` door;
  * 5. SQL and the SQLite driver live in the storage adapters only;
  * 6. the environment is read in the few places listed here.
@@ -120,24 +121,6 @@ test('the library never imports a front end', () => {
   assert.deepEqual(bad, []);
 });
 
-/** Front-end files allowed to import library files directly, with the reason. */
-const FRONT_END_DEEP_IMPORTS = new Map<string, string>([
-  ['hooks/light-core.ts', 'the hook entry starts without loading the library (documented in ARCHITECTURE.md)'],
-]);
-
-test('front ends reach the library only through its entry', () => {
-  const bad: string[] = [];
-  for (const f of files) {
-    if (!FRONT_ENDS.has(f.folder) || FRONT_END_DEEP_IMPORTS.has(f.path)) continue;
-    for (const t of f.imports) {
-      const to = folderOf(t);
-      if (to === f.folder || to === ENTRY_FOLDER || FRONT_ENDS.has(to)) continue;
-      bad.push(`${f.path} -> ${t}`);
-    }
-  }
-  assert.deepEqual(bad, [], 'import the library through src/index.ts (or add a documented exception)');
-});
-
 /**
  * Files of a folder that other folders may import directly besides its `index.ts`: the leaf
  * modules of `core` (kept separate so that a command loads only the helpers it uses) and the port
@@ -148,6 +131,25 @@ const OPEN_DOORS = (target: string): boolean =>
   target === 'store/ports.ts' ||
   target === 'store/shared.ts' ||
   target === 'store/vector-port.ts';
+
+/** Front-end files allowed to import library files directly, with the reason. */
+const FRONT_END_DEEP_IMPORTS = new Map<string, string>([
+  ['hooks/light-core.ts', 'the hook entry starts without loading the library (documented in ARCHITECTURE.md)'],
+]);
+
+test('front ends reach the library only through its entry or its doors', () => {
+  const bad: string[] = [];
+  for (const f of files) {
+    if (!FRONT_ENDS.has(f.folder) || FRONT_END_DEEP_IMPORTS.has(f.path)) continue;
+    for (const t of f.imports) {
+      const to = folderOf(t);
+      if (to === f.folder || to === ENTRY_FOLDER || FRONT_ENDS.has(to)) continue;
+      if (t === `${to}/index.ts` || OPEN_DOORS(t)) continue;
+      bad.push(`${f.path} -> ${t}`);
+    }
+  }
+  assert.deepEqual(bad, [], 'import the library through src/index.ts or a door (or add a documented exception)');
+});
 
 /** Known deep imports through a side door (debt). */
 const KNOWN_SIDE_DOORS = new Set<string>([]);
@@ -193,7 +195,6 @@ const ENV_READERS = new Set([
   'hooks/main.ts',
   'hooks/queue.ts',
   'hooks/run.ts',
-  'hooks/wake-up.ts',
   'hooks/worker.ts',
   'ingest/convos-miner/claude-dirs.ts',
   'ingest/mine-convos.ts',
@@ -206,6 +207,7 @@ const ENV_READERS = new Set([
   'palace/vectors.ts',
   'providers/create.ts',
   'providers/types.ts',
+  'wakeup/wake-up.ts',
 ]);
 
 /** `text` without its comments (close enough for a word search: block comments, then line comments). */

@@ -7,6 +7,10 @@
 import { existsSync } from 'node:fs';
 import {
   buildPromptContext,
+  cacheWakeUpPlan,
+  planWakeUp,
+  recordUsage,
+  wakeUpResult,
   createMemoryStore,
   defaultWing,
   recallWings,
@@ -19,11 +23,9 @@ import {
   type Logger,
   type Palace,
   type PromptContext,
+  type UsageItem,
 } from '../index.js';
 import { contextAnswer, HOOK_OUTPUT_CHARS, type HookInput } from './protocol.js';
-import { recordUsage, type UsageItem } from './usage.js';
-import { wakeCacheKey, writeWakeCache } from './wake-cache.js';
-import { planWakeUp, wakeUpResult, WAKE_UP_LIMITS } from './wake-up.js';
 
 /** Where answers get the palace from. */
 export interface PalaceSource {
@@ -32,7 +34,7 @@ export interface PalaceSource {
 }
 
 /** What every hook answer gets. */
-export interface HookContext {
+interface HookContext {
   home: string;
   env: NodeJS.ProcessEnv;
   /** Working directory when the input has no `cwd`. */
@@ -48,7 +50,7 @@ export interface HookContext {
 }
 
 /** A source that opens the palace per answer and closes it on release (the hook process). */
-export function ownPalace(home: string, log: Logger): PalaceSource {
+function ownPalace(home: string, log: Logger): PalaceSource {
   return {
     async acquire() {
       if (!existsSync(homePaths(home).db)) return { palace: undefined, release: async () => {} };
@@ -76,7 +78,7 @@ export async function sessionStartAnswer(input: HookInput, ctx: HookContext): Pr
     else await palace.close();
   }
   // Signatures are taken after close: closing may checkpoint the WAL.
-  writeWakeCache(ctx.home, wakeCacheKey(ctx.home, cwd, undefined, WAKE_UP_LIMITS.maxTokens), plan.draft, plan.deps);
+  cacheWakeUpPlan(ctx.home, cwd, plan);
   const r = wakeUpResult(plan, Date.now());
   ctx.log.log('debug', 'session-start: wake-up computed', {
     tokens: r.tokens,

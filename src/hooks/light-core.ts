@@ -9,11 +9,23 @@
  * few leaf utilities of `core` (no dependencies beyond node built-ins and the error catalogue), so
  * they import them here, and nothing else of Loci. Every other hooks module that needs the library
  * imports `src/index.ts`, and is itself loaded with a dynamic `import()` only when an event needs it
- * (`run.ts`). Keep this list to leaf modules of `core`.
+ * (`run.ts`). Keep this list to leaf modules of `core`, plus the one light function of the
+ * `wakeup` capability a cached `session-start` needs ({@link cachedWakeUpText}: its module and
+ * `wakeup/wake-render.ts` import only node built-ins and leaf `core` modules; going through the
+ * `wakeup` door would load one more module on every hook).
  */
 export { writeFileAtomic } from '../core/fs-safe.js';
-export { createError, isLociError, type ErrorCode } from '../core/errors.js';
+export { createError, fsError, isLociError, type ErrorCode } from '../core/errors.js';
 export { resolveHome, homePaths } from '../core/home.js';
 export { sha256 } from '../core/hash.js';
 export { countWords } from '../core/words.js';
 export type { Logger, LogLevel } from '../core/logger.js';
+
+/**
+ * The cached wake-up text for `cwd` (see `wakeup/wake-cache.ts`), or undefined when none is fresh.
+ * Loaded on call so that the archiving events never load the wake-up modules.
+ */
+export async function cachedWakeUpText(home: string, cwd: string): Promise<string | undefined> {
+  const { cachedWakeUpText: cached } = await import('../wakeup/wake-cache.js');
+  return cached(home, cwd);
+}

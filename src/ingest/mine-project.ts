@@ -14,14 +14,14 @@ import type { GraphBatch } from '../kg/index.js';
 // Direct imports (not the project door): an unchanged tree never loads the chunkers.
 import { walkProject, type WalkItem } from './project/walk.js';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './project/chunk-types.js';
-import { defaultWing } from './project-identity.js';
+import { defaultWing } from '../core/project-identity.js';
 import { emptySkips, noteSkip, type SkipReason, type SkippedFile } from './skips.js';
 import type { Preparer } from './preparer.js';
 import type { PrepareContext, PrepareJob } from './prepare-file.js';
 import { REDACT_RULES_VERSION } from '../redact/index.js';
 
 /** Bump when chunking or drawer layout changes, so every file is re-mined once. */
-export const PROJECT_MINER_VERSION = 1;
+const PROJECT_MINER_VERSION = 1;
 
 /**
  * Files are written in batches of about this many drawers or bytes per transaction: one
