@@ -49,7 +49,7 @@ export type {
 // ── palace (open, mine, search) ───────────────────────────────────────────────
 export { DIARY_WING, checkName, NAME_MAX_CHARS, type DiaryEntryInput } from './palace/index.js';
 export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
-export { defaultWing, wingName } from './ingest/project-identity.js';
+export { defaultWing, wingName } from './core/project-identity.js';
 export { findGitRoot } from './core/git.js';
 export type { MineProjectOptions, MineProgress, MineSummary, SkipReason, SkippedFile } from './ingest/index.js';
 export {
@@ -105,7 +105,7 @@ export {
   loadLocomo,
 } from './lazy.js';
 export { claudeConfigDir } from './ingest/convos-miner/claude-dirs.js';
-export { wingForCwd } from './ingest/convos-miner/identity.js';
+export { wingForCwd } from './core/project-identity.js';
 export { CONVO_MINER_VERSION, SLOT_STRIDE } from './ingest/convos-miner/types.js';
 export type {
   MineConvosOptions,
@@ -272,6 +272,31 @@ export type {
   LlmExtractor,
 } from './kg/index.js';
 
+// ── wake-up, importance and usage (issue 7; capability since issue 12) ──────────
+export {
+  wakeUp,
+  planWakeUp,
+  wakeUpResult,
+  cacheWakeUpPlan,
+  recordUsage,
+  readUsage,
+  topUsage,
+  usageKey,
+  importance,
+  recencyFactor,
+  useFactor,
+  KIND_WEIGHTS,
+  RECENCY_DAYS,
+  estimateTokens,
+  ageLabel,
+  type WakeUpOptions,
+  type WakeUpResult,
+  type WakeUpItem,
+  type WakeUpPlan,
+  type Importance,
+  type UsageItem,
+} from './wakeup/index.js';
+
 // ── mcp and hooks (issue 7) ───────────────────────────────────────────────────
 export {
   createLociMcpServer,
@@ -292,19 +317,9 @@ export {
   type McpToolAnnotations,
 } from './mcp/index.js';
 export {
-  wakeUp,
   runHook,
   runHookWorker,
   installHooks,
-  recordUsage,
-  readUsage,
-  topUsage,
-  usageKey,
-  importance,
-  recencyFactor,
-  useFactor,
-  KIND_WEIGHTS,
-  RECENCY_DAYS,
   HOOK_EVENTS,
   HOOK_EVENT_NAMES,
   HOOK_OUTPUT_CHARS,
@@ -312,17 +327,10 @@ export {
   parseHookInput,
   isHumanPrompt,
   countHumanPrompts,
-  estimateTokens,
-  ageLabel,
-  type WakeUpOptions,
-  type WakeUpResult,
-  type WakeUpItem,
   type HookEvent,
   type HookInput,
   type PromptCount,
   type RunHookOptions,
-  type Importance,
-  type UsageItem,
   type HookWorkerOptions,
   type HookWorkerSummary,
   type HooksInstallOptions,

@@ -195,7 +195,6 @@ const ENV_READERS = new Set([
   'hooks/main.ts',
   'hooks/queue.ts',
   'hooks/run.ts',
-  'hooks/wake-up.ts',
   'hooks/worker.ts',
   'ingest/convos-miner/claude-dirs.ts',
   'ingest/mine-convos.ts',
@@ -208,6 +207,7 @@ const ENV_READERS = new Set([
   'palace/vectors.ts',
   'providers/create.ts',
   'providers/types.ts',
+  'wakeup/wake-up.ts',
 ]);
 
 /** `text` without its comments (close enough for a word search: block comments, then line comments). */

@@ -5,25 +5,22 @@
  * the warm hook server (`server.ts`), which passes its open palace through a {@link PalaceSource}.
  */
 import { existsSync } from 'node:fs';
+// The capability doors this needs, not the whole library (start-up: it runs in the hook process).
+import { homePaths } from '../core/home.js';
+import type { Logger } from '../core/logger.js';
+import { projectWing } from '../core/project-identity.js';
+import { selectMemoryDir } from '../memdir/index.js';
+import { openPalace, type Palace } from '../palace/index.js';
 import {
   buildPromptContext,
-  createMemoryStore,
-  defaultWing,
-  recallWings,
-  wingForCwd,
-  homePaths,
   loadRecallSession,
-  openPalace,
+  recallWings,
   recordSurfaced,
-  selectMemoryDir,
-  type Logger,
-  type Palace,
   type PromptContext,
-} from '../index.js';
+} from '../recall/index.js';
+import { createMemoryStore } from '../store/index.js';
+import { cacheWakeUpPlan, planWakeUp, recordUsage, wakeUpResult, type UsageItem } from '../wakeup/index.js';
 import { contextAnswer, HOOK_OUTPUT_CHARS, type HookInput } from './protocol.js';
-import { recordUsage, type UsageItem } from './usage.js';
-import { wakeCacheKey, writeWakeCache } from './wake-cache.js';
-import { planWakeUp, wakeUpResult, WAKE_UP_LIMITS } from './wake-up.js';
 
 /** Where answers get the palace from. */
 export interface PalaceSource {
@@ -76,7 +73,7 @@ export async function sessionStartAnswer(input: HookInput, ctx: HookContext): Pr
     else await palace.close();
   }
   // Signatures are taken after close: closing may checkpoint the WAL.
-  writeWakeCache(ctx.home, wakeCacheKey(ctx.home, cwd, undefined, WAKE_UP_LIMITS.maxTokens), plan.draft, plan.deps);
+  cacheWakeUpPlan(ctx.home, cwd, plan);
   const r = wakeUpResult(plan, Date.now());
   ctx.log.log('debug', 'session-start: wake-up computed', {
     tokens: r.tokens,
@@ -108,7 +105,7 @@ export async function promptAnswer(input: HookInput, ctx: HookContext): Promise<
     let pc: PromptContext | undefined;
     let out = '';
     // Recall stays in its project: the cwd's wing and the wings its tunnels reach, plus user memories.
-    const wings = await recallWings(palace, wingForCwd(cwd) ?? defaultWing(cwd));
+    const wings = await recallWings(palace, projectWing(cwd));
     const scope = { wings, userMemoryDir: choice.userDir, wrap: false };
     for (let attempt = 0; attempt < 3; attempt++) {
       pc = await buildPromptContext({

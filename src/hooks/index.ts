@@ -1,14 +1,14 @@
 /**
  * @module hooks
- * Claude Code hooks, the archive worker, the warm hook server, the wake-up and `loci hooks
- * install`: the only door of `src/hooks/`. Importing it is cheap — modules that need the library
- * (wake-up, worker, install, the recall answer, the server) are loaded by the first call (dynamic
+ * Claude Code hooks, the archive worker, the warm hook server and `loci hooks install`: the only
+ * door of `src/hooks/` (the wake-up itself is the `wakeup` capability). Importing it is cheap —
+ * modules that need the library (worker, install, the recall and wake-up answers, the server) are
+ * loaded by the first call (dynamic
  * `import()`), which also keeps `src/index.ts` → hooks → `src/index.ts` free of load-order cycles.
  * The process entry Claude Code runs is `main.ts`. See ARCHITECTURE.md here.
  */
 import type { HooksInstallOptions, HooksInstallResult } from './install.js';
 import type { HookWorkerOptions, HookWorkerSummary } from './worker.js';
-import type { WakeUpOptions, WakeUpResult } from './wake-up.js';
 import type { RunHookOptions } from './run.js';
 
 export {
@@ -22,21 +22,8 @@ export {
 } from './protocol.js';
 export { isHumanPrompt, countHumanPrompts, type PromptCount } from './transcript.js';
 export type { RunHookOptions } from './run.js';
-export { importance, recencyFactor, useFactor, KIND_WEIGHTS, RECENCY_DAYS, type Importance } from './importance.js';
-export { recordUsage, readUsage, topUsage, usageKey, type UsageItem, type UsageRecord } from './usage.js';
-export { estimateTokens, ageLabel } from './wake-render.js';
-export type { WakeUpOptions, WakeUpResult, WakeUpItem } from './wake-up.js';
 export type { HookWorkerOptions, HookWorkerSummary } from './worker.js';
 export type { HooksInstallOptions, HooksInstallResult, HooksInstallScope, HookHandler } from './install.js';
-
-/**
- * The wake-up for a session: identity, pinned memories, then the project's most important recent
- * memories and decisions (importance = recency × use × kind), each with its age, within
- * `maxTokens` (default 800, estimated as ⌈chars / 4⌉). `text` is '' when there is nothing to say.
- */
-export async function wakeUp(opts: WakeUpOptions): Promise<WakeUpResult> {
-  return (await import('./wake-up.js')).wakeUp(opts);
-}
 
 /**
  * Runs one Claude Code hook: parses `stdin` (the hook JSON), does the event's work, and returns

@@ -9,7 +9,10 @@
  * few leaf utilities of `core` (no dependencies beyond node built-ins and the error catalogue), so
  * they import them here, and nothing else of Loci. Every other hooks module that needs the library
  * imports `src/index.ts`, and is itself loaded with a dynamic `import()` only when an event needs it
- * (`run.ts`). Keep this list to leaf modules of `core`.
+ * (`run.ts`). Keep this list to leaf modules of `core`, plus the one light function of the
+ * `wakeup` capability a cached `session-start` needs ({@link cachedWakeUpText}: its module and
+ * `wakeup/wake-render.ts` import only node built-ins and leaf `core` modules; going through the
+ * `wakeup` door would load one more module on every hook).
  */
 export { writeFileAtomic } from '../core/fs-safe.js';
 export { createError, isLociError, type ErrorCode } from '../core/errors.js';
@@ -17,3 +20,4 @@ export { resolveHome, homePaths } from '../core/home.js';
 export { sha256 } from '../core/hash.js';
 export { countWords } from '../core/words.js';
 export type { Logger, LogLevel } from '../core/logger.js';
+export { cachedWakeUpText } from '../wakeup/wake-cache.js';

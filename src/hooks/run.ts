@@ -15,12 +15,11 @@
  * are asked of the warm hook server first (`client.ts`); without one, the library is imported
  * into the hook process (`answers.ts`) and a server is started for the next hook.
  *
- * Start-up: the archiving events (`stop`, `pre-compact`, `post-compact`, `session-end`) load only
- * this module's static imports; the server client and the wake-up cache load with the events that
- * use them.
+ * Start-up: the server client (`client.ts`, with `node:net`) loads only with the events that may
+ * ask the server; the archiving events do without it.
  */
 import { existsSync } from 'node:fs';
-import { createError, homePaths, resolveHome, type Logger } from './light-core.js';
+import { cachedWakeUpText, createError, homePaths, resolveHome, type Logger } from './light-core.js';
 import { errorFields, hookLogger } from './log.js';
 import {
   contextAnswer,
@@ -51,8 +50,6 @@ export interface RunHookOptions {
 
 /** Default of `LOCI_HOOK_SAVE_EVERY`: human prompts between two archive checkpoints. */
 export const SAVE_EVERY_DEFAULT = 15;
-/** Token budget of the session-start wake-up (and of its cache key). */
-const WAKE_TOKENS = 800;
 
 /** `LOCI_HOOK_SAVE_EVERY` as an integer in 1 … 10,000 (default 15; anything else → 15). */
 export function saveEvery(env: NodeJS.ProcessEnv): number {
@@ -191,19 +188,15 @@ async function sessionStart(input: HookInput, ctx: Ctx, stdin: string): Promise<
     kick(ctx);
   }
   const cwd = input.cwd ?? ctx.cwd;
-  const { readWakeCache, wakeCacheKey } = await import('./wake-cache.js');
-  const draft = readWakeCache(ctx.home, wakeCacheKey(ctx.home, cwd, undefined, WAKE_TOKENS));
-  if (draft) {
+  const cached = cachedWakeUpText(ctx.home, cwd);
+  if (cached !== undefined) {
     ctx.log.log('debug', 'session-start: cached wake-up');
     // Warm the server up for the prompts that follow (no connection: the socket file is enough).
-    const [{ serverEnabled, serverSocketPath, spawnServer }, { draftHasContent, renderWakeUp }] = await Promise.all([
-      import('./client.js'),
-      import('./wake-render.js'),
-    ]);
+    const { serverEnabled, serverSocketPath, spawnServer } = await import('./client.js');
     const sock = serverSocketPath(ctx.home);
     if (serverEnabled(ctx.env) && ctx.spawn && sock && process.platform !== 'win32' && !existsSync(sock))
       spawnServer(ctx.home, ctx.log, ctx.env);
-    return draftHasContent(draft) ? contextAnswer('session-start', renderWakeUp(draft, Date.now()).text) : '';
+    return contextAnswer('session-start', cached);
   }
   const served = await viaServer('session-start', stdin, ctx);
   if (served !== undefined) return served;

@@ -17,21 +17,22 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import {
+  cacheWakeUpPlan,
   createError,
   defaultWing,
   homePaths,
   openPalace,
+  planWakeUp,
   sha256,
   stableId,
   wingForCwd,
   type Logger,
   type MineOptions,
   type Palace,
+  type WakeUpPlan,
 } from '../index.js';
 import { errorFields } from './log.js';
 import { acquireLock, heartbeat, moveToFailed, queuedFiles, readJob, releaseLock, type QueuedJob } from './queue.js';
-import { wakeCacheKey, writeWakeCache } from './wake-cache.js';
-import { planWakeUp, WAKE_UP_LIMITS, type WakeUpPlan } from './wake-up.js';
 import { writeFileAtomic } from './light-core.js';
 
 /** Options of {@link runHookWorker}. */
@@ -236,8 +237,7 @@ export async function runHookWorker(o: HookWorkerOptions): Promise<HookWorkerSum
       await palaceRef.p
         ?.close()
         .catch((e: Error) => o.logger.log('warn', 'hook worker: closing the palace failed', { error: e.message }));
-      for (const { cwd, plan } of plans)
-        writeWakeCache(o.home, wakeCacheKey(o.home, cwd, undefined, WAKE_UP_LIMITS.maxTokens), plan.draft, plan.deps);
+      for (const { cwd, plan } of plans) cacheWakeUpPlan(o.home, cwd, plan);
       releaseLock(o.home);
     }
     const now = Date.now();

@@ -9,7 +9,7 @@ export {
   type MineProgress,
   type MineSummary,
 } from './mine-project.js';
-export { wingName, defaultWing } from './project-identity.js';
+export { wingName, defaultWing } from '../core/project-identity.js';
 export { SKIP_REASONS, type SkipReason, type SkippedFile } from './skips.js';
 // The conversation miner loads on first use (see convos-miner/lazy); types are free.
 export { mineConversations, mineClaudeCode, mineAuto } from './convos-miner/lazy.js';

@@ -20,7 +20,7 @@ import { resolve, sep } from 'node:path';
 import { createError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
-import { defaultWing } from './project-identity.js';
+import { defaultWing } from '../core/project-identity.js';
 import { claudeConfigDir, discoverClaudeFiles } from './convos-miner/claude-dirs.js';
 import { discover, type Discovery } from './convos-miner/discover.js';
 import { UnknownTypes } from './convos-miner/unknown-types.js';

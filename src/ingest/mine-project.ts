@@ -12,7 +12,7 @@ import type { Logger } from '../core/logger.js';
 import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
 import type { GraphBatch } from '../kg/index.js';
 import { DEFAULT_CHUNK_OPTIONS, walkProject, type ChunkOptions, type WalkItem } from './project/index.js';
-import { defaultWing } from './project-identity.js';
+import { defaultWing } from '../core/project-identity.js';
 import { emptySkips, noteSkip, type SkipReason, type SkippedFile } from './skips.js';
 import { createPreparer } from './preparer.js';
 import type { PrepareContext, PrepareJob } from './prepare-file.js';

@@ -4,7 +4,7 @@
  *
  * Rule (documented choice), first answer wins:
  * 1. `--wing` (the forced wing).
- * 2. The conversation's `cwd` (Claude Code, Codex, `history.jsonl`), see {@link wingForCwd}: when
+ * 2. The conversation's `cwd` (Claude Code, Codex, `history.jsonl`), see `wingForCwd` (`core/project-identity`): when
  *    the folder exists and is inside a git repository, the name of the repository's **canonical
  *    root** (the main worktree, shared by every linked worktree — see `core/git`'s `findGit`), so a
  *    project's code and its conversations meet in one wing; otherwise the cwd's last folder that
@@ -20,80 +20,13 @@
  * Subagent and compaction files of a Claude Code session join the wing of their parent session
  * (same `sessionId`), see the miner.
  */
-import { existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { findGit, findGitRoot } from '../../core/git.js';
+import { findGitRoot } from '../../core/git.js';
+import { isHome, isTempName, wingForCwd, wingName } from '../../core/project-identity.js';
 import type { ConvoFormat } from '../convos/index.js';
-import { wingName } from '../project-identity.js';
 
-const cache = new Map<string, string>();
-
-/** A folder name that is a temporary or generated name, never a project's. */
-export function isTempName(name: string): boolean {
-  return (
-    /^(?:tmp|temp|T)$/i.test(name) ||
-    /^(?:beam|tmp|temp)[._-]/i.test(name) ||
-    /^[0-9a-f]{16,}$/i.test(name) ||
-    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(name)
-  );
-}
-
-const HOME_RE = [
-  /^\/home\/[^/]+$/,
-  /^\/Users\/[^/]+$/,
-  /^\/root$/,
-  /^\/var\/home\/[^/]+$/,
-  /^[A-Za-z]:\/Users\/[^/]+$/i,
-];
-const TEMP_ROOT_RE = [
-  /^\/tmp$/,
-  /^\/var\/tmp$/,
-  /^\/private\/tmp$/,
-  /^(?:\/private)?\/var\/folders(?:\/.*)?$/,
-  /^[A-Za-z]:\/Windows\/Temp$/i,
-];
-
-function isHome(p: string): boolean {
-  let h: string | undefined;
-  try {
-    h = homedir().replace(/\\/g, '/').replace(/\/+$/, '');
-  } catch {
-    h = undefined;
-  }
-  return p === '' || p === '/' || p === h || HOME_RE.some((re) => re.test(p));
-}
-
-/** The project name a path names without looking at the disk, or `home` / `tmp` when it names none. */
-function nameOf(path: string): string {
-  let p = path.replace(/\\/g, '/').replace(/\/+$/, '');
-  for (;;) {
-    if (isHome(p)) return 'home';
-    if (TEMP_ROOT_RE.some((re) => re.test(p))) return 'tmp';
-    const name = p.slice(p.lastIndexOf('/') + 1);
-    if (name && !isTempName(name)) return name;
-    const up = p.slice(0, Math.max(0, p.lastIndexOf('/')));
-    if (up === p) return 'home';
-    p = up;
-  }
-}
-
-/**
- * The wing for a conversation held in `cwd` (rule 2 of the module comment); null when cwd is
- * empty. Cached per process.
- */
-export function wingForCwd(cwd: string | null | undefined): string | null {
-  if (!cwd) return null;
-  const hit = cache.get(cwd);
-  if (hit !== undefined) return hit;
-  const git = existsSync(cwd) ? findGit(cwd, 1500) : undefined;
-  // a repository rooted at a home folder (dotfiles) is not the project of everything below it
-  const root = git && !isHome(git.canonicalRoot.replace(/\\/g, '/').replace(/\/+$/, '')) ? git.canonicalRoot : null;
-  const wing = wingName(root ? basename(root) : nameOf(cwd));
-  if (cache.size > 10_000) cache.clear();
-  cache.set(cwd, wing);
-  return wing;
-}
+export { isTempName, wingForCwd };
 
 const CONTAINERS =
   /^(?:code|src|source|projects?|repos?|repositories|git|github|gitlab|dev|development|work|workspace|workspaces|documents|desktop|sites|www)$/i;

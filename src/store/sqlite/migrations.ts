@@ -88,7 +88,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'drawers, full-text index, sources', up: (db) => db.exec(DRAWERS_V1) },
   { version: 2, name: 'knowledge graph', up: (db) => db.exec(KG_SCHEMA_V2) },
   { version: 3, name: 'vector models', up: (db) => db.exec(VECTORS_V3) },
-  // Recall counts for the wake-up's `use` factor (src/hooks/usage.ts): item = `drawer:<id>` | `memory:<abs path>`.
+  // Recall counts for the wake-up's `use` factor (src/wakeup/usage.ts): item = `drawer:<id>` | `memory:<abs path>`.
   {
     version: 4,
     name: 'usage',

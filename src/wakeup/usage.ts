@@ -1,5 +1,5 @@
 /**
- * @module hooks/usage
+ * @module wakeup/usage
  * Usage statistics for the wake-up's `use` factor: how often each drawer or memory file was
  * recalled. Stored by the palace's drawer store (`recordUsage` / `readUsage` / `topUsage` of the
  * store port; SQLite table `usage`, schema migration 4; in memory for an in-memory store).
@@ -9,7 +9,8 @@
  * injected memory and drawer), and any front end that reads an item on purpose (the MCP server may
  * call {@link recordUsage}).
  */
-import type { Palace, UsageRecord } from '../index.js';
+import type { Palace } from '../palace/index.js';
+import type { UsageRecord } from '../store/ports.js';
 
 export type { UsageRecord };
 

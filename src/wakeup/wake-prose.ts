@@ -1,5 +1,5 @@
 /**
- * @module hooks/wake-prose
+ * @module wakeup/wake-prose
  * What of a stored conversation is worth reading at session start: the words people said, not the
  * tools' output. Pure functions over drawer text as the conversation miner writes it
  * (`User: …` / `Assistant: …` turns, tool calls as `[Bash] …` / `[Read path]`, tool results as

@@ -1,5 +1,5 @@
 /**
- * @module hooks/importance
+ * @module wakeup/importance
  * How the wake-up ranks what it shows: **importance = recency × use × kind**.
  *
  * | factor | formula | why |

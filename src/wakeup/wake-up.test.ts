@@ -1,5 +1,5 @@
 /**
- * @module hooks/wake-up.test
+ * @module wakeup/wake-up.test
  * Wake-up ranking on a real SQLite palace with a fixed clock: recent + used beats old, pinned
  * first, the budget respected, duplicates dropped, other projects and first-stored order ignored.
  */

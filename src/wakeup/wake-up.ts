@@ -1,5 +1,5 @@
 /**
- * @module hooks/wake-up
+ * @module wakeup/wake-up
  * The wake-up answers "where are we?" when a session starts, within a token budget.
  *
  * Content, in order: the identity (`<LOCI_HOME>/identity.md`, else `identity.txt`; at most 600
@@ -20,30 +20,22 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, relative, isAbsolute, sep } from 'node:path';
-import {
-  DIARY_WING,
-  defaultWing,
-  escapeReminderContent,
-  loadMemories,
-  loadMemoryIndex,
-  selectMemoryDir,
-  systemClock,
-  type Clock,
-  type Drawer,
-  type Logger,
-  type Memory,
-  type Palace,
-  wingForCwd,
-} from '../index.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import { projectWing } from '../core/project-identity.js';
+import { loadMemories, loadMemoryIndex, selectMemoryDir, type Memory } from '../memdir/index.js';
+import { DIARY_WING, type Palace } from '../palace/index.js';
+import { escapeReminderContent } from '../recall/index.js';
+import type { Drawer } from '../store/ports.js';
 import { ageInDays, drawerKindFactor, importance, memoryKindFactor, type Importance } from './importance.js';
 import { readUsage, topUsage, usageKey } from './usage.js';
 import { homeDeps, type WakeDep } from './wake-cache.js';
 import { decisionSentences, proseLines } from './wake-prose.js';
 import {
   cutText,
-  draftHasContent,
+  DEFAULT_WAKE_TOKENS,
   oneLine,
-  renderWakeUp,
+  wakeUpResult,
   type WakeUpBlock,
   type WakeUpDraft,
   type WakeUpLine,
@@ -53,7 +45,7 @@ import { isConversation, latestSessions, type SessionState } from './wake-sessio
 /** Defaults and limits of the wake-up. */
 export const WAKE_UP_LIMITS = {
   /** Default token budget (estimated as ⌈chars / 4⌉). */
-  maxTokens: 800,
+  maxTokens: DEFAULT_WAKE_TOKENS,
   /** Smallest and largest accepted budgets. */
   minTokens: 100,
   maxTokensLimit: 8_000,
@@ -340,7 +332,7 @@ export async function planWakeUp(o: WakeUpOptions): Promise<WakeUpPlan> {
   const now = (o.clock ?? systemClock).now();
   const home = o.home ?? o.palace.home;
   const cwd = o.cwd ?? process.cwd();
-  const wing = o.wing ?? wingForCwd(cwd) ?? defaultWing(cwd);
+  const wing = o.wing ?? projectWing(cwd);
   const maxChars = clampTokens(o.maxTokens) * 4;
   const deps: WakeDep[] = homeDeps(home);
   let memoryDir: string | null = null;
@@ -419,34 +411,6 @@ export async function planWakeUp(o: WakeUpOptions): Promise<WakeUpPlan> {
     maxChars,
   };
   return { draft, pinned: shownPinned, sessions, recent: shownRecent, identity, wing, memoryDir, deps };
-}
-
-/** Renders a plan into the public result. */
-export function wakeUpResult(plan: WakeUpPlan, now: number): WakeUpResult {
-  if (!draftHasContent(plan.draft)) {
-    return {
-      text: '',
-      tokens: 0,
-      wing: plan.wing,
-      memoryDir: plan.memoryDir,
-      sections: { identity: null, pinned: [], sessions: [], recent: [] },
-      omitted: 0,
-    };
-  }
-  const r = renderWakeUp(plan.draft, now);
-  const pinned = r.included.pinned.map((i) => plan.pinned[i]!);
-  const recent = r.included.recent.map((i) => plan.recent[i]!);
-  const sessions = r.included.sessions.map((i) => plan.sessions[i]!);
-  const identityShown = plan.identity && r.text.includes('\n## Identity\n') ? plan.identity : null;
-  const omitted = plan.draft.more + plan.pinned.length - pinned.length + plan.recent.length - recent.length;
-  return {
-    text: r.text,
-    tokens: r.tokens,
-    wing: plan.wing,
-    memoryDir: plan.memoryDir,
-    sections: { identity: identityShown, pinned, sessions, recent },
-    omitted,
-  };
 }
 
 /**

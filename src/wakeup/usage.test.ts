@@ -1,5 +1,5 @@
 /**
- * @module hooks/usage.test
+ * @module wakeup/usage.test
  * Usage counts: increments, reads, most-used listing, the in-memory fallback, and a write that
  * gives up quickly (instead of blocking a hook) while another process holds the write lock.
  */

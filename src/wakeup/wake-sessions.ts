@@ -1,5 +1,5 @@
 /**
- * @module hooks/wake-sessions
+ * @module wakeup/wake-sessions
  * "Where are we?": the final state of a project's latest conversation sessions, read from the
  * conversation drawers of its wing.
  *
@@ -17,7 +17,7 @@
  *   background task finished), earlier exchanges are read back.
  * Parts of an exchange are read with `neighbours` (same source, nearby chunks, same `exchangeId`).
  */
-import type { Drawer } from '../index.js';
+import type { Drawer } from '../store/ports.js';
 import { finalProse, isBoilerplate, isHarnessNotice, joinProse, proseLines, type ProseLine } from './wake-prose.js';
 
 /** The part of the drawer store this module needs. */

@@ -1,5 +1,5 @@
 /**
- * @module hooks/wake-render.test
+ * @module wakeup/wake-render.test
  * Ages, the character budget and the importance formula.
  */
 import assert from 'node:assert/strict';

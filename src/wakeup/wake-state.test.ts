@@ -1,5 +1,5 @@
 /**
- * @module hooks/wake-state.test
+ * @module wakeup/wake-state.test
  * The wake-up answers "where are we?" (issue 10, point 7), on a real SQLite palace with fixtures
  * written for these tests in the conversation miner's drawer format: the latest session's
  * compaction summary whole (or its key sections), the last request and final words; never tool

@@ -1,7 +1,7 @@
 /**
- * @module hooks/wake-cache
+ * @module wakeup/wake-cache
  * A cache of wake-up drafts so that `session-start` answers without loading the library or
- * opening SQLite (see `light-core.ts` for the start-up costs).
+ * opening SQLite (see `hooks/light-core.ts` for the start-up costs).
  *
  * An entry (`<LOCI_HOME>/cache/wake-up/<key>.json`, key = hash of home, cwd, wing and budget)
  * holds the ranked, escaped lines and the **signatures** of everything they were computed from:
@@ -12,12 +12,21 @@
  * hours old; ages are rendered at use time (`wake-render.ts`). Writers (the `session-start` slow
  * path, the hook worker after archiving, `loci wake-up`) snapshot the signatures **after** closing
  * the palace, since closing may checkpoint the WAL. Version 2 (drafts with sessions and an
- * orientation); entries of another version are ignored. Node built-ins and `light-core` only.
+ * orientation); entries of another version are ignored. Node built-ins, leaf `core` modules and
+ * `wake-render.ts` only (the hook fast path imports this module).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { homePaths, sha256, writeFileAtomic } from './light-core.js';
-import type { WakeUpDraft } from './wake-render.js';
+import { writeFileAtomic } from '../core/fs-safe.js';
+import { sha256 } from '../core/hash.js';
+import { homePaths } from '../core/home.js';
+import {
+  CHARS_PER_TOKEN,
+  DEFAULT_WAKE_TOKENS,
+  draftHasContent,
+  renderWakeUp,
+  type WakeUpDraft,
+} from './wake-render.js';
 
 /** Entries older than this are not used, in ms. */
 export const WAKE_CACHE_TTL_MS = 12 * 3_600_000;
@@ -122,4 +131,25 @@ export function readWakeCache(home: string, key: string, now = Date.now()): Wake
   if (now - e.createdAt > WAKE_CACHE_TTL_MS || e.createdAt > now + 60_000) return undefined;
   for (const d of e.deps) if (!d?.dep || depSignature(d.dep) !== d.sig) return undefined;
   return e.draft;
+}
+
+/**
+ * Saves a computed wake-up (`planWakeUp`) as the cache entry of `cwd` that the `session-start`
+ * hook reads (key: home, cwd, no forced wing, the draft's token budget). Call it after the palace
+ * is closed: closing may checkpoint the WAL, which changes the signatures. Never throws.
+ */
+export function cacheWakeUpPlan(home: string, cwd: string, plan: { draft: WakeUpDraft; deps: WakeDep[] }): boolean {
+  const tokens = Math.round(plan.draft.maxChars / CHARS_PER_TOKEN);
+  return writeWakeCache(home, wakeCacheKey(home, cwd, undefined, tokens), plan.draft, plan.deps);
+}
+
+/**
+ * The `session-start` wake-up text of `cwd` from the cache, rendered now (true ages): '' when the
+ * cached wake-up has nothing to say, undefined when there is no fresh entry (compute it). Default
+ * budget (800 tokens). Loads no library module.
+ */
+export function cachedWakeUpText(home: string, cwd: string, now = Date.now()): string | undefined {
+  const draft = readWakeCache(home, wakeCacheKey(home, cwd, undefined, DEFAULT_WAKE_TOKENS), now);
+  if (!draft) return undefined;
+  return draftHasContent(draft) ? renderWakeUp(draft, now).text : '';
 }

@@ -1,11 +1,12 @@
 /**
- * @module hooks/wake-render
+ * @module wakeup/wake-render
  * Rendering the wake-up text from ranked lines within a character budget, with ages ("3 days
  * ago") computed at render time — so a cached draft (`wake-cache.ts`) renders true ages later.
  * Tokens are estimated as ⌈characters / 4⌉ (the usual rule of thumb for English and code with
  * Claude's tokenizer; the budget is therefore `maxTokens × 4` characters). Pure functions, no
- * Loci imports (fast path).
+ * Loci imports (fast path: the cached `session-start` hook loads this module).
  */
+import type { WakeUpPlan, WakeUpResult } from './wake-up.js';
 
 /** One line of the wake-up text before its age is known. */
 export interface WakeUpLine {
@@ -60,6 +61,9 @@ export interface RenderedWakeUp {
 
 /** Characters per token of the estimate. */
 export const CHARS_PER_TOKEN = 4;
+
+/** Default token budget of a wake-up (and of the session-start hook's cache key). */
+export const DEFAULT_WAKE_TOKENS = 800;
 
 /** ⌈chars / 4⌉. */
 export function estimateTokens(text: string): number {
@@ -145,6 +149,34 @@ export function renderWakeUp(d: WakeUpDraft, now: number): RenderedWakeUp {
 /** True when a draft has anything to say (an identity or at least one line). */
 export function draftHasContent(d: WakeUpDraft): boolean {
   return !!d.identity || d.pinned.length > 0 || d.recent.length > 0 || (d.sessions?.length ?? 0) > 0 || !!d.orientation;
+}
+
+/** Renders a plan into the public result. */
+export function wakeUpResult(plan: WakeUpPlan, now: number): WakeUpResult {
+  if (!draftHasContent(plan.draft)) {
+    return {
+      text: '',
+      tokens: 0,
+      wing: plan.wing,
+      memoryDir: plan.memoryDir,
+      sections: { identity: null, pinned: [], sessions: [], recent: [] },
+      omitted: 0,
+    };
+  }
+  const r = renderWakeUp(plan.draft, now);
+  const pinned = r.included.pinned.map((i) => plan.pinned[i]!);
+  const recent = r.included.recent.map((i) => plan.recent[i]!);
+  const sessions = r.included.sessions.map((i) => plan.sessions[i]!);
+  const identityShown = plan.identity && r.text.includes('\n## Identity\n') ? plan.identity : null;
+  const omitted = plan.draft.more + plan.pinned.length - pinned.length + plan.recent.length - recent.length;
+  return {
+    text: r.text,
+    tokens: r.tokens,
+    wing: plan.wing,
+    memoryDir: plan.memoryDir,
+    sections: { identity: identityShown, pinned, sessions, recent },
+    omitted,
+  };
 }
 
 /** Cuts `text` to at most `max` characters at a line end (else a space), adding "…". */

@@ -1,0 +1,42 @@
+/**
+ * @module wakeup
+ * The wake-up capability — "where are we?" when a session starts — and what it ranks with: the
+ * only door of `src/wakeup/`. Planning (`wake-up.ts`: identity, pinned memories, the latest
+ * sessions, decisions, ranked by importance = recency × use × kind), rendering within a token
+ * budget with true ages (`wake-render.ts`), the session-start cache (`wake-cache.ts`), importance
+ * (`importance.ts`) and usage counts (`usage.ts`). Importing this door is cheap: planning (which
+ * reads memory files and the palace) loads on the first call. See ARCHITECTURE.md here.
+ */
+import type { WakeUpOptions, WakeUpPlan, WakeUpResult } from './wake-up.js';
+
+export { importance, recencyFactor, useFactor, KIND_WEIGHTS, RECENCY_DAYS, type Importance } from './importance.js';
+export { recordUsage, readUsage, topUsage, usageKey, type UsageItem, type UsageRecord } from './usage.js';
+export {
+  estimateTokens,
+  ageLabel,
+  renderWakeUp,
+  wakeUpResult,
+  DEFAULT_WAKE_TOKENS,
+  type WakeUpDraft,
+  type RenderedWakeUp,
+} from './wake-render.js';
+export { cacheWakeUpPlan, cachedWakeUpText, type WakeDep } from './wake-cache.js';
+export type { WakeUpOptions, WakeUpPlan, WakeUpResult, WakeUpItem } from './wake-up.js';
+export type { SessionState } from './wake-sessions.js';
+
+/**
+ * The wake-up for a session: identity, pinned memories, then the project's most important recent
+ * memories and decisions (importance = recency × use × kind), each with its age, within
+ * `maxTokens` (default 800, estimated as ⌈chars / 4⌉). `text` is '' when there is nothing to say.
+ */
+export async function wakeUp(opts: WakeUpOptions): Promise<WakeUpResult> {
+  return (await import('./wake-up.js')).wakeUp(opts);
+}
+
+/**
+ * Computes a wake-up without rendering it: the draft, what it shows and the files it depends on
+ * (for {@link cacheWakeUpPlan}). Render it with {@link wakeUpResult}.
+ */
+export async function planWakeUp(opts: WakeUpOptions): Promise<WakeUpPlan> {
+  return (await import('./wake-up.js')).planWakeUp(opts);
+}
