@@ -15,7 +15,11 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createError, findGitRoot, lociLaunch, writeFileAtomic, readJsonObjectFile, isJsonObject } from '../index.js';
+import { createError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/fs-safe.js';
+import { findGitRoot } from '../core/git.js';
+import { readJsonObjectFile, isJsonObject } from '../core/json-file.js';
+import { lociLaunch } from '../core/launcher.js';
 
 /** Where the registration goes. */
 export type McpInstallScope = 'project' | 'user' | 'local';
