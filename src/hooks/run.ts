@@ -49,16 +49,16 @@ export interface RunHookOptions {
 }
 
 /** Default of `LOCI_HOOK_SAVE_EVERY`: human prompts between two archive checkpoints. */
-export const SAVE_EVERY_DEFAULT = 15;
+const SAVE_EVERY_DEFAULT = 15;
 
 /** `LOCI_HOOK_SAVE_EVERY` as an integer in 1 … 10,000 (default 15; anything else → 15). */
-export function saveEvery(env: NodeJS.ProcessEnv): number {
+function saveEvery(env: NodeJS.ProcessEnv): number {
   const n = Number(env['LOCI_HOOK_SAVE_EVERY']);
   return Number.isInteger(n) && n >= 1 && n <= 10_000 ? n : SAVE_EVERY_DEFAULT;
 }
 
 /** The Stop nudge (phrased as a fact, not a command; A6). */
-export function nudgeText(prompts: number): string {
+function nudgeText(prompts: number): string {
   return (
     `Loci archived this conversation (${prompts} prompts since the last checkpoint). The archive keeps the transcript verbatim, ` +
     'but decisions, preferences and corrections from it reach later sessions reliably only when they are saved as memory files ' +
@@ -188,7 +188,7 @@ async function sessionStart(input: HookInput, ctx: Ctx, stdin: string): Promise<
     kick(ctx);
   }
   const cwd = input.cwd ?? ctx.cwd;
-  const cached = cachedWakeUpText(ctx.home, cwd);
+  const cached = await cachedWakeUpText(ctx.home, cwd);
   if (cached !== undefined) {
     ctx.log.log('debug', 'session-start: cached wake-up');
     // Warm the server up for the prompts that follow (no connection: the socket file is enough).

@@ -62,9 +62,9 @@ export interface HookWorkerSummary {
 }
 
 /** The room of compaction-summary drawers. */
-export const SUMMARY_ROOM = 'summaries';
+const SUMMARY_ROOM = 'summaries';
 /** The wing of a summary whose session had no `cwd`. */
-export const UNKNOWN_PROJECT_WING = 'sessions';
+const UNKNOWN_PROJECT_WING = 'sessions';
 const BACKOFF_MS = 30_000;
 
 async function storeSummary(palace: Palace, job: QueuedJob['job']): Promise<boolean> {

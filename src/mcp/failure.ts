@@ -11,14 +11,14 @@ import { createError, displayDetails, isLociError, type LociError } from '../cor
 import type { Logger } from '../core/logger.js';
 
 /** The structured error every failed call carries. */
-export interface ToolFailure {
+interface ToolFailure {
   code: string;
   message: string;
   details: Record<string, unknown>;
 }
 
 /** An MCP `CallToolResult` for a failure. */
-export interface ErrorResult {
+interface ErrorResult {
   [key: string]: unknown;
   isError: true;
   content: { type: 'text'; text: string }[];

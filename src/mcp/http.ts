@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { createError, oneLine, shortValue } from '../core/errors.js';
+import { createError, isLociError, oneLine, shortValue } from '../core/errors.js';
 import { silentLogger } from '../core/logger.js';
 import { openPalace, type Palace } from '../palace/index.js';
 import { createLociMcpServer, type LociMcpServer, type LociMcpServerOptions } from './server.js';
@@ -63,14 +63,14 @@ export interface HttpServing {
 }
 
 /** Default port of `loci mcp --http` ("LOCI" on a phone keypad). */
-export const DEFAULT_HTTP_PORT = 5624;
+const DEFAULT_HTTP_PORT = 5624;
 /** Default idle time after which a session is closed: 5 minutes. */
-export const DEFAULT_IDLE_SESSION_MS = 5 * 60_000;
+const DEFAULT_IDLE_SESSION_MS = 5 * 60_000;
 /** The endpoint path. */
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
 /** True for 127.0.0.0/8, ::1 and localhost. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
@@ -89,16 +89,10 @@ function rpcError(
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-/** A body over the limit: how many bytes arrived (all of them, or at least this many when cut off). */
-class BodyTooLarge extends Error {
-  constructor(readonly bytes: number) {
-    super(`request body of ${bytes} bytes`);
-  }
-}
-
 /**
  * Reads a body of at most `max` bytes. A larger one is read to its end and discarded (so the
  * client can read the 413 instead of seeing a reset); past 16 × `max` the connection is cut.
+ * Rejects with MCP_MESSAGE_TOO_LARGE (`bytes`: all that arrived, or at least this many when cut off).
  */
 function readBody(req: IncomingMessage, max: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -108,11 +102,15 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
       size += c.length;
       if (size <= max) parts.push(c);
       else if (size > 16 * max) {
-        reject(new BodyTooLarge(size));
+        reject(createError('MCP_MESSAGE_TOO_LARGE', { bytes: size, max }));
         req.destroy();
       } else parts.length = 0;
     });
-    req.on('end', () => (size > max ? reject(new BodyTooLarge(size)) : resolve(Buffer.concat(parts).toString('utf8'))));
+    req.on('end', () =>
+      size > max
+        ? reject(createError('MCP_MESSAGE_TOO_LARGE', { bytes: size, max }))
+        : resolve(Buffer.concat(parts).toString('utf8')),
+    );
     req.on('error', reject);
   });
 }
@@ -131,7 +129,7 @@ function canonicalOrigin(raw: string): string | undefined {
  * The `Origin` check: absent, a loopback origin, or one of `allowed` (canonical forms). `null`,
  * other schemes and everything else are refused.
  */
-export function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
+function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
   if (origin === undefined) return true;
   const canonical = canonicalOrigin(origin);
   if (!canonical) return false;
@@ -239,10 +237,8 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
       try {
         body = JSON.parse(await readBody(req, maxBody));
       } catch (e) {
-        if (e instanceof BodyTooLarge) {
-          const f = createError('MCP_MESSAGE_TOO_LARGE', { bytes: e.bytes, max: maxBody });
-          return rpcError(res, 413, -32600, `loci: ${f.message} [${f.code}]`, { connection: 'close' });
-        }
+        if (isLociError(e, 'MCP_MESSAGE_TOO_LARGE'))
+          return rpcError(res, 413, -32600, `loci: ${e.message} [${e.code}]`, { connection: 'close' });
         return rpcError(res, 400, -32700, 'parse error: the body is not JSON');
       }
     }

@@ -138,7 +138,7 @@ export interface Palace {
  * Internal handles of an open palace. Storage stays behind the store port (`palace.store`): no
  * driver handle is exposed.
  */
-export interface PalaceInternals {
+interface PalaceInternals {
   logger: Logger;
   clock: Clock;
 }

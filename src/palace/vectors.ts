@@ -41,7 +41,7 @@ export async function embedderFromSpec(
 }
 
 /** The vector side of an open palace. */
-export interface PalaceVectors {
+interface PalaceVectors {
   /** Null when vectors are off or unavailable; see `unavailable`. */
   readonly store: VectorStore | null;
   readonly embedder: Embedder | null;

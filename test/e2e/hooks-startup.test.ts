@@ -45,7 +45,7 @@ describe('hook start-up', { skip }, () => {
     it(`${event} loads the hook entry and core leaves only`, () => {
       const { dist, deps } = loaded(w, event, fixture);
       assert.ok(dist.includes('hooks/main.js'), 'the probe sees the hook (not vacuous)');
-      const outside = dist.filter((f) => !/^(hooks|core)\//.test(f) && !/^wakeup\/wake-(cache|render)\.js$/.test(f));
+      const outside = dist.filter((f) => !/^(hooks|core)\//.test(f));
       assert.deepEqual(outside, []);
       assert.ok(!dist.includes('hooks/client.js'), 'no warm-server client for an archiving event');
       assert.deepEqual(deps, []);
