@@ -35,15 +35,25 @@ describe('parseSimpleYaml', () => {
     agrees(text);
     agrees(text.replace(/\n/g, '\r\n'));
     assert.deepEqual(parseSimpleYaml(''), {});
+    const quoted =
+      'description: "tests need --runInBand: one database"\nb: \'it\'\nmetadata:\n  pinned: true\n  x: FALSE\n';
+    assert.deepEqual(parseSimpleYaml(quoted), {
+      description: 'tests need --runInBand: one database',
+      b: 'it',
+      metadata: { pinned: true, x: false },
+    });
+    agrees(quoted);
   });
 
   it('declines what it does not read exactly like yaml', () => {
     for (const text of [
-      'a: "quoted"\n',
-      "a: 'quoted'\n",
+      'a: "esc\\"aped"\n',
+      'a: "back\\\\slash"\n',
+      "a: 'it''s'\n",
+      'a: "open\n',
+      'a: "x" y\n',
       'a: 12\n',
       'a: 1.5\n',
-      'a: true\n',
       'a: null\n',
       'a: ~\n',
       'a:\n',
@@ -81,6 +91,9 @@ describe('parseSimpleYaml', () => {
       fc.string({ maxLength: 20 }),
       fc.stringMatching(/^[ -~]{1,20}$/),
       fc.constantFrom('2026-01-02', 'x: y', 'a #b', 'a#b', 'http://x.y/z', '1e3', '-1', '+.5', 'No', 'yes', 'TRUE'),
+      fc.stringMatching(/^[ -~]{0,12}$/).map((s) => `"${s}"`),
+      fc.stringMatching(/^[ -~]{0,12}$/).map((s) => `'${s}'`),
+      fc.constantFrom('true', 'True', 'false', 'FALSE', 'tRue'),
     );
     const line = fc.oneof(
       fc.tuple(word, value).map(([k, v]) => `${k}: ${v}`),
