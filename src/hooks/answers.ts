@@ -6,19 +6,11 @@
  */
 import { existsSync } from 'node:fs';
 // The capability doors this needs, not the whole library (start-up: it runs in the hook process).
-import { homePaths } from '../core/home.js';
+import { homePaths } from '../core/env.js';
 import type { Logger } from '../core/logger.js';
-import { projectWing } from '../core/project-identity.js';
 import { selectMemoryDir } from '../memdir/index.js';
 import { openPalace, type Palace } from '../palace/index.js';
-import {
-  buildPromptContext,
-  loadRecallSession,
-  recallWings,
-  recordSurfaced,
-  type PromptContext,
-} from '../recall/index.js';
-import { createMemoryStore } from '../store/index.js';
+import { buildPromptContext, loadRecallSession, recordSurfaced, type PromptContext } from '../recall/index.js';
 import { cacheWakeUpPlan, planWakeUp, recordUsage, wakeUpResult, type UsageItem } from '../wakeup/index.js';
 import { contextAnswer, HOOK_OUTPUT_CHARS, type HookInput } from './protocol.js';
 
@@ -64,7 +56,14 @@ export async function sessionStartAnswer(input: HookInput, ctx: HookContext): Pr
   const cwd = input.cwd ?? ctx.cwd;
   const { palace: found, release } = await (ctx.palaces ?? ownPalace(ctx.home, ctx.log)).acquire();
   const palace =
-    found ?? (await openPalace({ home: ctx.home, logger: ctx.log, embedder: null, store: createMemoryStore() }));
+    found ??
+    // No palace yet (rare): an empty in-memory one; the library entry loads only then.
+    (await openPalace({
+      home: ctx.home,
+      logger: ctx.log,
+      embedder: null,
+      store: (await import('../index.js')).createMemoryStore(),
+    }));
   let plan;
   try {
     plan = await planWakeUp({ palace, home: ctx.home, cwd, env: ctx.env, logger: ctx.log });
@@ -105,8 +104,7 @@ export async function promptAnswer(input: HookInput, ctx: HookContext): Promise<
     let pc: PromptContext | undefined;
     let out = '';
     // Recall stays in its project: the cwd's wing and the wings its tunnels reach, plus user memories.
-    const wings = await recallWings(palace, projectWing(cwd));
-    const scope = { wings, userMemoryDir: choice.userDir, wrap: false };
+    const scope = { project: cwd, userMemoryDir: choice.userDir, wrap: false };
     for (let attempt = 0; attempt < 3; attempt++) {
       pc = await buildPromptContext({
         query,

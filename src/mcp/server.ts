@@ -14,10 +14,11 @@
  * `strictOutputSchemas: true` to advertise the strict shapes.
  */
 import { createRequire } from 'node:module';
-import { delimiter, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import * as z from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { processEnv, readSettings } from '../core/env.js';
 import { createError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import { selectMemoryDir, type MemoryDirChoice } from '../memdir/index.js';
@@ -41,7 +42,7 @@ export interface LociMcpServerOptions {
    * `process.cwd()`. `CLAUDE_PROJECT_DIR` in `env` (an existing absolute directory) wins over it.
    */
   cwd?: string;
-  /** Environment for locating Claude Code's memory directory. Default `process.env`. */
+  /** Environment for locating Claude Code's memory directory. Default: the process's (`core/env.ts`). */
   env?: NodeJS.ProcessEnv;
   /**
    * Folders `loci_mine` may read (MCP callers act for someone else: they may not mine
@@ -116,10 +117,7 @@ function memoryDirChooser(
  * by `loci_mine` only, which loads the miners anyway (the ingest door is not loaded at start).
  */
 async function defaultMineRoots(env: NodeJS.ProcessEnv, projectRoot: () => string): Promise<string[]> {
-  const fromEnv = (env['LOCI_MINE_ROOTS'] ?? '')
-    .split(delimiter)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const fromEnv = readSettings(env).mineRoots;
   if (fromEnv.length) return fromEnv.map((p) => resolve(p));
   const { claudeConfigDir } = await import('../ingest/index.js');
   return [projectRoot(), claudeConfigDir(undefined, env)];
@@ -130,7 +128,7 @@ export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Prom
   const logger = opts.logger ?? silentLogger;
   const owned = opts.palace === undefined;
   const palace = opts.palace ?? (await openPalace({ ...(opts.home ? { home: opts.home } : {}), logger }));
-  const env = opts.env ?? process.env;
+  const env = opts.env ?? processEnv();
   // Claude Code names the project in CLAUDE_PROJECT_DIR; it wins over the working directory.
   const cwd = mcpProjectDir(opts.cwd ?? process.cwd(), env);
   // The graph is loaded on the first graph tool call, not at start (it would slow the cold start).
