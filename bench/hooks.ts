@@ -22,8 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { addMemory, openPalace, selectMemoryDir } from '../dist/index.js';
-import { rng, prose } from '../test/helpers/corpus.js';
+import { buildHookPalace, TOPICS } from './lib/hook-palace.js';
 import { HOOK_MAIN, hookInput, hookWorld, SESSION } from '../test/fixtures/hooks/support.js';
 import { BIN } from '../test/helpers/cli.js';
 
@@ -42,64 +41,8 @@ const { root, home, project, transcript, env } = world;
 const load0 = loadavg();
 
 // ── the palace ──────────────────────────────────────────────────────────────
-const r = rng(11);
-const TOPICS = [
-  'rate limit login redis window',
-  'export job nightly schedule',
-  'oauth device flow token',
-  'migration index column table',
-  'cache ttl eviction worker',
-  'retry budget timeout queue',
-];
-const HALLS = ['facts', 'preferences', 'advice', 'events', 'discoveries', 'general'];
-let t = performance.now();
-const palace = await openPalace({ home, embedder: null });
-for (let i = 0; i < N; i += 5000) {
-  const batch = [];
-  for (let j = i; j < Math.min(N, i + 5000); j++) {
-    const ours = j % 10 === 0;
-    const topic = TOPICS[j % TOPICS.length]!;
-    batch.push({
-      wing: ours ? 'acme-api' : `w${j % 7}`,
-      room: `r${j % 19}`,
-      hall: ours && j % 50 === 0 ? HALLS[(j / 50) % 3]! : HALLS[3 + (j % 3)]!,
-      source: `/bench/session-${Math.floor(j / 12)}.jsonl`,
-      chunkIndex: j % 12,
-      contentDate: new Date(Date.now() - (j % 400) * 86_400_000).toISOString(),
-      text: `User: ${prose(r, 30)} ${topic}?\nAssistant: ${prose(r, 60)} We decided ${topic} ${prose(r, 10)}`,
-    });
-  }
-  await palace.store.put(batch);
-}
-const drawers = await palace.store.count();
-await palace.close();
-const memDir = selectMemoryDir({ cwd: project, env, lociHome: home }).dir;
-addMemory(memDir, {
-  type: 'feedback',
-  name: 'tests in band',
-  description: 'integration tests need --runInBand: they share one database',
-  pinned: true,
-});
-addMemory(memDir, {
-  type: 'project',
-  name: 'redis limiter',
-  description: 'login rate limiting uses Redis, 5 attempts per minute per IP, /healthz exempt',
-});
-addMemory(memDir, {
-  type: 'project',
-  name: 'oauth device flow',
-  description: 'the CLI moves from API keys to the OAuth device flow',
-});
-addMemory(memDir, {
-  type: 'reference',
-  name: 'latency board',
-  description: 'grafana board of login latency and limiter rejections',
-});
-addMemory(memDir, {
-  type: 'user',
-  name: 'ana',
-  description: 'Ana, backend developer, prefers short answers with code',
-});
+const t = performance.now();
+const { drawers, memDir } = await buildHookPalace(world, N);
 const buildSeconds = (performance.now() - t) / 1000;
 
 // ── measurement ─────────────────────────────────────────────────────────────

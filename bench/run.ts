@@ -11,7 +11,8 @@ const [name, ...args] = process.argv.slice(2);
 const file = name ? join(here, `${name}.ts`) : '';
 if (!name || !existsSync(file)) {
   console.error(`usage: npm run bench -- <name> [args]
-benches: mine-throughput, search-latency, chunker, walker, convos, kg, mcp, hooks, payload, locomo, transcripts, redact`);
+benches: mine-throughput, search-latency, chunker, walker, convos, kg, mcp, hooks, startup, payload, locomo,
+transcripts, redact`);
   process.exit(2);
 }
 const r = spawnSync(process.execPath, ['--import', 'tsx', file, ...args], { stdio: 'inherit' });

@@ -1,10 +1,16 @@
 #!/usr/bin/env node
 // The bin only loads compiled code. `loci hook <event>` goes straight to the hooks' light entry
 // point (a few small modules instead of the whole CLI): Claude Code runs it on every prompt.
+// `loci --version` prints the version without loading the CLI.
 const args = process.argv.slice(2);
 const home = args[0] === '--home' ? args.slice(0, 2) : args[0]?.startsWith('--home=') ? args.slice(0, 1) : [];
 const rest = args.slice(home.length);
-if (rest[0] === 'hook' && rest.length >= 2 && !rest.includes('--help') && !rest.includes('-h')) {
+if (rest.length === 1 && (rest[0] === '--version' || rest[0] === '-V')) {
+  // The version alone needs no argument parser (commander costs more than the rest of this start).
+  const { readFileSync } = await import('node:fs');
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${pkg.version}\n`);
+} else if (rest[0] === 'hook' && rest.length >= 2 && !rest.includes('--help') && !rest.includes('-h')) {
   const { hookMain } = await import('../dist/hooks/main.js');
   await hookMain([...rest.slice(1), ...home]);
 } else {

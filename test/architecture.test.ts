@@ -4,13 +4,15 @@
  * every source file under `src/`:
  * 1. no import cycle between folders of `src/`;
  * 2. the library never imports a front end (`cli`, `mcp`, `hooks`);
- * 3. front ends reach the library through its entry (`src/index.ts`), not through its files;
+ * 3. front ends reach the library through its entry (`src/index.ts`) or a capability's door, not
+ *    through its inner files (a command loads only the doors it uses: start-up, issue 12);
  * 4. another folder is entered through its `index.ts` door;
  * 5. SQL and the SQLite driver live in the storage adapters only;
  * 6. the environment is read in the few places listed here;
- * 7. front ends (`cli`, `mcp`, `hooks`) are protocol adapters: they reach no storage, search or graph
- *    internals (not even through the documented exception) and hold no ranking logic — no scoring
- *    primitive of the library, no storage-port access, no score arithmetic.
+ * 7. front ends (`cli`, `mcp`, `hooks`) are protocol adapters: they import neither `store` nor `kg`
+ *    (palace owns storage), the documented exception reaches only leaf `core` modules and the
+ *    wake-up cache reader, and they hold no ranking logic — no scoring primitive of the library,
+ *    no storage-port access, no score arithmetic.
  * Each rule has an explicit list of today's known exceptions (debt, to shrink, never to grow):
  * a new violation fails with the file and the import that broke the rule.
  */
@@ -123,24 +125,6 @@ test('the library never imports a front end', () => {
   assert.deepEqual(bad, []);
 });
 
-/** Front-end files allowed to import library files directly, with the reason. */
-const FRONT_END_DEEP_IMPORTS = new Map<string, string>([
-  ['hooks/light-core.ts', 'the hook entry starts without loading the library (documented in ARCHITECTURE.md)'],
-]);
-
-test('front ends reach the library only through its entry', () => {
-  const bad: string[] = [];
-  for (const f of files) {
-    if (!FRONT_ENDS.has(f.folder) || FRONT_END_DEEP_IMPORTS.has(f.path)) continue;
-    for (const t of f.imports) {
-      const to = folderOf(t);
-      if (to === f.folder || to === ENTRY_FOLDER || FRONT_ENDS.has(to)) continue;
-      bad.push(`${f.path} -> ${t}`);
-    }
-  }
-  assert.deepEqual(bad, [], 'import the library through src/index.ts (or add a documented exception)');
-});
-
 /**
  * Files of a folder that other folders may import directly besides its `index.ts`: the leaf
  * modules of `core` (kept separate so that a command loads only the helpers it uses) and the port
@@ -151,6 +135,25 @@ const OPEN_DOORS = (target: string): boolean =>
   target === 'store/ports.ts' ||
   target === 'store/shared.ts' ||
   target === 'store/vector-port.ts';
+
+/** Front-end files allowed to import library files directly, with the reason. */
+const FRONT_END_DEEP_IMPORTS = new Map<string, string>([
+  ['hooks/light-core.ts', 'the hook entry starts without loading the library (documented in ARCHITECTURE.md)'],
+]);
+
+test('front ends reach the library only through its entry or its doors', () => {
+  const bad: string[] = [];
+  for (const f of files) {
+    if (!FRONT_ENDS.has(f.folder) || FRONT_END_DEEP_IMPORTS.has(f.path)) continue;
+    for (const t of f.imports) {
+      const to = folderOf(t);
+      if (to === f.folder || to === ENTRY_FOLDER || FRONT_ENDS.has(to)) continue;
+      if (t === `${to}/index.ts` || OPEN_DOORS(t)) continue;
+      bad.push(`${f.path} -> ${t}`);
+    }
+  }
+  assert.deepEqual(bad, [], 'import the library through src/index.ts or a door (or add a documented exception)');
+});
 
 /** Known deep imports through a side door (debt). */
 const KNOWN_SIDE_DOORS = new Set<string>([]);
@@ -223,23 +226,27 @@ test('the environment is read only where it is listed', () => {
   assert.deepEqual(bad, [], 'read configuration where the environment is already read, and pass it down');
 });
 
+/** Folders a front end never imports, not even their doors: storage and the graph's storage go through `palace`. */
+const FRONT_END_FORBIDDEN = new Set(['store', 'kg']);
+
 /**
  * The only library files the documented exception (`hooks/light-core.ts`) may reach: leaf `core`
  * modules and the wake-up cache reader.
  */
 const LIGHT_TARGETS = (target: string): boolean => target.startsWith('core/') || target === 'wakeup/wake-cache.ts';
 
-test('front ends reach no storage, search or graph internals', () => {
+test('front ends reach no storage or graph internals', () => {
   const bad: string[] = [];
   for (const f of files) {
     if (!FRONT_ENDS.has(f.folder)) continue;
     for (const t of f.imports) {
       const to = folderOf(t);
-      if (to === ENTRY_FOLDER || FRONT_ENDS.has(to) || LIGHT_TARGETS(t)) continue;
-      bad.push(`${f.path} -> ${t}`);
+      if (FRONT_END_FORBIDDEN.has(to)) bad.push(`${f.path} -> ${t}`);
+      else if (FRONT_END_DEEP_IMPORTS.has(f.path) && !FRONT_ENDS.has(to) && to !== ENTRY_FOLDER && !LIGHT_TARGETS(t))
+        bad.push(`${f.path} -> ${t}`);
     }
   }
-  assert.deepEqual(bad, [], 'front ends call the library (src/index.ts); capabilities own storage and ranking');
+  assert.deepEqual(bad, [], 'front ends call the library (src/index.ts, a door); palace owns storage and the graph');
 });
 
 /**
@@ -282,7 +289,7 @@ test('front ends hold no ranking or storage logic', () => {
     if (!FRONT_ENDS.has(f.folder) || KNOWN_FRONT_END_LOGIC.has(f.path)) continue;
     const code = withoutComments(f.text);
     for (const m of code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"](\.[^'"]+)['"]/g)) {
-      if (!/^(?:\.\.\/)+index\.js$/.test(m[2]!)) continue;
+      if (!/^(?:\.\.\/)+(?:[a-z-]+\/)?index\.js$/.test(m[2]!)) continue;
       for (const part of m[1]!.split(',')) {
         const name = part
           .trim()

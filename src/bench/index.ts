@@ -2,29 +2,10 @@
  * @module bench
  * Retrieval benchmarks run through the product path (`loci bench …`).
  */
-export {
-  runLocomoBench,
-  sessionFile,
-  type LocomoBenchOptions,
-  type LocomoReport,
-  type LocomoScores,
-} from './locomo.js';
-export {
-  loadLocomo,
-  parseLocomoDate,
-  goldSessions,
-  renderSession,
-  renderTurn,
-  type LocomoConversation,
-} from './locomo-data.js';
+export { runLocomoBench, type LocomoBenchOptions, type LocomoReport, type LocomoScores } from './locomo.js';
+export { loadLocomo, parseLocomoDate, renderSession, type LocomoConversation } from './locomo-data.js';
 export { scoreRanking, meanMetrics, completeRanking, METRIC_KEYS, type Metrics, type MetricKey } from './metrics.js';
-export {
-  runLongMemEvalBench,
-  loadLongMemEval,
-  type LongMemEvalOptions,
-  type LongMemEvalReport,
-  type LongMemEvalItem,
-} from './longmemeval.js';
+export { runLongMemEvalBench, type LongMemEvalOptions, type LongMemEvalReport } from './longmemeval.js';
 export {
   runTranscriptsBench,
   loadTranscriptQuestions,

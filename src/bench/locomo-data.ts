@@ -8,7 +8,7 @@ import { createError, fsError } from '../core/errors.js';
 import { hour24, monthOfPrefix } from '../text/index.js';
 
 /** One turn of a LoCoMo session. */
-export interface LocomoTurn {
+interface LocomoTurn {
   speaker: string;
   diaId: string;
   text: string;
@@ -16,7 +16,7 @@ export interface LocomoTurn {
 }
 
 /** One session: its number, date and turns. */
-export interface LocomoSession {
+interface LocomoSession {
   n: number;
   /** The session's date as written in the file, e.g. "1:56 pm on 8 May, 2023". */
   dateText: string;
@@ -26,7 +26,7 @@ export interface LocomoSession {
 }
 
 /** One question with its gold sessions. */
-export interface LocomoQuestion {
+interface LocomoQuestion {
   question: string;
   category: number;
   /** Session numbers named by the evidence (protocol rule 3). */
@@ -53,7 +53,7 @@ export function parseLocomoDate(s: string): string | null {
 }
 
 /** Gold session numbers of an evidence list: split on `[;,\s]+`, match `^D:?(\d+):(\d+)`. */
-export function goldSessions(evidence: readonly unknown[]): number[] {
+function goldSessions(evidence: readonly unknown[]): number[] {
   const out = new Set<number>();
   for (const e of evidence) {
     for (const part of String(e).split(/[;,\s]+/)) {
@@ -127,7 +127,7 @@ export function loadLocomo(path: string): LocomoConversation[] {
 }
 
 /** One turn as the protocol renders it. */
-export function renderTurn(t: LocomoTurn, captions: boolean): string {
+function renderTurn(t: LocomoTurn, captions: boolean): string {
   return `${t.speaker} said, "${t.text}"` + (captions && t.caption ? ` [shared a photo: ${t.caption}]` : '');
 }
 

@@ -81,7 +81,7 @@ function summarize(rows: Row[]): LocomoScores {
 }
 
 /** The chat-log file of one session: a date line, then one line per turn. */
-export function sessionFile(conv: LocomoConversation, n: number, captions: boolean): string {
+function sessionFile(conv: LocomoConversation, n: number, captions: boolean): string {
   const s = conv.sessions[n - 1]!;
   return `Date: ${s.date ?? s.dateText}\n\n${renderSession(s, captions)}\n`;
 }

@@ -14,7 +14,7 @@ import { completeRanking, meanMetrics, scoreRanking, type Metrics } from './metr
 import { readDataFile } from './locomo-data.js';
 
 /** One LongMemEval item (fields used by the bench). */
-export interface LongMemEvalItem {
+interface LongMemEvalItem {
   question_id: string;
   question_type: string;
   question: string;
@@ -46,7 +46,7 @@ export interface LongMemEvalReport extends Metrics {
 }
 
 /** Loads and validates a LongMemEval JSON file. */
-export function loadLongMemEval(path: string): LongMemEvalItem[] {
+function loadLongMemEval(path: string): LongMemEvalItem[] {
   const raw = readDataFile(path);
   if (
     !Array.isArray(raw) ||

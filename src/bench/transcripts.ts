@@ -10,6 +10,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createError, fsError } from '../core/errors.js';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { openPalace, type Palace } from '../palace/index.js';
 import type { HybridParams, SearchHit } from '../search/index.js';
@@ -99,6 +100,11 @@ export interface TranscriptsReport extends TranscriptsGroup {
   by_kind: Record<string, TranscriptsGroup>;
   /** By transcript kind (the first folder of the gold file: claude-code, codex-cli, …). */
   by_source: Record<string, TranscriptsGroup>;
+  /**
+   * A 2-fold check: the odd-numbered questions (1st, 3rd, … in file order) and the even-numbered
+   * ones. A ranking change tuned on one half should hold on the other.
+   */
+  halves: { odd: TranscriptsGroup; even: TranscriptsGroup };
   /** Questions whose answer no stored drawer holds (an ingestion loss, not a ranking miss). */
   unstored: string[];
   /** Questions whose anchors do not occur in their transcript file (a broken gold). */
@@ -116,13 +122,29 @@ export function foldText(s: string): string {
     .trim();
 }
 
-/** Reads a question file (`{ questions: [...] }` or a bare array). */
+/**
+ * Reads a question file (`{ questions: [...] }` or a bare array). Throws PATH_NOT_FOUND (or another
+ * file error) when it cannot be read, CONFIG_INVALID when it is not JSON or a question lacks a field.
+ */
 export function loadTranscriptQuestions(path: string): TranscriptQuestion[] {
-  const raw = JSON.parse(readFileSync(path, 'utf8')) as { questions?: TranscriptQuestion[] } | TranscriptQuestion[];
-  const list = Array.isArray(raw) ? raw : (raw.questions ?? []);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw fsError(e, path);
+  }
+  let raw: { questions?: TranscriptQuestion[] } | TranscriptQuestion[];
+  try {
+    raw = JSON.parse(text) as typeof raw;
+  } catch (e) {
+    throw createError('CONFIG_INVALID', { path, reason: `not valid JSON (${(e as Error).message})` }, e);
+  }
+  const list = Array.isArray(raw) ? raw : (raw?.questions ?? []);
   for (const q of list) {
-    if (!q.id || !q.question || !q.file || !Array.isArray(q.anchors))
-      throw new Error(`question ${JSON.stringify(q).slice(0, 80)}: needs id, question, file and anchors`);
+    if (!q?.id || !q.question || !q.file || !Array.isArray(q.anchors)) {
+      const reason = `question ${JSON.stringify(q).slice(0, 80)} needs id, question, file and anchors`;
+      throw createError('CONFIG_INVALID', { path, reason });
+    }
   }
   return list;
 }
@@ -318,6 +340,7 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
     baseline_system: 'MiniSearch 7.2.0, default options, one document per drawer',
     by_kind: groupBy(rows, (r) => r.kind),
     by_source: groupBy(rows, (r) => r.source_kind),
+    halves: { odd: group(rows.filter((_, i) => i % 2 === 0)), even: group(rows.filter((_, i) => i % 2 === 1)) },
     unstored: rows.filter((r) => !r.stored).map((r) => r.id),
     broken_gold: broken,
     per_question: rows,

@@ -3,7 +3,8 @@
  * Output helpers: JSON, aligned tables, colours only on a terminal.
  */
 import pc from 'picocolors';
-import { createError, isStrictDate, STRICT_DATE_EXPECTED } from '../index.js';
+import { createError } from '../core/errors.js';
+import { isStrictDate, STRICT_DATE_EXPECTED } from '../core/dates.js';
 import type { CliIO } from './context.js';
 
 /** Prints `value` as one JSON document followed by a newline. */

@@ -1,10 +1,14 @@
 /**
  * @module cli/main
- * Argument parsing for `loci`. Each command lives in `commands/<verb>.ts` and only calls the
- * public library (`src/index.ts`). `runCli` is the programmatic entry used by tests.
+ * Argument parsing for `loci`. Each command lives in `commands/<verb>.ts` and calls the library
+ * through its doors. `runCli` is the programmatic entry used by tests.
+ *
+ * Start-up: this module loads no library module. Only the module of the command being run is
+ * imported (see `commands/index.ts`); the other commands are listed for `--help` from their help
+ * lines alone, and the error catalogue is loaded when an error is reported.
  */
-import { Command, CommanderError } from 'commander';
-import { createError, isLociError, type LociError } from '../index.js';
+import { Command, CommanderError, Help } from 'commander';
+import type { LociError } from '../core/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT, type CliContext, type CliIO, type GlobalOptions } from './context.js';
 import { VERSION } from './version.js';
@@ -31,8 +35,32 @@ export function processIO(): CliIO {
   };
 }
 
-/** Builds the commander program (exported for `--help` tests). */
-export function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
+/** Global options that take a value (skipped when looking for the command name). */
+const VALUE_OPTIONS = new Set(['--home']);
+
+/**
+ * The top-level command `argv` runs (`loci --home x search …` → `search`; `loci help kg` → `kg`),
+ * or undefined when it names none (`loci --help`, `loci --version`).
+ */
+export function invokedCommand(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return argv[i + 1];
+    if (VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith('-')) return a === 'help' && i + 1 < argv.length ? argv[i + 1] : a;
+  }
+  return undefined;
+}
+
+/**
+ * Builds the commander program for `argv` (exported for `--help` tests): the module of the command
+ * `argv` runs is loaded and registered; every other command is a stub carrying its help line.
+ */
+export async function buildProgram(
+  io: CliIO,
+  setExit: (code: number) => void,
+  argv: readonly string[] = [],
+): Promise<Command> {
   const program = new Command('loci')
     .description('Local-first memory for AI coding agents: mine, search and recall what was said and written.')
     .version(VERSION, '-V, --version')
@@ -45,7 +73,22 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     globals: () => program.opts<GlobalOptions>(),
     setExit,
   };
-  for (const register of COMMANDS) register(program, ctx);
+  const wanted = invokedCommand(argv);
+  const terms = new Map<Command, string>();
+  for (const m of COMMANDS) {
+    if (wanted !== undefined && m.commands.some((c) => c.name === wanted)) {
+      (await m.load()).register(program, ctx);
+      continue;
+    }
+    for (const c of m.commands) {
+      terms.set(program.command(c.name, c.hidden ? { hidden: true } : {}).description(c.description), c.term);
+    }
+  }
+  program.configureHelp({
+    subcommandTerm(this: Help, cmd: Command) {
+      return terms.get(cmd) ?? Help.prototype.subcommandTerm.call(this, cmd);
+    },
+  });
   return program;
 }
 
@@ -64,11 +107,12 @@ function commandPath(program: Command, argv: readonly string[]): string {
 }
 
 /** Commander's usage error (`error: …`, possibly with a second `(Did you mean …?)` line) as CLI_USAGE. */
-function usageError(e: CommanderError, program: Command, argv: readonly string[]): LociError {
+async function usageError(e: CommanderError, program: Command, argv: readonly string[]): Promise<LociError> {
   const problem = e.message
     .replace(/^error:\s*/i, '')
     .replace(/\s*\n\s*/g, ' ')
     .trim();
+  const { createError } = await import('../core/errors.js');
   return createError('CLI_USAGE', { problem, command: commandPath(program, argv) });
 }
 
@@ -84,7 +128,7 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
   const setExit = (c: number) => {
     code = Math.max(code, c);
   };
-  const program = buildProgram(io, setExit);
+  const program = await buildProgram(io, setExit, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
@@ -92,8 +136,9 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
       // Help and version (also help shown for a bare command group) were printed by commander.
       if (e.exitCode === 0 || e.code === 'commander.help' || e.code === 'commander.helpDisplayed')
         return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
-      return report(io, usageError(e, program, argv));
+      return report(io, await usageError(e, program, argv));
     }
+    const { createError, isLociError } = await import('../core/errors.js');
     if (isLociError(e)) return report(io, e);
     // A bug: one line with its message; the stack only on request (LOCI_DEBUG=1), on the lines after.
     const err = e instanceof Error ? e : new Error(String(e));

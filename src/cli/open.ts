@@ -2,7 +2,8 @@
  * @module cli/open
  * Opens the palace for a command from the global options, and always closes it.
  */
-import { openPalace, stderrLogger, type Palace } from '../index.js';
+import { stderrLogger } from '../core/logger.js';
+import { openPalace, type Palace } from '../palace/index.js';
 import type { CliContext } from './context.js';
 
 /** Runs `fn` with an open palace, closing it afterwards. */

@@ -4,7 +4,7 @@
  */
 
 /** A progress line that redraws at most ~10 times per second. */
-export interface ProgressLine {
+interface ProgressLine {
   update(text: string): void;
   done(): void;
 }

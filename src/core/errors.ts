@@ -368,7 +368,7 @@ const ECHO_PREFIX_CHARS = 120;
  */
 const PROSE_FIELDS = new Set(['hint', 'expected', 'reason', 'what', 'problem', 'feature']);
 /** Longest prose detail kept in full: 1000. */
-export const PROSE_MAX_CHARS = 1000;
+const PROSE_MAX_CHARS = 1000;
 /** Longest message, in characters (a last guard; shortened values keep messages far below it). */
 export const MESSAGE_MAX_CHARS = 2000;
 const LIST_MAX = 20;

@@ -8,7 +8,7 @@
  */
 
 /** Characters of an unspaced script that count as one word (a typical Chinese word is 2). */
-export const CHARS_PER_UNSPACED_WORD = 2;
+const CHARS_PER_UNSPACED_WORD = 2;
 
 const UNSPACED =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;

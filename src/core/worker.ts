@@ -4,9 +4,17 @@
  * sources run through tsx (`.ts`, tests and benches), where the worker needs tsx's loader.
  */
 import { Worker } from 'node:worker_threads';
+import { createError, isLociError, type ErrorCode } from './errors.js';
+
+/** A failed job as it crosses the thread boundary: a catalogue error keeps its code and details. */
+interface JobFailure {
+  stack: string;
+  code?: ErrorCode;
+  details?: unknown;
+}
 
 /** Starts `url` (a `.js` or `.ts` module) as a worker thread. */
-export function startModuleWorker(url: URL, workerData?: unknown): Worker {
+function startModuleWorker(url: URL, workerData?: unknown): Worker {
   if (url.pathname.endsWith('.ts')) {
     const boot =
       `const { tsImport } = await import('tsx/esm/api');\n` +
@@ -22,7 +30,7 @@ export function siblingModule(base: string, name: string): URL {
 }
 
 /** A pool answering jobs in any order (inline when it has no worker). */
-export interface JobPool<J, R> {
+interface JobPool<J, R> {
   run(job: J): Promise<R>;
   close(): Promise<void>;
 }
@@ -45,11 +53,11 @@ export function createJobPool<J, R>(
   let failed: unknown;
   for (let i = 0; i < workers; i++) {
     const w = startModuleWorker(url, workerData);
-    w.on('message', (m: { seq: number; result?: R; error?: string }) => {
+    w.on('message', (m: { seq: number; result?: R; error?: JobFailure }) => {
       const p = waiting.get(m.seq);
       waiting.delete(m.seq);
       if (m.error === undefined) p?.resolve(m.result as R);
-      else p?.reject(new Error(`worker job failed: ${m.error}`));
+      else p?.reject(jobError(m.error));
     });
     w.on('error', (e) => {
       failed = e;
@@ -73,6 +81,21 @@ export function createJobPool<J, R>(
   };
 }
 
+/**
+ * The error a failed job rejects with in the calling thread: the worker's catalogue error again (same
+ * code and details), or INTERNAL with the worker's stack for anything else (a bug).
+ */
+function jobError(f: JobFailure): Error {
+  if (f.code !== undefined) return createError(f.code, f.details as never);
+  return createError('INTERNAL', { what: `worker job failed: ${f.stack}` });
+}
+
+/** A thrown value as a {@link JobFailure} that can be posted to the calling thread. */
+function jobFailure(e: unknown): JobFailure {
+  const stack = (e as Error)?.stack ?? String(e);
+  return isLociError(e) ? { stack, code: e.code, details: e.details } : { stack };
+}
+
 /** The worker side of {@link createJobPool}: answers every job with `handle(job)`. */
 export async function serveJobs<J, R>(handle: (job: J) => R): Promise<void> {
   const { parentPort } = await import('node:worker_threads');
@@ -80,7 +103,13 @@ export async function serveJobs<J, R>(handle: (job: J) => R): Promise<void> {
     try {
       parentPort.postMessage({ seq: msg.seq, result: handle(msg.job) });
     } catch (e) {
-      parentPort.postMessage({ seq: msg.seq, error: (e as Error)?.stack ?? String(e) });
+      const failure = jobFailure(e);
+      try {
+        parentPort.postMessage({ seq: msg.seq, error: failure });
+      } catch {
+        // Details that cannot be cloned: the stack alone still fails the job.
+        parentPort.postMessage({ seq: msg.seq, error: { stack: failure.stack } });
+      }
     }
   });
 }

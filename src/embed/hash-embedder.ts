@@ -16,7 +16,7 @@ import { isStopword, tokenize } from '../text/index.js';
 import type { Embedder } from './types.js';
 
 /** Default vector length: enough to keep hash collisions rare for chunk-sized texts. */
-export const HASH_EMBEDDER_DIMS = 256;
+const HASH_EMBEDDER_DIMS = 256;
 
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;

@@ -26,11 +26,11 @@ import type {
 import { checkAborted, checkInt, checkTexts, l2normalize, prefixTag, withPrefix } from './vector.js';
 
 /** Default Ollama server root. */
-export const OLLAMA_BASE_URL = 'http://127.0.0.1:11434';
+const OLLAMA_BASE_URL = 'http://127.0.0.1:11434';
 /** Default OpenAI server root. */
-export const OPENAI_BASE_URL = 'https://api.openai.com';
+const OPENAI_BASE_URL = 'https://api.openai.com';
 /** Default per-request timeout of the HTTP embedders, in ms. */
-export const EMBED_TIMEOUT_MS = 60_000;
+const EMBED_TIMEOUT_MS = 60_000;
 
 interface Transport {
   fx: HttpEffects;

@@ -8,7 +8,6 @@ export type {
   Embedder,
   EmbedOptions,
   EmbedPrefixes,
-  EmbedderCommon,
   EmbedderConfig,
   EmbedderDeps,
   HttpEmbedderCommon,
@@ -17,16 +16,8 @@ export type {
   OnnxEmbedderConfig,
 } from './types.js';
 export { createEmbedder, parseEmbedderSpec, embedderConfigFromEnv } from './create.js';
-export { EMBED_TIMEOUT_MS, OLLAMA_BASE_URL, OPENAI_BASE_URL } from './http-embedders.js';
-export { ONNX_RUNTIME_MODULE, findModelFiles, type ModelFiles } from './onnx-embedder.js';
-export {
-  loadWordPiece,
-  padBatch,
-  DEFAULT_MAX_LENGTH,
-  type Encoding,
-  type EncodedBatch,
-  type WordPieceTokenizer,
-  type WordPieceOptions,
-} from './wordpiece.js';
+
+export { findModelFiles } from './onnx-embedder.js';
+export { loadWordPiece, padBatch, type Encoding, type WordPieceTokenizer } from './wordpiece.js';
 export { l2normalize } from './vector.js';
 export { createHashEmbedder } from './hash-embedder.js';

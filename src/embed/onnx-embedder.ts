@@ -14,7 +14,7 @@ import { checkAborted, checkInt, checkTexts, l2normalize, prefixTag, withPrefix 
 import { loadWordPiece, padBatch, type Encoding, type WordPieceTokenizer } from './wordpiece.js';
 
 /** The package loaded on first use. */
-export const ONNX_RUNTIME_MODULE = 'onnxruntime-node';
+const ONNX_RUNTIME_MODULE = 'onnxruntime-node';
 
 /** The parts of onnxruntime-node's API this file uses (declared here so no type import is needed). */
 interface OrtTensor {
@@ -38,7 +38,7 @@ const HINT = (dir: string) =>
   `(config.json, tokenizer.json, onnx/model.onnx) on a machine with internet access and copy the folder to ${dir} — Loci never downloads models`;
 
 /** Files found in a model folder. */
-export interface ModelFiles {
+interface ModelFiles {
   dir: string;
   config: string;
   tokenizer: string;

@@ -52,7 +52,7 @@ export interface EmbedPrefixes {
 }
 
 /** Settings every built-in embedder shares. */
-export interface EmbedderCommon {
+interface EmbedderCommon {
   /** Overrides the computed {@link Embedder.id}. Default: derived from kind, model, dimension and prefixes. */
   id?: string;
   /** Texts sent per request / per ONNX run. Defaults: ollama 32, openai 128, onnx 16; 1 … 2048. */

@@ -25,7 +25,7 @@ export interface Encoding {
 }
 
 /** A padded batch ready for an ONNX session: row-major `[batch, seq]` int64 tensors. */
-export interface EncodedBatch {
+interface EncodedBatch {
   batch: number;
   seq: number;
   inputIds: BigInt64Array;
@@ -46,7 +46,7 @@ export interface WordPieceTokenizer {
 }
 
 /** Options of {@link loadWordPiece}. */
-export interface WordPieceOptions {
+interface WordPieceOptions {
   /** File the JSON came from, for error messages. */
   path: string;
   /** Overrides `truncation.max_length`. Default: that value, else 256. */
@@ -56,7 +56,7 @@ export interface WordPieceOptions {
 }
 
 /** Default token limit when neither the options nor `tokenizer.json` give one. */
-export const DEFAULT_MAX_LENGTH = 256;
+const DEFAULT_MAX_LENGTH = 256;
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined =>

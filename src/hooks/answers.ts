@@ -31,7 +31,7 @@ export interface PalaceSource {
 }
 
 /** What every hook answer gets. */
-export interface HookContext {
+interface HookContext {
   home: string;
   env: NodeJS.ProcessEnv;
   /** Working directory when the input has no `cwd`. */
@@ -47,7 +47,7 @@ export interface HookContext {
 }
 
 /** A source that opens the palace per answer and closes it on release (the hook process). */
-export function ownPalace(home: string, log: Logger): PalaceSource {
+function ownPalace(home: string, log: Logger): PalaceSource {
   return {
     async acquire() {
       if (!existsSync(homePaths(home).db)) return { palace: undefined, release: async () => {} };

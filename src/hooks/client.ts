@@ -19,7 +19,7 @@ import { sha256, type Logger } from './light-core.js';
 import { spawnDetached } from './queue.js';
 
 /** Variables a request carries: they change what the answer is. */
-export const SERVER_ENV_KEYS = [
+const SERVER_ENV_KEYS = [
   'HOME',
   'USERPROFILE',
   'LOCI_EMBEDDER',
@@ -29,7 +29,7 @@ export const SERVER_ENV_KEYS = [
 ] as const;
 
 /** Time allowed to the server to answer before the hook does the work itself, in ms. */
-export const SERVER_TIMEOUT_MS = 3_000;
+const SERVER_TIMEOUT_MS = 3_000;
 
 /** One request. */
 export interface ServerRequest {

@@ -89,7 +89,7 @@ export interface HooksInstallResult {
 }
 
 /** Timeout of each handler, in seconds. */
-export const HOOK_TIMEOUTS: Readonly<Record<HookEvent, number>> = {
+const HOOK_TIMEOUTS: Readonly<Record<HookEvent, number>> = {
   'session-start': 10,
   'user-prompt-submit': 10,
   stop: 5,
@@ -105,17 +105,17 @@ const LOCI_COMMAND = [
 ];
 
 /** True when a hook command is one of Loci's (`…/hooks/main.js <event>` or `loci hook <event>`). */
-export function isLociCommand(command: unknown): boolean {
+function isLociCommand(command: unknown): boolean {
   return typeof command === 'string' && LOCI_COMMAND.some((re) => re.test(command));
 }
 
 /** POSIX shell quoting of one word (Claude Code runs commands through a shell). */
-export function quoteWord(s: string): string {
+function quoteWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The settings file of a scope. */
-export function settingsPath(scope: HooksInstallScope, cwd: string, env: NodeJS.ProcessEnv): string {
+function settingsPath(scope: HooksInstallScope, cwd: string, env: NodeJS.ProcessEnv): string {
   if (scope === 'user') {
     const config = env['CLAUDE_CONFIG_DIR'] || join(env['HOME'] || homedir(), '.claude');
     return join(config, 'settings.json');
@@ -130,7 +130,7 @@ function detectIndent(text: string): string | number {
 }
 
 /** Merges (or removes) Loci's handlers in a parsed `hooks` object; returns the new object. */
-export function mergeHooks(
+function mergeHooks(
   hooks: Record<string, unknown>,
   wanted: Partial<Record<string, HookHandler>>,
   file: string,
@@ -201,7 +201,7 @@ function launchNotes(
  * ignores it, else a `settings.local.json` line in `.claude/.gitignore` (created, or appended to
  * once). Returns a note for the user, or undefined when nothing was done. Never throws.
  */
-export function ignoreLocalSettings(root: string, file: string): string | undefined {
+function ignoreLocalSettings(root: string, file: string): string | undefined {
   try {
     const check = spawnSync('git', ['check-ignore', '-q', '--', file], { cwd: root, stdio: 'ignore', timeout: 5000 });
     if (check.status === 0) return undefined;

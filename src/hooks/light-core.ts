@@ -15,9 +15,17 @@
  * `wakeup` door would load one more module on every hook).
  */
 export { writeFileAtomic } from '../core/fs-safe.js';
-export { createError, isLociError, type ErrorCode } from '../core/errors.js';
+export { createError, fsError, isLociError, type ErrorCode } from '../core/errors.js';
 export { resolveHome, homePaths } from '../core/home.js';
 export { sha256 } from '../core/hash.js';
 export { countWords } from '../core/words.js';
 export type { Logger, LogLevel } from '../core/logger.js';
-export { cachedWakeUpText } from '../wakeup/wake-cache.js';
+
+/**
+ * The cached wake-up text for `cwd` (see `wakeup/wake-cache.ts`), or undefined when none is fresh.
+ * Loaded on call so that the archiving events never load the wake-up modules.
+ */
+export async function cachedWakeUpText(home: string, cwd: string): Promise<string | undefined> {
+  const { cachedWakeUpText: cached } = await import('../wakeup/wake-cache.js');
+  return cached(home, cwd);
+}

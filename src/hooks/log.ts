@@ -11,17 +11,17 @@ import { join } from 'node:path';
 import type { Logger, LogLevel } from './light-core.js';
 
 /** Size past which `hooks.log` is rotated, in bytes. */
-export const HOOK_LOG_MAX_BYTES = 5 * 1024 * 1024;
+const HOOK_LOG_MAX_BYTES = 5 * 1024 * 1024;
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 /** The log file of a home. */
-export function hookLogPath(home: string): string {
+function hookLogPath(home: string): string {
   return join(home, 'logs', 'hooks.log');
 }
 
 /** Where lines go when the home cannot be written. */
-export function fallbackLogPath(): string {
+function fallbackLogPath(): string {
   return join(tmpdir(), 'loci-hooks.log');
 }
 

@@ -20,7 +20,7 @@ import { errorFields, hookLogger } from './log.js';
 import { runHook } from './run.js';
 
 /** Reads all of stdin ('' for a terminal). */
-export function readStdin(): Promise<string> {
+function readStdin(): Promise<string> {
   return new Promise((resolve) => {
     if (process.stdin.isTTY) return resolve('');
     const parts: Buffer[] = [];
@@ -43,7 +43,7 @@ function parseArgs(argv: string[]): { command: string; home?: string } {
 }
 
 /** Runs the worker in this process (`hook-worker`). Never throws. */
-export async function workerProcess(home: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+async function workerProcess(home: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const h = resolveHome(home, env);
   const log = hookLogger(h, env, { event: 'hook-worker' });
   try {
@@ -56,7 +56,7 @@ export async function workerProcess(home: string | undefined, env: NodeJS.Proces
 }
 
 /** Runs the warm hook server in this process (`hook-server`) until it exits. Never throws. */
-export async function serverProcess(home: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+async function serverProcess(home: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const h = resolveHome(home, env);
   const log = hookLogger(h, env, { event: 'hook-server' });
   try {

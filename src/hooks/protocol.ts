@@ -33,7 +33,7 @@ export const HOOK_EVENT_NAMES: Readonly<Record<HookEvent, string>> = {
 export const HOOK_OUTPUT_CHARS = 10_000;
 
 /** True when `v` is one of {@link HOOK_EVENTS}. */
-export function isHookEvent(v: unknown): v is HookEvent {
+function isHookEvent(v: unknown): v is HookEvent {
   return typeof v === 'string' && (HOOK_EVENTS as readonly string[]).includes(v);
 }
 

@@ -21,11 +21,11 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writ
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { homePaths, writeFileAtomic, type Logger } from './light-core.js';
+import { fsError, homePaths, writeFileAtomic, type Logger } from './light-core.js';
 import type { HookEvent } from './protocol.js';
 
 /** An archive request. */
-export interface ArchiveJob {
+interface ArchiveJob {
   v: 1;
   /** The hook that queued it. */
   event: HookEvent;
@@ -55,7 +55,7 @@ export interface QueuedJob {
 }
 
 /** A lock holder. */
-export interface LockInfo {
+interface LockInfo {
   pid: number;
   /** ms since the epoch. */
   startedAt: number;
@@ -175,7 +175,7 @@ export function acquireLock(home: string): boolean {
       closeSync(fd);
       return true;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw fsError(e, path, 'create');
     }
     const held = readLock(home);
     if (held && lockIsLive(held)) return false;
@@ -204,7 +204,7 @@ export function releaseLock(home: string): void {
 }
 
 /** The command that runs `main.js <sub>` (`hook-worker`, `hook-server`) of this folder (`main.ts` under tsx). */
-export function mainCommand(sub: string, home: string): { file: string; args: string[] } {
+function mainCommand(sub: string, home: string): { file: string; args: string[] } {
   const here = fileURLToPath(import.meta.url);
   const ts = here.endsWith('.ts');
   const main = join(dirname(here), ts ? 'main.ts' : 'main.js');

@@ -14,10 +14,13 @@
  * is ''. Heavy work (mining) runs in the detached worker (`queue.ts`). Recall and a stale wake-up
  * are asked of the warm hook server first (`client.ts`); without one, the library is imported
  * into the hook process (`answers.ts`) and a server is started for the next hook.
+ *
+ * Start-up: the archiving events (`stop`, `pre-compact`, `post-compact`, `session-end`) load only
+ * this module's static imports; the server client and the wake-up cache load with the events that
+ * use them.
  */
 import { existsSync } from 'node:fs';
 import { cachedWakeUpText, createError, homePaths, resolveHome, type Logger } from './light-core.js';
-import { askServer, requestEnv, serverEnabled, serverSocketPath, spawnServer } from './client.js';
 import { errorFields, hookLogger } from './log.js';
 import {
   contextAnswer,
@@ -47,16 +50,16 @@ export interface RunHookOptions {
 }
 
 /** Default of `LOCI_HOOK_SAVE_EVERY`: human prompts between two archive checkpoints. */
-export const SAVE_EVERY_DEFAULT = 15;
+const SAVE_EVERY_DEFAULT = 15;
 
 /** `LOCI_HOOK_SAVE_EVERY` as an integer in 1 … 10,000 (default 15; anything else → 15). */
-export function saveEvery(env: NodeJS.ProcessEnv): number {
+function saveEvery(env: NodeJS.ProcessEnv): number {
   const n = Number(env['LOCI_HOOK_SAVE_EVERY']);
   return Number.isInteger(n) && n >= 1 && n <= 10_000 ? n : SAVE_EVERY_DEFAULT;
 }
 
 /** The Stop nudge (phrased as a fact, not a command; A6). */
-export function nudgeText(prompts: number): string {
+function nudgeText(prompts: number): string {
   return (
     `Loci archived this conversation (${prompts} prompts since the last checkpoint). The archive keeps the transcript verbatim, ` +
     'but decisions, preferences and corrections from it reach later sessions reliably only when they are saved as memory files ' +
@@ -159,6 +162,7 @@ async function viaServer(
   stdin: string,
   ctx: Ctx,
 ): Promise<string | undefined> {
+  const { askServer, requestEnv, serverEnabled, spawnServer } = await import('./client.js');
   if (!serverEnabled(ctx.env)) return undefined;
   const r = await askServer(ctx.home, { event, stdin, cwd: ctx.cwd, env: requestEnv(ctx.env) });
   if (r.ok) {
@@ -185,10 +189,11 @@ async function sessionStart(input: HookInput, ctx: Ctx, stdin: string): Promise<
     kick(ctx);
   }
   const cwd = input.cwd ?? ctx.cwd;
-  const cached = cachedWakeUpText(ctx.home, cwd);
+  const cached = await cachedWakeUpText(ctx.home, cwd);
   if (cached !== undefined) {
     ctx.log.log('debug', 'session-start: cached wake-up');
     // Warm the server up for the prompts that follow (no connection: the socket file is enough).
+    const { serverEnabled, serverSocketPath, spawnServer } = await import('./client.js');
     const sock = serverSocketPath(ctx.home);
     if (serverEnabled(ctx.env) && ctx.spawn && sock && process.platform !== 'win32' && !existsSync(sock))
       spawnServer(ctx.home, ctx.log, ctx.env);

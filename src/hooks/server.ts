@@ -24,7 +24,7 @@ import { errorFields } from './log.js';
 import { parseHookInput } from './protocol.js';
 
 /** Options of {@link serveHooks}. */
-export interface HookServerOptions {
+interface HookServerOptions {
   home: string;
   env: NodeJS.ProcessEnv;
   logger: Logger;
@@ -33,7 +33,7 @@ export interface HookServerOptions {
 }
 
 /** Default idle lifetime of the server, in ms. */
-export const SERVER_IDLE_MS = 15 * 60_000;
+const SERVER_IDLE_MS = 15 * 60_000;
 
 function idleOf(o: HookServerOptions): number {
   const v = o.idleMs ?? Number(o.env['LOCI_HOOK_SERVER_IDLE_MS']);
@@ -75,6 +75,18 @@ function sharedPalace(o: HookServerOptions): PalaceSource & { close(): Promise<v
     },
     close: drop,
   };
+}
+
+/** A request line as a {@link ServerRequest}, or why it is not one. */
+function parseRequest(line: string): ServerRequest | string {
+  let req: ServerRequest;
+  try {
+    req = JSON.parse(line) as ServerRequest;
+  } catch (e) {
+    return (e as Error).message;
+  }
+  const ok = !!req && req.v === 1 && (req.event === 'user-prompt-submit' || req.event === 'session-start');
+  return ok ? req : 'not a request';
 }
 
 /** Runs the server until it exits (see the module comment). Resolves when it has stopped. */
@@ -146,13 +158,9 @@ export async function serveHooks(o: HookServerOptions): Promise<void> {
       data += d;
       const nl = data.indexOf('\n');
       if (nl < 0) return;
-      let req: ServerRequest;
-      try {
-        req = JSON.parse(data.slice(0, nl)) as ServerRequest;
-        if (!req || req.v !== 1 || (req.event !== 'user-prompt-submit' && req.event !== 'session-start'))
-          throw new Error('not a request');
-      } catch (e) {
-        sock.end(`${JSON.stringify({ ok: false, reason: `bad request: ${(e as Error).message}` })}\n`);
+      const req = parseRequest(data.slice(0, nl));
+      if (typeof req === 'string') {
+        sock.end(`${JSON.stringify({ ok: false, reason: `bad request: ${req}` })}\n`);
         return;
       }
       answer(req)

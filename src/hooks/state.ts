@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { sha256, writeFileAtomic } from './light-core.js';
 
 /** What is kept per transcript. */
-export interface TranscriptState {
+interface TranscriptState {
   v: 1;
   /** The transcript this state counts. */
   transcript: string;
@@ -28,20 +28,20 @@ export interface TranscriptState {
 }
 
 /** State files untouched for longer are deleted, in days. */
-export const STATE_TTL_DAYS = 30;
+const STATE_TTL_DAYS = 30;
 
 /** The folder of the state files. */
-export function stateDir(home: string): string {
+function stateDir(home: string): string {
   return join(home, 'hooks', 'state');
 }
 
 /** The state file of a transcript (named by a hash of its path). */
-export function statePath(home: string, transcript: string): string {
+function statePath(home: string, transcript: string): string {
   return join(stateDir(home), `${sha256(transcript).slice(0, 24)}.json`);
 }
 
 /** A fresh state. */
-export function freshState(transcript: string, sessionId: string | null): TranscriptState {
+function freshState(transcript: string, sessionId: string | null): TranscriptState {
   return { v: 1, transcript, sessionId, offset: 0, humans: 0, queuedAt: 0, updatedAt: new Date().toISOString() };
 }
 
@@ -85,7 +85,7 @@ export function saveState(home: string, state: TranscriptState, pruneOld = false
 }
 
 /** Deletes state files (and stray temp files) untouched for {@link STATE_TTL_DAYS}. Never throws. */
-export function pruneStates(home: string, now = Date.now()): number {
+function pruneStates(home: string, now = Date.now()): number {
   const dir = stateDir(home);
   let removed = 0;
   let names: string[];

@@ -2,15 +2,9 @@
  * @module ingest
  * Getting text into the palace: project folders and conversation transcripts.
  */
-export {
-  mineProject,
-  PROJECT_MINER_VERSION,
-  type MineProjectOptions,
-  type MineProgress,
-  type MineSummary,
-} from './mine-project.js';
+export { mineProject, type MineProjectOptions, type MineProgress, type MineSummary } from './mine-project.js';
 export { wingName, defaultWing } from '../core/project-identity.js';
-export { SKIP_REASONS, type SkipReason, type SkippedFile } from './skips.js';
+export { type SkipReason, type SkippedFile } from './skips.js';
 // The conversation miner loads on first use (see convos-miner/lazy); types are free.
 export { mineConversations, mineClaudeCode, mineAuto } from './convos-miner/lazy.js';
 export type { MineClaudeOptions } from './mine-convos.js';

@@ -57,14 +57,14 @@ function clampInt(name: string, v: number | undefined, def: number, lo: number, 
  * On a busy machine the threads would only compete for the same cores while cloning every result
  * between threads (measured: +25 % CPU for the same wall time), so the work stays inline.
  */
-export function defaultWorkers(bytes: number): number {
+function defaultWorkers(bytes: number): number {
   if (bytes <= 8e6) return 0;
   const busy = Math.round(loadavg()[0] ?? 0); // [0, 0, 0] where unsupported (Windows)
   return Math.min(3, Math.max(0, availableParallelism() - 1 - busy));
 }
 
 /** The run context (settings, fingerprint, clock) of a mining run rooted at `root`. */
-export function convoContext(root: string, opts: MineConvosOptions): ConvoContext {
+function convoContext(root: string, opts: MineConvosOptions): ConvoContext {
   const base = {
     wing: opts.wing ?? null,
     room: opts.room ?? null,
@@ -90,7 +90,7 @@ export function convoContext(root: string, opts: MineConvosOptions): ConvoContex
 }
 
 /** Stored sources (any kind) at or under `root`, by source path. */
-export async function knownSources(store: MemoryStore, root: string): Promise<Map<string, SourceState>> {
+async function knownSources(store: MemoryStore, root: string): Promise<Map<string, SourceState>> {
   const known = new Map<string, SourceState>();
   for (const s of await store.listSources()) {
     if (s.source === root || s.source.startsWith(root.endsWith(sep) ? root : root + sep)) known.set(s.source, s);

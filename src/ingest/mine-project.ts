@@ -19,7 +19,7 @@ import type { PrepareContext, PrepareJob } from './prepare-file.js';
 import { REDACT_RULES_VERSION } from '../redact/index.js';
 
 /** Bump when chunking or drawer layout changes, so every file is re-mined once. */
-export const PROJECT_MINER_VERSION = 1;
+const PROJECT_MINER_VERSION = 1;
 
 /**
  * Files are written in batches of about this many drawers or bytes per transaction: one

@@ -6,7 +6,7 @@ import { createJobPool, siblingModule } from '../core/worker.js';
 import { prepareFile, type PrepareContext, type PrepareJob, type Prepared } from './prepare-file.js';
 
 /** Prepares files for the miner. */
-export interface Preparer {
+interface Preparer {
   prepare(job: PrepareJob): Promise<Prepared>;
   close(): Promise<void>;
 }

@@ -16,7 +16,7 @@ export type SkipReason =
   'ignored' | 'binary' | 'too-large' | 'unrecognised' | 'unreadable' | 'symlink' | 'special' | 'companion';
 
 /** Every reason, in display order. */
-export const SKIP_REASONS: readonly SkipReason[] = [
+const SKIP_REASONS: readonly SkipReason[] = [
   'ignored',
   'binary',
   'too-large',
@@ -53,7 +53,7 @@ export function emptySkips(): Record<SkipReason, number> {
 }
 
 /** The skip fields of a summary. */
-export interface SkipTally {
+interface SkipTally {
   filesSkipped: number;
   skipped: Record<SkipReason, number>;
   skippedFiles: SkippedFile[];

@@ -41,7 +41,7 @@ function cleanSources(ids: readonly string[] | undefined): string[] {
 }
 
 /** Creates or merges an entity (see EntityInput for the merge rules). */
-export function upsertEntityRow(rows: GraphRows, input: EntityInput, now: string): EntityRow {
+function upsertEntityRow(rows: GraphRows, input: EntityInput, now: string): EntityRow {
   const key = requireEntityKey(input.name);
   const type = entityType(input.type);
   const aliases = (input.aliases ?? []).map((a) => ({ alias: a.trim(), key: requireEntityKey(a) }));
@@ -150,7 +150,7 @@ function newFactId(): string {
 }
 
 /** Adds one fact (dedupe, contradiction rule) and returns the stored row. */
-export function addFactRow(rows: GraphRows, f: FactInput, ctx: EngineContext): FactRow {
+function addFactRow(rows: GraphRows, f: FactInput, ctx: EngineContext): FactRow {
   const p = prepareFact(rows, f, ctx.now);
   const functional = ctx.functional.has(p.predicate);
   const label = { subject: p.subjectId ?? p.subjectKey, predicate: p.predicate, object: p.object };
@@ -195,7 +195,7 @@ export function addFactRow(rows: GraphRows, f: FactInput, ctx: EngineContext): F
 }
 
 /** Closes the open windows of (subject, predicate, object) at `ended` (or records one, see recordIfMissing). */
-export function invalidateRows(rows: GraphRows, inv: InvalidationInput, ctx: EngineContext): FactRow[] {
+function invalidateRows(rows: GraphRows, inv: InvalidationInput, ctx: EngineContext): FactRow[] {
   const now = ctx.now;
   const predicate = predicateKey(inv.predicate);
   const ended = inv.ended === undefined ? now : normalizeDate(inv.ended, 'ended');

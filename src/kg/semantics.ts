@@ -33,18 +33,18 @@ export const DEFAULT_FUNCTIONAL_PREDICATES: readonly string[] = Object.freeze([
 ]);
 
 /** A planned window change of a stored fact. */
-export interface Closing<R extends WindowRow> {
+interface Closing<R extends WindowRow> {
   row: R;
   validTo: string;
 }
 
 /** What {@link planFact} decided. */
-export type FactPlan<R extends WindowRow> =
+type FactPlan<R extends WindowRow> =
   | { kind: 'duplicate'; row: R }
   | { kind: 'insert'; validFrom: string | null; validTo: string | null; closes: Closing<R>[] };
 
 /** The proposed window of a new (or re-dated) fact. */
-export interface NewWindow {
+interface NewWindow {
   object: string;
   literal: boolean;
   validFrom: string | null;
@@ -52,7 +52,7 @@ export interface NewWindow {
 }
 
 /** True when the half-open window holds at some instant. */
-export function nonEmpty(w: { validFrom: string | null; validTo: string | null }): boolean {
+function nonEmpty(w: { validFrom: string | null; validTo: string | null }): boolean {
   return w.validTo === null || w.validFrom === null || w.validFrom < w.validTo;
 }
 
@@ -61,16 +61,8 @@ function startsBefore(start: string | null, end: string | null): boolean {
   return start === null || end === null || start < end;
 }
 
-/** True when two half-open windows share an instant. */
-export function overlaps(
-  a: { validFrom: string | null; validTo: string | null },
-  b: { validFrom: string | null; validTo: string | null },
-): boolean {
-  return nonEmpty(a) && nonEmpty(b) && startsBefore(a.validFrom, b.validTo) && startsBefore(b.validFrom, a.validTo);
-}
-
 /** Context for error messages. */
-export interface FactLabel {
+interface FactLabel {
   subject: string;
   predicate: string;
   object: string;

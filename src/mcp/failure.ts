@@ -10,14 +10,14 @@ import type * as z from 'zod';
 import { createError, displayDetails, isLociError, type Logger, type LociError } from '../index.js';
 
 /** The structured error every failed call carries. */
-export interface ToolFailure {
+interface ToolFailure {
   code: string;
   message: string;
   details: Record<string, unknown>;
 }
 
 /** An MCP `CallToolResult` for a failure. */
-export interface ErrorResult {
+interface ErrorResult {
   [key: string]: unknown;
   isError: true;
   content: { type: 'text'; text: string }[];

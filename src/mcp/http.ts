@@ -22,6 +22,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
   createError,
+  isLociError,
   oneLine,
   openPalace,
   shortValue,
@@ -69,14 +70,14 @@ export interface HttpServing {
 }
 
 /** Default port of `loci mcp --http` ("LOCI" on a phone keypad). */
-export const DEFAULT_HTTP_PORT = 5624;
+const DEFAULT_HTTP_PORT = 5624;
 /** Default idle time after which a session is closed: 5 minutes. */
-export const DEFAULT_IDLE_SESSION_MS = 5 * 60_000;
+const DEFAULT_IDLE_SESSION_MS = 5 * 60_000;
 /** The endpoint path. */
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
 /** True for 127.0.0.0/8, ::1 and localhost. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
@@ -95,16 +96,10 @@ function rpcError(
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-/** A body over the limit: how many bytes arrived (all of them, or at least this many when cut off). */
-class BodyTooLarge extends Error {
-  constructor(readonly bytes: number) {
-    super(`request body of ${bytes} bytes`);
-  }
-}
-
 /**
  * Reads a body of at most `max` bytes. A larger one is read to its end and discarded (so the
  * client can read the 413 instead of seeing a reset); past 16 × `max` the connection is cut.
+ * Rejects with MCP_MESSAGE_TOO_LARGE (`bytes`: all that arrived, or at least this many when cut off).
  */
 function readBody(req: IncomingMessage, max: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -114,11 +109,15 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
       size += c.length;
       if (size <= max) parts.push(c);
       else if (size > 16 * max) {
-        reject(new BodyTooLarge(size));
+        reject(createError('MCP_MESSAGE_TOO_LARGE', { bytes: size, max }));
         req.destroy();
       } else parts.length = 0;
     });
-    req.on('end', () => (size > max ? reject(new BodyTooLarge(size)) : resolve(Buffer.concat(parts).toString('utf8'))));
+    req.on('end', () =>
+      size > max
+        ? reject(createError('MCP_MESSAGE_TOO_LARGE', { bytes: size, max }))
+        : resolve(Buffer.concat(parts).toString('utf8')),
+    );
     req.on('error', reject);
   });
 }
@@ -137,7 +136,7 @@ function canonicalOrigin(raw: string): string | undefined {
  * The `Origin` check: absent, a loopback origin, or one of `allowed` (canonical forms). `null`,
  * other schemes and everything else are refused.
  */
-export function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
+function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
   if (origin === undefined) return true;
   const canonical = canonicalOrigin(origin);
   if (!canonical) return false;
@@ -245,10 +244,8 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
       try {
         body = JSON.parse(await readBody(req, maxBody));
       } catch (e) {
-        if (e instanceof BodyTooLarge) {
-          const f = createError('MCP_MESSAGE_TOO_LARGE', { bytes: e.bytes, max: maxBody });
-          return rpcError(res, 413, -32600, `loci: ${f.message} [${f.code}]`, { connection: 'close' });
-        }
+        if (isLociError(e, 'MCP_MESSAGE_TOO_LARGE'))
+          return rpcError(res, 413, -32600, `loci: ${e.message} [${e.code}]`, { connection: 'close' });
         return rpcError(res, 400, -32700, 'parse error: the body is not JSON');
       }
     }

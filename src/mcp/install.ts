@@ -68,7 +68,7 @@ export interface McpInstallResult {
  * found on PATH when Claude Code starts the server, so a Node upgrade does not break it (see
  * `core/launcher.ts`).
  */
-export function resolveLociCommand(env: NodeJS.ProcessEnv = process.env): { command: string; args: string[] } {
+function resolveLociCommand(env: NodeJS.ProcessEnv = process.env): { command: string; args: string[] } {
   const l = lociLaunch({ env });
   return { command: l.command, args: [...l.args, 'mcp'] };
 }

@@ -16,7 +16,7 @@ import { kgTools } from './tools/kg.js';
 import { tunnelTools } from './tools/tunnels.js';
 
 /** What the palace behind the server can do, deciding which families are registered. */
-export interface Capabilities {
+interface Capabilities {
   /** The palace has a knowledge graph and tunnels (`ToolContext.graph`). */
   kg: boolean;
 }

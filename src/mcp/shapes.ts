@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { Drawer } from '../index.js';
 
 /** Characters of a drawer shown in listings (the full text is in `loci_get_drawer`). */
-export const PREVIEW_CHARS = 240;
+const PREVIEW_CHARS = 240;
 
 /** The error envelope of every failed call (`isError: true`). */
 export const ErrorShape = z.object({
@@ -18,7 +18,7 @@ export const ErrorShape = z.object({
 });
 
 /** Where a drawer sits and where it came from (no text). */
-export const drawerPlace = {
+const drawerPlace = {
   id: z
     .string()
     .describe('drawer id: pass it to loci_get_drawer, loci_update_drawer, loci_delete_drawer, loci_drawer_neighbours'),
@@ -58,7 +58,7 @@ export function preview(text: string, n = PREVIEW_CHARS): string {
 }
 
 /** The place fields of a drawer. */
-export function placeOf(d: Drawer): z.output<z.ZodObject<typeof drawerPlace>> {
+function placeOf(d: Drawer): z.output<z.ZodObject<typeof drawerPlace>> {
   return {
     id: d.id,
     wing: d.wing,

@@ -76,13 +76,13 @@ export interface CallExtras {
 }
 
 /** What `run` returns: the structured content (validated against `output`) and its text rendering. */
-export interface ToolReply<O> {
+interface ToolReply<O> {
   data: O;
   text: string;
 }
 
 /** A tool definition with typed arguments and result. */
-export interface ToolDef<I extends z.ZodRawShape, O extends z.ZodRawShape> {
+interface ToolDef<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   /** snake_case, prefixed `loci_`. */
   name: `loci_${string}`;
   /** Short human title. */

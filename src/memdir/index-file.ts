@@ -98,7 +98,7 @@ export interface IndexStats {
 }
 
 /** Options of {@link buildIndex} and {@link rebuildIndex}. */
-export interface BuildIndexOptions {
+interface BuildIndexOptions {
   /** Relative files just written: their lines are regenerated. Default none. */
   touched?: readonly string[];
   /** Regenerate every line of a known file. Default false. */

@@ -14,15 +14,7 @@ export {
   type MemoryEntry,
   type Memory,
 } from './types.js';
-export {
-  slugify,
-  slugifyName,
-  topicFileName,
-  isReservedSlug,
-  SLUG_PATTERN,
-  MAX_SLUG_LENGTH,
-  type SlugResult,
-} from './slug.js';
+export { slugify, slugifyName, topicFileName, isReservedSlug, SLUG_PATTERN, MAX_SLUG_LENGTH } from './slug.js';
 export { splitFrontmatter, joinFrontmatter, type SplitFile } from './frontmatter.js';
 export {
   parseTopicFile,
@@ -32,21 +24,16 @@ export {
   NOT_RECORDED,
   type TopicFile,
   type TopicFields,
-  type NewTopicInput,
   type TopicPatch,
 } from './topic-file.js';
 export { normalizeRemoteUrl, findGit, type GitInfo } from '../core/git.js';
 export {
   resolveClaudeMemoryDir,
   sanitizeProjectPath,
-  claudeProjectKey,
   lociProjectId,
   lociMemoryDir,
   lociUserMemoryDir,
   selectMemoryDir,
-  managedSettingsPath,
-  USER_PROJECT_ID,
-  MAX_SANITIZED_LENGTH,
   type ResolveOptions,
   type SelectOptions,
   type ClaudeMemoryLocation,
@@ -60,7 +47,6 @@ export {
   scanTopicFiles,
   invalidMemoryFiles,
   type ListMemoriesOptions,
-  type TopicCandidate,
   type InvalidMemoryFile,
 } from './scan.js';
 export {
@@ -72,7 +58,6 @@ export {
   type IndexStats,
   type IndexLimits,
   type LoadedIndex,
-  type BuildIndexOptions,
 } from './index-file.js';
 export { defaultPrivacy, checkPrivacy, effectivePrivacy, exportMemories, type ExportOptions } from './privacy.js';
 export {
@@ -82,7 +67,6 @@ export {
   findMemory,
   getMemory,
   parseMemoryType,
-  suggestNames,
   type AddMemoryInput,
   type EditMemoryInput,
   type WriteOptions,
@@ -91,8 +75,6 @@ export {
 export {
   mergeMemoryDir,
   tidyMemoryDir,
-  removeStaleTemps,
-  indexDisagrees,
   STALE_TEMP_MS,
   INDEX_REPAIR_GRACE_MS,
   type MergeReport,

@@ -194,7 +194,7 @@ function distance(a: string, b: string): number {
  * Up to three suggestions close to `query` (edit distance or substring), for MEMORY_NOT_FOUND.
  * Each candidate is `[suggestion, ...aliases]`: it matches through any alias and is suggested once.
  */
-export function suggestNames(query: string, candidates: readonly (readonly string[])[]): string[] {
+function suggestNames(query: string, candidates: readonly (readonly string[])[]): string[] {
   const q = slugify(query);
   return candidates
     .map((aliases) => {

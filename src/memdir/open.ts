@@ -13,6 +13,7 @@
  */
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fsError } from '../core/errors.js';
 import { buildIndex, pointerTarget, rebuildIndex } from './index-file.js';
 import { createFileExclusive } from './memories.js';
 import { listMemories, scanTopicFiles } from './scan.js';
@@ -45,7 +46,7 @@ function alive(pid: number): boolean {
  * after a process that no longer runs. A temp file of a live writer is never touched. Returns the
  * removed names (relative).
  */
-export function removeStaleTemps(dir: string, now: number = Date.now()): string[] {
+function removeStaleTemps(dir: string, now: number = Date.now()): string[] {
   const removed: string[] = [];
   for (const sub of ['', 'team']) {
     let names: string[];
@@ -87,7 +88,7 @@ function mtime(path: string): number | undefined {
  * (while `MEMORY.md` is older than the grace period). An absent index disagrees as soon as there
  * is a memory older than the grace period.
  */
-export function indexDisagrees(dir: string, now: number = Date.now()): boolean {
+function indexDisagrees(dir: string, now: number = Date.now()): boolean {
   const all = listMemories(dir, { limit: Infinity });
   let existing: string | undefined;
   try {
@@ -149,7 +150,7 @@ function placeExclusive(src: string, dst: string): boolean {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
-    if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw e;
+    if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP') throw fsError(e, dst, 'link');
     // Another file system, or no hard links: an exclusive, fsynced copy.
     return createFileExclusive(dst, readFileSync(src, 'utf8'), statSync(src).mode & 0o777);
   }
@@ -186,7 +187,7 @@ export function mergeMemoryDir(from: string, to: string): MergeReport {
       try {
         unlinkSync(f.path);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw fsError(e, f.path, 'remove');
       }
       report.moved.push(target);
     } catch (e) {

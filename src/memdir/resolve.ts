@@ -42,10 +42,10 @@ export interface ResolveOptions {
 }
 
 /** Claude Code's longest sanitised project directory name before a hash suffix is added. */
-export const MAX_SANITIZED_LENGTH = 200;
+const MAX_SANITIZED_LENGTH = 200;
 
 /** `CLAUDE_CODE_PROJECT_DIR_NAME` must match this. */
-export const PROJECT_DIR_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const PROJECT_DIR_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 function userHome(o: ResolveOptions, env: NodeJS.ProcessEnv): string {
   return o.home ?? env['HOME'] ?? env['USERPROFILE'] ?? homedir();
@@ -65,7 +65,7 @@ function realCwd(cwd: string): string {
 }
 
 /** Claude Code's fallback string hash (djb2, base 36). Native builds use Bun's hash instead. */
-export function djb2Base36(s: string): string {
+function djb2Base36(s: string): string {
   let h = 0;
   for (let i = 0; i < s.length; i++) h = ((h << 5) - h + s.charCodeAt(i)) | 0;
   return Math.abs(h).toString(36);
@@ -86,7 +86,7 @@ export function sanitizeProjectPath(p: string): string {
  * is looked for (one holding `memory/` first, then the newest); only when none exists is the djb2
  * form returned.
  */
-export function claudeProjectKey(
+function claudeProjectKey(
   root: string,
   projectsDir: string,
 ): { key: string; matched: 'exact' | 'prefix' | 'computed' } {
@@ -115,7 +115,7 @@ export function claudeProjectKey(
 }
 
 /** The managed settings file for a platform. */
-export function managedSettingsPath(platform: NodeJS.Platform = process.platform): string {
+function managedSettingsPath(platform: NodeJS.Platform = process.platform): string {
   if (platform === 'darwin') return '/Library/Application Support/ClaudeCode/managed-settings.json';
   if (platform === 'win32') return 'C:\\Program Files\\ClaudeCode\\managed-settings.json';
   return '/etc/claude-code/managed-settings.json';
@@ -316,7 +316,7 @@ export function lociMemoryDir(lociHome: string, projectId: string): string {
 }
 
 /** Name of the pseudo-project holding user-level memories. */
-export const USER_PROJECT_ID = '_user';
+const USER_PROJECT_ID = '_user';
 
 /** User-level memories that follow the user across projects: `<lociHome>/projects/_user/memory`. */
 export function lociUserMemoryDir(lociHome: string): string {

@@ -15,7 +15,7 @@ import { effectivePrivacy } from './privacy-rules.js';
 import { INDEX_FILE, MEMORY_LIMITS, type Memory, type MemoryEntry, type MemoryType } from './types.js';
 
 /** A candidate topic file before parsing. */
-export interface TopicCandidate {
+interface TopicCandidate {
   /** Relative path with `/` separators. */
   file: string;
   path: string;
@@ -147,7 +147,7 @@ export interface ListMemoriesOptions {
 }
 
 /** Newest first: by `modified` (frontmatter, else mtime), then by file name for stability. */
-export function byNewest(a: { modified: string; file: string }, b: { modified: string; file: string }): number {
+function byNewest(a: { modified: string; file: string }, b: { modified: string; file: string }): number {
   return b.modified.localeCompare(a.modified) || a.file.localeCompare(b.file);
 }
 

@@ -67,7 +67,7 @@ export function isReservedSlug(slug: string): boolean {
 }
 
 /** Result of {@link slugify}: the slug and whether information was lost to a hash. */
-export interface SlugResult {
+interface SlugResult {
   slug: string;
   /** True when non-transliterable letters were replaced by a hash suffix. */
   hashed: boolean;

@@ -140,7 +140,7 @@ export function withWhyHow(type: MemoryType | null, body: string, why?: string, 
 }
 
 /** Input for a new topic file. */
-export interface NewTopicInput {
+interface NewTopicInput {
   type: MemoryType;
   /** Human name; slugged for `name` and the filename. */
   name: string;

@@ -25,7 +25,7 @@ export interface DiaryEntryInput {
 }
 
 /** Normalises an agent name into a room name. */
-export function agentRoom(agent: string): string {
+function agentRoom(agent: string): string {
   const a = agent
     .trim()
     .toLowerCase()

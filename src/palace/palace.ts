@@ -15,7 +15,6 @@ import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, Memor
 import { createSqliteStore, openDatabase, type SqliteDatabase } from '../store/index.js';
 import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
 import { assertUnderRoots, checkName, checkOptionalName } from './names.js';
-import { redactDiaryInput, redactDrawerInput, redactDrawerPatch } from './redacting.js';
 import { embedderFromSpec, setupVectors } from './vectors.js';
 import type { PalaceGraph } from './graph.js';
 import type { GraphBatch } from '../kg/index.js';
@@ -139,10 +138,13 @@ export interface Palace {
  * Internal handles of an open palace. Storage stays behind the store port (`palace.store`): no
  * driver handle is exposed.
  */
-export interface PalaceInternals {
+interface PalaceInternals {
   logger: Logger;
   clock: Clock;
 }
+
+/** The secret redaction of the write paths, loaded on the first write (reading never needs it). */
+const redacting = () => import('./redacting.js');
 
 /** Opens (creating if needed) the palace in `opts.home`. */
 export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace & { internals: PalaceInternals }> {
@@ -165,7 +167,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     db,
     dbPath: paths.db,
     drawers: st,
-    embedder: opts.embedder !== undefined ? opts.embedder : embedderFromSpec(process.env['LOCI_EMBEDDER']),
+    embedder: opts.embedder !== undefined ? opts.embedder : await embedderFromSpec(process.env['LOCI_EMBEDDER']),
     logger,
   });
   let graphSide: Promise<PalaceGraph> | undefined;
@@ -280,7 +282,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
         room: checkName('room', given.room),
         hall: checkOptionalName('hall', given.hall),
       };
-      const { input, redactions } = redactDrawerInput(named);
+      const { input, redactions } = (await redacting()).redactDrawerInput(named);
       const r = await st.put([input]);
       if (r.added.length) await syncVectors();
       return { id: (r.added[0] ?? r.existing[0])!, added: r.added.length === 1, redactions };
@@ -290,7 +292,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       if (given.wing !== undefined) named.wing = checkName('wing', given.wing);
       if (given.room !== undefined) named.room = checkName('room', given.room);
       if (given.hall !== undefined) named.hall = checkOptionalName('hall', given.hall);
-      const patch = redactDrawerPatch(named);
+      const patch = (await redacting()).redactDrawerPatch(named);
       const d = await st.update(id, patch);
       if (d && (patch.text !== undefined || patch.indexExtra !== undefined)) {
         await vectors
@@ -328,7 +330,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     },
 
     async diaryWrite(raw) {
-      const { input, redactions } = redactDiaryInput(raw);
+      const { input, redactions } = (await redacting()).redactDiaryInput(raw);
       const r = await diaryWrite(st, clock, input);
       await syncVectors();
       return { ...r, redactions };

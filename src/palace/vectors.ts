@@ -7,7 +7,7 @@
  */
 import { createError, isLociError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { createEmbedder, createHashEmbedder, parseEmbedderSpec, type Embedder } from '../embed/index.js';
+import type { Embedder } from '../embed/index.js';
 import type { VectorSearcher } from '../search/index.js';
 import type { DrawerFilter, MemoryStore } from '../store/ports.js';
 import {
@@ -26,16 +26,22 @@ import {
  * hash embedder) lowered every LoCoMo metric at every fusion weight we measured (BENCHMARKS.md),
  * and exact vector search costs ~60 ms at 150K drawers. It stays available for typo-tolerant
  * matching; a sentence-embedding model is the way to add meaning.
+ *
+ * The embedders load only when one is named, so a palace without vectors starts without them.
  */
-export function embedderFromSpec(spec: string | undefined, env: NodeJS.ProcessEnv = process.env): Embedder | null {
+export async function embedderFromSpec(
+  spec: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Embedder | null> {
   const s = (spec ?? 'none').trim();
-  if (s === 'hash') return createHashEmbedder();
   if (s === '' || s === 'none' || s === 'off') return null;
-  return createEmbedder(parseEmbedderSpec(s), { env });
+  const embed = await import('../embed/index.js');
+  if (s === 'hash') return embed.createHashEmbedder();
+  return embed.createEmbedder(embed.parseEmbedderSpec(s), { env });
 }
 
 /** The vector side of an open palace. */
-export interface PalaceVectors {
+interface PalaceVectors {
   /** Null when vectors are off or unavailable; see `unavailable`. */
   readonly store: VectorStore | null;
   readonly embedder: Embedder | null;

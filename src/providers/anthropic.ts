@@ -6,7 +6,7 @@ import { chatProvider, field, type ProviderRuntime } from './common.js';
 import type { LlmProvider } from './types.js';
 
 /** The API version header value sent with every request. */
-export const ANTHROPIC_VERSION = '2023-06-01';
+const ANTHROPIC_VERSION = '2023-06-01';
 
 /** An {@link LlmProvider} speaking the Anthropic Messages API. */
 export function anthropicProvider(rt: ProviderRuntime): LlmProvider {

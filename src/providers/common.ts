@@ -19,14 +19,14 @@ export interface ProviderRuntime {
 }
 
 /** Default `maxTokens`. */
-export const DEFAULT_MAX_TOKENS = 512;
+const DEFAULT_MAX_TOKENS = 512;
 /** Default `temperature`. */
-export const DEFAULT_TEMPERATURE = 0;
+const DEFAULT_TEMPERATURE = 0;
 /** Default total timeout per call, in ms. */
 export const DEFAULT_TIMEOUT_MS = 20_000;
 
 /** A request with its defaults applied and its ranges checked. */
-export interface NormalisedRequest {
+interface NormalisedRequest {
   system: string | undefined;
   messages: ChatMessage[];
   maxTokens: number;
@@ -36,7 +36,7 @@ export interface NormalisedRequest {
 }
 
 /** Applies defaults and validates; throws INVALID_ARGUMENT. */
-export function normaliseRequest(req: CompleteRequest, rt: ProviderRuntime): NormalisedRequest {
+function normaliseRequest(req: CompleteRequest, rt: ProviderRuntime): NormalisedRequest {
   if (!Array.isArray(req.messages) || req.messages.length === 0) {
     throw createError('INVALID_ARGUMENT', { name: 'messages', value: req.messages, expected: 'at least one message' });
   }
@@ -81,19 +81,19 @@ export function field(obj: unknown, key: string): unknown {
 }
 
 /** A non-negative integer count, or undefined. */
-export function count(v: unknown): number | undefined {
+function count(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 }
 
 /** `{ inputTokens, outputTokens }` when both counts are present. */
-export function usageOf(input: unknown, output: unknown): { inputTokens: number; outputTokens: number } | undefined {
+function usageOf(input: unknown, output: unknown): { inputTokens: number; outputTokens: number } | undefined {
   const i = count(input);
   const o = count(output);
   return i === undefined || o === undefined ? undefined : { inputTokens: i, outputTokens: o };
 }
 
 /** What differs between the chat protocols: where to POST, what to send, how to read the answer. */
-export interface ChatProtocol {
+interface ChatProtocol {
   name: ProviderName;
   /** API path below the server root, e.g. `/v1/messages`. */
   path: string;
@@ -105,7 +105,7 @@ export interface ChatProtocol {
 }
 
 /** The fields a protocol reads out of an answer. */
-export interface ParsedAnswer {
+interface ParsedAnswer {
   text: string;
   model: unknown;
   inputTokens: unknown;

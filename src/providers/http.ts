@@ -61,18 +61,24 @@ export function httpEffects(
   };
 }
 
+/** True when `s` parses as an http:// or https:// URL. */
+function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Joins a server root and an API path, tolerating a root that already ends with the path's first
  * segment (`http://host:8080/v1` + `/v1/embeddings`). Throws INVALID_ARGUMENT for a bad URL.
  */
 export function endpoint(baseUrl: string, path: string): string {
   let base = baseUrl.trim().replace(/\/+$/, '');
-  try {
-    const u = new URL(base);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
-  } catch {
+  if (!isHttpUrl(base))
     throw createError('INVALID_ARGUMENT', { name: 'baseUrl', value: baseUrl, expected: 'an http:// or https:// URL' });
-  }
   const first = /^\/[^/]+/.exec(path)?.[0];
   if (first && base.endsWith(first)) base = base.slice(0, -first.length);
   return base + path;

@@ -14,8 +14,8 @@ export type {
   ProviderName,
 } from './types.js';
 export { createLlmProvider, providerFromEnv, PROVIDER_DEFAULTS } from './create.js';
-export { ANTHROPIC_VERSION } from './anthropic.js';
-export { DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, DEFAULT_TIMEOUT_MS, field } from './common.js';
+
+export { DEFAULT_TIMEOUT_MS, field } from './common.js';
 export {
   postJson,
   httpEffects,

@@ -41,7 +41,7 @@ export function resolveBudgets(b: Partial<RecallBudgets> = {}): RecallBudgets {
 }
 
 /** The draft of one memory's block: attributes, freshness warning, escaped body, truncation note. */
-export function memoryDraft(m: Memory, now: number, fileBytes: number): BlockDraft {
+function memoryDraft(m: Memory, now: number, fileBytes: number): BlockDraft {
   const days = ageDays(m.modified, now);
   const stale = isStale(m.modified, now, RECALL_LIMITS.freshDays);
   const head =
@@ -60,7 +60,7 @@ export function memoryDraft(m: Memory, now: number, fileBytes: number): BlockDra
 }
 
 /** What {@link packMemories} reports. */
-export interface PackedMemories {
+interface PackedMemories {
   memories: RecalledMemory[];
   omitted: string[];
 }

@@ -16,14 +16,8 @@ export {
   type RecallSessionState,
 } from './types.js';
 export { selectRelevantMemories } from './select.js';
-export {
-  selectorSystemPrompt,
-  selectorUserMessage,
-  formatManifest,
-  parseSelectionAnswer,
-  resolveNames,
-} from './select-llm.js';
-export { searchMemoryFiles, RELATIVE_THRESHOLD, type SearchSelection } from './select-search.js';
+export { selectorSystemPrompt, parseSelectionAnswer, resolveNames } from './select-llm.js';
+export { searchMemoryFiles, RELATIVE_THRESHOLD } from './select-search.js';
 export { buildRecall, resolveBudgets } from './build.js';
 export {
   buildPromptContext,
@@ -43,7 +37,6 @@ export {
   recordSurfaced,
   pruneRecallSessions,
   sessionPath,
-  sessionsDir,
   sessionBytesLeft,
   type SessionOptions,
   type SurfacedRecord,

@@ -40,7 +40,7 @@ export function freshnessWarning(days: number): string {
 }
 
 /** What the preamble has to introduce. */
-export interface PreambleParts {
+interface PreambleParts {
   memories: boolean;
   drawers: boolean;
 }
@@ -80,7 +80,7 @@ export interface BlockDraft {
 }
 
 /** A block after fitting. */
-export interface FittedBlock {
+interface FittedBlock {
   text: string;
   bytes: number;
   truncated: boolean;
@@ -116,7 +116,7 @@ export function cutAtLine(text: string, maxBytes: number, maxChars: number): str
  * with its content cut at a line boundary and the note appended. Undefined when not even the
  * header, footer, note and one line's start fit.
  */
-export function fitBlock(d: BlockDraft, availBytes: number, availChars: number): FittedBlock | undefined {
+function fitBlock(d: BlockDraft, availBytes: number, availChars: number): FittedBlock | undefined {
   const maxBytes = Math.min(d.capBytes, availBytes);
   const whole = d.head + d.content + d.tail;
   const contentFitsCap = d.capContentChars === undefined || d.content.length <= d.capContentChars;

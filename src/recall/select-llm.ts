@@ -6,6 +6,7 @@
  * Answers are parsed tolerantly (code fences, prose around the JSON, a wrapping object, an array
  * cut off by the token limit); names not in the manifest are dropped.
  */
+import { createError } from '../core/errors.js';
 import type { MemoryEntry } from '../memdir/index.js';
 import type { LlmProvider } from '../providers/index.js';
 
@@ -45,7 +46,7 @@ function summary(m: MemoryEntry & { body?: string }): string {
  * The manifest as the selector sees it: `- [type] file (date): description`, newest first. A
  * file without a description shows the start of its body when `entries` carry bodies.
  */
-export function formatManifest(entries: readonly (MemoryEntry & { body?: string })[]): string {
+function formatManifest(entries: readonly (MemoryEntry & { body?: string })[]): string {
   return entries
     .map((m) => {
       const s = summary(m);
@@ -55,7 +56,7 @@ export function formatManifest(entries: readonly (MemoryEntry & { body?: string 
 }
 
 /** The user message of the selector: the query (fenced) and the manifest. */
-export function selectorUserMessage(query: string, entries: readonly MemoryEntry[]): string {
+function selectorUserMessage(query: string, entries: readonly MemoryEntry[]): string {
   const q = query.length > QUERY_CHARS ? `${query.slice(0, QUERY_CHARS)}…` : query;
   return `Query:\n"""\n${q.replace(/"""/g, '"\u200b""')}\n"""\n\nAvailable memories (newest first):\n${formatManifest(entries)}`;
 }
@@ -184,7 +185,7 @@ export function resolveNames(names: readonly string[], entries: readonly MemoryE
 }
 
 /** Outcome of one side query. */
-export type LlmSelection = { ok: true; files: string[] } | { ok: false; reason: string; aborted?: boolean };
+type LlmSelection = { ok: true; files: string[] } | { ok: false; reason: string; aborted?: boolean };
 
 /**
  * Runs the side query. Never throws: provider errors, the timeout, cancellation and unreadable
@@ -203,7 +204,7 @@ export async function selectWithLlm(
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    ac.abort(new Error(`timed out after ${o.timeoutMs} ms`));
+    ac.abort(createError('TIMEOUT', { operation: 'memory selection', ms: o.timeoutMs }));
   }, o.timeoutMs);
   timer.unref?.();
   // Settles on abort even if a provider ignores its signal.

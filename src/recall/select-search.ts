@@ -15,7 +15,7 @@ export const RELATIVE_THRESHOLD = 0.4;
 const INDEX_BODY_CHARS = 16_000;
 
 /** One file found by search, with its fused score. */
-export interface SearchSelection {
+interface SearchSelection {
   file: string;
   score: number;
 }

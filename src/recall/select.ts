@@ -19,7 +19,7 @@ function message(e: unknown): string {
 }
 
 /** The candidates of a selection: the directory's memories minus those already surfaced. */
-export function candidateMemories(
+function candidateMemories(
   dir: string,
   alreadySurfaced?: ReadonlySet<string>,
 ): { all: Memory[]; candidates: Memory[] } {

@@ -40,7 +40,7 @@ export interface SurfacedRecord {
 }
 
 /** The sessions folder of a Loci home. */
-export function sessionsDir(home: string): string {
+function sessionsDir(home: string): string {
   return join(home, 'sessions');
 }
 
@@ -56,7 +56,7 @@ export function sessionPath(home: string, sessionId: string): string {
 }
 
 /** A new, empty state. */
-export function freshSession(sessionId: string, now: number): RecallSessionState {
+function freshSession(sessionId: string, now: number): RecallSessionState {
   const t = isoAt(now);
   return { id: sessionId, surfaced: new Set(), drawers: new Set(), bytes: 0, turns: 0, createdAt: t, updatedAt: t };
 }

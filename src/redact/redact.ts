@@ -37,7 +37,7 @@ import { scanFree, scanPrefixed, type SecretHit } from './tokens.js';
 export const REDACT_RULES_VERSION = 2;
 
 /** Result of {@link redactSecrets}. */
-export interface RedactResult {
+interface RedactResult {
   /** The text with every secret replaced by `[REDACTED:<kind>]`. */
   text: string;
   /** Number of redactions. */

@@ -9,7 +9,7 @@
 import type { Drawer, MemoryStore } from '../store/ports.js';
 
 /** A ranked candidate as collapsing sees it. */
-export interface Collapsible {
+interface Collapsible {
   id: string;
   /** Fused score; rewritten for representatives that gain their other parts' evidence. */
   fused: number;

@@ -15,6 +15,7 @@ import { queryTokens } from '../text/index.js';
 import { collapseExchanges } from './collapse.js';
 import { asksWhy, explains, matchProfile } from './prose.js';
 import { attachContext, filterOf, toHit } from './search.js';
+import { americanVariants } from './spelling.js';
 import { parseTimeCues, stripTimeCues, timeProximity } from './time-cues.js';
 import type { SearchHit, SearchOptions, SearchResult, SignalTrace } from './types.js';
 
@@ -165,7 +166,7 @@ export const HYBRID_DEFAULTS: Readonly<HybridParams> = {
 };
 
 /** What hybrid search needs. */
-export interface HybridDeps {
+interface HybridDeps {
   store: MemoryStore;
   vectors?: VectorSearcher | undefined;
   /** Why vectors are unavailable, when they are (reported as `fallback`). */
@@ -213,8 +214,12 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   check('context', context, 0, 10);
   const now = deps.clock?.now() ?? Date.now();
   const cues = parseTimeCues(query, now);
-  let tokens = queryTokens(stripTimeCues(query, cues));
+  const words = stripTimeCues(query, cues);
+  let tokens = queryTokens(words);
   if (tokens.length === 0) tokens = queryTokens(query);
+  // British spellings also search their American forms (the words transcripts and code use).
+  const variants = americanVariants(words);
+  if (variants) tokens = [...new Set([...tokens, ...queryTokens(variants)])];
   const filter = filterOf(opts);
   const k = opts.mode === 'lexical' ? limit : Math.max(p.candidates, limit * 10);
 

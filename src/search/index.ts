@@ -5,7 +5,7 @@
 import type { DuplicateCheck, DuplicateOptions, DuplicateSource } from './duplicates.js';
 
 export { filterOf, toHit, attachContext } from './search.js';
-export { searchHybrid, HYBRID_DEFAULTS, type HybridParams, type HybridDeps, type VectorSearcher } from './hybrid.js';
+export { searchHybrid, HYBRID_DEFAULTS, type HybridParams, type VectorSearcher } from './hybrid.js';
 export { parseTimeCues, stripTimeCues, timeProximity, type TimeCue } from './time-cues.js';
 export { matchSpans, highlight, snippetLines, excerptChars, type MatchSpan, type Excerpt } from './highlight.js';
 export type { SearchOptions, SearchHit, SearchResult, SignalTrace, HitExplanation } from './types.js';

@@ -4,17 +4,11 @@
  */
 export type * from './ports.js';
 export { createMemoryStore } from './memory/memory-store.js';
-export { createSqliteStore, rebuildLexicalIndex, type SqliteStoreOptions } from './sqlite/drawer-store.js';
-export {
-  openDatabase,
-  mapSqliteError,
-  APPLICATION_ID,
-  type OpenDatabaseOptions,
-  type SqliteDatabase,
-} from './sqlite/driver.js';
-export { MIGRATIONS, latestVersion, type Migration } from './sqlite/migrations.js';
-export { defaultDrawerId, matchesFilter, untilBound, prepareDrawer } from './shared.js';
-export type { VectorStore, VectorModelInfo, PendingDrawer } from './vector-port.js';
+export { createSqliteStore } from './sqlite/drawer-store.js';
+export { openDatabase, mapSqliteError, type SqliteDatabase } from './sqlite/driver.js';
+export { MIGRATIONS, latestVersion } from './sqlite/migrations.js';
+export { matchesFilter, prepareDrawer } from './shared.js';
+export type { VectorStore, PendingDrawer } from './vector-port.js';
 export { createMemoryVectorStore } from './memory/vector-store.js';
 export { createSqliteVectorStore, loadSqliteVec } from './sqlite/vector-store.js';
 export type {
@@ -33,7 +27,7 @@ export type {
 } from './graph-port.js';
 export { cmpStart, passes, validAt } from './graph-port.js';
 export { createMemoryGraphTables } from './memory/graph.js';
-export { createSqliteGraphTables, type SqliteGraphTablesOptions } from './sqlite/graph.js';
+export { createSqliteGraphTables } from './sqlite/graph.js';
 export { KG_SCHEMA_V2 } from './sqlite/graph-schema.js';
 export type { RoomRef, Tunnel, TunnelInput, TunnelStore } from './tunnel-port.js';
 export { otherEnd, touches, tunnelId } from './tunnel-port.js';

@@ -9,7 +9,7 @@ import { searchColumn } from '../text/index.js';
 import type { Drawer, DrawerFilter, DrawerInput } from './ports.js';
 
 /** Default drawer id: content-addressed within its wing/room/source, so re-adding is idempotent. */
-export function defaultDrawerId(input: DrawerInput, contentHash: string): string {
+function defaultDrawerId(input: DrawerInput, contentHash: string): string {
   return input.source
     ? stableId('d', 'src', input.source, contentHash, input.chunkIndex ?? 0)
     : stableId('d', 'txt', input.wing, input.room, contentHash);
@@ -20,7 +20,7 @@ const NAME_RE = /^[^\u0000-\u001f/\\]{1,128}$/u;
 /** Validates a wing or room name (1–128 chars, no control chars or slashes). */
 const checked = new Set<string>();
 
-export function checkName(kind: 'wing' | 'room' | 'hall', v: string): void {
+function checkName(kind: 'wing' | 'room' | 'hall', v: string): void {
   if (checked.has(v)) return; // names repeat across a whole mining run
   if (typeof v !== 'string' || !NAME_RE.test(v) || v.trim() !== v) {
     throw createError('INVALID_ARGUMENT', {
@@ -76,7 +76,7 @@ export function prepareDrawer<T extends DrawerInput>(input: T): T {
 }
 
 /** Upper bound for `until`: a bare date includes the whole day. */
-export function untilBound(until: string): string {
+function untilBound(until: string): string {
   return /^\d{4}-\d{2}-\d{2}$/.test(until) ? `${until}T23:59:59.999Z` : until;
 }
 

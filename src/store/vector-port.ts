@@ -13,7 +13,7 @@ export interface PendingDrawer {
 }
 
 /** What the index holds. */
-export interface VectorModelInfo {
+interface VectorModelInfo {
   /** Embedder id (e.g. `hash:v1-256`, `onnx:all-MiniLM-L6-v2`). */
   model: string;
   dims: number;

@@ -14,7 +14,7 @@ import { isLociError } from '../core/errors.js';
 import { implicitTunnels, traverse, type Fact, type GraphStore, type TunnelStore } from '../kg/index.js';
 
 /** Options of {@link runGraphContract}. */
-export interface GraphContractOptions {
+interface GraphContractOptions {
   name: string;
   /** Returns a fresh, initialised store with the default functional predicates. */
   make: () => Promise<GraphStore>;
@@ -632,7 +632,7 @@ class ReplayModel {
 }
 
 /** Options of {@link runTunnelContract}. */
-export interface TunnelContractOptions {
+interface TunnelContractOptions {
   name: string;
   /** Returns a fresh, initialised tunnel store. */
   make: () => Promise<TunnelStore>;

@@ -10,7 +10,7 @@ import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
 import { queryTokens } from '../text/index.js';
 
 /** Options of {@link runStoreContract}. */
-export interface StoreContractOptions {
+interface StoreContractOptions {
   name: string;
   /** Returns a fresh, empty, initialised store. */
   make: () => Promise<MemoryStore>;

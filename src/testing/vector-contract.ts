@@ -8,7 +8,7 @@ import type { MemoryStore } from '../store/ports.js';
 import type { VectorStore } from '../store/vector-port.js';
 
 /** Options of {@link runVectorContract}. */
-export interface VectorContractOptions {
+interface VectorContractOptions {
   name: string;
   /** A fresh drawer store and its vector store. */
   make: () => Promise<{ drawers: MemoryStore; vectors: VectorStore; close: () => Promise<void> }>;

@@ -3,7 +3,7 @@
  * Tokenisation shared by the index, queries and in-memory scorers, and the shared vocabulary of
  * written dates (`dates.ts`: month and weekday names, ordinals, 12-hour times, calendar days).
  */
-export { tokenize, searchColumn, queryTokens, foldWord, isStopword, type TokenizeOptions } from './tokenize.js';
+export { tokenize, searchColumn, queryTokens, isStopword } from './tokenize.js';
 export { porterStem } from './porter.js';
 export { STOPWORDS } from './stopwords.js';
 export {

@@ -15,7 +15,7 @@ import { porterStem } from './porter.js';
 import { STOPWORDS } from './stopwords.js';
 
 /** Options of {@link tokenize}. */
-export interface TokenizeOptions {
+interface TokenizeOptions {
   /** Porter-stem ASCII words of 4+ letters. Default true. */
   stem?: boolean;
 }
@@ -44,7 +44,7 @@ function stemCached(w: string): string {
 }
 
 /** Lower-cases and folds Latin diacritics (`Café` → `cafe`). Idempotent. */
-export function foldWord(w: string): string {
+function foldWord(w: string): string {
   if (!NON_ASCII.test(w)) return w.toLowerCase();
   return w.normalize('NFKD').replace(MARKS, '').normalize('NFC').toLowerCase();
 }

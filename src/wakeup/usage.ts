@@ -18,7 +18,7 @@ export type { UsageRecord };
 export type UsageItem = { kind: 'drawer'; id: string } | { kind: 'memory'; path: string };
 
 /** How long a usage write waits for another writer before it is skipped, in ms. */
-export const USAGE_WAIT_MS = 250;
+const USAGE_WAIT_MS = 250;
 
 /** The usage key of an item. */
 export function usageKey(item: UsageItem): string {

@@ -29,7 +29,7 @@ import {
 } from './wake-render.js';
 
 /** Entries older than this are not used, in ms. */
-export const WAKE_CACHE_TTL_MS = 12 * 3_600_000;
+const WAKE_CACHE_TTL_MS = 12 * 3_600_000;
 
 /** A file or folder the draft depends on. */
 export interface WakeDep {
@@ -39,7 +39,7 @@ export interface WakeDep {
 }
 
 /** What `session-start` needs besides the draft. */
-export interface WakeCacheEntry {
+interface WakeCacheEntry {
   v: 2;
   key: string;
   createdAt: number;
@@ -53,7 +53,7 @@ export function wakeCacheKey(home: string, cwd: string, wing: string | undefined
 }
 
 /** The file of an entry. */
-export function wakeCachePath(home: string, key: string): string {
+function wakeCachePath(home: string, key: string): string {
   return join(home, 'cache', 'wake-up', `${key}.json`);
 }
 
@@ -91,7 +91,7 @@ function treeSig(dir: string, depth = 0, parts: string[] = []): string[] {
 }
 
 /** The current signature of a dependency. */
-export function depSignature(dep: WakeDep): string {
+function depSignature(dep: WakeDep): string {
   if (dep.kind === 'tree') return sha256(treeSig(dep.path).join('\n')).slice(0, 32);
   try {
     const st = statSync(dep.path);

@@ -88,7 +88,7 @@ export function isBoilerplate(line: string): boolean {
 }
 
 /** Splits prose into sentences (Latin and CJK end marks). */
-export function sentences(text: string): string[] {
+function sentences(text: string): string[] {
   return text
     .split(/(?<=[.!?。！？])\s+|(?<=[。！？])/u)
     .map((s) => s.trim())
@@ -113,7 +113,7 @@ const TECHNICAL =
   /`[^`]+`|[\w-]+\/[\w./-]+|\.\w{1,5}\b|\b(code|test|tests|commit|branch|repo|build|deploy|api|server|client|database|db|schema|config|file|folder|function|class|module|package|library|dependency|script|command|cli|hook|docker|git|npm|pnpm|yarn|pip|cargo|mix|python|typescript|javascript|rust|elixir|go|sql|css|html|ui|endpoint|plugin|env|port|bug|error|log|lint|type|types|component|service|connector|model|prompt|agent|mcp|docs?)\b/i;
 
 /** A sentence stating a decision or preference, with its kind. */
-export interface DecisionSentence {
+interface DecisionSentence {
   kind: 'decision' | 'preference';
   speaker: ProseLine['speaker'];
   text: string;
@@ -172,7 +172,7 @@ export function finalProse(lines: readonly ProseLine[], max: number): string {
 }
 
 /** The last prose of a turn, up to `max` characters (whole sentences from the end when possible). */
-export function tailProse(lines: readonly ProseLine[], max: number): string {
+function tailProse(lines: readonly ProseLine[], max: number): string {
   const text = lines
     .map((l) => l.text)
     .join(' ')

@@ -21,7 +21,7 @@ import type { Drawer } from '../store/ports.js';
 import { finalProse, isBoilerplate, isHarnessNotice, joinProse, proseLines, type ProseLine } from './wake-prose.js';
 
 /** The part of the drawer store this module needs. */
-export interface SessionStore {
+interface SessionStore {
   neighbours(id: string, n: number): Promise<Drawer[]>;
 }
 
@@ -95,7 +95,7 @@ const KEY_SECTIONS = [
 ];
 
 /** Removes boilerplate lines and, when the summary holds an analysis followed by "Summary:", keeps the summary. */
-export function cleanSummary(text: string): string {
+function cleanSummary(text: string): string {
   let lines = text.replace(/\r\n?/g, '\n').split('\n');
   const lastSummary = lines.map((l) => l.trim()).lastIndexOf('Summary:');
   if (lastSummary > 0) lines = lines.slice(lastSummary + 1);
@@ -176,7 +176,7 @@ function requestOf(lines: readonly ProseLine[]): ProseLine[] {
 }
 
 /** Options of {@link latestSessions}. */
-export interface SessionOptions {
+interface SessionOptions {
   /** Sessions returned. Default 3. */
   sessions?: number;
   /** Characters of the newest session's compaction summary. Default 1,200. */

@@ -5,12 +5,12 @@
  * set with every gold anchor found in its transcript. Quality targets are reported by the bench
  * (BENCHMARKS.md), not asserted here.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runTranscriptsBench, type TranscriptQuestion } from '../../src/index.js';
+import { isLociError, runTranscriptsBench, type TranscriptQuestion } from '../../src/index.js';
 import { foldText, loadTranscriptQuestions } from '../../src/bench/index.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -24,6 +24,27 @@ const QUESTIONS = join(ROOT, 'bench', 'data', 'transcripts-questions.json');
 
 test('anchors fold case and punctuation', () => {
   assert.equal(foldText("The `agent_id` field — can't"), 'the agent id field can t');
+});
+
+test('a question file that is not JSON or lacks a field fails with CONFIG_INVALID', () => {
+  const t = tempDir();
+  after(t.cleanup);
+  const notJson = join(t.dir, 'a.json');
+  writeFileSync(notJson, '{ nope');
+  assert.throws(
+    () => loadTranscriptQuestions(notJson),
+    (e: unknown) => isLociError(e, 'CONFIG_INVALID'),
+  );
+  const partial = join(t.dir, 'b.json');
+  writeFileSync(partial, JSON.stringify({ questions: [{ id: 'q1', question: 'why?' }] }));
+  assert.throws(
+    () => loadTranscriptQuestions(partial),
+    (e: unknown) => isLociError(e, 'CONFIG_INVALID'),
+  );
+  assert.throws(
+    () => loadTranscriptQuestions(join(t.dir, 'missing.json')),
+    (e: unknown) => isLociError(e, 'PATH_NOT_FOUND'),
+  );
 });
 
 test('transcripts harness on a small folder: hits, baseline, kinds, unstored and broken gold', async () => {
@@ -78,6 +99,11 @@ test('transcripts harness on a small folder: hits, baseline, kinds, unstored and
     assert.equal(r.baseline['hits@5'], 0.75);
     assert.deepEqual(Object.keys(r.by_kind), ['what', 'why']);
     assert.equal(r.by_kind['why']!.n, 1);
+    // 2-fold check: questions 1 and 3 (a, c) against 2 and 4 (b, d)
+    assert.equal(r.halves.odd.n, 2);
+    assert.equal(r.halves.even.n, 2);
+    assert.equal(r.halves.odd.loci['hits@5'], 1);
+    assert.equal(r.halves.even.loci['hits@5'], 0.5);
   } finally {
     t.cleanup();
   }

@@ -49,6 +49,7 @@ export function registerTranscriptsBench(bench: Command, ctx: CliContext): void 
       const out: string[][] = [['', 'hits@1', 'hits@5', 'hits@10', 'mrr'], ...rows('overall', r)];
       for (const [k, g] of Object.entries(r.by_kind)) out.push(...rows(k, g));
       for (const [k, g] of Object.entries(r.by_source)) out.push(...rows(k, g));
+      out.push(...rows('odd-numbered', r.halves.odd), ...rows('even-numbered', r.halves.even));
       ctx.io.stdout(table(out));
       if (r.unstored.length) ctx.io.stdout(`answer stored in no drawer: ${r.unstored.join(', ')}\n`);
       if (r.broken_gold.length) ctx.io.stdout(`anchors not found in their transcript: ${r.broken_gold.join(', ')}\n`);

@@ -33,7 +33,7 @@ const MODES = ['auto', 'projects', 'convos'] as const;
 const key = (r: string) => r.replace(/-/g, '_');
 
 /** The JSON shape of a mining summary (`skipped_files` only with `verbose`). */
-export function summaryJson(s: MineConvosSummary, verbose = false) {
+function summaryJson(s: MineConvosSummary, verbose = false) {
   return {
     files_scanned: s.filesScanned,
     files_mined: s.filesMined,

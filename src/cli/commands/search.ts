@@ -2,7 +2,8 @@
  * @module cli/commands/search
  * `loci search "<query>"`: hybrid search with filters, explanations and neighbours.
  */
-import { createError, highlight, matchSpans, snippetLines, type SearchHit, type SearchOptions } from '../../index.js';
+import { createError } from '../../core/errors.js';
+import { highlight, matchSpans, snippetLines, type SearchHit, type SearchOptions } from '../../search/index.js';
 import type { RegisterCommand } from '../context.js';
 import { colors, dateOption, intOption, printJson } from '../format.js';
 import { withPalace } from '../open.js';

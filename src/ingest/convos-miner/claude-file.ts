@@ -32,7 +32,7 @@ function sidecarBytes(ctx: ConvoContext): number {
  * `<session>.jsonl`, or in the session folder holding `subagents/agent-<id>.jsonl`. Names with a
  * path separator or `..` are refused.
  */
-export function sidecarResolver(path: string, ctx: ConvoContext): (name: string) => string | undefined {
+function sidecarResolver(path: string, ctx: ConvoContext): (name: string) => string | undefined {
   const dir = dirname(path);
   const base =
     basename(dir) === 'subagents'
@@ -176,7 +176,7 @@ export function readWarnings(path: string, r: ReadLinesResult, firstLine: number
 }
 
 /** The session a transcript belongs to (see `JobCounts.session`). */
-export function sessionOf(st: ClaudeSourceState): { session?: { id: string; main: boolean } } {
+function sessionOf(st: ClaudeSourceState): { session?: { id: string; main: boolean } } {
   const id = st.thread?.facts.sessionId;
   return id ? { session: { id, main: st.thread!.group === 'main' } } : {};
 }

@@ -24,7 +24,7 @@ import type { ConvoSourceState, ConvoUnit, UnitKind } from './types.js';
 const SLACK_DAY = /^\d{4}-\d{2}-\d{2}\.json$/i;
 
 /** How a file of `format` is read (see types `UnitKind`). */
-export function unitKind(format: ConvoFormat, path: string): UnitKind {
+function unitKind(format: ConvoFormat, path: string): UnitKind {
   if (format === 'claude-code') return 'claude';
   if (format === 'claude-history' || format === 'codex') return 'jsonl';
   if (format === 'gemini' && extname(path).toLowerCase() === '.jsonl') return 'jsonl';
@@ -47,7 +47,7 @@ export interface Discovery {
 }
 
 /** Options of {@link discover}. */
-export interface DiscoverOptions {
+interface DiscoverOptions {
   /** Walk these files instead of the folder. */
   files?: readonly string[];
   respectGitignore?: boolean;

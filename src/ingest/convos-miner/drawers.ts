@@ -64,7 +64,7 @@ export function redactor(ctx: ConvoContext): Redactor {
 }
 
 /** The messages with redacted text (new objects only where something changed). */
-export function redactMessages(msgs: readonly ConvoMessage[], red: Redactor): ConvoMessage[] {
+function redactMessages(msgs: readonly ConvoMessage[], red: Redactor): ConvoMessage[] {
   return msgs.map((m) => {
     const text = red.text(m.text);
     return text === m.text ? m : { ...m, text };
@@ -94,7 +94,7 @@ export function redactThreadState(st: ClaudeCodeThreadState, ctx: ConvoContext):
 const HEAD_META = ['sessionId', 'branchOf', 'forkedFrom', 'agentId', 'slackChannel', 'threadTs'] as const;
 
 /** The header facts drawers carry, from a (redacted) conversation. */
-export function headOf(conv: Conversation): ConvHead {
+function headOf(conv: Conversation): ConvHead {
   const meta: Record<string, unknown> = {};
   for (const k of HEAD_META) if (conv.meta[k] !== undefined && conv.meta[k] !== null) meta[k] = conv.meta[k];
   return { format: conv.format, title: conv.title, cwd: conv.cwd, gitBranch: conv.gitBranch, meta };
@@ -140,7 +140,7 @@ function roomOf(cur: ConvCursor, messages: readonly ConvoMessage[], whole: boole
  * the first exchanges: the room then depends only on the first user message and the cwd, so an
  * incremental read and a full read of the final file agree.
  */
-export function settleCursor(
+function settleCursor(
   cur: ConvCursor,
   conv: Conversation,
   ctx: ConvoContext,
@@ -174,7 +174,7 @@ export function settleCursor(
  * `cur.next`; chunks of the open exchange (`open`) take the indices that follow without advancing
  * it, so they keep them when the exchange closes.
  */
-export function chunkDrawers(
+function chunkDrawers(
   source: string,
   chunks: readonly ExchangeChunk[],
   cur: ConvCursor,
@@ -228,7 +228,7 @@ export function chunkDrawers(
 }
 
 /** What feeding a cursor asks the store to do: drawers to write, and drawer ids of the source to remove. */
-export interface CursorWrite {
+interface CursorWrite {
   /** Drawers of closed exchanges and of the open exchange (rewritten in place when unchanged). */
   drawers: DrawerInput[];
   /** Drawers of the open exchange stored earlier that its new text replaces. */

@@ -10,9 +10,9 @@ import type { DrawerInput, SourceState } from '../../store/ports.js';
 import type { ConvoContext, ConvoSourceState, PreparedUnit } from './types.js';
 
 /** Bytes at the start of a file covered by the prefix hash. */
-export const PREFIX_HEAD = 64 * 1024;
+const PREFIX_HEAD = 64 * 1024;
 /** Bytes just before the committed offset covered by the prefix hash. */
-export const PREFIX_TAIL = 4 * 1024;
+const PREFIX_TAIL = 4 * 1024;
 
 /** An open transcript: its size and mtime at open time, and range reads. */
 export interface OpenFile {
@@ -24,7 +24,7 @@ export interface OpenFile {
 }
 
 /** Opens a file for range reads. Throws a catalogue error (PATH_NOT_FOUND, PERMISSION_DENIED, FILE_UNREADABLE). */
-export function openFile(path: string): OpenFile {
+function openFile(path: string): OpenFile {
   let fd: number;
   try {
     fd = openSync(path, 'r');

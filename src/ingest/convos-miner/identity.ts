@@ -81,7 +81,7 @@ export function wingForClaudeProjectDir(name: string): string | null {
 }
 
 /** The Claude Code project folder holding a transcript (`<project>/<session>.jsonl` or `<project>/<session>/subagents/<agent>.jsonl`), or null. */
-export function claudeProjectDirOf(file: string): string | null {
+function claudeProjectDirOf(file: string): string | null {
   let dir = dirname(file);
   if (basename(dir) === 'subagents') dir = dirname(dirname(dir));
   const name = basename(dir);

@@ -27,7 +27,7 @@ import type {
 } from './types.js';
 
 /** The stored cursor state when it can be continued with the current settings, else null. */
-export function usableState(prev: SourceState | null, ctx: ConvoContext): ConvoSourceState | null {
+function usableState(prev: SourceState | null, ctx: ConvoContext): ConvoSourceState | null {
   if (!prev || prev.kind !== 'convo' || prev.config !== ctx.config) return null;
   const st = prev.state as unknown as Partial<ConvoSourceState>;
   if (st.v !== 1) return null;

@@ -125,7 +125,7 @@ export interface ConvoJob {
 }
 
 /** Counters reported by a prepared job. */
-export interface JobCounts {
+interface JobCounts {
   bytesRead: number;
   redactions: number;
   conversations: number;

@@ -25,7 +25,7 @@
 import { parseDatePrefix, parseTime, type DateTimeParts } from './chat-dates.js';
 
 /** Words that end with `:` in documents but are not speakers (lower-cased). */
-export const NOT_SPEAKERS: ReadonlySet<string> = new Set(
+const NOT_SPEAKERS: ReadonlySet<string> = new Set(
   (
     'note notes nb ps warning warnings error errors todo fixme hack example examples usage step date time version author authors ' +
     'title subject from to cc bcc re status summary description type name tags tag source output input result results returns ' +
@@ -55,7 +55,7 @@ const TIME_PREFIX =
   /^\s*(?:\[([^\]\n]{3,40})\]|(\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?)(?=\s))\s*(?:[-–—|]\s+)?/;
 
 /** A classified line. */
-export type ChatLine =
+type ChatLine =
   | { t: 'blank' }
   | { t: 'fence' }
   | { t: 'separator' }
@@ -109,7 +109,7 @@ function dateHeader(s: string): DateTimeParts | null {
 }
 
 /** Classifies one line (outside code fences). */
-export function classifyLine(line: string): ChatLine {
+function classifyLine(line: string): ChatLine {
   if (line.trim() === '') return { t: 'blank' };
   if (/^\s*```/.test(line)) return { t: 'fence' };
   if (/^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/.test(line)) return { t: 'separator' };
@@ -153,7 +153,7 @@ export function classifyLines(lines: readonly string[]): ChatLine[] {
 }
 
 /** Detection statistics and verdict. */
-export interface ChatVerdict {
+interface ChatVerdict {
   chat: boolean;
   style: 'quote' | 'labels';
 }

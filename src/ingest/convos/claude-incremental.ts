@@ -85,11 +85,11 @@ export type ClaudeAdvance =
     };
 
 /** The `full` answer (first read). */
-export type ClaudeFull = Extract<ClaudeAdvance, { status: 'full' }>;
+type ClaudeFull = Extract<ClaudeAdvance, { status: 'full' }>;
 /** The `append` answer. */
-export type ClaudeAppend = Extract<ClaudeAdvance, { status: 'append' }>;
+type ClaudeAppend = Extract<ClaudeAdvance, { status: 'append' }>;
 /** The `reparse` answer. */
-export type ClaudeReparse = Extract<ClaudeAdvance, { status: 'reparse' }>;
+type ClaudeReparse = Extract<ClaudeAdvance, { status: 'reparse' }>;
 
 function buildTail(t: ResolvedThread): { tail: ThreadNode[]; anchor: string | null } {
   const pathNodes = t.nodes.filter((n) => t.path.has(n.u));

@@ -122,7 +122,7 @@ const SILENT = CLAUDE_METADATA_TYPES;
 const CONTINUED = 'This session is being continued from a previous conversation';
 
 /** The group key of a record (`main` or `agent-<id>`). `fileAgent` is the id from an `agent-<id>.jsonl` name. */
-export function groupOf(rec: Json, fileAgent: string | null): string {
+function groupOf(rec: Json, fileAgent: string | null): string {
   if (rec.isSidechain !== true) return 'main';
   return `agent-${str(rec.agentId) ?? fileAgent ?? 'sidechain'}`;
 }
@@ -134,7 +134,7 @@ function push(out: ConvoMessage[], m: ConvoMessage): void {
 }
 
 /** The messages of one user/assistant record (possibly none). */
-export function recordMessages(rec: Json, line: number, o: ToolLineOptions): ConvoMessage[] {
+function recordMessages(rec: Json, line: number, o: ToolLineOptions): ConvoMessage[] {
   const msg = isObj(rec.message) ? rec.message : undefined;
   const timestamp = normIso(rec.timestamp);
   const uuid = str(rec.uuid);

@@ -110,7 +110,7 @@ export function withToolSiblings(ordered: readonly ThreadNode[], path: ReadonlyS
 }
 
 /** One abandoned branch: its message nodes in line order and the uuid it forked from. */
-export interface Branch {
+interface Branch {
   nodes: ThreadNode[];
   forkedFrom: string | null;
 }

@@ -39,7 +39,7 @@ const LABELS: Record<string, string> = {
 };
 
 /** The label a speaker is rendered with. */
-export function speakerLabel(speaker: string): string {
+function speakerLabel(speaker: string): string {
   return LABELS[speaker] ?? speaker;
 }
 
@@ -164,7 +164,7 @@ function resolveChunk(o: ChunkOptions | undefined): ResolvedChunk {
  * the time of its first message that has one and the source lines of the messages it shows; a
  * part is cut so that it starts with prose rather than a tool line when the text allows it.
  */
-export function renderExchange(
+function renderExchange(
   conversationId: string,
   index: number,
   messages: readonly ConvoMessage[],
@@ -232,7 +232,7 @@ export function newExchangeCursor(conversationId: string, mode: ExchangeMode): E
 }
 
 /** Result of {@link advanceExchanges}. */
-export interface ExchangeAdvance {
+interface ExchangeAdvance {
   /** Chunks of exchanges that can no longer change (a later exchange has started). */
   closed: ExchangeChunk[];
   /** Current chunks of the still-open last exchange (ids `${id}:${cursor.nextIndex}`); may grow. */

@@ -34,7 +34,7 @@ import { PhraseMatcher, wordTokens } from './phrases.js';
 export type Hall = 'facts' | 'events' | 'discoveries' | 'preferences' | 'advice' | 'general';
 
 /** One rule: whole-word phrases and their weight. */
-export interface HallRule {
+interface HallRule {
   hall: Exclude<Hall, 'general'>;
   weight: number;
   phrases: readonly string[];
@@ -43,7 +43,7 @@ export interface HallRule {
 const DECIDE = '{decided|agreed|chose|settled on|went with}';
 
 /** The rule table (see the module comment). */
-export const HALL_RULES: readonly HallRule[] = [
+const HALL_RULES: readonly HallRule[] = [
   {
     hall: 'facts',
     weight: 3,

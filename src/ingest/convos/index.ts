@@ -22,28 +22,17 @@ export { parseSlackChannel, slackUsersFromJson, type SlackDayFile } from './pars
 export {
   chunkExchanges,
   groupExchanges,
-  renderExchange,
   renderMessages,
-  speakerLabel,
   advanceExchanges,
   newExchangeCursor,
   type ExchangeCursor,
-  type ExchangeAdvance,
 } from './exchanges.js';
 export { splitText } from './split.js';
-export { classifyHall, hallScores, HALL_RULES, type Hall, type HallRule } from './hall.js';
+export { classifyHall, hallScores, type Hall } from './hall.js';
 export { wordTokens, expandPhrase, PhraseMatcher } from './phrases.js';
-export { roomForConversation, roomForText, ROOM_VOCABULARY } from './room.js';
-export { readCompleteLines, type CompleteLines } from './jsonl.js';
-export {
-  advanceClaudeCodeThread,
-  type ClaudeCodeThreadState,
-  type ClaudeAdvance,
-  type ClaudeFull,
-  type ClaudeAppend,
-  type ClaudeReparse,
-} from './claude-incremental.js';
+export { roomForConversation, roomForText } from './room.js';
+export { readCompleteLines } from './jsonl.js';
+export { advanceClaudeCodeThread, type ClaudeCodeThreadState, type ClaudeAdvance } from './claude-incremental.js';
 export { CLAUDE_METADATA_TYPES, type ClaudeFacts } from './claude-scan.js';
 export type { ThreadNode } from './claude-thread.js';
-export { NOISE_TAGS, NOISE_LINES, stripNoise } from './noise.js';
-export { NOT_SPEAKERS } from './chat-lines.js';
+export { stripNoise } from './noise.js';

@@ -8,7 +8,7 @@ import { createError } from '../../core/errors.js';
 import { isObj, type Json, type Warnings } from './util.js';
 
 /** Result of {@link readCompleteLines}. */
-export interface CompleteLines {
+interface CompleteLines {
   /** Complete lines (without `\n`, and without a trailing `\r`), in order. May include empty strings. */
   lines: string[];
   /** Byte offset just after the last complete line (= `fromOffset` when there is none). */

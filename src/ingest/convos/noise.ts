@@ -17,7 +17,7 @@
  */
 
 /** Tags stripped with their content. */
-export const NOISE_TAGS: readonly string[] = [
+const NOISE_TAGS: readonly string[] = [
   'system-reminder',
   'command-name',
   'command-message',
@@ -40,7 +40,7 @@ export const NOISE_TAGS: readonly string[] = [
 ];
 
 /** Whole lines removed. */
-export const NOISE_LINES: readonly RegExp[] = [
+const NOISE_LINES: readonly RegExp[] = [
   /^\[Request interrupted by user(?: for tool use)?\]$/,
   /^No response requested\.$/,
 ];

@@ -35,7 +35,7 @@ export function fileAgentId(path: string): string | null {
 }
 
 /** The conversation id of a thread group: the session id, or `${sessionId}/${group}` for subagents. */
-export function claudeConversationId(facts: ClaudeFacts, group: string, path: string): string {
+function claudeConversationId(facts: ClaudeFacts, group: string, path: string): string {
   const session = facts.sessionId ?? stem(path);
   return group === 'main' ? session : `${session}/${group}`;
 }
@@ -159,7 +159,7 @@ function groupConversations(
 }
 
 /** Full parse with the details the incremental cursor needs. */
-export interface ClaudeFullParse {
+interface ClaudeFullParse {
   conversations: Conversation[];
   scan: ScanState;
   primary: string;

@@ -14,7 +14,7 @@ import { PhraseMatcher, wordTokens } from './phrases.js';
 import type { Conversation } from './types.js';
 
 /** Room → keywords (lower case; a keyword of several words matches them in sequence, whatever separates them). Order breaks ties. */
-export const ROOM_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
+const ROOM_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   auth: [
     'auth',
     'authentication',

@@ -19,18 +19,13 @@ export function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 }
 
-/** `v` when it is a finite number, else undefined. */
-export function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
 const MIN_MS = Date.UTC(1990, 0, 1);
 const MAX_MS = Date.UTC(2200, 0, 1);
 // Canonical UTC with a day that exists in every month (29–31 and other forms take the general path).
 const CANONICAL = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 
 /** ISO-8601 UTC for epoch milliseconds, or null when out of a plausible range (1990–2200). */
-export function isoFromMs(ms: number | undefined): string | null {
+function isoFromMs(ms: number | undefined): string | null {
   if (ms === undefined || !Number.isFinite(ms) || ms < MIN_MS || ms > MAX_MS) return null;
   return new Date(ms).toISOString();
 }
@@ -90,10 +85,10 @@ export function stem(path: string): string {
 }
 
 /** Longest warning kept, in characters (a longer one is cut and ends with "…"). */
-export const WARNING_CHARS = 500;
+const WARNING_CHARS = 500;
 
 /** A warning as one line of at most {@link WARNING_CHARS} characters: parser messages may quote raw input. */
-export function oneLineWarning(msg: string): string {
+function oneLineWarning(msg: string): string {
   const s = msg.replace(/[\r\n\u2028\u2029]+/g, ' ');
   return s.length > WARNING_CHARS ? `${s.slice(0, WARNING_CHARS - 1)}…` : s;
 }

@@ -110,7 +110,7 @@ function isControl(b: number): boolean {
 }
 
 /** How many bytes {@link looksBinary} inspects. */
-export const SNIFF_BYTES = 8192;
+const SNIFF_BYTES = 8192;
 
 /**
  * True when content looks binary: a NUL byte in the first 8 KiB, or more than 10 % control

@@ -9,7 +9,7 @@ import type { CodeProfile } from './language.js';
 import type { LineTable } from './lines.js';
 
 /** Per-line facts from {@link scanCode}. */
-export interface CodeScan {
+interface CodeScan {
   /** Depth of `{ [ (` at the start of each line (never negative). */
   lvl: Int32Array;
   /** 0 = starts in code, 1 = inside a block comment, 2 = inside a string or (indent mode) a bracket. */

@@ -58,7 +58,7 @@ const MDY =
  * Date-only values give `YYYY-MM-DD`; values with a time give a full ISO-8601 UTC string (a time
  * without a zone is taken as UTC). Returns null when nothing plausible is found.
  */
-export function parseLooseDate(value: string): string | null {
+function parseLooseDate(value: string): string | null {
   const v = value
     .trim()
     .replace(/^["'`]|["'`]$/g, '')
@@ -82,7 +82,7 @@ export function parseLooseDate(value: string): string | null {
 const NAME_DATE = /(?<!\d)(\d{4})([-_]?)(\d{2})\2(\d{2})(?=(?:\d{4}|\d{6})?(?!\d))/g;
 
 /** A date in a file name: `2024-03-05`, `2024_03_05`, or `20240305` (also `20240305T…`/`20240305123000_x`). */
-export function dateInFileName(rel: string): string | null {
+function dateInFileName(rel: string): string | null {
   const name = baseName(rel);
   for (const m of name.matchAll(NAME_DATE)) {
     const [y, mo, d] = [Number(m[1]), Number(m[3]), Number(m[4])];
@@ -108,7 +108,7 @@ function firstLines(text: string, max: number): string[] {
 const FRONT_KEYS = ['date', 'created', 'published'] as const;
 
 /** `date:` / `created:` / `published:` (in that priority) of a YAML front matter in the first 30 lines. */
-export function dateInFrontMatter(text: string): string | null {
+function dateInFrontMatter(text: string): string | null {
   const lines = firstLines(text, 30);
   if (lines[0]?.trimEnd() !== '---') return null;
   const found: Partial<Record<(typeof FRONT_KEYS)[number], string>> = {};
@@ -126,7 +126,7 @@ export function dateInFrontMatter(text: string): string | null {
 }
 
 /** A `Date: …` line (also `**Date:**`, `> Date:`, `- Date:`) in the first 10 lines. */
-export function dateInDateLine(text: string): string | null {
+function dateInDateLine(text: string): string | null {
   for (const line of firstLines(text, 10)) {
     const m = /^[\s>*_#-]*date[*_]*\s*:[*_]*\s*(.+)$/i.exec(line);
     if (!m) continue;

@@ -9,7 +9,7 @@ import type { ChunkOptions, Piece } from './chunk-types.js';
 import { isWs, type LineTable } from './lines.js';
 
 /** Quality of cutting just before line i: 0 = only if nothing else fits, 1 weak … 3 best. */
-export type LineQuality = (i: number) => number;
+type LineQuality = (i: number) => number;
 
 /**
  * Cuts lines s..e (inclusive, s and e non-blank) into solo pieces of at most maxChars, aiming at
@@ -119,7 +119,7 @@ function inlineQuality(src: string, x: number): number {
  * Splits one line longer than maxChars into solo pieces (parts of the line, `c0`/`c1` set),
  * aiming at targetChars, with up to overlapChars of overlap starting at a word boundary.
  */
-export function splitLongLine(
+function splitLongLine(
   lt: LineTable,
   i: number,
   o: Required<ChunkOptions>,

@@ -12,7 +12,7 @@ const UTF16LE_FATAL = new TextDecoder('utf-16le', { fatal: true });
 const UTF16BE_FATAL = new TextDecoder('utf-16be', { fatal: true });
 
 /** Result of {@link decodeText}. */
-export interface DecodedText {
+interface DecodedText {
   /** The text, without a byte-order mark. */
   text: string;
   /**

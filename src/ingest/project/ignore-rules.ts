@@ -85,7 +85,7 @@ export function isIgnored(
 }
 
 /** The small part of node:fs the rule loader needs. */
-export interface RuleFs {
+interface RuleFs {
   readFileSync(path: string, encoding: 'utf8'): string;
   statSync(path: string): Stats;
 }

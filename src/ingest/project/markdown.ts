@@ -8,7 +8,7 @@ import type { Piece } from './chunk-types.js';
 import { endsSentence, type LineTable } from './lines.js';
 
 /** Result of {@link segmentMarkdown}. */
-export interface MarkdownSegments {
+interface MarkdownSegments {
   /** Blocks in order; lines between them are blank. */
   units: Piece[];
   /** How many headings were found (0 → the file is reported as plain text). */
@@ -18,7 +18,7 @@ export interface MarkdownSegments {
 }
 
 /** Separator of heading levels in {@link Piece.head} / `Chunk.heading`. */
-export const HEADING_SEPARATOR = ' › ';
+const HEADING_SEPARATOR = ' › ';
 
 const isPunct = (c: number): boolean =>
   (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);

@@ -5,7 +5,7 @@
  */
 
 /** Folder names that only contain code and say nothing about its topic (compared lower-case). */
-export const GENERIC_CONTAINERS: readonly string[] = [
+const GENERIC_CONTAINERS: readonly string[] = [
   'src',
   'lib',
   'app',
@@ -22,14 +22,14 @@ const MAX_GENERIC_SKIPS = 2;
 const MAX_ROOM_CHARS = 40;
 
 /** The room of files at the top level or directly inside generic containers. */
-export const GENERAL_ROOM = 'general';
+const GENERAL_ROOM = 'general';
 
 /**
  * Normalises a folder name to a room name: Latin diacritics folded, lower-cased, every character
  * outside `[a-z0-9_-]` replaced by `-`, runs of `-` collapsed, `-` trimmed at both ends, at most
  * 40 characters. Returns '' when nothing is left (e.g. a name in a non-Latin script).
  */
-export function normaliseRoom(name: string): string {
+function normaliseRoom(name: string): string {
   const folded = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

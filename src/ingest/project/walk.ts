@@ -23,7 +23,7 @@ import { addLevel, isIgnored, outerLevels, type RuleLevel } from './ignore-rules
  * An entry starting with `*` matches by suffix. Files are never matched by this list (a script named
  * `build` is mined); OS metadata files such as `.DS_Store` are skipped as binary by name instead.
  */
-export const DEFAULT_SKIP_DIRS: readonly string[] = Object.freeze([
+const DEFAULT_SKIP_DIRS: readonly string[] = Object.freeze([
   '.git',
   '.hg',
   '.svn',

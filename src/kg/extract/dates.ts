@@ -213,7 +213,7 @@ function monthOnly(a: Ymd | null, monthName: string, year: string | undefined) {
 }
 
 /** Parses an anchor (ISO date or date-time); null when absent or unparseable. */
-export function parseAnchor(anchor: string | null | undefined): Ymd | null {
+function parseAnchor(anchor: string | null | undefined): Ymd | null {
   if (!anchor) return null;
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(anchor);
   if (!m) return null;

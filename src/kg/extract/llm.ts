@@ -46,7 +46,7 @@ export interface LlmExtractor {
 export type CreateLlmExtractor = (opts: LlmExtractorOptions) => LlmExtractor;
 
 /** Predicates the LLM extractor accepts by default: those of the rules. */
-export const LLM_PREDICATES: readonly string[] = Object.freeze([
+const LLM_PREDICATES: readonly string[] = Object.freeze([
   'uses',
   'chose',
   'decided',
@@ -73,7 +73,7 @@ export const LLM_PREDICATES: readonly string[] = Object.freeze([
 const LITERAL = new Set(['decided', 'role', 'status', 'version', 'port', 'set_to', 'purpose']);
 
 /** The instructions sent before the drawer's prose. */
-export function llmPrompt(
+function llmPrompt(
   text: string,
   input: Pick<ExtractionInput, 'wing' | 'contentDate'>,
   predicates: readonly string[],
@@ -106,7 +106,7 @@ function str(v: unknown, max: number): string | null {
 }
 
 /** Validated facts from a model answer (never throws; drops what it cannot read). */
-export function parseLlmFacts(
+function parseLlmFacts(
   answer: string,
   input: Pick<ExtractionInput, 'id' | 'contentDate'>,
   opts: Required<Omit<LlmExtractorOptions, 'complete' | 'maxChars'>>,

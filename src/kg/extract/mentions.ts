@@ -26,7 +26,7 @@ export interface VerbHit {
 }
 
 /** Options of {@link scanMentions}. */
-export interface ScanOptions {
+interface ScanOptions {
   /** Known person names by lower-cased name (speakers, declared people). */
   people: ReadonlyMap<string, string>;
   /** Verb phrases of the relation rules by their first word, longest first; hits go to `hits`. */
@@ -49,7 +49,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 type Trie = Map<string, Trie> & { end?: boolean };
 
 /** A regex alternation of `words` factored as a trie (irregexp scans it several times faster). */
-export function trieAlternation(words: Iterable<string>): string {
+function trieAlternation(words: Iterable<string>): string {
   const root: Trie = new Map();
   for (const w of words) {
     let n = root;

@@ -39,14 +39,14 @@ export function rel(
 }
 
 /** A validated relation object; `how` says whether code shape/vocabulary or only capitalisation vouched for it. */
-export interface ObjectMatch {
+interface ObjectMatch {
   name: string;
   type: string;
   how: 'code' | 'name';
 }
 
 /** The kind of object a rule wants; it also types capitalised names. */
-export type ObjectKind = 'tool' | 'project' | 'org' | 'place' | 'person' | 'name';
+type ObjectKind = 'tool' | 'project' | 'org' | 'place' | 'person' | 'name';
 
 const KIND_TYPE: Record<ObjectKind, string> = {
   tool: 'tool',

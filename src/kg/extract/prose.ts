@@ -7,14 +7,14 @@
  */
 
 /** The drawer fields the prose filter reads. */
-export interface ProseInput {
+interface ProseInput {
   text: string;
   source?: string | null;
   metadata?: Record<string, unknown>;
 }
 
 /** Why a whole drawer is not read; null when it is read. */
-export type SkipReason = 'code' | 'test-or-fixture' | null;
+type SkipReason = 'code' | 'test-or-fixture' | null;
 
 /** Languages (as the project miner records them) that are prose. */
 const PROSE_LANGUAGES = new Set(['markdown', 'mdx', 'restructuredtext', 'asciidoc', 'text', 'plaintext', 'org']);
@@ -60,7 +60,7 @@ const INDENTED = /^(?: {4,}|\t)(?![-*+] |\d+[.)] )/;
 const PATH_ONLY = /^\s*(?:[A-Za-z]:)?[\w.~-]*[\\/][^\s]*\s*$/;
 
 /** True when a line is not prose (tool line, harness tag, shell, diff, table, code). */
-export function isNonProseLine(line: string): boolean {
+function isNonProseLine(line: string): boolean {
   if (line.length === 0) return false;
   return (
     TOOL_RESULT.test(line) ||

@@ -40,7 +40,7 @@ const WORD = /[a-z]+/g;
 const WORD_CHAR = /[\w'’-]/;
 
 /** Verb hits of a text without the mention scanner (tests, single sentences). */
-export function findVerbHits(text: string): VerbHit[] {
+function findVerbHits(text: string): VerbHit[] {
   const hits: VerbHit[] = [];
   WORD.lastIndex = 0;
   let m: RegExpExecArray | null;

@@ -20,7 +20,6 @@ import { createLexicalSearcher } from './lexical.js';
 import { mapSqliteError } from './driver.js';
 import { sqliteFeed } from './feed.js';
 import { sqliteUsage } from './usage.js';
-import { searchColumn } from '../../text/index.js';
 
 interface DrawerRow {
   rid: number;
@@ -106,7 +105,7 @@ const ORDER_SQL: Record<NonNullable<ListOptions['order']>, string> = {
 };
 
 /** Options of {@link createSqliteStore}. */
-export interface SqliteStoreOptions {
+interface SqliteStoreOptions {
   /** Path of the database file (for messages and size). */
   path: string;
   /** Clock for `filedAt`. Default Date.now. */
@@ -553,29 +552,4 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     },
   };
   return store;
-}
-
-/** Rebuilds the full-text index from the drawers table (repairs an out-of-sync index). */
-export function rebuildLexicalIndex(db: Database.Database, path: string): number {
-  try {
-    return db
-      .transaction(() => {
-        db.exec("INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all')");
-        const ins = db.prepare('INSERT INTO drawers_fts (rowid, body) VALUES (?, ?)');
-        let n = 0;
-        const rows = db.prepare('SELECT rid, text, index_extra FROM drawers').iterate() as IterableIterator<{
-          rid: number;
-          text: string;
-          index_extra: string | null;
-        }>;
-        for (const r of rows) {
-          ins.run(r.rid, searchColumn(r.index_extra ? `${r.text}\n${r.index_extra}` : r.text));
-          n++;
-        }
-        return n;
-      })
-      .immediate();
-  } catch (e) {
-    throw mapSqliteError(e, path);
-  }
 }

@@ -9,13 +9,13 @@ import { createError, isLociError, LociError } from '../../core/errors.js';
 import { latestVersion, MIGRATIONS } from './migrations.js';
 
 /** `PRAGMA application_id` of Loci databases ("LOCI"). */
-export const APPLICATION_ID = 0x4c4f4349;
+const APPLICATION_ID = 0x4c4f4349;
 
 /** An open palace database (the better-sqlite3 handle), as the SQLite adapters take it. */
 export type SqliteDatabase = Database.Database;
 
 /** Options of {@link openDatabase}. */
-export interface OpenDatabaseOptions {
+interface OpenDatabaseOptions {
   /** How long a writer waits for another process's lock, in ms. Default 15000. */
   busyTimeoutMs?: number;
   /** Open read-only (no migrations). Default false. */

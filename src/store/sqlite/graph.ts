@@ -12,7 +12,7 @@ import { FACT_COLUMNS, FACT_FROM, SqliteRows, toFact, type SqlFact } from './gra
 import { KG_SCHEMA_V2 } from './graph-schema.js';
 
 /** Options of {@link createSqliteGraphTables}. */
-export interface SqliteGraphTablesOptions {
+interface SqliteGraphTablesOptions {
   /** Close the database in `close()`. Default false (the palace owns it). */
   ownsDatabase?: boolean;
 }

@@ -27,17 +27,17 @@ import type { DrawerFilter, LexicalHit } from '../ports.js';
 import { isEmptyFilter, matchExpression, sqlFilter } from '../shared.js';
 
 /** Postings scored exactly by FTS5 per query (~5 ms at ~1 µs per row). */
-export const SELECTIVE_BUDGET = 5000;
+const SELECTIVE_BUDGET = 5000;
 /** Postings read as row ids for the common terms (~3.5 ms at ~0.12 µs per row). */
-export const COMMON_BUDGET = 30_000;
+const COMMON_BUDGET = 30_000;
 /** Common terms found in more than this share of drawers are not enumerated. */
-export const COMMON_MAX_SHARE = 0.25;
+const COMMON_MAX_SHARE = 0.25;
 
 const HIT_COLS =
   'd.id AS id, d.wing AS wing, d.room AS room, d.hall AS hall, d.source AS source, d.chunk_index AS chunkIndex, d.content_date AS contentDate';
 
 /** Budgets of {@link createLexicalSearcher} (tests shrink them). */
-export interface LexicalBudgets {
+interface LexicalBudgets {
   selective: number;
   common: number;
   commonMaxShare: number;

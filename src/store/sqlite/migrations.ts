@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { KG_SCHEMA_V2 } from './graph-schema.js';
 
 /** One schema step. */
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   up(db: Database.Database): void;

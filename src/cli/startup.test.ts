@@ -1,0 +1,119 @@
+/**
+ * @module cli/startup.test
+ * Start-up of the CLI, counted in modules (never in milliseconds): `loci --version` and
+ * `loci --help` load nothing under `dist/` beyond the CLI entry, and `loci search` loads neither the
+ * miners, the knowledge graph, the embedders, the providers nor the redactor. Also checks that the
+ * help lines listed in `commands/index.ts` (shown without loading the command modules) are the ones
+ * the modules register, and how the invoked command is found in argv.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { Command, Help } from 'commander';
+import { BIN, ROOT } from '../../test/helpers/cli.js';
+import { modulesLoaded } from '../../test/helpers/modules.js';
+import { COMMANDS } from './commands/index.js';
+import { invokedCommand, runCli } from './main.js';
+import type { CliIO } from './context.js';
+
+const built = existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
+const skip = built ? false : 'dist/ is missing: run `npm run build` (npm test builds first)';
+const dist = join(ROOT, 'dist');
+
+/** The files under dist/ that `loci <args>` loads, relative to dist/. */
+function distModules(args: string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  const r = modulesLoaded([BIN, ...args], { env: { ...env, NO_COLOR: '1' } });
+  assert.equal(r.status, 0, r.stderr);
+  return r.files.filter((f) => f.startsWith(dist)).map((f) => relative(dist, f).split('\\').join('/'));
+}
+
+/** The CLI entry: what every command loads before its own module (`--version` loads none of it). */
+const CLI_ENTRY = ['cli/main.js', 'cli/commands/index.js', 'cli/context.js', 'cli/version.js'];
+
+describe('CLI start-up', () => {
+  for (const args of [['--version'], ['-V'], ['--help'], ['help']]) {
+    it(`loci ${args.join(' ')} loads no library module`, { skip }, () => {
+      const loaded = distModules(args);
+      if (args[0] !== '--version' && args[0] !== '-V')
+        assert.ok(loaded.includes('cli/main.js'), 'the probe sees the CLI (it is not vacuous)');
+      assert.deepEqual(
+        loaded.filter((f) => !CLI_ENTRY.includes(f)),
+        [],
+      );
+    });
+  }
+
+  it('loci search loads the store, search and palace, not the miners, graph, embedders or redactor', { skip }, () => {
+    const home = mkdtempSync(join(tmpdir(), 'loci-startup-'));
+    try {
+      const loaded = distModules(['search', 'anything'], { ...process.env, LOCI_HOME: home, LOCI_EMBEDDER: '' });
+      assert.ok(loaded.includes('cli/commands/search.js') && loaded.includes('search/hybrid.js'));
+      const folders = new Set(loaded.map((f) => f.split('/')[0]));
+      for (const absent of ['ingest', 'kg', 'embed', 'providers', 'redact', 'memdir', 'recall', 'mcp', 'hooks'])
+        assert.ok(!folders.has(absent), `${absent}/ loaded: ${loaded.filter((f) => f.startsWith(absent)).join(', ')}`);
+      assert.ok(!loaded.includes('index.js'), 'the whole library entry is not loaded');
+      const cliModules = loaded.filter((f) => f.startsWith('cli/commands/') && f !== 'cli/commands/index.js');
+      assert.deepEqual(cliModules, ['cli/commands/search.js'], 'only the search command module');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the help lines of commands/index.ts', () => {
+  it('are exactly the top-level commands each module registers', async () => {
+    const io: CliIO = {
+      stdout: () => {},
+      stderr: () => {},
+      isTTY: false,
+      readStdin: async () => '',
+      env: {},
+      cwd: process.cwd(),
+    };
+    const help = new Help();
+    for (const m of COMMANDS) {
+      const program = new Command('loci');
+      (await m.load()).register(program, { io, globals: () => ({}), setExit: () => {} });
+      const registered = program.commands.map((c) => ({
+        name: c.name(),
+        term: help.subcommandTerm(c),
+        description: c.description(),
+        ...((c as unknown as { _hidden: boolean })._hidden ? { hidden: true } : {}),
+      }));
+      assert.deepEqual(registered, m.commands);
+    }
+  });
+
+  it('make `loci --help` list every command', async () => {
+    let out = '';
+    const code = await runCli(['--help'], {
+      stdout: (s) => (out += s),
+      stderr: () => {},
+      isTTY: false,
+      readStdin: async () => '',
+      env: {},
+      cwd: process.cwd(),
+    });
+    assert.equal(code, 0);
+    for (const m of COMMANDS)
+      for (const c of m.commands) {
+        if (c.hidden) assert.ok(!out.includes(`  ${c.term} `), c.name);
+        else assert.match(out, new RegExp(`\\n  ${c.term.replace(/[.[\]|]/g, '\\$&')}\\s`), c.name);
+      }
+  });
+});
+
+describe('invokedCommand', () => {
+  it('finds the command after the global options', () => {
+    assert.equal(invokedCommand(['search', 'x']), 'search');
+    assert.equal(invokedCommand(['--home', '/h', 'search', 'x']), 'search');
+    assert.equal(invokedCommand(['--home=/h', 'kg', 'query']), 'kg');
+    assert.equal(invokedCommand(['help', 'memory']), 'memory');
+    assert.equal(invokedCommand(['help']), 'help');
+    assert.equal(invokedCommand(['--help']), undefined);
+    assert.equal(invokedCommand(['-V']), undefined);
+    assert.equal(invokedCommand([]), undefined);
+  });
+});
