@@ -178,7 +178,9 @@ export function installMcp(opts: McpInstallOptions = {}): McpInstallResult {
     : entry;
   if (cmd.command !== 'loci' || home)
     notes.push(
-      `.mcp.json is usually committed and shared: this entry holds paths of this machine (${[cmd.command !== 'loci' ? (cmd.args[0] ?? cmd.command) : '', home ?? ''].filter(Boolean).join(', ')}); use --scope local to keep it private`,
+      '.mcp.json is usually committed and shared: this entry holds paths of this machine ' +
+        `(${[cmd.command !== 'loci' ? (cmd.args[0] ?? cmd.command) : '', home ?? ''].filter(Boolean).join(', ')}); ` +
+        'use --scope local to keep it private',
     );
   if (original !== null && isJsonObject(old) && same(old, merged)) {
     return {

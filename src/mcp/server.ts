@@ -78,9 +78,12 @@ export interface LociMcpServer {
 
 /** Sent once at initialize: how to use Loci, in a few lines (not repeated in any tool result). */
 const INSTRUCTIONS = [
-  "Loci is the user's local long-term memory: verbatim drawers of mined code, docs and past conversations, organised in wings (projects, people, agents) and rooms (topics), plus Claude Code memory files.",
-  'Before answering about past decisions, people or project history, search (loci_search) instead of guessing; open hits with loci_get_drawer or loci_drawer_neighbours.',
-  'Save durable lessons as memory files (loci_memory_write / loci_memory_edit), raw text worth keeping with loci_add_drawer, and your own notes with loci_diary_write.',
+  "Loci is the user's local long-term memory: verbatim drawers of mined code, docs and past conversations, " +
+    'organised in wings (projects, people, agents) and rooms (topics), plus Claude Code memory files.',
+  'Before answering about past decisions, people or project history, search (loci_search) instead of guessing; ' +
+    'open hits with loci_get_drawer or loci_drawer_neighbours.',
+  'Save durable lessons as memory files (loci_memory_write / loci_memory_edit), raw text worth keeping with ' +
+    'loci_add_drawer, and your own notes with loci_diary_write.',
 ].join('\n');
 
 function packageVersion(): string {
