@@ -24,11 +24,16 @@ function resolvedBy(script: string): string[] {
     writeFileSync(
       join(dir, 'hooks.mjs'),
       `import { appendFileSync } from 'node:fs';
-export async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`,
+export async function resolve(s, c, next) {
+  const r = await next(s, c);
+  appendFileSync(${JSON.stringify(log)}, r.url + '\\n');
+  return r;
+}\n`,
     );
     writeFileSync(
       join(dir, 'register.mjs'),
-      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+      `import { register } from 'node:module';\n` +
+        `register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
     );
     const r = spawnSync(
       process.execPath,
@@ -50,7 +55,8 @@ test(
   { skip: built ? false : 'dist/ is missing: run `npm run build`' },
   () => {
     const urls = resolvedBy(
-      `await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/index.js')).href)}); await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/cli/main.js')).href)});`,
+      `await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/index.js')).href)}); await ` +
+        `import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/cli/main.js')).href)});`,
     );
     assert.ok(
       urls.some((u) => u.endsWith('/dist/mcp/index.js')),
@@ -67,7 +73,8 @@ test(
     const home = mkdtempSync(join(tmpdir(), 'loci-mcp-light-home-'));
     try {
       const urls = resolvedBy(
-        `const m = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/index.js')).href)}); const s = await m.createLociMcpServer({ home: ${JSON.stringify(home)} }); await s.close();`,
+        `const m = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/index.js')).href)}); const s = ` +
+          `await m.createLociMcpServer({ home: ${JSON.stringify(home)} }); await s.close();`,
       );
       assert.ok(heavy(urls).some((u) => u.includes('/@modelcontextprotocol/sdk/')));
     } finally {
