@@ -12,9 +12,6 @@ import {
   recordUsage,
   wakeUpResult,
   createMemoryStore,
-  defaultWing,
-  recallWings,
-  wingForCwd,
   homePaths,
   loadRecallSession,
   openPalace,
@@ -110,8 +107,7 @@ export async function promptAnswer(input: HookInput, ctx: HookContext): Promise<
     let pc: PromptContext | undefined;
     let out = '';
     // Recall stays in its project: the cwd's wing and the wings its tunnels reach, plus user memories.
-    const wings = await recallWings(palace, wingForCwd(cwd) ?? defaultWing(cwd));
-    const scope = { wings, userMemoryDir: choice.userDir, wrap: false };
+    const scope = { project: cwd, userMemoryDir: choice.userDir, wrap: false };
     for (let attempt = 0; attempt < 3; attempt++) {
       pc = await buildPromptContext({
         query,

@@ -46,7 +46,10 @@ export interface ServeHttpOptions extends LociMcpServerOptions {
   maxSessions?: number;
   /** Largest accepted request body in bytes (larger ones get 413). Default 4 MiB. */
   maxBodyBytes?: number;
-  /** A session without requests for this long is closed, in ms (≥ 1). Default 5 minutes (`LOCI_MCP_IDLE_SECONDS` in the CLI). */
+  /**
+   * A session without requests for this long is closed, in ms (≥ 1). Default 5 minutes (`LOCI_MCP_IDLE_SECONDS` in the
+   * CLI).
+   */
   idleSessionMs?: number;
   /**
    * Browser origins allowed besides loopback ones, e.g. `https://app.example:8443` (scheme, host
@@ -122,7 +125,10 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
   });
 }
 
-/** The origin of an `Origin` header in canonical form (`scheme://host:port`), or undefined when it is not a URL origin (e.g. `null`). */
+/**
+ * The origin of an `Origin` header in canonical form (`scheme://host:port`), or undefined when it is not a URL origin
+ * (e.g. `null`).
+ */
 function canonicalOrigin(raw: string): string | undefined {
   try {
     const u = new URL(raw);
@@ -229,7 +235,8 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
         res,
         403,
         -32000,
-        `forbidden origin ${JSON.stringify(oneLine(shortValue(String(origin))))}: only loopback origins and those allowed with --allow-origin (LOCI_MCP_ALLOWED_ORIGINS) may call this server`,
+        `forbidden origin ${JSON.stringify(oneLine(shortValue(String(origin))))}: only loopback origins and those ` +
+          'allowed with --allow-origin (LOCI_MCP_ALLOWED_ORIGINS) may call this server',
       );
     }
     if (!authorised(req))

@@ -146,7 +146,8 @@ export async function serveStdio(opts: ServeStdioOptions = {}): Promise<StdioSer
   };
   logger?.log(
     'info',
-    `loci mcp serving ${built.tools.length} tools over stdio (palace ${built.palace.home}), ready ${Math.round(performance.now())} ms after process start`,
+    `loci mcp serving ${built.tools.length} tools over stdio (palace ${built.palace.home}), ready ` +
+      `${Math.round(performance.now())} ms after process start`,
   );
   return { closed, close };
 }

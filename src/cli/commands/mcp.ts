@@ -12,6 +12,7 @@ import {
   serveMcpStdio,
   stderrLogger,
   type LogLevel,
+  readSettings,
 } from '../../index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { intOption, printJson } from '../format.js';
@@ -25,7 +26,7 @@ function logLevel(raw: string | undefined): LogLevel {
   return v as LogLevel;
 }
 
-const homeOf = (ctx: CliContext) => ctx.globals().home ?? ctx.io.env['LOCI_HOME'];
+const homeOf = (ctx: CliContext) => ctx.globals().home ?? readSettings(ctx.io.env).home;
 
 interface ServeOptions {
   http?: boolean;
@@ -52,12 +53,10 @@ async function serve(ctx: CliContext, o: ServeOptions): Promise<void> {
     await serving.closed;
     return;
   }
-  const token = ctx.io.env['LOCI_TOKEN'] ?? '';
-  const envOrigins = (ctx.io.env['LOCI_MCP_ALLOWED_ORIGINS'] ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const idleFlag = o.idleTimeout ?? ctx.io.env['LOCI_MCP_IDLE_SECONDS'];
+  const vars = readSettings(ctx.io.env);
+  const token = vars.token;
+  const envOrigins = vars.mcpAllowedOrigins;
+  const idleFlag = o.idleTimeout ?? vars.mcpIdleSeconds;
   const idleSeconds = intOption(
     o.idleTimeout !== undefined ? '--idle-timeout' : 'LOCI_MCP_IDLE_SECONDS',
     idleFlag,
