@@ -15,17 +15,12 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createError,
-  findGitRoot,
-  lociLaunch,
-  writeFileAtomic,
-  readJsonObjectFile,
-  isJsonObject,
-  processEnv,
-  readSettings,
-  type Env,
-} from '../index.js';
+import { processEnv, readSettings, type Env } from '../core/env.js';
+import { createError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/fs-safe.js';
+import { findGitRoot } from '../core/git.js';
+import { readJsonObjectFile, isJsonObject } from '../core/json-file.js';
+import { lociLaunch } from '../core/launcher.js';
 
 /** Where the registration goes. */
 export type McpInstallScope = 'project' | 'user' | 'local';

@@ -5,15 +5,10 @@
  * MCP entry points import them lazily), so other commands do not pay for them. While serving over
  * stdio, stdout belongs to the protocol: this command never writes to it, and logs go to stderr.
  */
-import {
-  createError,
-  installMcpServer,
-  serveMcpHttp,
-  serveMcpStdio,
-  stderrLogger,
-  type LogLevel,
-  readSettings,
-} from '../../index.js';
+import { createError } from '../../core/errors.js';
+import { readSettings } from '../../core/env.js';
+import { stderrLogger, type LogLevel } from '../../core/logger.js';
+import { installMcpServer, serveMcpHttp, serveMcpStdio } from '../../mcp/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { intOption, printJson } from '../format.js';
 
