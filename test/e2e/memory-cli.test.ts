@@ -169,7 +169,7 @@ describe('loci memory (CLI)', () => {
     assert.match(priv.stderr, /\[MEMORY_PRIVACY_INVALID\]/);
   });
 
-  test('a file with bad frontmatter (YAML alias) is skipped with a one-line warning; the folder keeps working', async () => {
+  test('bad frontmatter (a YAML alias) is skipped with a one-line warning; the folder still works', async () => {
     const m = join(base, 'm');
     mkdirSync(m, { recursive: true });
     writeFileSync(join(m, 'user_x.md'), '---\nname: x\ndescription: d\ntype: user\nb: *x\n---\nbody\n');
