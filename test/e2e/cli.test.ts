@@ -3,7 +3,7 @@
  * The palace core through the `loci` CLI: init, mine, search (English, Chinese, Japanese), status,
  * get, list, incremental re-mining, prune/sync, and clear errors. Commands run in-process through
  * the CLI's entry function (`lociIn`); the binary is spawned for `--help`/`--version` (the smoke
- * test of the front end) and where another process must hold the database lock.
+ * test of the front end).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -225,7 +225,8 @@ describe('loci CLI (palace core)', () => {
     const db = new Database(join(home, 'palace.db'));
     db.exec('BEGIN EXCLUSIVE');
     try {
-      const r = loci(['mine', proj, '--wing', 'other'], { home, env: { LOCI_BUSY_TIMEOUT_MS: '300' } }); // another process holds the lock
+      // The run's own environment sets the busy timeout (not the test process's).
+      const r = await lociIn(['mine', proj, '--wing', 'other'], { home, env: { LOCI_BUSY_TIMEOUT_MS: '300' } });
       assert.equal(r.code, 1);
       assert.match(
         r.stderr,
