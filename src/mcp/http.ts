@@ -20,17 +20,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import {
-  createError,
-  isLociError,
-  oneLine,
-  openPalace,
-  shortValue,
-  silentLogger,
-  systemClock,
-  type Clock,
-  type Palace,
-} from '../index.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { createError, isLociError, oneLine, shortValue } from '../core/errors.js';
+import { silentLogger } from '../core/logger.js';
+import { openPalace, type Palace } from '../palace/index.js';
 import { createLociMcpServer, type LociMcpServer, type LociMcpServerOptions } from './server.js';
 import { MAX_MESSAGE_BYTES } from './args.js';
 
@@ -182,7 +175,9 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
   const origins = allowedOriginSet(opts.allowedOrigins);
   const now = () => (opts.clock ?? systemClock).now();
   const owned = opts.palace === undefined;
-  const palace: Palace = opts.palace ?? (await openPalace({ ...(opts.home ? { home: opts.home } : {}), logger }));
+  const palace: Palace =
+    opts.palace ??
+    (await openPalace({ ...(opts.home ? { home: opts.home } : {}), logger, ...(opts.env ? { env: opts.env } : {}) }));
   /** Sessions by id; `busy` counts requests in flight (a standalone GET stream does not count). */
   const sessions = new Map<
     string,

@@ -304,7 +304,7 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
         .map((l) => l['pid'] as number),
     );
     for (const l of logLines(log)) if (l['message'] === 'hook server listening') killQuietly(l['pid'] as number);
-    await until(() => [...children].every((pid) => !alive(pid)), 'the hook server and worker to exit', 30_000);
+    await until(() => [...children].every((pid) => !alive(pid)), 'the hook server and worker to exit');
     assert.equal(existsSync(join(w.env['TMPDIR']!, 'loci-hooks.log')), false, 'nothing went to the fallback log');
   });
 });

@@ -134,8 +134,8 @@ describe('warm hook server', { skip: NEEDS_BUILD }, () => {
     assert.equal(r.code, 0);
     // The log, not the socket, shows that it listened: under load the server may already have
     // idled out and removed its socket before a first poll would see it.
-    await until(() => log().some((l) => l['message'] === 'hook server listening'), 'the server to listen', 30_000);
-    await until(() => !existsSync(sock()), 'the idle server to exit', 30_000);
+    await until(() => log().some((l) => l['message'] === 'hook server listening'), 'the server to listen');
+    await until(() => !existsSync(sock()), 'the idle server to exit');
     assert.ok(log().some((l) => l['message'] === 'hook server stopping' && l['why'] === 'idle'));
   });
 });

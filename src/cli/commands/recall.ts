@@ -9,16 +9,13 @@ import {
   buildPromptContext,
   buildRecall,
   createError,
-  defaultWing,
   isLociError,
   loadRecallSession,
   openPalace,
   providerFromEnv,
-  recallWings,
   recordSurfaced,
   resolveHome,
   selectMemoryDir,
-  wingForCwd,
   type LlmProvider,
   type PromptContext,
   type RecallResult,
@@ -120,17 +117,16 @@ export const register: RegisterCommand = (program, ctx) => {
       let result: RecallResult | PromptContext;
       if (o.withDrawers) {
         const maxChars = intOption('--max-chars', o.maxChars, 10_000, 200, 1_000_000);
-        const palace = await openPalace({ home });
+        const palace = await openPalace({ home, env: ctx.io.env });
         try {
           // As the user-prompt-submit hook: the project's wing (+ tunnels), user memories, no wrapper.
-          const wings = await recallWings(palace, wingForCwd(ctx.io.cwd) ?? defaultWing(ctx.io.cwd));
           result = await buildPromptContext({
             ...common,
             query,
             memoryDir: choice.dir,
             palace,
             maxChars,
-            wings,
+            project: ctx.io.cwd,
             userMemoryDir: choice.userDir,
             wrap: false,
           });

@@ -64,7 +64,7 @@ const mine = defineTool({
     let last = 0;
     const s = await ctx.palace.mine(path, {
       mode: a.mode,
-      roots: ctx.mineRoots(),
+      roots: await ctx.mineRoots(),
       ...(a.wing ? { wing: a.wing } : {}),
       ...(a.room ? { room: a.room } : {}),
       signal: extras.signal,

@@ -5,7 +5,8 @@
  * a graph (`ToolContext.graph`).
  */
 import * as z from 'zod';
-import { createError, type Fact, type PalaceGraph } from '../../index.js';
+import { createError } from '../../core/errors.js';
+import type { Fact, PalaceGraph } from '../../index.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool, type ToolContext } from '../tool.js';
 import { cursorArg, idArg } from '../args.js';
 import { plural } from '../shapes.js';

@@ -4,7 +4,8 @@
  * the memory files; no model call).
  */
 import * as z from 'zod';
-import { MEMORY_TYPES, readMemoryFile, selectRelevantMemories } from '../../index.js';
+import { MEMORY_TYPES, readMemoryFile } from '../../memdir/index.js';
+import { selectRelevantMemories } from '../../recall/index.js';
 import { READ, defineTool, type AnyTool } from '../tool.js';
 import { plural } from '../shapes.js';
 

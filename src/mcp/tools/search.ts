@@ -3,7 +3,8 @@
  * Finding drawers: search (filters, explain, context), duplicate check, and a drawer's neighbours.
  */
 import * as z from 'zod';
-import { createError, excerptChars, matchSpans, tokenize, type SearchOptions } from '../../index.js';
+import { createError } from '../../core/errors.js';
+import { checkDuplicate, excerptChars, matchSpans, type SearchOptions } from '../../search/index.js';
 import { READ, defineTool, type AnyTool } from '../tool.js';
 import { dateArg, idArg, nameArg } from '../args.js';
 import {
@@ -172,15 +173,7 @@ const search = defineTool({
   },
 });
 
-/** Jaccard similarity of two token sets. */
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let inter = 0;
-  for (const t of a) if (b.has(t)) inter++;
-  return inter / (a.size + b.size - inter);
-}
-
-const checkDuplicate = defineTool({
+const duplicateCheck = defineTool({
   name: 'loci_check_duplicate',
   title: 'Check for duplicates',
   description:
@@ -204,24 +197,12 @@ const checkDuplicate = defineTool({
   },
   annotations: READ,
   async run(ctx, a) {
-    const exact = (await ctx.palace.findDuplicates(a.content)).filter((d) => !a.wing || d.wing === a.wing);
-    const seen = new Set(exact.map((d) => d.id));
-    const mine = new Set(tokenize(a.content));
-    const similar: (z.output<typeof DrawerSummary> & { similarity: number })[] = [];
-    if (mine.size > 0) {
-      const r = await ctx.palace.search(a.content.slice(0, 1000), {
-        limit: 5,
-        mode: 'lexical',
-        ...(a.wing ? { wing: a.wing } : {}),
-      });
-      for (const h of r.hits) {
-        if (seen.has(h.id)) continue;
-        const similarity = Math.round(jaccard(mine, new Set(tokenize(h.text))) * 1000) / 1000;
-        if (similarity < a.threshold) continue;
-        const d = await ctx.palace.get(h.id);
-        if (d) similar.push({ ...toSummary(d), similarity });
-      }
-    }
+    const found = await checkDuplicate(ctx.palace, a.content, {
+      threshold: a.threshold,
+      ...(a.wing ? { wing: a.wing } : {}),
+    });
+    const exact = found.exact;
+    const similar = found.similar.map((s) => ({ ...toSummary(s.drawer), similarity: s.similarity }));
     const data = { is_duplicate: exact.length + similar.length > 0, exact: exact.map(toSummary), similar };
     const text = data.is_duplicate
       ? [
@@ -254,4 +235,4 @@ const neighbours = defineTool({
 });
 
 /** Search tools. */
-export const searchTools: AnyTool[] = [search, checkDuplicate, neighbours];
+export const searchTools: AnyTool[] = [search, duplicateCheck, neighbours];
