@@ -76,7 +76,15 @@ export {
   type MatchSpan,
 } from './search/index.js';
 // The SQLite adapter is opened by `openPalace`; its driver handle is not part of the public API.
-export { createMemoryStore } from './store/index.js';
+// The in-memory reference adapters, for `createPalace` (tests, embedding Loci without a file).
+export {
+  createMemoryStore,
+  createMemoryGraphTables,
+  createMemoryTunnelStore,
+  createMemoryVectorStore,
+  type GraphTables,
+  type VectorStore,
+} from './store/index.js';
 export {
   searchHybrid,
   HYBRID_DEFAULTS,

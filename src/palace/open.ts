@@ -66,7 +66,7 @@ export interface OpenPalaceOptions {
  *
  * The embedders load only when one is named, so a palace without vectors starts without them.
  */
-export async function embedderFromSpec(spec: string | undefined, env: Env): Promise<Embedder | null> {
+async function embedderFromSpec(spec: string | undefined, env: Env): Promise<Embedder | null> {
   const s = (spec ?? 'none').trim();
   if (s === '' || s === 'none' || s === 'off') return null;
   const embed = await import('../embed/index.js');

@@ -15,13 +15,16 @@ import { lociIn } from '../helpers/cli-in-process.js';
 
 const PROJECT: Record<string, string | Buffer> = {
   'README.md':
-    '# Demo project\n\nThis project stores **verbatim** memories for agents.\n\n## Install\n\nRun the installer and then mine a folder.\n',
+    '# Demo project\n\nThis project stores **verbatim** memories for agents.\n\n## Install\n\nRun the installer ' +
+    'and then mine a folder.\n',
   'docs/auth.md':
-    '# Authentication\n\nWe decided to migrate the authentication module to OAuth2 because the old session cookies leaked.\n',
+    '# Authentication\n\nWe decided to migrate the authentication module to OAuth2 because the old session cookies ' +
+    'leaked.\n',
   'docs/zh.md': '# 认证\n\n我们决定把认证模块迁移到OAuth2。\n',
   'docs/ja.md': '# 認証\n\n私たちは認証モジュールをOAuth2に移行することに決めました。\n',
   'src/search/rank.ts':
-    'export function reciprocalRankFusion(lists: string[][], k = 60) {\n  return lists.length * k;\n}\n\nexport function bm25Weight(tf: number) {\n  return tf / (tf + 1.2);\n}\n',
+    'export function reciprocalRankFusion(lists: string[][], k = 60) {\n  return lists.length * k;\n}\n\nexport ' +
+    'function bm25Weight(tf: number) {\n  return tf / (tf + 1.2);\n}\n',
   'node_modules/pkg/index.js': 'module.exports = "should never be mined";\n',
   '.gitignore': 'secret-notes.txt\nbuild/\n',
   'secret-notes.txt': 'ignored by gitignore zebra\n',
@@ -227,7 +230,10 @@ describe('loci CLI (palace core)', () => {
       assert.equal(r.code, 1);
       assert.match(
         r.stderr,
-        /^loci: the palace database .* stayed locked by another process for 300 ms — retry when the other Loci command has finished \[DB_LOCKED\]\n$/,
+        new RegExp(
+          String.raw`^loci: the palace database .* stayed locked by another process for 300 ms — retry when the ` +
+            String.raw`other Loci command has finished \[DB_LOCKED\]\n$`,
+        ),
       );
     } finally {
       db.exec('ROLLBACK');

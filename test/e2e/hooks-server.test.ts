@@ -120,7 +120,8 @@ describe('warm hook server', { skip: NEEDS_BUILD }, () => {
     assert.match(ups('s-2').stderr, /answered by the hook server/);
     const reply = JSON.parse(
       await raw(
-        `${JSON.stringify({ v: 1, build: 'another', event: 'user-prompt-submit', stdin: '{}', cwd: w.project, env: {} })}\n`,
+        JSON.stringify({ v: 1, build: 'another', event: 'user-prompt-submit', stdin: '{}', cwd: w.project, env: {} }) +
+          '\n',
       ),
     ) as Record<string, unknown>;
     assert.deepEqual(reply, { ok: false, reason: 'build' });

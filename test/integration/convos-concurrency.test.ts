@@ -19,7 +19,8 @@ function snapshot(home: string): string[] {
   const d = new Database(join(home, 'palace.db'), { readonly: true });
   try {
     const q =
-      'SELECT id, chunk_index, wing, room, hall, content_date, line_start, line_end, content_hash FROM drawers ORDER BY source, chunk_index';
+      'SELECT id, chunk_index, wing, room, hall, content_date, line_start, line_end, content_hash FROM drawers ' +
+      'ORDER BY source, chunk_index';
     return (d.prepare(q).all() as Record<string, unknown>[]).map((r) => JSON.stringify(r));
   } finally {
     d.close();
@@ -37,7 +38,8 @@ function checkIntegrity(home: string): void {
     );
     const dups = d
       .prepare(
-        'SELECT count(*) FROM (SELECT source, chunk_index FROM drawers GROUP BY source, chunk_index HAVING count(*) > 1)',
+        'SELECT count(*) FROM (SELECT source, chunk_index FROM drawers GROUP BY source, chunk_index HAVING ' +
+          'count(*) > 1)',
       )
       .pluck()
       .get();
@@ -55,7 +57,8 @@ function checkIntegrity(home: string): void {
 /** True once a palace file exists with its schema (a kill while creating it leaves none; the next open migrates). */
 function migrated(home: string): boolean {
   if (!existsSync(join(home, 'palace.db'))) return false;
-  const d = new Database(join(home, 'palace.db'), { fileMustExist: true }); // read-write: may recover the WAL of a killed writer
+  // read-write: may recover the WAL of a killed writer
+  const d = new Database(join(home, 'palace.db'), { fileMustExist: true });
   try {
     return (d.pragma('user_version', { simple: true }) as number) > 0;
   } finally {

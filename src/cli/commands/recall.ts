@@ -147,7 +147,8 @@ export const register: RegisterCommand = (program, ctx) => {
       if (result.text) ctx.io.stdout(`${result.text}\n`);
       if (result.reason || !result.text) {
         ctx.io.stderr(
-          `loci: recall (${result.selector}): ${result.reason ?? 'nothing to inject'}${result.text ? '' : ` — nothing injected from ${choice.dir}`}\n`,
+          `loci: recall (${result.selector}): ${result.reason ?? 'nothing to inject'}` +
+            `${result.text ? '' : ` — nothing injected from ${choice.dir}`}\n`,
         );
       }
     });
