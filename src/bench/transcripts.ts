@@ -14,6 +14,7 @@ import { createError, fsError } from '../core/errors.js';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { openPalace, type Palace } from '../palace/index.js';
 import type { HybridParams, SearchHit } from '../search/index.js';
+import { showTranscriptProjects } from './transcripts-show.js';
 
 /** One benchmark question (see `bench/data/transcripts-questions.json`). */
 export interface TranscriptQuestion {
@@ -62,6 +63,11 @@ export interface TranscriptsBenchOptions {
    * human to judge).
    */
   inspect?: (palace: Palace, questions: readonly TranscriptQuestion[]) => Promise<void>;
+  /**
+   * Also render, for the three projects most questions are about, the wake-up text and two
+   * recalls for a human to judge (report field `show`). Default false.
+   */
+  show?: boolean;
 }
 
 /** One question's outcome: the 1-based rank of the first gold drawer, or null (not in the top 10). */
@@ -104,6 +110,8 @@ export interface TranscriptsReport extends TranscriptsGroup {
   /** Questions whose anchors do not occur in their transcript file (a broken gold). */
   broken_gold: string[];
   per_question: TranscriptsQuestionResult[];
+  /** With `show`: the wake-up and two recalls of the three projects most questions are about. */
+  show?: string;
 }
 
 /** Folds text for anchor comparison: lower case, every run of non-letters/digits one space. */
@@ -262,6 +270,7 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
   const { default: MiniSearch } = await import('minisearch');
   const work = mkdtempSync(join(tmpdir(), 'loci-bench-transcripts-'));
   const rows: TranscriptsQuestionResult[] = [];
+  let show: string | undefined;
   let files = 0;
   let drawerCount = 0;
   try {
@@ -313,6 +322,7 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
         });
       }
       if (opts.inspect) await opts.inspect(palace, questions);
+      if (opts.show) show = await showTranscriptProjects(palace, questions, data);
     } finally {
       await palace.close();
     }
@@ -334,5 +344,6 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
     unstored: rows.filter((r) => !r.stored).map((r) => r.id),
     broken_gold: broken,
     per_question: rows,
+    ...(show !== undefined ? { show } : {}),
   };
 }

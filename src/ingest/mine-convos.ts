@@ -337,7 +337,7 @@ function joinSession(r: PreparedUnit, sessions: Map<string, string>): void {
 export interface MineClaudeOptions extends Omit<MineConvosOptions, 'files'> {
   /** Claude Code's configuration folder. Default `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
   configDir?: string;
-  /** Environment for the default folder. Default `process.env`. */
+  /** Environment for the default folder. Default: the process's (`core/env.ts`). */
   env?: NodeJS.ProcessEnv;
 }
 
