@@ -1,6 +1,7 @@
 /**
  * Mining efficiency as whole processes, against the minimal FTS5 script, in one run.
- * Usage: npm run bench -- mine [--mb 100] [--transcripts-mb 30] [--runs 1] [--no-kg] [--keep] [--inputs-only]
+ * Usage: npm run bench -- mine [--mb 100] [--transcripts-mb 30] [--runs 1] [--no-kg] [--before BIN] [--keep]
+ *   [--inputs-only]
  * (needs `npm run build`: `bin/loci.js` runs from dist/).
  *
  * Inputs, built in a temp folder (never committed):
@@ -12,7 +13,9 @@
  * For each input, in alternation: `node bench/mine-floor.mjs <dir> <db>` (walk, read, one FTS5 table,
  * one transaction) and `node bin/loci.js mine <dir> --json` into a fresh palace (product defaults:
  * auto mode, knowledge-graph extraction on, no embedder; `--no-kg` adds a run with
- * `LOCI_KG_EXTRACT=0`). Then `loci mine` again on the unchanged project tree.
+ * `LOCI_KG_EXTRACT=0`; `--before <path to another checkout's bin/loci.js>` adds that build, e.g. the
+ * commit before a change, as `loci_before`, in the same alternation). Then `loci mine` again on the
+ * unchanged project tree (both builds).
  * CPU time is the child's user + system time (every thread: main and workers), read with bash's
  * `times` after the child exits. Reported: MB per CPU-second (MB = 1e6 bytes of input files) and
  * the ratio loci / floor. Prints one JSON document. `--inputs-only` builds the inputs, prints where
@@ -239,17 +242,19 @@ function measure(argv: string[], env: NodeJS.ProcessEnv = {}): { cpu: number; wa
 
 let fresh = 0;
 const floorRun = (dir: string) => measure(['node', FLOOR, dir, join(work, `floor-${fresh++}.db`)]);
-const lociRun = (dir: string, home: string, env: NodeJS.ProcessEnv = {}) =>
-  measure(['node', BIN, 'mine', dir, '--json'], { LOCI_HOME: home, LOCI_EMBEDDER: 'none', ...env });
+const before = process.argv.includes('--before') ? arg('before', '') : null;
+const lociRun = (dir: string, home: string, env: NodeJS.ProcessEnv = {}, bin = BIN) =>
+  measure(['node', bin, 'mine', dir, '--json'], { LOCI_HOME: home, LOCI_EMBEDDER: 'none', ...env });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
-function compare(name: string, dir: string, bytes: number, variants: [string, NodeJS.ProcessEnv][]) {
+type Variant = [label: string, env: NodeJS.ProcessEnv, bin?: string];
+function compare(name: string, dir: string, bytes: number, variants: Variant[]) {
   const floor: number[] = [];
   const loci = new Map<string, { cpu: number[]; wall: number[]; summary: Record<string, unknown> }>();
   for (let i = 0; i < runs; i++) {
     floor.push(floorRun(dir).cpu);
-    for (const [label, env] of variants) {
-      const r = lociRun(dir, join(work, `home-${fresh++}`), env);
+    for (const [label, env, bin] of variants) {
+      const r = lociRun(dir, join(work, `home-${fresh++}`), env, bin);
       const e = loci.get(label) ?? { cpu: [], wall: [], summary: {} };
       e.cpu.push(r.cpu);
       e.wall.push(r.wall);
@@ -293,22 +298,28 @@ if (flag('inputs-only')) {
   process.exit(0);
 }
 
-const variants: [string, NodeJS.ProcessEnv][] = [['loci', {}]];
+const variants: Variant[] = [['loci', {}]];
+if (before) variants.push(['loci_before', {}, before]);
 if (flag('no-kg')) variants.push(['loci_without_kg', { LOCI_KG_EXTRACT: '0' }]);
 const results: unknown[] = [compare('project', tree, project.bytes, variants)];
 if (transcripts) results.push(compare('claude-code transcripts', convos, transcripts.bytes, variants));
 
-// Re-mine the unchanged project tree (a palace that has mined it once).
-const home = join(work, 'home-remine');
-lociRun(tree, home);
-const remine: number[] = [];
-let remineSummary: Record<string, unknown> = {};
+// Re-mine the unchanged project tree (a palace that has mined it once), each build in turn.
+function remineOf(bin: string) {
+  const home = join(work, `home-remine-${fresh++}`);
+  lociRun(tree, home, {}, bin);
+  return { home, cpu: [] as number[], summary: {} as Record<string, unknown> };
+}
+const remines = new Map([['loci', remineOf(BIN)], ...(before ? [['loci_before', remineOf(before)] as const] : [])]);
 for (let i = 0; i < Math.max(3, runs); i++) {
-  const r = lociRun(tree, home);
-  remine.push(r.cpu);
-  remineSummary = JSON.parse(r.stdout) as Record<string, unknown>;
+  for (const [label, e] of remines) {
+    const r = lociRun(tree, e.home, {}, label === 'loci' ? BIN : before!);
+    e.cpu.push(r.cpu);
+    e.summary = JSON.parse(r.stdout) as Record<string, unknown>;
+  }
 }
 const version = measure(['node', BIN, '--version']);
+const bare = measure(['node', '-e', '0']);
 if (!flag('keep')) rmSync(work, { recursive: true, force: true });
 
 console.log(
@@ -325,11 +336,19 @@ console.log(
       results,
       remine_unchanged: {
         files: project.files,
-        cpu_seconds_median: r2(median(remine)),
-        cpu_seconds: remine.map(r2),
-        files_unchanged: remineSummary['files_unchanged'],
-        drawers_added: remineSummary['drawers_added'],
+        ...Object.fromEntries(
+          [...remines].map(([label, e]) => [
+            label,
+            {
+              cpu_seconds_median: r2(median(e.cpu)),
+              cpu_seconds: e.cpu.map(r2),
+              files_unchanged: e.summary['files_unchanged'],
+              drawers_added: e.summary['drawers_added'],
+            },
+          ]),
+        ),
         loci_version_cpu_seconds: r2(version.cpu),
+        node_e_0_cpu_seconds: r2(bare.cpu),
       },
       ...(flag('keep') ? { kept: work } : {}),
     },

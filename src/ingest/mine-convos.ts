@@ -15,11 +15,11 @@
  * mining one file write each drawer once (ids are deterministic, inserts idempotent).
  */
 import { existsSync, statSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
 import { resolve, sep } from 'node:path';
 import { createError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
+import { defaultWorkers } from './workers.js';
 import { defaultWing } from '../core/project-identity.js';
 import { claudeConfigDir, discoverClaudeFiles } from './convos-miner/claude-dirs.js';
 import { discover, type Discovery } from './convos-miner/discover.js';
@@ -49,18 +49,6 @@ function clampInt(name: string, v: number | undefined, def: number, lo: number, 
   if (!Number.isFinite(v) || v < lo || v > hi)
     throw createError('INVALID_ARGUMENT', { name, value: v, expected: `a number from ${lo} to ${hi}` });
   return Math.floor(v);
-}
-
-/**
- * Worker threads for a run that must read `bytes`: none below 8 MB (starting them costs more),
- * else one per **idle** core (cores − 1 for this thread − the 1-minute load average), at most 3.
- * On a busy machine the threads would only compete for the same cores while cloning every result
- * between threads (measured: +25 % CPU for the same wall time), so the work stays inline.
- */
-function defaultWorkers(bytes: number): number {
-  if (bytes <= 8e6) return 0;
-  const busy = Math.round(loadavg()[0] ?? 0); // [0, 0, 0] where unsupported (Windows)
-  return Math.min(3, Math.max(0, availableParallelism() - 1 - busy));
 }
 
 /** The run context (settings, fingerprint, clock) of a mining run rooted at `root`. */

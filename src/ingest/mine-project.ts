@@ -4,7 +4,6 @@
  * one atomic `replaceSource` per changed file. Incremental: a file whose size, mtime and settings
  * are unchanged is not even read; a touched file with the same content writes only its bookkeeping.
  */
-import { availableParallelism } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { createError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
@@ -15,6 +14,7 @@ import type { GraphBatch } from '../kg/index.js';
 import { walkProject, type WalkItem } from './project/walk.js';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './project/chunk-types.js';
 import { defaultWing } from '../core/project-identity.js';
+import { defaultWorkers } from './workers.js';
 import { emptySkips, noteSkip, type SkipReason, type SkippedFile } from './skips.js';
 import type { Preparer } from './preparer.js';
 import type { PrepareContext, PrepareJob } from './prepare-file.js';
@@ -63,7 +63,7 @@ export interface MineProjectOptions {
   };
   /**
    * Worker threads that read, chunk and tokenise while the main thread writes. Default: one
-   * per spare core (at most 3) when more than 8 MB must be mined, else 0 (inline).
+   * per idle core (at most 3) when more than 8 MB must be mined, else 0 (inline); see `defaultWorkers`.
    */
   workers?: number;
   /** Cancels between files (what was committed stays). */
@@ -235,7 +235,7 @@ export async function mineProject(
     redact: opts.redact ?? true,
     extract: opts.extract ? { userName: opts.extract.userName } : false,
   };
-  const workers = opts.workers ?? (bytesTotal > 8e6 ? Math.min(3, Math.max(1, availableParallelism() - 1)) : 0);
+  const workers = opts.workers ?? defaultWorkers(bytesTotal);
   // Loaded only when something must be read (chunkers, redaction, extraction: the preparing side).
   const preparer: Preparer | null = jobs.length ? (await import('./preparer.js')).createPreparer(ctx, workers) : null;
   type Pending = {
