@@ -4,7 +4,7 @@
  * drawer access and status. The CLI, the MCP server and hooks all go through it.
  */
 import { existsSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { sha256 } from '../core/hash.js';
 import { createError } from '../core/errors.js';
 import { ensureHome, homePaths, resolveHome } from '../core/home.js';
@@ -263,6 +263,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
           vectors: vectorSearcher,
           vectorsUnavailable: vectorSearcher ? undefined : await vectors.unavailable(),
           entityDrawers: async (q) => (await getGraph()).drawersForQuery(q),
+          lexiconCache: join(home, 'cache'),
           ...(opts.searchParams ? { params: opts.searchParams } : {}),
         },
         query,
