@@ -20,7 +20,7 @@ export {
   type ErrorDetails,
 } from './core/errors.js';
 export { isStrictDate, STRICT_DATE_EXPECTED } from './core/dates.js';
-export { resolveHome, homePaths, ensureHome } from './core/home.js';
+export { resolveHome, homePaths, readSettings, processEnv, type Env, type LociSettings } from './core/env.js';
 export { writeFileAtomic } from './core/fs-safe.js';
 export { readJsonObjectFile, isJsonObject } from './core/json-file.js';
 export { lociLaunch, lociBin, type LociLaunch, type LociLaunchOptions, type LaunchKind } from './core/launcher.js';
@@ -48,7 +48,14 @@ export type {
 
 // ── palace (open, mine, search) ───────────────────────────────────────────────
 export { DIARY_WING, checkName, NAME_MAX_CHARS, type DiaryEntryInput } from './palace/index.js';
-export { openPalace, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
+export { openPalace, ensureHome, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
+export {
+  createPalace,
+  PALACE_CONFIG_DEFAULTS,
+  type PalaceConfig,
+  type PalaceDeps,
+  type LazyPort,
+} from './palace/index.js';
 export { defaultWing, wingName } from './core/project-identity.js';
 export { findGitRoot } from './core/git.js';
 export type { MineProjectOptions, MineProgress, MineSummary, SkipReason, SkippedFile } from './ingest/index.js';
@@ -57,6 +64,9 @@ export {
   highlight,
   snippetLines,
   excerptChars,
+  checkDuplicate,
+  type DuplicateCheck,
+  type DuplicateOptions,
   type Excerpt,
   type SearchOptions,
   type SearchHit,
@@ -278,6 +288,7 @@ export {
   planWakeUp,
   wakeUpResult,
   cacheWakeUpPlan,
+  storeCompactSummary,
   recordUsage,
   readUsage,
   topUsage,
@@ -293,6 +304,7 @@ export {
   type WakeUpResult,
   type WakeUpItem,
   type WakeUpPlan,
+  type CompactSummary,
   type Importance,
   type UsageItem,
 } from './wakeup/index.js';

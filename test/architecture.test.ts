@@ -8,7 +8,11 @@
  *    through its inner files (a command loads only the doors it uses: start-up, issue 12);
  * 4. another folder is entered through its `index.ts` door;
  * 5. SQL and the SQLite driver live in the storage adapters only;
- * 6. the environment is read in the few places listed here.
+ * 6. the environment is read in one module, `core/env.ts` (and `createPalace` reads none, nor opens a driver);
+ * 7. front ends (`cli`, `mcp`, `hooks`) are protocol adapters: they import neither `store` nor `kg`
+ *    (palace owns storage), the documented exception reaches only leaf `core` modules and the
+ *    wake-up cache reader, and they hold no ranking logic — no scoring primitive of the library,
+ *    no storage-port access, no score arithmetic.
  * Each rule has an explicit list of today's known exceptions (debt, to shrink, never to grow):
  * a new violation fails with the file and the import that broke the rule.
  */
@@ -182,42 +186,135 @@ test('SQL and the SQLite driver live in the storage adapters', () => {
   assert.deepEqual(bad, [], 'move the query behind a storage port (src/store/ports.ts)');
 });
 
-/** Files that read `process.env` today. Debt: the issue is one place for the whole environment. */
-const ENV_READERS = new Set([
-  'cli/main.ts',
-  'core/home.ts',
-  'core/launcher.ts',
-  'embed/create.ts',
-  'embed/http-embedders.ts',
-  'embed/types.ts',
-  'hooks/install.ts',
-  'hooks/log.ts',
-  'hooks/main.ts',
-  'hooks/queue.ts',
-  'hooks/run.ts',
-  'hooks/worker.ts',
-  'ingest/convos-miner/claude-dirs.ts',
-  'ingest/mine-convos.ts',
-  'mcp/install.ts',
-  'mcp/server.ts',
-  'memdir/claude-md.ts',
-  'memdir/resolve.ts',
-  'palace/graph.ts',
-  'palace/palace.ts',
-  'palace/vectors.ts',
-  'providers/create.ts',
-  'providers/types.ts',
-  'wakeup/wake-up.ts',
-]);
+/**
+ * The one module that reads the environment (`process.env` and every variable by name): everything
+ * else is given settings or calls `readSettings` of that module on the environment it was handed.
+ * eslint.config.js reads this list (keep it a `new Set([...])` of quoted paths).
+ */
+const ENV_READERS = new Set(['core/env.ts']);
 
 /** `text` without its comments (close enough for a word search: block comments, then line comments). */
 function withoutComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:\\])\/\/.*$/gm, '$1');
 }
 
-test('the environment is read only where it is listed', () => {
+/** A variable read by name: `env['LOCI_X']`, `env.LOCI_X`, `env?.LOCI_X`. */
+const VARIABLE_BY_NAME =
+  /\benv\??\.(?:\[\s*['"`][A-Z][A-Z0-9_]*['"`]\s*\]|[A-Z][A-Z0-9_]+\b)|\benv\[\s*['"`][A-Z][A-Z0-9_]*['"`]\s*\]/;
+
+test('the environment is read only in core/env.ts', () => {
   const bad = files
-    .filter((f) => /process\.env\b/.test(withoutComments(f.text)) && !ENV_READERS.has(f.path))
+    .filter((f) => !ENV_READERS.has(f.path))
+    .filter((f) => /process\.env\b/.test(withoutComments(f.text)) || VARIABLE_BY_NAME.test(withoutComments(f.text)))
     .map((f) => f.path);
-  assert.deepEqual(bad, [], 'read configuration where the environment is already read, and pass it down');
+  assert.deepEqual(bad, [], 'add the variable to LociSettings in src/core/env.ts and read it with readSettings(env)');
+});
+
+test('the variable scanner finds every form of a read by name', () => {
+  for (const t of ["env['LOCI_HOME']", 'env.LOCI_HOME', 'env?.LOCI_HOME', 'o.env["HOME"]', 'ctx.io.env[`NO_COLOR`]'])
+    assert.ok(VARIABLE_BY_NAME.test(t), t);
+  for (const t of ['env[k]', 'env.home', '{ ...env, LOCI_HOME: home }', 'readSettings(env).home'])
+    assert.ok(!VARIABLE_BY_NAME.test(t), t);
+});
+
+/** The files of the composition root (`createPalace`), which must know no driver and no environment. */
+const COMPOSITION_ROOT = [
+  'palace/palace.ts',
+  'palace/vectors.ts',
+  'palace/graph.ts',
+  'palace/diary.ts',
+  'palace/names.ts',
+  'palace/redacting.ts',
+];
+
+test('createPalace imports no storage adapter at run time and reads no environment', () => {
+  const bad: string[] = [];
+  for (const path of COMPOSITION_ROOT) {
+    const f = files.find((x) => x.path === path);
+    assert.ok(f, `${path} exists`);
+    const code = withoutComments(f.text);
+    for (const m of code.matchAll(/^import\s+(?!type\b)[^;]*?from\s*['"]([^'"]+)['"]/gm)) {
+      const spec = m[1]!;
+      if (/store\/(index|sqlite|memory)/.test(spec) || spec === 'better-sqlite3') bad.push(`${path} -> ${spec}`);
+    }
+    if (/core\/env\.js|process\.env/.test(code)) bad.push(`${path} reads the environment`);
+  }
+  assert.deepEqual(bad, [], 'ports come in through createPalace(deps); the SQLite preset is palace/open.ts');
+});
+
+/** Folders a front end never imports, not even their doors: storage and the graph's storage go through `palace`. */
+const FRONT_END_FORBIDDEN = new Set(['store', 'kg']);
+
+/**
+ * The only library files the documented exception (`hooks/light-core.ts`) may reach: leaf `core`
+ * modules and the wake-up cache reader.
+ */
+const LIGHT_TARGETS = (target: string): boolean => target.startsWith('core/') || target === 'wakeup/wake-cache.ts';
+
+test('front ends reach no storage or graph internals', () => {
+  const bad: string[] = [];
+  for (const f of files) {
+    if (!FRONT_ENDS.has(f.folder)) continue;
+    for (const t of f.imports) {
+      const to = folderOf(t);
+      if (FRONT_END_FORBIDDEN.has(to)) bad.push(`${f.path} -> ${t}`);
+      else if (FRONT_END_DEEP_IMPORTS.has(f.path) && !FRONT_ENDS.has(to) && to !== ENTRY_FOLDER && !LIGHT_TARGETS(t))
+        bad.push(`${f.path} -> ${t}`);
+    }
+  }
+  assert.deepEqual(bad, [], 'front ends call the library (src/index.ts, a door); palace owns storage and the graph');
+});
+
+/**
+ * Names of the library that rank, score or scope: a front end that imports one is doing a
+ * capability's work (it should call the function of `search`, `recall` or `wakeup` that uses it).
+ */
+const RANKING_NAMES = new Set([
+  'tokenize',
+  'queryTokens',
+  'searchColumn',
+  'searchHybrid',
+  'HYBRID_DEFAULTS',
+  'parseTimeCues',
+  'stripTimeCues',
+  'timeProximity',
+  'importance',
+  'recencyFactor',
+  'useFactor',
+  'KIND_WEIGHTS',
+  'RECENCY_DAYS',
+  'recallWings',
+  'wingForCwd',
+  'defaultWing',
+  'scoreRanking',
+]);
+
+/** Code (comments removed) that marks ranking or storage work: storage ports, score arithmetic, set similarity. */
+const LOGIC_MARKERS: [string, RegExp][] = [
+  ['storage port access (palace.store / internals)', /\.store\.|\binternals\b/],
+  ['score arithmetic (log / exp / pow)', /Math\.(?:log|log2|log10|exp|pow)\b/],
+  ['set similarity', /\bjaccard\b/i],
+];
+
+/** Known front-end files holding ranking or storage logic (debt; empty since issue 12). */
+const KNOWN_FRONT_END_LOGIC = new Set<string>([]);
+
+test('front ends hold no ranking or storage logic', () => {
+  const bad: string[] = [];
+  for (const f of files) {
+    if (!FRONT_ENDS.has(f.folder) || KNOWN_FRONT_END_LOGIC.has(f.path)) continue;
+    const code = withoutComments(f.text);
+    for (const m of code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"](\.[^'"]+)['"]/g)) {
+      if (!/^(?:\.\.\/)+(?:[a-z-]+\/)?index\.js$/.test(m[2]!)) continue;
+      for (const part of m[1]!.split(',')) {
+        const name = part
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0]!;
+        if (RANKING_NAMES.has(name)) bad.push(`${f.path}: imports ${name}`);
+      }
+    }
+    for (const [what, re] of LOGIC_MARKERS) if (re.test(code)) bad.push(`${f.path}: ${what}`);
+  }
+  assert.deepEqual(bad, [], 'move the logic into its capability (search, recall, wakeup, memdir…) and call it');
 });

@@ -12,8 +12,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createError, fsError } from '../core/errors.js';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { openPalace, type Palace } from '../palace/index.js';
+import { openPalace } from '../palace/index.js';
 import type { HybridParams, SearchHit } from '../search/index.js';
+import { showTranscriptProjects } from './transcripts-show.js';
 
 /** One benchmark question (see `bench/data/transcripts-questions.json`). */
 export interface TranscriptQuestion {
@@ -58,10 +59,10 @@ export interface TranscriptsBenchOptions {
   /** Progress messages. */
   onProgress?: (message: string) => void;
   /**
-   * Called with the mined palace before it is deleted (e.g. to print wake-ups and recalls for a
-   * human to judge).
+   * Also render, for the three projects most questions are about, the wake-up text and two
+   * recalls for a human to judge (report field `show`). Default false.
    */
-  inspect?: (palace: Palace, questions: readonly TranscriptQuestion[]) => Promise<void>;
+  show?: boolean;
 }
 
 /** One question's outcome: the 1-based rank of the first gold drawer, or null (not in the top 10). */
@@ -104,6 +105,8 @@ export interface TranscriptsReport extends TranscriptsGroup {
   /** Questions whose anchors do not occur in their transcript file (a broken gold). */
   broken_gold: string[];
   per_question: TranscriptsQuestionResult[];
+  /** With `show`: the wake-up and two recalls of the three projects most questions are about. */
+  show?: string;
 }
 
 /** Folds text for anchor comparison: lower case, every run of non-letters/digits one space. */
@@ -262,6 +265,7 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
   const { default: MiniSearch } = await import('minisearch');
   const work = mkdtempSync(join(tmpdir(), 'loci-bench-transcripts-'));
   const rows: TranscriptsQuestionResult[] = [];
+  let show: string | undefined;
   let files = 0;
   let drawerCount = 0;
   try {
@@ -312,7 +316,7 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
           stored: firstRank(all, g) !== null,
         });
       }
-      if (opts.inspect) await opts.inspect(palace, questions);
+      if (opts.show) show = await showTranscriptProjects(palace, questions, data);
     } finally {
       await palace.close();
     }
@@ -334,5 +338,6 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
     unstored: rows.filter((r) => !r.stored).map((r) => r.id),
     broken_gold: broken,
     per_question: rows,
+    ...(show !== undefined ? { show } : {}),
   };
 }

@@ -5,6 +5,7 @@
 import pc from 'picocolors';
 import { createError } from '../core/errors.js';
 import { isStrictDate, STRICT_DATE_EXPECTED } from '../core/dates.js';
+import { readSettings } from '../core/env.js';
 import type { CliIO } from './context.js';
 
 /** Prints `value` as one JSON document followed by a newline. */
@@ -14,7 +15,7 @@ export function printJson(io: CliIO, value: unknown): void {
 
 /** Colour functions that are no-ops when stdout is not a terminal. */
 export function colors(io: CliIO) {
-  const on = io.isTTY && !io.env['NO_COLOR'];
+  const on = io.isTTY && !readSettings(io.env).noColor;
   const id = (s: string) => s;
   return {
     bold: on ? pc.bold : id,

@@ -9,6 +9,7 @@
  */
 import { Command, CommanderError, Help } from 'commander';
 import type { LociError } from '../core/errors.js';
+import { processEnv, readSettings } from '../core/env.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT, type CliContext, type CliIO, type GlobalOptions } from './context.js';
 import { VERSION } from './version.js';
@@ -29,8 +30,9 @@ export function processIO(): CliIO {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
     isTTY: Boolean(process.stdout.isTTY),
+    stderrColumns: process.stderr.isTTY ? (process.stderr.columns ?? 80) : undefined,
     readStdin: readStdinAll,
-    env: process.env,
+    env: processEnv(),
     cwd: process.cwd(),
   };
 }
@@ -143,7 +145,7 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     // A bug: one line with its message; the stack only on request (LOCI_DEBUG=1), on the lines after.
     const err = e instanceof Error ? e : new Error(String(e));
     const code = report(io, createError('INTERNAL', { what: `unexpected ${err.name}: ${err.message}` }));
-    if (io.env['LOCI_DEBUG']) io.stderr(`${err.stack ?? ''}\n`);
+    if (readSettings(io.env).debug) io.stderr(`${err.stack ?? ''}\n`);
     return code;
   }
   return code;

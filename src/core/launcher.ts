@@ -18,6 +18,7 @@
  */
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { readSettings } from './env.js';
 import { fileURLToPath } from 'node:url';
 
 /** Which rule chose the command (see the module comment). */
@@ -82,8 +83,9 @@ export function lociLaunch(o: LociLaunchOptions): LociLaunch {
     if (real(local) === target)
       return { kind: 'project', command: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/loci', args: [], ephemeral };
   }
-  const exts = process.platform === 'win32' ? (env['PATHEXT'] ?? '.EXE;.CMD').split(';') : [''];
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+  const vars = readSettings(env);
+  const exts = process.platform === 'win32' ? (vars.pathExt ?? '.EXE;.CMD').split(';') : [''];
+  for (const dir of vars.path.split(delimiter)) {
     if (!dir || transientPathDir(dir)) continue;
     for (const ext of exts) {
       const p = join(dir, 'loci' + ext);

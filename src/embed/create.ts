@@ -4,6 +4,7 @@
  * variables / a `kind:model` spec string (for CLI flags).
  */
 import { createError } from '../core/errors.js';
+import { processEnv, readSettings, type Env } from '../core/env.js';
 import { ollamaEmbedder, openaiEmbedder } from './http-embedders.js';
 import { onnxEmbedder } from './onnx-embedder.js';
 import type { Embedder, EmbedderConfig, EmbedderDeps } from './types.js';
@@ -37,7 +38,7 @@ export function createEmbedder(cfg: EmbedderConfig, deps: EmbedderDeps = {}): Em
  * `LOCI_EMBED_BATCH_SIZE`, `LOCI_EMBED_QUERY_PREFIX`, `LOCI_EMBED_DOCUMENT_PREFIX`.
  * Throws INVALID_ARGUMENT for a malformed spec.
  */
-export function parseEmbedderSpec(spec: string, env: NodeJS.ProcessEnv = process.env): EmbedderConfig {
+export function parseEmbedderSpec(spec: string, env: Env = processEnv()): EmbedderConfig {
   const m = /^(ollama|openai|onnx):(.+)$/.exec(spec.trim());
   if (!m) {
     throw createError('INVALID_ARGUMENT', {
@@ -49,12 +50,13 @@ export function parseEmbedderSpec(spec: string, env: NodeJS.ProcessEnv = process
   const kind = m[1] as EmbedderConfig['kind'];
   const rest = m[2]!.trim();
   const common: Partial<EmbedderConfig> = {};
-  const batch = env['LOCI_EMBED_BATCH_SIZE']?.trim();
+  const s = readSettings(env);
+  const batch = s.embedBatchSize?.trim();
   if (batch) common.batchSize = Number(batch);
-  const query = env['LOCI_EMBED_QUERY_PREFIX'];
-  const document = env['LOCI_EMBED_DOCUMENT_PREFIX'];
+  const query = s.embedQueryPrefix;
+  const document = s.embedDocumentPrefix;
   if (query || document) common.prefixes = { ...(query ? { query } : {}), ...(document ? { document } : {}) };
-  const baseUrl = env['LOCI_EMBED_BASE_URL']?.trim();
+  const baseUrl = s.embedBaseUrl?.trim();
   if (kind === 'onnx') return { ...common, kind, modelDir: rest };
   if (kind === 'ollama') return { ...common, kind, model: rest, ...(baseUrl ? { baseUrl } : {}) };
   const at = /^(.+)@(\d+)$/.exec(rest);
@@ -71,8 +73,8 @@ export function parseEmbedderSpec(spec: string, env: NodeJS.ProcessEnv = process
  * The embedder configured by `LOCI_EMBEDDER` (a spec for {@link parseEmbedderSpec}), or
  * `undefined` when it is unset, empty or `none` (the caller then uses its weights-free default).
  */
-export function embedderConfigFromEnv(env: NodeJS.ProcessEnv = process.env): EmbedderConfig | undefined {
-  const spec = env['LOCI_EMBEDDER']?.trim();
+export function embedderConfigFromEnv(env: Env = processEnv()): EmbedderConfig | undefined {
+  const spec = readSettings(env).embedder?.trim();
   if (!spec || spec === 'none') return undefined;
   return parseEmbedderSpec(spec, env);
 }

@@ -5,6 +5,7 @@
  * own deadline and the retry policy of the shared transport.
  */
 import { createError } from '../core/errors.js';
+import { processEnv, readSettings } from '../core/env.js';
 import {
   endpoint,
   field,
@@ -175,10 +176,10 @@ export function ollamaEmbedder(cfg: OllamaEmbedderConfig, deps: EmbedderDeps = {
 /** OpenAI-compatible embeddings. Id `openai:<model>` plus `@<dimensions>` when requested. */
 export function openaiEmbedder(cfg: OpenAiEmbedderConfig, deps: EmbedderDeps = {}): Embedder {
   const t = transport(cfg, deps);
-  const env = deps.env ?? process.env;
+  const s = readSettings(deps.env ?? processEnv());
   const base = cfg.baseUrl?.trim() || OPENAI_BASE_URL;
   const url = endpoint(base, '/v1/embeddings');
-  const apiKey = cfg.apiKey?.trim() || env['LOCI_EMBED_API_KEY']?.trim() || env['OPENAI_API_KEY']?.trim() || undefined;
+  const apiKey = cfg.apiKey?.trim() || s.embedApiKey?.trim() || s.openaiApiKey?.trim() || undefined;
   if (!apiKey && new URL(url).hostname === 'api.openai.com') {
     throw createError('PROVIDER_KEY_MISSING', {
       provider: 'openai embeddings',

@@ -133,7 +133,7 @@ export interface EmbedderDeps {
   sleep?: (ms: number) => Promise<void>;
   /** Random source for jitter. Default `Math.random`. */
   random?: () => number;
-  /** Where keys are read from. Default `process.env`. */
+  /** Where keys are read from. Default: the process's environment (`core/env.ts`). */
   env?: NodeJS.ProcessEnv;
   /**
    * Loads the ONNX runtime module. Default: `import('onnxruntime-node')` on first use. A loader

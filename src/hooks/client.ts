@@ -15,7 +15,7 @@ import { existsSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sha256, type Logger } from './light-core.js';
+import { readSettings, sha256, type Logger } from './light-core.js';
 import { spawnDetached } from './queue.js';
 
 /** Variables a request carries: they change what the answer is. */
@@ -49,7 +49,7 @@ export type ServerReply = { ok: true; out: string } | { ok: false; reason: strin
 
 /** True unless `LOCI_HOOK_SERVER=0`. */
 export function serverEnabled(env: NodeJS.ProcessEnv): boolean {
-  return env['LOCI_HOOK_SERVER'] !== '0';
+  return readSettings(env).hookServer;
 }
 
 /** The socket of a home, or null when its path is too long for a Unix socket (no server then). */

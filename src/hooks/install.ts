@@ -40,6 +40,8 @@ import {
   readJsonObjectFile,
   isJsonObject,
   type LociLaunch,
+  processEnv,
+  readSettings,
 } from '../index.js';
 import { HOOK_EVENT_NAMES, HOOK_EVENTS, type HookEvent } from './protocol.js';
 
@@ -56,7 +58,7 @@ export interface HooksInstallOptions {
   print?: boolean | undefined;
   /** Default `process.cwd()`. */
   cwd?: string | undefined;
-  /** Default `process.env` (`CLAUDE_CONFIG_DIR`, `LOCI_HOME`, `HOME`). */
+  /** Default: the process's (`core/env.ts`; `CLAUDE_CONFIG_DIR`, `LOCI_HOME`, `HOME`). */
   env?: NodeJS.ProcessEnv | undefined;
   /** Loci home the hooks use; added as `--home` when it is not the default `~/.loci`. Default: `LOCI_HOME` or the default. */
   home?: string | undefined;
@@ -117,7 +119,8 @@ function quoteWord(s: string): string {
 /** The settings file of a scope. */
 function settingsPath(scope: HooksInstallScope, cwd: string, env: NodeJS.ProcessEnv): string {
   if (scope === 'user') {
-    const config = env['CLAUDE_CONFIG_DIR'] || join(env['HOME'] || homedir(), '.claude');
+    const vars = readSettings(env);
+    const config = vars.claudeConfigDir || join(vars.userHome || homedir(), '.claude');
     return join(config, 'settings.json');
   }
   const root = findGitRoot(cwd) ?? resolve(cwd);
@@ -232,7 +235,7 @@ export function installHooks(o: HooksInstallOptions = {}): HooksInstallResult {
   const scope = o.scope ?? 'local';
   if (!['project', 'local', 'user'].includes(scope))
     throw createError('INVALID_ARGUMENT', { name: '--scope', value: scope, expected: 'project, local or user' });
-  const env = o.env ?? process.env;
+  const env = o.env ?? processEnv();
   const cwd = o.cwd ?? process.cwd();
   const file = settingsPath(scope, cwd, env);
   const root = findGitRoot(cwd) ?? resolve(cwd);

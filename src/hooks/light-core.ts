@@ -16,7 +16,7 @@
  */
 export { writeFileAtomic } from '../core/fs-safe.js';
 export { createError, fsError, isLociError, type ErrorCode } from '../core/errors.js';
-export { resolveHome, homePaths } from '../core/home.js';
+export { resolveHome, homePaths, readSettings, processEnv, type Env, type LociSettings } from '../core/env.js';
 export { sha256 } from '../core/hash.js';
 export { countWords } from '../core/words.js';
 export type { Logger, LogLevel } from '../core/logger.js';

@@ -8,7 +8,7 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger, LogLevel } from './light-core.js';
+import { processEnv, readSettings, type Env, type Logger, type LogLevel } from './light-core.js';
 
 /** Size past which `hooks.log` is rotated, in bytes. */
 const HOOK_LOG_MAX_BYTES = 5 * 1024 * 1024;
@@ -44,12 +44,8 @@ function append(file: string, line: string): boolean {
  * A logger for hook processes. `fields.event` and `fields.pid` are added to every line.
  * @param env reads `LOCI_HOOK_DEBUG` (`1` → debug level and an stderr echo)
  */
-export function hookLogger(
-  home: string,
-  env: NodeJS.ProcessEnv = process.env,
-  base: Record<string, unknown> = {},
-): Logger {
-  const debug = env['LOCI_HOOK_DEBUG'] === '1';
+export function hookLogger(home: string, env: Env = processEnv(), base: Record<string, unknown> = {}): Logger {
+  const debug = readSettings(env).hookDebug;
   const min: LogLevel = debug ? 'debug' : 'info';
   return {
     log(level, message, fields) {

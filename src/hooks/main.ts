@@ -15,7 +15,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { resolveHome } from './light-core.js';
+import { processEnv, resolveHome, type Env } from './light-core.js';
 import { errorFields, hookLogger } from './log.js';
 import { runHook } from './run.js';
 
@@ -43,7 +43,7 @@ function parseArgs(argv: string[]): { command: string; home?: string } {
 }
 
 /** Runs the worker in this process (`hook-worker`). Never throws. */
-async function workerProcess(home: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+async function workerProcess(home: string | undefined, env: Env = processEnv()): Promise<void> {
   const h = resolveHome(home, env);
   const log = hookLogger(h, env, { event: 'hook-worker' });
   try {
@@ -56,7 +56,7 @@ async function workerProcess(home: string | undefined, env: NodeJS.ProcessEnv = 
 }
 
 /** Runs the warm hook server in this process (`hook-server`) until it exits. Never throws. */
-async function serverProcess(home: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+async function serverProcess(home: string | undefined, env: Env = processEnv()): Promise<void> {
   const h = resolveHome(home, env);
   const log = hookLogger(h, env, { event: 'hook-server' });
   try {
@@ -73,7 +73,7 @@ export async function hookMain(argv: string[]): Promise<void> {
   process.exitCode = 0;
   process.stdout.on('error', () => {});
   const { command, home } = parseArgs(argv);
-  const env = process.env;
+  const env = processEnv();
   const fatal = (e: unknown) => {
     try {
       hookLogger(resolveHome(home, env), env, { event: command }).log(

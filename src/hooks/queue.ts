@@ -21,7 +21,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writ
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { fsError, homePaths, writeFileAtomic, type Logger } from './light-core.js';
+import { fsError, homePaths, processEnv, writeFileAtomic, type Env, type Logger } from './light-core.js';
 import type { HookEvent } from './protocol.js';
 
 /** An archive request. */
@@ -242,11 +242,7 @@ export function spawnDetached(sub: string, home: string, log: Logger, env: NodeJ
  * Starts a detached worker unless a live one holds the lock. Returns what happened; never throws
  * (a failed spawn leaves the jobs queued for the next hook).
  */
-export function spawnWorker(
-  home: string,
-  log: Logger,
-  env: NodeJS.ProcessEnv = process.env,
-): 'spawned' | 'running' | 'failed' {
+export function spawnWorker(home: string, log: Logger, env: Env = processEnv()): 'spawned' | 'running' | 'failed' {
   if (lockIsLive(readLock(home))) return 'running';
   try {
     mkdirSync(home, { recursive: true });

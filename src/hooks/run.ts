@@ -15,12 +15,19 @@
  * are asked of the warm hook server first (`client.ts`); without one, the library is imported
  * into the hook process (`answers.ts`) and a server is started for the next hook.
  *
- * Start-up: the archiving events (`stop`, `pre-compact`, `post-compact`, `session-end`) load only
- * this module's static imports; the server client and the wake-up cache load with the events that
- * use them.
+ * Start-up: the server client (`client.ts`, with `node:net`) loads only with the events that may
+ * ask the server; the archiving events do without it.
  */
 import { existsSync } from 'node:fs';
-import { cachedWakeUpText, createError, homePaths, resolveHome, type Logger } from './light-core.js';
+import {
+  cachedWakeUpText,
+  createError,
+  homePaths,
+  processEnv,
+  readSettings,
+  resolveHome,
+  type Logger,
+} from './light-core.js';
 import { errorFields, hookLogger } from './log.js';
 import {
   contextAnswer,
@@ -38,7 +45,7 @@ import { countHumanPrompts } from './transcript.js';
 export interface RunHookOptions {
   /** Loci home. Default `LOCI_HOME` from `env`, else `~/.loci`. */
   home?: string | undefined;
-  /** Environment (`LOCI_HOOK_SAVE_EVERY`, `LOCI_HOOK_NUDGE`, `LOCI_HOOK_DEBUG`, …). Default `process.env`. */
+  /** Environment (`LOCI_HOOK_SAVE_EVERY`, `LOCI_HOOK_NUDGE`, `LOCI_HOOK_DEBUG`, …). Default: the process's. */
   env?: NodeJS.ProcessEnv | undefined;
   /** Working directory when the input has no `cwd`. Default `process.cwd()`. */
   cwd?: string | undefined;
@@ -47,15 +54,6 @@ export interface RunHookOptions {
    * turns it off (jobs then wait for `loci hook-worker`).
    */
   spawnWorker?: boolean | undefined;
-}
-
-/** Default of `LOCI_HOOK_SAVE_EVERY`: human prompts between two archive checkpoints. */
-const SAVE_EVERY_DEFAULT = 15;
-
-/** `LOCI_HOOK_SAVE_EVERY` as an integer in 1 … 10,000 (default 15; anything else → 15). */
-function saveEvery(env: NodeJS.ProcessEnv): number {
-  const n = Number(env['LOCI_HOOK_SAVE_EVERY']);
-  return Number.isInteger(n) && n >= 1 && n <= 10_000 ? n : SAVE_EVERY_DEFAULT;
 }
 
 /** The Stop nudge (phrased as a fact, not a command; A6). */
@@ -76,7 +74,7 @@ interface Ctx {
 }
 
 function kick(ctx: Ctx): void {
-  if (ctx.spawn && ctx.env['LOCI_HOOK_WORKER'] !== '0') spawnWorker(ctx.home, ctx.log, ctx.env);
+  if (ctx.spawn && readSettings(ctx.env).hookWorker) spawnWorker(ctx.home, ctx.log, ctx.env);
 }
 
 function requireTranscript(event: HookEvent, input: HookInput): string {
@@ -89,7 +87,7 @@ function requireTranscript(event: HookEvent, input: HookInput): string {
 function stop(input: HookInput, ctx: Ctx): string {
   if (input.stopHookActive) return '';
   const transcript = requireTranscript('stop', input);
-  const every = saveEvery(ctx.env);
+  const every = readSettings(ctx.env).hookSaveEvery;
   const { state, existed } = loadState(ctx.home, transcript, input.sessionId ?? null);
   const c = countHumanPrompts(transcript, state.offset, state.humans);
   if (c.reset) state.queuedAt = 0;
@@ -116,7 +114,7 @@ function stop(input: HookInput, ctx: Ctx): string {
   }
   if (since >= every) {
     state.queuedAt = state.humans;
-    if (ctx.env['LOCI_HOOK_NUDGE'] === '1') out = contextAnswer('stop', nudgeText(since));
+    if (readSettings(ctx.env).hookNudge) out = contextAnswer('stop', nudgeText(since));
   }
   if (changed || queued) saveState(ctx.home, state, !existed);
   return out;
@@ -219,7 +217,7 @@ async function userPromptSubmit(input: HookInput, ctx: Ctx, stdin: string): Prom
  * `LOCI_HOOK_DEBUG=1`, through the logger).
  */
 export async function runHook(eventName: string, stdin: string, o: RunHookOptions = {}): Promise<string> {
-  const env = o.env ?? process.env;
+  const env = o.env ?? processEnv();
   let home: string;
   try {
     home = resolveHome(o.home, env);

@@ -17,7 +17,9 @@
 import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { dirname } from 'node:path';
-import { homePaths, openPalace, type Logger, type Palace } from '../index.js';
+import { homePaths, readSettings } from '../core/env.js';
+import type { Logger } from '../core/logger.js';
+import { openPalace, type Palace } from '../palace/index.js';
 import { promptAnswer, sessionStartAnswer, type PalaceSource } from './answers.js';
 import { buildId, serverSocketPath, type ServerReply, type ServerRequest } from './client.js';
 import { errorFields } from './log.js';
@@ -36,7 +38,7 @@ interface HookServerOptions {
 const SERVER_IDLE_MS = 15 * 60_000;
 
 function idleOf(o: HookServerOptions): number {
-  const v = o.idleMs ?? Number(o.env['LOCI_HOOK_SERVER_IDLE_MS']);
+  const v = o.idleMs ?? readSettings(o.env).hookServerIdleMs;
   return Number.isFinite(v) && v > 0 ? Math.min(86_400_000, Math.max(1_000, v)) : SERVER_IDLE_MS;
 }
 
@@ -103,7 +105,7 @@ export async function serveHooks(o: HookServerOptions): Promise<void> {
   }
   const palaces = sharedPalace(o);
   const idleMs = idleOf(o);
-  const embedder = o.env['LOCI_EMBEDDER'] ?? '';
+  const embedder = readSettings(o.env).embedder ?? '';
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let finish: () => void = () => {};
@@ -132,7 +134,7 @@ export async function serveHooks(o: HookServerOptions): Promise<void> {
       setImmediate(() => stop('another build'));
       return { ok: false, reason: 'build' };
     }
-    if ((req.env?.LOCI_EMBEDDER ?? '') !== embedder) return { ok: false, reason: 'env' };
+    if ((readSettings(req.env ?? {}).embedder ?? '') !== embedder) return { ok: false, reason: 'env' };
     const env = { ...o.env, ...req.env };
     const input = parseHookInput(req.event, req.stdin);
     const later: (() => Promise<void>)[] = [];

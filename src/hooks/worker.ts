@@ -19,16 +19,14 @@ import { existsSync, rmSync } from 'node:fs';
 import {
   cacheWakeUpPlan,
   createError,
-  defaultWing,
   homePaths,
   openPalace,
   planWakeUp,
-  sha256,
-  stableId,
-  wingForCwd,
+  storeCompactSummary,
   type Logger,
   type MineOptions,
   type Palace,
+  processEnv,
   type WakeUpPlan,
 } from '../index.js';
 import { errorFields } from './log.js';
@@ -39,7 +37,7 @@ import { writeFileAtomic } from './light-core.js';
 export interface HookWorkerOptions {
   home: string;
   logger: Logger;
-  /** Environment (memory-directory choice of the wake-up refresh). Default `process.env`. */
+  /** Environment (memory-directory choice of the wake-up refresh). Default: the process's (`core/env.ts`). */
   env?: NodeJS.ProcessEnv | undefined;
   /** Attempts before a job is moved to `queue/failed/`. Default 5; 1 … 100. */
   maxAttempts?: number | undefined;
@@ -61,35 +59,18 @@ export interface HookWorkerSummary {
   failed: number;
 }
 
-/** The room of compaction-summary drawers. */
-const SUMMARY_ROOM = 'summaries';
-/** The wing of a summary whose session had no `cwd`. */
-const UNKNOWN_PROJECT_WING = 'sessions';
 const BACKOFF_MS = 30_000;
 
+/** Stores the job's compaction summary, if any (`storeCompactSummary`); true when it was new. */
 async function storeSummary(palace: Palace, job: QueuedJob['job']): Promise<boolean> {
-  const s = job.summary;
-  if (!s?.text.trim()) return false;
-  const wing = job.cwd ? (wingForCwd(job.cwd) ?? defaultWing(job.cwd)) : UNKNOWN_PROJECT_WING;
-  const r = await palace.addDrawer({
-    id: stableId('d', 'compact-summary', job.sessionId ?? '', sha256(s.text)),
-    wing,
-    room: SUMMARY_ROOM,
-    hall: 'summary',
-    source: null,
-    contentDate: job.createdAt,
-    addedBy: 'loci-hook',
-    metadata: {
-      kind: 'compact-summary',
-      sessionId: job.sessionId,
-      trigger: s.trigger,
-      transcript: job.transcript,
-      cwd: job.cwd,
-    },
-    text: s.text,
-    indexExtra: 'compact summary compaction',
+  if (!job.summary) return false;
+  return storeCompactSummary(palace, {
+    ...job.summary,
+    sessionId: job.sessionId,
+    cwd: job.cwd,
+    transcript: job.transcript,
+    date: job.createdAt,
   });
-  return r.added;
 }
 
 function ready(q: QueuedJob, now: number): boolean {
@@ -207,7 +188,7 @@ async function refreshWakeUps(
     try {
       plans.push({
         cwd,
-        plan: await planWakeUp({ palace, home: o.home, cwd, env: o.env ?? process.env, logger: o.logger }),
+        plan: await planWakeUp({ palace, home: o.home, cwd, env: o.env ?? processEnv(), logger: o.logger }),
       });
     } catch (e) {
       o.logger.log('warn', 'hook worker: wake-up refresh failed', { cwd, ...errorFields(e) });

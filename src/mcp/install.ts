@@ -15,7 +15,12 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createError, findGitRoot, lociLaunch, writeFileAtomic, readJsonObjectFile, isJsonObject } from '../index.js';
+import { processEnv, readSettings, type Env } from '../core/env.js';
+import { createError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/fs-safe.js';
+import { findGitRoot } from '../core/git.js';
+import { readJsonObjectFile, isJsonObject } from '../core/json-file.js';
+import { lociLaunch } from '../core/launcher.js';
 
 /** Where the registration goes. */
 export type McpInstallScope = 'project' | 'user' | 'local';
@@ -30,9 +35,9 @@ export interface McpInstallOptions {
   print?: boolean;
   /** Default `process.cwd()`. */
   cwd?: string;
-  /** Default `process.env` (PATH lookup, LOCI_HOME). */
+  /** Default: the process's (`core/env.ts`; PATH lookup, LOCI_HOME). */
   env?: NodeJS.ProcessEnv;
-  /** Palace folder to pin in the entry's env (`LOCI_HOME`). Default: `env.LOCI_HOME` when set, else none. */
+  /** Palace folder to pin in the entry's env (`LOCI_HOME`). Default: `LOCI_HOME` of `env` when set, else none. */
   home?: string;
   /** Use this command instead of resolving `loci` (tests). */
   command?: { command: string; args: string[] };
@@ -68,7 +73,7 @@ export interface McpInstallResult {
  * found on PATH when Claude Code starts the server, so a Node upgrade does not break it (see
  * `core/launcher.ts`).
  */
-function resolveLociCommand(env: NodeJS.ProcessEnv = process.env): { command: string; args: string[] } {
+function resolveLociCommand(env: Env = processEnv()): { command: string; args: string[] } {
   const l = lociLaunch({ env });
   return { command: l.command, args: [...l.args, 'mcp'] };
 }
@@ -134,10 +139,10 @@ export function installMcp(opts: McpInstallOptions = {}): McpInstallResult {
       value: name,
       expected: 'letters, digits, _ and - (at most 64)',
     });
-  const env = opts.env ?? process.env;
+  const env = opts.env ?? processEnv();
   const cwd = opts.cwd ?? process.cwd();
   const cmd = opts.command ?? resolveLociCommand(env);
-  const home = opts.home ?? env['LOCI_HOME'];
+  const home = opts.home ?? readSettings(env).home;
   const entryEnv: Record<string, string> = home ? { LOCI_HOME: home } : {};
   const entry: McpServerEntry = { type: 'stdio', command: cmd.command, args: [...cmd.args], env: entryEnv };
   const claudeCommand = claudeMcpAddCommand(scope, name, entryEnv, cmd);
@@ -168,7 +173,9 @@ export function installMcp(opts: McpInstallOptions = {}): McpInstallResult {
     : entry;
   if (cmd.command !== 'loci' || home)
     notes.push(
-      `.mcp.json is usually committed and shared: this entry holds paths of this machine (${[cmd.command !== 'loci' ? (cmd.args[0] ?? cmd.command) : '', home ?? ''].filter(Boolean).join(', ')}); use --scope local to keep it private`,
+      '.mcp.json is usually committed and shared: this entry holds paths of this machine ' +
+        `(${[cmd.command !== 'loci' ? (cmd.args[0] ?? cmd.command) : '', home ?? ''].filter(Boolean).join(', ')}); ` +
+        'use --scope local to keep it private',
     );
   if (original !== null && isJsonObject(old) && same(old, merged)) {
     return {

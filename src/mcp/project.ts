@@ -6,13 +6,14 @@
  */
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { readSettings } from '../index.js';
 
 /**
  * `CLAUDE_PROJECT_DIR` when it names an existing directory by an absolute path, else `cwd`
  * (resolved). An empty, relative or missing value is ignored.
  */
 export function mcpProjectDir(cwd: string, env: NodeJS.ProcessEnv): string {
-  const dir = env['CLAUDE_PROJECT_DIR'];
+  const dir = readSettings(env).claudeProjectDir;
   if (dir && isAbsolute(dir)) {
     try {
       if (statSync(dir).isDirectory()) return resolve(dir);

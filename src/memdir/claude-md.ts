@@ -16,6 +16,7 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { processEnv, readSettings } from '../core/env.js';
 import { parseYaml, splitFrontmatter } from './frontmatter.js';
 import { maskCode, stripBlockComments } from './markdown.js';
 
@@ -67,7 +68,7 @@ export interface ClaudeMdOptions {
   maxImportDepth?: number;
   /** Files larger than this are skipped. Default 4 MiB. */
   maxBytes?: number;
-  /** Environment. Default `process.env`. */
+  /** Environment. Default: the process's (`core/env.ts`). */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -121,9 +122,9 @@ function walkRules(dir: string): string[] {
 
 /** Loads the CLAUDE.md chain for `cwd`. Never throws for missing or unreadable files. */
 export function loadClaudeMdChain(options: ClaudeMdOptions): ClaudeMdChain {
-  const env = options.env ?? process.env;
-  const home = options.home ?? env['HOME'] ?? homedir();
-  const configDir = options.configDir ?? (env['CLAUDE_CONFIG_DIR'] || join(home, '.claude'));
+  const vars = readSettings(options.env ?? processEnv());
+  const home = options.home ?? vars.userHome ?? homedir();
+  const configDir = options.configDir ?? (vars.claudeConfigDir || join(home, '.claude'));
   const maxDepth = options.maxImportDepth ?? 4;
   const maxBytes = options.maxBytes ?? CLAUDE_MD_MAX_BYTES;
   const files: ClaudeMdPiece[] = [];

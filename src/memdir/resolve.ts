@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { resolveHome, homePaths } from '../core/home.js';
+import { resolveHome, homePaths, readSettings as readEnv, processEnv } from '../core/env.js';
 import { sha256 } from '../core/hash.js';
 import {
   findGit,
@@ -24,7 +24,7 @@ import { mergeMemoryDir, tidyMemoryDir, type MergeReport, type TidyReport } from
 export interface ResolveOptions {
   /** Directory to resolve from. Default `process.cwd()`. */
   cwd?: string;
-  /** Environment. Default `process.env`. */
+  /** Environment. Default: the process's (`core/env.ts`). */
   env?: NodeJS.ProcessEnv;
   /** The user's home directory. Default `env.HOME`, else `os.homedir()`. */
   home?: string;
@@ -48,7 +48,8 @@ const MAX_SANITIZED_LENGTH = 200;
 const PROJECT_DIR_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 function userHome(o: ResolveOptions, env: NodeJS.ProcessEnv): string {
-  return o.home ?? env['HOME'] ?? env['USERPROFILE'] ?? homedir();
+  const s = readEnv(env);
+  return o.home ?? s.userHome ?? s.userProfile ?? homedir();
 }
 
 function expandTilde(p: string, home: string): string {
@@ -170,11 +171,12 @@ export interface ClaudeMemoryLocation {
 
 /** Resolves Claude Code's auto-memory directory for `cwd` (A1). Never throws. */
 export function resolveClaudeMemoryDir(o: ResolveOptions = {}): ClaudeMemoryLocation {
-  const env = o.env ?? process.env;
+  const env = o.env ?? processEnv();
+  const vars = readEnv(env);
   const home = userHome(o, env);
   const cwd = realCwd(o.cwd ?? process.cwd());
   const warnings: string[] = [];
-  const configDir = resolve(expandTilde(env['CLAUDE_CONFIG_DIR'] || join(home, '.claude'), home)).normalize('NFC');
+  const configDir = resolve(expandTilde(vars.claudeConfigDir || join(home, '.claude'), home)).normalize('NFC');
   const git = findGit(cwd, o.gitTimeoutMs ?? GIT_TIMEOUT_MS);
   const projectRoot = git?.canonicalRoot ?? cwd.normalize('NFC');
 
@@ -199,8 +201,7 @@ export function resolveClaudeMemoryDir(o: ResolveOptions = {}): ClaudeMemoryLoca
       disabledBy = v ? '' : `autoMemoryEnabled: false in ${l.file}`;
     }
   }
-  const dis = env['CLAUDE_CODE_DISABLE_AUTO_MEMORY'];
-  if (dis && dis !== '0' && dis.toLowerCase() !== 'false') {
+  if (vars.claudeAutoMemoryDisabled) {
     enabled = false;
     disabledBy = 'CLAUDE_CODE_DISABLE_AUTO_MEMORY is set';
   }
@@ -233,9 +234,9 @@ export function resolveClaudeMemoryDir(o: ResolveOptions = {}): ClaudeMemoryLoca
   }
 
   const projectsDir = join(configDir, 'projects');
-  const pinned = env['CLAUDE_CODE_PROJECT_DIR_NAME'];
+  const pinned = vars.claudeProjectDirName;
   if (pinned) {
-    if (!env['CLAUDE_CONFIG_DIR']) warnings.push('CLAUDE_CODE_PROJECT_DIR_NAME is ignored without CLAUDE_CONFIG_DIR');
+    if (!vars.claudeConfigDir) warnings.push('CLAUDE_CODE_PROJECT_DIR_NAME is ignored without CLAUDE_CONFIG_DIR');
     else if (!PROJECT_DIR_NAME_PATTERN.test(pinned))
       warnings.push(
         `CLAUDE_CODE_PROJECT_DIR_NAME ${JSON.stringify(pinned)} is not 1-64 characters of [A-Za-z0-9_-]; ignored`,
@@ -379,7 +380,7 @@ export function selectMemoryDir(o: SelectOptions = {}): MemoryDirChoice {
 }
 
 function chooseMemoryDir(o: SelectOptions): MemoryDirChoice {
-  const env = o.env ?? process.env;
+  const env = o.env ?? processEnv();
   const lociHome = o.lociHome ?? resolveHome(undefined, env);
   const claude = resolveClaudeMemoryDir(o);
   const project = lociProjectId(o);

@@ -8,9 +8,7 @@ import { createError } from '../core/errors.js';
 import { stableId } from '../core/hash.js';
 import type { Clock } from '../core/clock.js';
 import type { Drawer, MemoryStore } from '../store/ports.js';
-
-/** The wing that holds every diary. */
-export const DIARY_WING = 'diary';
+import { DIARY_WING } from './names.js';
 
 /** A diary entry to write. */
 export interface DiaryEntryInput {

@@ -6,26 +6,22 @@
  * never reused), so it is incremental and resumable; a compare-and-swap on the mark (a meta value of
  * the store) lets only one process extract a given range.
  */
-import { userInfo } from 'node:os';
 import type { Logger } from '../core/logger.js';
 import type { Clock } from '../core/clock.js';
 import {
-  createMemoryGraphStore,
-  createMemoryTunnelStore,
-  createSqliteGraphStore,
-  createSqliteTunnelStore,
+  createGraphStore,
   extractFromDrawer,
   implicitTunnels,
   queryEntities,
   traverse,
   type GraphStore,
   type GraphBatch,
+  type GraphTables,
   type ImplicitLink,
   type TraversalStep,
   type TunnelStore,
 } from '../kg/index.js';
 import type { FedDrawer, MemoryStore } from '../store/ports.js';
-import type { SqliteDatabase } from '../store/index.js';
 import { redactingGraph } from './redacting.js';
 
 /** The graph side of an open palace. */
@@ -54,27 +50,20 @@ const HWM_KEY = 'kg.extracted_rid';
 /** The fields extraction reads from a drawer. */
 type ExtractDrawer = FedDrawer;
 
-/** The person "I" is in `user:` turns: `LOCI_USER_NAME`, else the OS user name. */
-export function currentUserName(): string | null {
-  const env = process.env['LOCI_USER_NAME'];
-  if (env) return env;
-  try {
-    return userInfo().username || null;
-  } catch {
-    return null;
-  }
-}
-
-/** Sets up the graph for a palace (SQLite when the palace has a database, else in memory). */
+/** Sets up the graph for a palace over the given graph tables and tunnel store (ports, or functions building them). */
 export async function setupGraph(opts: {
-  db: SqliteDatabase | null;
+  tables: GraphTables | (() => GraphTables);
+  tunnels: TunnelStore | (() => TunnelStore);
   drawers: MemoryStore;
   clock: Clock;
   logger: Logger;
+  /** Who "I" is in `user:` turns, or null. */
+  userName: string | null;
 }): Promise<PalaceGraph> {
-  const { db, drawers, clock, logger } = opts;
-  const graph = db ? createSqliteGraphStore(db, { clock }) : createMemoryGraphStore({ clock });
-  const tunnels = db ? createSqliteTunnelStore(db) : createMemoryTunnelStore();
+  const { drawers, clock, logger } = opts;
+  const tables = typeof opts.tables === 'function' ? opts.tables() : opts.tables;
+  const graph = createGraphStore(tables, { clock });
+  const tunnels = typeof opts.tunnels === 'function' ? opts.tunnels() : opts.tunnels;
   await graph.init();
 
   const mark = async (): Promise<string | undefined> => drawers.getMeta(HWM_KEY);
@@ -92,7 +81,7 @@ export async function setupGraph(opts: {
   }
 
   const extract = async (batch: readonly ExtractDrawer[]) => {
-    const name = currentUserName();
+    const name = opts.userName;
     const results = [];
     for (const d of batch) {
       const speakers = Array.isArray(d.metadata['speakers'])

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { isLociError } from '../core/errors.js';
 import { checkName } from './names.js';
-import { openPalace, type Palace } from './palace.js';
+import { openPalace } from './open.js';
+import type { Palace } from './palace.js';
 
 const invalid = (reason: RegExp) => (e: unknown) =>
   isLociError(e, 'NAME_INVALID') && reason.test(e.message) && !e.message.includes('\n');

@@ -10,6 +10,9 @@ import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { createError } from '../core/errors.js';
 
+/** The wing that holds every agent's diary (`palace.diaryWrite`). */
+export const DIARY_WING = 'diary';
+
 /** Longest wing, room or hall name, in characters (after NFC): 200. */
 export const NAME_MAX_CHARS = 200;
 

@@ -1,46 +1,86 @@
 /**
  * @module palace/palace
- * The palace facade: one object that opens the store in a Loci home and offers mining, search,
- * drawer access and status. The CLI, the MCP server and hooks all go through it.
+ * The composition root: {@link createPalace} ties already-built ports (drawer store, graph tables,
+ * tunnels, vectors, embedder, clock) and a plain {@link PalaceConfig} into the palace facade that
+ * the CLI, the MCP server and hooks use. It reads no environment and knows no storage driver: the
+ * SQLite-and-environment preset is `openPalace` (`open.ts`).
  */
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { sha256 } from '../core/hash.js';
 import { createError } from '../core/errors.js';
-import { ensureHome, homePaths, resolveHome } from '../core/home.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { MineClaudeOptions, MineConvosOptions, MineConvosSummary, MineProjectOptions } from '../ingest/index.js';
 import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, MemoryStore } from '../store/ports.js';
-import { createSqliteStore, openDatabase, type SqliteDatabase } from '../store/index.js';
-import { diaryRead, diaryWrite, type DiaryEntryInput } from './diary.js';
+import type { VectorStore } from '../store/vector-port.js';
+import type { GraphTables, TunnelStore } from '../store/index.js';
+import type { DiaryEntryInput } from './diary.js';
 import { assertUnderRoots, checkName, checkOptionalName } from './names.js';
-import { embedderFromSpec, setupVectors } from './vectors.js';
+import { setupVectors } from './vectors.js';
 import type { PalaceGraph } from './graph.js';
 import type { GraphBatch } from '../kg/index.js';
 import type { Embedder } from '../embed/index.js';
 import { searchHybrid, type HybridParams, type SearchOptions, type SearchResult } from '../search/index.js';
 
-/** Options of {@link openPalace}. */
-export interface OpenPalaceOptions {
-  /** Palace folder. Default: `LOCI_HOME` or `~/.loci`. */
-  home?: string;
-  /** Use this store instead of the SQLite file in the home (e.g. `createMemoryStore()`). */
-  store?: MemoryStore;
+/**
+ * Every setting of a palace, as plain values (no environment is read: the `openPalace` preset fills
+ * them from `LOCI_*` variables, see `core/env.ts`).
+ */
+export interface PalaceConfig {
+  /** The Loci home folder reported by `palace.home` and `status()`; nothing is created there. Default `''`. */
+  home: string;
+  /**
+   * Extract entities and facts into the knowledge graph from new drawers (mining, added drawers,
+   * diary). Default `true` (`LOCI_KG_EXTRACT=0` turns it off in the preset).
+   */
+  extractGraph: boolean;
+  /**
+   * Who "I" is in `user:` turns for graph extraction, or `null` for nobody. Default `null` (the
+   * preset uses `LOCI_USER_NAME`, else the OS user name).
+   */
+  userName: string | null;
+  /** Fusion weights of hybrid search, over `HYBRID_DEFAULTS` (each documented there). Default `{}`. */
+  searchParams: Partial<HybridParams>;
+}
+
+/** The defaults of {@link PalaceConfig}. */
+export const PALACE_CONFIG_DEFAULTS: Readonly<PalaceConfig> = Object.freeze({
+  home: '',
+  extractGraph: true,
+  userName: null,
+  searchParams: Object.freeze({}),
+});
+
+/** A port given as a value, or as a function that builds it on first use. */
+export type LazyPort<T> = T | (() => T);
+
+/** The ports and settings {@link createPalace} composes. Every port is already constructed. */
+export interface PalaceDeps {
+  /** Drawers, lexical index and source manifest. `createPalace` calls its `init()`; `close()` closes it. */
+  store: MemoryStore;
+  /**
+   * The knowledge-graph tables (the graph rules of `kg` run over them). A function is called on the
+   * graph's first use (`palace.graph()`, search's entity signal, extraction), so commands that never
+   * touch the graph never build it.
+   */
+  graph: LazyPort<GraphTables>;
+  /** Explicit tunnels between rooms; a function is called on the graph's first use. */
+  tunnels: LazyPort<TunnelStore>;
+  /**
+   * The vector index, used when `embedder` is set. A function is called once at creation; when it
+   * throws, vectors are reported unavailable (`status`, `--explain`) and search uses BM25 and
+   * structure. Default `null` (no vector index: vectors are off).
+   */
+  vectors?: LazyPort<VectorStore> | null;
+  /** The embedder for the vector signal; `null` turns vectors off. Default `null`. */
+  embedder?: Embedder | null;
+  /** Time source for every stamp the palace writes (filed, mined, diary, graph). Default: the system clock. */
+  clock?: Clock;
   /** Diagnostics sink. Default: silent. */
   logger?: Logger;
-  /** Time source. Default: the system clock. */
-  clock?: Clock;
-  /** How long a write waits for another process, in ms. Default: `LOCI_BUSY_TIMEOUT_MS` or 15000. */
-  busyTimeoutMs?: number;
-  /**
-   * The embedder for the vector signal; `null` turns vectors off. Default: from `LOCI_EMBEDDER`
-   * (`hash` — the weights-free default —, `none`, `ollama:<model>`, `openai:<model>[@dims]`,
-   * `onnx:<dir>`).
-   */
-  embedder?: Embedder | null;
-  /** Fusion weights of hybrid search (defaults: `HYBRID_DEFAULTS`, each documented). */
-  searchParams?: Partial<HybridParams>;
+  /** Settings; missing ones take {@link PALACE_CONFIG_DEFAULTS}. */
+  config?: Partial<PalaceConfig>;
 }
 
 /** Options of `palace.mine`: those of the project miner and of the conversation miner. */
@@ -138,50 +178,48 @@ export interface Palace {
  * Internal handles of an open palace. Storage stays behind the store port (`palace.store`): no
  * driver handle is exposed.
  */
-interface PalaceInternals {
+export interface PalaceInternals {
   logger: Logger;
   clock: Clock;
 }
 
 /** The secret redaction of the write paths, loaded on the first write (reading never needs it). */
 const redacting = () => import('./redacting.js');
+/** The agent diary, loaded on its first use. */
+const diary = () => import('./diary.js');
 
-/** Opens (creating if needed) the palace in `opts.home`. */
-export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace & { internals: PalaceInternals }> {
-  const home = resolveHome(opts.home);
-  const logger = opts.logger ?? silentLogger;
-  const clock = opts.clock ?? systemClock;
-  let db: SqliteDatabase | null = null;
-  let store = opts.store;
-  const paths = homePaths(home);
-  if (!store) {
-    ensureHome(home);
-    const envBusy = Number(process.env['LOCI_BUSY_TIMEOUT_MS']);
-    const busyTimeoutMs = opts.busyTimeoutMs ?? (envBusy > 0 ? envBusy : 15_000);
-    db = openDatabase(paths.db, { busyTimeoutMs });
-    store = createSqliteStore(db, { path: paths.db, now: () => clock.now(), busyTimeoutMs });
-  }
-  await store.init();
-  const st = store;
+/**
+ * Builds a palace from ports (the composition root). Reads no environment and opens nothing: for
+ * the SQLite palace in a Loci home configured by the environment, use `openPalace`.
+ */
+export async function createPalace(deps: PalaceDeps): Promise<Palace & { internals: PalaceInternals }> {
+  const config: PalaceConfig = { ...PALACE_CONFIG_DEFAULTS, ...deps.config };
+  const { home, extractGraph, userName } = config;
+  const logger = deps.logger ?? silentLogger;
+  const clock = deps.clock ?? systemClock;
+  const now = () => clock.now();
+  const st = deps.store;
+  await st.init();
   const vectors = setupVectors({
-    db,
-    dbPath: paths.db,
+    store: deps.vectors ?? null,
     drawers: st,
-    embedder: opts.embedder !== undefined ? opts.embedder : await embedderFromSpec(process.env['LOCI_EMBEDDER']),
+    embedder: deps.embedder ?? null,
     logger,
+    clock,
   });
   let graphSide: Promise<PalaceGraph> | undefined;
   /** Extraction during project mining: computed in the miner's workers, applied after each batch. */
   const graphExtractHook = async () => {
     const g = await getGraph();
-    const { currentUserName } = await import('./graph.js');
     return {
-      userName: currentUserName(),
+      userName,
       onWritten: (w: { id: string; batch: GraphBatch | null }[]) => g.applyWritten(w),
     };
   };
   const getGraph = () =>
-    (graphSide ??= import('./graph.js').then(({ setupGraph }) => setupGraph({ db, drawers: st, clock, logger })));
+    (graphSide ??= import('./graph.js').then(({ setupGraph }) =>
+      setupGraph({ tables: deps.graph, tunnels: deps.tunnels, drawers: st, clock, logger, userName }),
+    ));
   /**
    * Derived data after a write: embeds new drawers and extracts facts from them. A failing
    * embedder or extractor never fails the write (the data is re-derived later).
@@ -194,7 +232,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       logger.log('warn', msg);
       warnings?.push(msg);
     }
-    if (process.env['LOCI_KG_EXTRACT'] !== '0') await (await getGraph()).sync();
+    if (extractGraph) await (await getGraph()).sync();
   };
 
   const palace: Palace & { internals: PalaceInternals } = {
@@ -214,15 +252,15 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       let summary: MineConvosSummary;
       // The miners (walker, chunkers, parsers) load on first use: search and status never pay for them.
       const { mineAuto, mineConversations, mineProject } = await import('../ingest/index.js');
-      const extract = process.env['LOCI_KG_EXTRACT'] !== '0' ? await graphExtractHook() : undefined;
+      const extract = extractGraph ? await graphExtractHook() : undefined;
       if (mode === 'projects')
         summary = {
           ...(await mineProject(st, path, { logger, ...rest, ...(extract ? { extract } : {}) })),
           conversations: 0,
         };
-      else if (mode === 'convos') summary = await mineConversations(st, path, { logger, ...rest });
+      else if (mode === 'convos') summary = await mineConversations(st, path, { logger, now, ...rest });
       else if (mode === 'auto')
-        summary = await mineAuto(st, path, { logger, ...rest, ...(extract ? { extract } : {}) });
+        summary = await mineAuto(st, path, { logger, now, ...rest, ...(extract ? { extract } : {}) });
       else throw createError('INVALID_ARGUMENT', { name: 'mode', value: mode, expected: 'auto, projects or convos' });
       await syncVectors(summary.warnings);
       return summary;
@@ -230,7 +268,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
 
     mineClaude: async (o = {}) => {
       const { mineClaudeCode } = await import('../ingest/index.js');
-      const summary = await mineClaudeCode(st, { logger, ...o });
+      const summary = await mineClaudeCode(st, { logger, now, ...o });
       await syncVectors(summary.warnings);
       return summary;
     },
@@ -263,8 +301,9 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
           vectors: vectorSearcher,
           vectorsUnavailable: vectorSearcher ? undefined : await vectors.unavailable(),
           entityDrawers: async (q) => (await getGraph()).drawersForQuery(q),
-          lexiconCache: join(home, 'cache'),
-          ...(opts.searchParams ? { params: opts.searchParams } : {}),
+          // Only used when `npm run build` did not write the WordNet index next to the search module.
+          lexiconCache: home ? join(home, 'cache') : undefined,
+          params: config.searchParams,
         },
         query,
         o,
@@ -332,13 +371,13 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
 
     async diaryWrite(raw) {
       const { input, redactions } = (await redacting()).redactDiaryInput(raw);
-      const r = await diaryWrite(st, clock, input);
+      const r = await (await diary()).diaryWrite(st, clock, input);
       await syncVectors();
       return { ...r, redactions };
     },
     embed: (o) => vectors.sync(o),
     graph: getGraph,
-    diaryRead: (agent, o) => diaryRead(st, agent, o),
+    diaryRead: async (agent, o) => (await diary()).diaryRead(st, agent, o),
 
     close: () => st.close(),
   };

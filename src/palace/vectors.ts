@@ -1,44 +1,18 @@
 /**
  * @module palace/vectors
- * Wires an embedder to the palace: chooses it (`LOCI_EMBEDDER`, default the weights-free hash
- * embedder), keeps the vector index in step with the drawers, and answers the vector signal of
- * hybrid search. Any failure to load or use vectors degrades search to BM25 + structure and is
+ * Wires an embedder and a vector index (ports, given) to the palace: keeps the index in step with
+ * the drawers and answers the vector signal of hybrid search. Knows no driver: the preset
+ * (`open.ts`) opens the SQLite index and picks the embedder from `LOCI_EMBEDDER`. Any failure to
+ * load or use vectors degrades search to BM25 + structure and is
  * reported, never thrown at the user.
  */
 import { createError, isLociError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import type { Clock } from '../core/clock.js';
 import type { Embedder } from '../embed/index.js';
 import type { VectorSearcher } from '../search/index.js';
 import type { DrawerFilter, MemoryStore } from '../store/ports.js';
-import {
-  createMemoryVectorStore,
-  createSqliteVectorStore,
-  loadSqliteVec,
-  type SqliteDatabase,
-  type VectorStore,
-} from '../store/index.js';
-
-/**
- * The embedder named by `spec` (`LOCI_EMBEDDER`): `none` (default), `hash` (weights-free),
- * `ollama:<model>`, `openai:<model>[@dims]`, `onnx:<model dir>`.
- *
- * Why vectors are off by default: the only embedder that needs no weights and no download (the
- * hash embedder) lowered every LoCoMo metric at every fusion weight we measured (BENCHMARKS.md),
- * and exact vector search costs ~60 ms at 150K drawers. It stays available for typo-tolerant
- * matching; a sentence-embedding model is the way to add meaning.
- *
- * The embedders load only when one is named, so a palace without vectors starts without them.
- */
-export async function embedderFromSpec(
-  spec: string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<Embedder | null> {
-  const s = (spec ?? 'none').trim();
-  if (s === '' || s === 'none' || s === 'off') return null;
-  const embed = await import('../embed/index.js');
-  if (s === 'hash') return embed.createHashEmbedder();
-  return embed.createEmbedder(embed.parseEmbedderSpec(s), { env });
-}
+import type { VectorStore } from '../store/vector-port.js';
 
 /** The vector side of an open palace. */
 interface PalaceVectors {
@@ -59,25 +33,26 @@ interface PalaceVectors {
 
 /** Sets up vectors for a palace. Never throws: problems are reported through `unavailable()`. */
 export function setupVectors(opts: {
-  db: SqliteDatabase | null;
-  dbPath: string;
+  /** The vector index, or a function that builds it (called once, here; a throw makes vectors unavailable). */
+  store: VectorStore | (() => VectorStore) | null;
   drawers: MemoryStore;
   embedder: Embedder | null;
   logger: Logger;
+  clock: Clock;
 }): PalaceVectors {
-  const { embedder, logger } = opts;
+  const { embedder, logger, clock } = opts;
   let store: VectorStore | null = null;
   let problem: string | undefined;
   if (!embedder) problem = 'off (set LOCI_EMBEDDER to hash, ollama:<model>, openai:<model> or onnx:<dir>)';
-  else if (opts.db) {
+  else if (!opts.store) problem = 'no vector index';
+  else {
     try {
-      loadSqliteVec(opts.db);
-      store = createSqliteVectorStore(opts.db, opts.dbPath);
+      store = typeof opts.store === 'function' ? opts.store() : opts.store;
     } catch (e) {
       problem = `vector index unavailable: ${(e as Error).message}`;
       logger.log('warn', problem);
     }
-  } else store = createMemoryVectorStore(opts.drawers);
+  }
 
   let ready: Promise<boolean> | undefined;
   let checked: { at: number; reason: string | undefined } | undefined;
@@ -103,14 +78,14 @@ export function setupVectors(opts: {
       if (problem) return problem;
       if (!store || !embedder) return 'vectors are off';
       // Asked on every search: the answer (which counts vectors) is kept for a few seconds.
-      if (checked && Date.now() - checked.at < 10_000) return checked.reason;
+      if (checked && clock.now() - checked.at < 10_000) return checked.reason;
       const info = await store.info();
       const reason = !info
         ? 'no vectors yet — run `loci embed`'
         : info.model !== embedder.id
           ? `vectors were built with ${info.model}, the configured embedder is ${embedder.id} — run \`loci embed\``
           : undefined;
-      checked = { at: Date.now(), reason };
+      checked = { at: clock.now(), reason };
       return reason;
     },
     async sync(o = {}) {

@@ -3,6 +3,7 @@
  * Builds an {@link LlmProvider} from a {@link ProviderConfig} or from environment variables.
  */
 import { createError } from '../core/errors.js';
+import { processEnv, readSettings, type Env, type LociSettings } from '../core/env.js';
 import { anthropicProvider } from './anthropic.js';
 import { DEFAULT_TIMEOUT_MS, checkRange, type ProviderRuntime } from './common.js';
 import { DEFAULT_RETRY, httpEffects } from './http.js';
@@ -40,12 +41,12 @@ export function createLlmProvider(cfg: ProviderConfig, deps: ProviderDeps = {}):
     throw createError('INVALID_ARGUMENT', { name: 'provider', value: cfg.provider, expected: NAMES.join(', ') });
   }
   const defaults = PROVIDER_DEFAULTS[cfg.provider];
-  const env = deps.env ?? process.env;
+  const vars = readSettings(deps.env ?? processEnv());
   const baseUrl = nonEmpty(cfg.baseUrl) ?? defaults.baseUrl;
   const apiKey =
     nonEmpty(cfg.apiKey) ??
-    nonEmpty(env['LOCI_LLM_API_KEY']) ??
-    (defaults.keyEnv ? nonEmpty(env[defaults.keyEnv]) : undefined);
+    nonEmpty(vars.llmApiKey) ??
+    (defaults.keyEnv ? nonEmpty(PROVIDER_KEYS[defaults.keyEnv]?.(vars)) : undefined);
   const timeoutMs = cfg.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retry = {
     maxRetries: cfg.maxRetries ?? DEFAULT_RETRY.maxRetries,
@@ -93,6 +94,12 @@ function keyRequired(provider: ProviderName, baseUrl: string): boolean {
   }
 }
 
+/** The settings holding each provider's own key variable. */
+const PROVIDER_KEYS: Readonly<Record<string, (s: LociSettings) => string | undefined>> = {
+  ANTHROPIC_API_KEY: (s) => s.anthropicApiKey,
+  OPENAI_API_KEY: (s) => s.openaiApiKey,
+};
+
 /**
  * The provider configured by environment variables, or `undefined` when none is configured.
  * Loci never sends text to a model unless asked: a key alone (e.g. `ANTHROPIC_API_KEY` set for
@@ -108,22 +115,23 @@ function keyRequired(provider: ProviderName, baseUrl: string): boolean {
  * when the named provider needs a key that is not set.
  */
 export function providerFromEnv(
-  env: NodeJS.ProcessEnv = process.env,
+  env: Env = processEnv(),
   deps: Omit<ProviderDeps, 'env'> = {},
 ): LlmProvider | undefined {
-  const name = nonEmpty(env['LOCI_LLM_PROVIDER'])?.toLowerCase();
+  const vars = readSettings(env);
+  const name = nonEmpty(vars.llmProvider)?.toLowerCase();
   if (name === undefined || name === 'none') return undefined;
   if (!isProviderName(name)) {
     throw createError('INVALID_ARGUMENT', {
       name: 'LOCI_LLM_PROVIDER',
-      value: env['LOCI_LLM_PROVIDER'],
+      value: vars.llmProvider,
       expected: `${NAMES.join(', ')} or none`,
     });
   }
-  const timeout = nonEmpty(env['LOCI_LLM_TIMEOUT_MS']);
+  const timeout = nonEmpty(vars.llmTimeoutMs);
   const cfg: ProviderConfig = { provider: name };
-  const model = nonEmpty(env['LOCI_LLM_MODEL']);
-  const baseUrl = nonEmpty(env['LOCI_LLM_BASE_URL']);
+  const model = nonEmpty(vars.llmModel);
+  const baseUrl = nonEmpty(vars.llmBaseUrl);
   if (model) cfg.model = model;
   if (baseUrl) cfg.baseUrl = baseUrl;
   if (timeout !== undefined) {

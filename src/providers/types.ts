@@ -95,7 +95,7 @@ export interface ProviderDeps {
   fetch?: typeof fetch;
   /** Waits between retries. Default: a timer that also stops when the call is aborted. */
   sleep?: (ms: number) => Promise<void>;
-  /** Where API keys are read from. Default: `process.env`. */
+  /** Where API keys are read from. Default: the process's environment (`core/env.ts`). */
   env?: NodeJS.ProcessEnv;
   /** Random source in [0, 1) for back-off jitter. Default: `Math.random`. */
   random?: () => number;

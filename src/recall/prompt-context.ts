@@ -7,6 +7,7 @@
  * hooks run on a tight time budget.
  */
 import { systemClock } from '../core/clock.js';
+import { projectWing } from '../core/project-identity.js';
 import { isAbsolute, relative, sep } from 'node:path';
 import { excerptChars, matchSpans, type SearchHit, type SearchOptions, type SearchResult } from '../search/index.js';
 import { tokenize } from '../text/index.js';
@@ -29,8 +30,8 @@ export interface PromptContextOptions extends Omit<RecallOptions, 'dir'> {
   query: string;
   /** The memory directory (see `selectMemoryDir`). */
   memoryDir: string;
-  /** The palace whose drawers are searched. Default: none (memories only). */
-  palace?: PalaceSearcher | undefined;
+  /** The palace whose drawers are searched (its tunnels scope `project`). Default: none (memories only). */
+  palace?: (PalaceSearcher & TunnelSource) | undefined;
   /** Most characters of the whole text. Default 10,000 (Claude Code's hook output cap); 200 … 1,000,000. */
   maxChars?: number | undefined;
   /** Palace drawers searched. Default 5; 0 … 20. */
@@ -42,6 +43,12 @@ export interface PromptContextOptions extends Omit<RecallOptions, 'dir'> {
    * Other wings only far above them (see the module comment). Default: every wing.
    */
   wings?: readonly string[] | undefined;
+  /**
+   * The session's working directory, when `wings` is not given: drawers come from its project's
+   * wing (`projectWing`: the canonical git root's name, else the folder's) and the wings its
+   * explicit tunnels reach ({@link recallWings}). Default: every wing.
+   */
+  project?: string | undefined;
   /** User-level memory directory searched after the project's (memories that follow the user). Default none. */
   userMemoryDir?: string | undefined;
   /**
@@ -194,11 +201,13 @@ async function searchDrawers(o: PromptContextOptions, limit: number): Promise<{ 
     return hits.filter((h) => h.score >= best * RELATIVE_THRESHOLD);
   };
   try {
-    if (!o.wings) {
+    const scope =
+      o.wings ?? (o.project !== undefined ? await recallWings(o.palace, projectWing(o.project)) : undefined);
+    if (!scope) {
       const r = await o.palace.search(o.query, { limit });
       return { hits: strong(r.hits).filter(fresh), tokens: r.tokens };
     }
-    const wings = new Set(o.wings);
+    const wings = new Set(scope);
     const [mine, all] = await Promise.all([
       wings.size ? o.palace.search(o.query, { limit, wing: [...wings] }) : Promise.resolve(undefined),
       o.palace.search(o.query, { limit: Math.max(limit, 10) }),

@@ -33,6 +33,19 @@ afterEach(async () => {
 const add = async (wing: string, text: string, room = 'general') =>
   (await palace.addDrawer({ wing, room, text, source: `/logs/${wing}/${room}.jsonl` })).id;
 
+/** An auth drawer in zeta, reached from acme by an explicit tunnel; returns its id. */
+async function tunnelledAuth(): Promise<string> {
+  const theirs = await add('zeta', 'The shared auth library signs tokens with Ed25519 keys.', 'auth');
+  await add('acme', 'acme readme', 'auth');
+  const g = await palace.graph();
+  await g.tunnels.create({
+    source: { wing: 'acme', room: 'auth' },
+    target: { wing: 'zeta', room: 'auth' },
+    label: 'same auth library',
+  });
+  return theirs;
+}
+
 describe('recall scope', () => {
   it('draws from the project wing, not from another project with a similar match', async () => {
     const mine = await add('acme', 'The login rate limiter uses Redis counters with a one minute window.');
@@ -84,20 +97,36 @@ describe('recall scope', () => {
   });
 
   it('follows explicit tunnels to other wings', async () => {
-    const theirs = await add('zeta', 'The shared auth library signs tokens with Ed25519 keys.', 'auth');
-    await add('acme', 'acme readme', 'auth');
-    const g = await palace.graph();
-    await g.tunnels.create({
-      source: { wing: 'acme', room: 'auth' },
-      target: { wing: 'zeta', room: 'auth' },
-      label: 'same auth library',
-    });
+    const theirs = await tunnelledAuth();
     const wings = await recallWings(palace, 'acme');
     assert.deepEqual(wings.sort(), ['acme', 'zeta']);
     const c = await buildPromptContext({ query: 'which keys sign the auth tokens', memoryDir: memDir, palace, wings });
     assert.deepEqual(
       c.drawers.map((d) => d.id),
       [theirs],
+    );
+  });
+
+  it('project: the cwd scopes drawers to its wing and the wings its tunnels reach (issue 12)', async () => {
+    const theirs = await tunnelledAuth();
+    const other = await add('omega', 'The omega auth library signs tokens with RSA keys.', 'auth');
+    const query = 'which keys sign the auth tokens';
+    const c = await buildPromptContext({ query, memoryDir: memDir, palace, project: '/gone/acme' });
+    assert.deepEqual(
+      c.drawers.map((d) => d.id),
+      [theirs],
+    );
+    const forced = await buildPromptContext({
+      query,
+      memoryDir: memDir,
+      palace,
+      project: '/gone/acme',
+      wings: ['omega'],
+    });
+    assert.deepEqual(
+      forced.drawers.map((d) => d.id),
+      [other],
+      'explicit wings win over project',
     );
   });
 

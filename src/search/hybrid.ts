@@ -242,7 +242,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const filter = filterOf(opts);
   const k = opts.mode === 'lexical' ? limit : Math.max(p.candidates, limit * 10);
 
-  let [lex, vec, linked] = await Promise.all([
+  const [own, vec, linked] = await Promise.all([
     tokens.length ? deps.store.searchLexical(tokens, filter, k) : Promise.resolve([]),
     deps.vectors && opts.mode !== 'lexical'
       ? deps.vectors.knn(query, filter, Math.max(50, limit * 5))
@@ -276,6 +276,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
       );
     return c;
   };
+  let lex = own;
   let expansion: Record<string, string[]> | undefined;
   if (p.expand > 0 && opts.expand !== false && opts.mode !== 'lexical' && tokens.length)
     ({ lex, tokens, expansion } = await expandSearch(deps, words, tokens, lex, filter, k, p));

@@ -21,6 +21,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, isAbsolute, sep } from 'node:path';
 import { systemClock, type Clock } from '../core/clock.js';
+import { processEnv } from '../core/env.js';
 import type { Logger } from '../core/logger.js';
 import { projectWing } from '../core/project-identity.js';
 import { loadMemories, loadMemoryIndex, selectMemoryDir, type Memory } from '../memdir/index.js';
@@ -86,7 +87,7 @@ export interface WakeUpOptions {
    * repeated. Default: true when the directory is chosen here and is Claude Code's own.
    */
   indexLoaded?: boolean | undefined;
-  /** Environment for the memory-directory choice. Default `process.env`. */
+  /** Environment for the memory-directory choice. Default: the process's (`core/env.ts`). */
   env?: NodeJS.ProcessEnv | undefined;
   /** Time source. Default the system clock. */
   clock?: Clock | undefined;
@@ -339,7 +340,7 @@ export async function planWakeUp(o: WakeUpOptions): Promise<WakeUpPlan> {
   let indexLoaded = o.indexLoaded ?? false;
   if (o.memoryDir !== undefined) memoryDir = o.memoryDir;
   else {
-    const choice = selectMemoryDir({ cwd, env: o.env ?? process.env, lociHome: home });
+    const choice = selectMemoryDir({ cwd, env: o.env ?? processEnv(), lociHome: home });
     memoryDir = choice.dir;
     indexLoaded = o.indexLoaded ?? choice.kind === 'claude';
     deps.push({ path: choice.claude.dir, kind: 'exists' });

@@ -5,58 +5,15 @@
  * transcript kind); `--show` adds, for the three projects most questions are about, the wake-up
  * text and two recalls, for a human to judge.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import {
-  buildPromptContext,
-  runTranscriptsBench,
-  wakeUp,
-  type HitScores,
-  type Palace,
-  type TranscriptQuestion,
-  type TranscriptsGroup,
-} from '../../index.js';
+import { runTranscriptsBench, type HitScores, type TranscriptsGroup } from '../../index.js';
 import type { CliContext } from '../context.js';
 import { colors, printJson, table } from '../format.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const f = (x: number) => x.toFixed(3);
-
-/** Wake-up and two recalls for each of the three projects most questions are about. */
-async function showProjects(palace: Palace, questions: readonly TranscriptQuestion[], data: string): Promise<string> {
-  const { drawers } = await palace.listDrawers(undefined, { limit: 1_000_000 });
-  const wingOf = new Map<string, string>();
-  for (const d of drawers) if (d.source) wingOf.set(d.source, d.wing);
-  const wingOfQuestion = (q: TranscriptQuestion) => {
-    const path = join(data, q.file);
-    for (const [s, w] of wingOf) if (path === s || path.startsWith(`${s}/`)) return w;
-    return undefined;
-  };
-  const byWing = new Map<string, TranscriptQuestion[]>();
-  for (const q of questions) {
-    const w = wingOfQuestion(q);
-    if (w) byWing.set(w, [...(byWing.get(w) ?? []), q]);
-  }
-  const wings = [...byWing.entries()].sort((a, b) => b[1].length - a[1].length).slice(0, 3);
-  const empty = mkdtempSync(join(tmpdir(), 'loci-bench-memory-'));
-  const out: string[] = [];
-  try {
-    for (const [wing, qs] of wings) {
-      const w = await wakeUp({ palace, wing, memoryDir: null, cwd: empty, env: {} });
-      out.push(`\n=== project ${wing}: wake-up (${w.text.length} chars) ===\n${w.text || '(nothing)'}`);
-      for (const q of [qs[0], qs[Math.floor(qs.length / 2)]].filter((x): x is TranscriptQuestion => !!x)) {
-        const r = await buildPromptContext({ query: q.question, memoryDir: empty, palace, drawers: 3 });
-        out.push(`\n--- recall for "${q.question}" (${q.id}; ${r.chars} chars) ---\n${r.text || '(nothing)'}`);
-      }
-    }
-  } finally {
-    rmSync(empty, { recursive: true, force: true });
-  }
-  return out.join('\n') + '\n';
-}
 
 function rows(name: string, g: TranscriptsGroup): string[][] {
   const cells = (s: HitScores) => [f(s['hits@1']), f(s['hits@5']), f(s['hits@10']), f(s.mrr)];
@@ -78,19 +35,13 @@ export function registerTranscriptsBench(bench: Command, ctx: CliContext): void 
     .option('--misses', 'list the questions Loci misses at rank 1')
     .option('--json', 'print the full report as JSON')
     .action(async (o: { data: string; questions: string; show?: boolean; misses?: boolean; json?: boolean }) => {
-      let shown = '';
       const r = await runTranscriptsBench({
         data: o.data,
         questions: o.questions,
         onProgress: (m) => ctx.io.stderr(`${m}\n`),
-        ...(o.show
-          ? {
-              inspect: async (p: Palace, qs: readonly TranscriptQuestion[]) =>
-                void (shown = await showProjects(p, qs, o.data)),
-            }
-          : {}),
+        ...(o.show ? { show: true } : {}),
       });
-      if (o.json) return printJson(ctx.io, o.show ? { ...r, show: shown } : r);
+      if (o.json) return printJson(ctx.io, r);
       const c = colors(ctx.io);
       ctx.io.stdout(
         `${c.bold('Transcripts')} n=${r.n} questions, ${r.files} files, ${r.drawers} drawers, ${r.seconds} s\n`,
@@ -110,6 +61,6 @@ export function registerTranscriptsBench(bench: Command, ctx: CliContext): void 
         }
       }
       ctx.io.stdout(c.dim(`system: ${r.system}\nbaseline: ${r.baseline_system}\n`));
-      if (shown) ctx.io.stdout(shown);
+      if (r.show) ctx.io.stdout(r.show);
     });
 }

@@ -7,7 +7,7 @@
  * `loci hooks install` writes this command (`bin/loci.js hook <event>` goes straight to the light hook entry).
  */
 import { join } from 'node:path';
-import { fileLogger, homePaths, resolveHome, runHook, runHookWorker } from '../../index.js';
+import { fileLogger, homePaths, readSettings, resolveHome, runHook, runHookWorker } from '../../index.js';
 import type { RegisterCommand } from '../context.js';
 import { printJson } from '../format.js';
 
@@ -35,7 +35,7 @@ export const register: RegisterCommand = (program, ctx) => {
       const home = resolveHome(ctx.globals().home, ctx.io.env);
       const logger = fileLogger(
         join(homePaths(home).logs, 'hooks.log'),
-        ctx.io.env['LOCI_HOOK_DEBUG'] === '1' ? 'debug' : 'info',
+        readSettings(ctx.io.env).hookDebug ? 'debug' : 'info',
       );
       const s = await runHookWorker({ home, logger, env: ctx.io.env });
       if (o.json) printJson(ctx.io, s);

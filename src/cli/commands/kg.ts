@@ -119,7 +119,7 @@ export const register: RegisterCommand = (program, ctx) => {
           ...(o.predicate ? { predicate: o.predicate } : {}),
         });
         const ids = [...new Set(facts.flatMap((f) => f.sources))];
-        const drawers = await p.store.getMany(ids);
+        const drawers = ids.length ? (await p.listDrawers({ ids }, { limit: ids.length })).drawers : [];
         return {
           facts,
           known,

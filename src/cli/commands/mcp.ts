@@ -5,14 +5,10 @@
  * MCP entry points import them lazily), so other commands do not pay for them. While serving over
  * stdio, stdout belongs to the protocol: this command never writes to it, and logs go to stderr.
  */
-import {
-  createError,
-  installMcpServer,
-  serveMcpHttp,
-  serveMcpStdio,
-  stderrLogger,
-  type LogLevel,
-} from '../../index.js';
+import { createError } from '../../core/errors.js';
+import { readSettings } from '../../core/env.js';
+import { stderrLogger, type LogLevel } from '../../core/logger.js';
+import { installMcpServer, serveMcpHttp, serveMcpStdio } from '../../mcp/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { intOption, printJson } from '../format.js';
 
@@ -25,7 +21,7 @@ function logLevel(raw: string | undefined): LogLevel {
   return v as LogLevel;
 }
 
-const homeOf = (ctx: CliContext) => ctx.globals().home ?? ctx.io.env['LOCI_HOME'];
+const homeOf = (ctx: CliContext) => ctx.globals().home ?? readSettings(ctx.io.env).home;
 
 interface ServeOptions {
   http?: boolean;
@@ -37,7 +33,7 @@ interface ServeOptions {
 }
 
 async function serve(ctx: CliContext, o: ServeOptions): Promise<void> {
-  const logger = stderrLogger(logLevel(o.logLevel));
+  const logger = stderrLogger(logLevel(o.logLevel), ctx.io.stderr);
   const home = homeOf(ctx);
   const base = { logger, cwd: ctx.io.cwd, env: ctx.io.env, ...(home ? { home } : {}) };
   if (!o.http) {
@@ -52,12 +48,10 @@ async function serve(ctx: CliContext, o: ServeOptions): Promise<void> {
     await serving.closed;
     return;
   }
-  const token = ctx.io.env['LOCI_TOKEN'] ?? '';
-  const envOrigins = (ctx.io.env['LOCI_MCP_ALLOWED_ORIGINS'] ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const idleFlag = o.idleTimeout ?? ctx.io.env['LOCI_MCP_IDLE_SECONDS'];
+  const vars = readSettings(ctx.io.env);
+  const token = vars.token;
+  const envOrigins = vars.mcpAllowedOrigins;
+  const idleFlag = o.idleTimeout ?? vars.mcpIdleSeconds;
   const idleSeconds = intOption(
     o.idleTimeout !== undefined ? '--idle-timeout' : 'LOCI_MCP_IDLE_SECONDS',
     idleFlag,

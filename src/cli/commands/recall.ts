@@ -9,16 +9,13 @@ import {
   buildPromptContext,
   buildRecall,
   createError,
-  defaultWing,
   isLociError,
   loadRecallSession,
   openPalace,
   providerFromEnv,
-  recallWings,
   recordSurfaced,
   resolveHome,
   selectMemoryDir,
-  wingForCwd,
   type LlmProvider,
   type PromptContext,
   type RecallResult,
@@ -123,14 +120,13 @@ export const register: RegisterCommand = (program, ctx) => {
         const palace = await openPalace({ home });
         try {
           // As the user-prompt-submit hook: the project's wing (+ tunnels), user memories, no wrapper.
-          const wings = await recallWings(palace, wingForCwd(ctx.io.cwd) ?? defaultWing(ctx.io.cwd));
           result = await buildPromptContext({
             ...common,
             query,
             memoryDir: choice.dir,
             palace,
             maxChars,
-            wings,
+            project: ctx.io.cwd,
             userMemoryDir: choice.userDir,
             wrap: false,
           });

@@ -7,10 +7,12 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createError } from '../../core/errors.js';
+import { processEnv, readSettings, type Env } from '../../core/env.js';
 
 /** The Claude Code configuration folder: `dir`, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
-export function claudeConfigDir(dir?: string, env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(dir ?? env['CLAUDE_CONFIG_DIR'] ?? join(env['HOME'] ?? homedir(), '.claude'));
+export function claudeConfigDir(dir?: string, env: Env = processEnv()): string {
+  const s = readSettings(env);
+  return resolve(dir ?? s.claudeConfigDir ?? join(s.userHome ?? homedir(), '.claude'));
 }
 
 function list(dir: string): string[] {
