@@ -6,7 +6,7 @@
  * SQLite-and-environment preset is `openPalace` (`open.ts`).
  */
 import { existsSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { sha256 } from '../core/hash.js';
 import { createError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/logger.js';
@@ -301,8 +301,6 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
           vectors: vectorSearcher,
           vectorsUnavailable: vectorSearcher ? undefined : await vectors.unavailable(),
           entityDrawers: async (q) => (await getGraph()).drawersForQuery(q),
-          // Only used when `npm run build` did not write the WordNet index next to the search module.
-          lexiconCache: home ? join(home, 'cache') : undefined,
           params: config.searchParams,
         },
         query,

@@ -16,8 +16,6 @@ import { collapseExchanges } from './collapse.js';
 import { asksWhy, explains, matchProfile } from './prose.js';
 import { attachContext, filterOf, toHit } from './search.js';
 import { americanVariants } from './spelling.js';
-import { expandSearch } from './expand.js';
-import type { Lexicon } from './wordnet.js';
 import { parseTimeCues, stripTimeCues, timeProximity } from './time-cues.js';
 import type { SearchHit, SearchOptions, SearchResult, SignalTrace } from './types.js';
 
@@ -143,16 +141,6 @@ export interface HybridParams {
    * 100 and 200 gave identical LoCoMo results, and fewer candidates cost less to hydrate.
    */
   candidates: number;
-  /**
-   * Weight of WordNet query expansion (`expand.ts`): the related words of a query word found in at
-   * most `expandMaxDf` drawers count this much of a query word in BM25. Default 0.5: 1 gained more
-   * on the real transcripts but cost LoCoMo any@5 0.006 (BENCHMARKS.md); 0 turns it off. Range ≥ 0.
-   */
-  expand: number;
-  /** Expand query words found in at most this many drawers. Default 3 (0 and 10 were worse). */
-  expandMaxDf: number;
-  /** Related words kept per expanded word. Default 3 (5 gave the same results at weight 1). Range ≥ 1. */
-  expandCap: number;
 }
 
 /** Default fusion parameters (see each field for the reason of its value). */
@@ -175,9 +163,6 @@ export const HYBRID_DEFAULTS: Readonly<HybridParams> = {
   collapseShare: 0,
   collapseCopies: 1,
   candidates: 100,
-  expand: 0.5,
-  expandMaxDf: 3,
-  expandCap: 3,
 };
 
 /** What hybrid search needs. */
@@ -190,10 +175,6 @@ interface HybridDeps {
   params?: Partial<HybridParams>;
   /** Drawer ids linked to the entities a query names (from the knowledge graph), when available. */
   entityDrawers?: ((query: string) => Promise<ReadonlySet<string>>) | undefined;
-  /** Folder where the WordNet index used by query expansion is cached (built there on first use). */
-  lexiconCache?: string | undefined;
-  /** Related-words index for query expansion (tests); default: the installed WordNet database. */
-  lexicon?: (() => Lexicon | Promise<Lexicon>) | undefined;
 }
 
 interface Cand {
@@ -242,7 +223,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const filter = filterOf(opts);
   const k = opts.mode === 'lexical' ? limit : Math.max(p.candidates, limit * 10);
 
-  const [own, vec, linked] = await Promise.all([
+  const [lex, vec, linked] = await Promise.all([
     tokens.length ? deps.store.searchLexical(tokens, filter, k) : Promise.resolve([]),
     deps.vectors && opts.mode !== 'lexical'
       ? deps.vectors.knn(query, filter, Math.max(50, limit * 5))
@@ -276,10 +257,6 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
       );
     return c;
   };
-  let lex = own;
-  let expansion: Record<string, string[]> | undefined;
-  if (p.expand > 0 && opts.expand !== false && opts.mode !== 'lexical' && tokens.length)
-    ({ lex, tokens, expansion } = await expandSearch(deps, words, tokens, lex, filter, k, p));
   lex.forEach((h, i) => Object.assign(cand(h.id), { hit: h, bm25: h.score, bm25Rank: i + 1 }));
   // A named time is a strong cue even without shared words: drawers said then are candidates too.
   if (cues.length && opts.mode !== 'lexical') {
@@ -431,8 +408,7 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
     if (why) trace['why'] = { rank: null, score: c.why, contribution: p.why * c.why };
     return { c, fused: c.fused, trace };
   });
-  const res = await finish(deps, query, tokens, top, signals, opts, context, t0, fallback, known);
-  return expansion ? { ...res, expansion } : res;
+  return finish(deps, query, tokens, top, signals, opts, context, t0, fallback, known);
 }
 
 /** Sets each candidate's exchange signal: the best BM25 among the other parts of its exchange. */

@@ -14,11 +14,6 @@ export interface SearchOptions extends DrawerFilter {
   context?: number;
   /** `hybrid` (default) fuses every available signal; `lexical` is BM25 only. */
   mode?: 'hybrid' | 'lexical';
-  /**
-   * Also search WordNet synonyms and derived forms of query words the palace (nearly) lacks, at a
-   * reduced weight (hybrid mode only). Default true.
-   */
-  expand?: boolean;
 }
 
 /** How one signal saw a hit. */
@@ -67,7 +62,5 @@ export interface SearchResult {
   signals: string[];
   /** Set when a signal was unavailable and search fell back (shown by `--explain` and `status`). */
   fallback?: string;
-  /** Query words expanded through WordNet → the related words also searched (absent when none). */
-  expansion?: Record<string, string[]>;
   tookMs: number;
 }

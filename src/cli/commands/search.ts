@@ -20,7 +20,6 @@ interface SearchFlags {
   context?: string;
   lexical?: boolean;
   full?: boolean;
-  expand?: boolean;
 }
 
 function hitJson(h: SearchHit) {
@@ -57,7 +56,6 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--explain', "show each signal's contribution per hit")
     .option('--lexical', 'BM25 only (skip the other signals)')
     .option('--full', 'print whole drawers instead of snippets')
-    .option('--no-expand', 'do not also search WordNet synonyms of words the palace lacks')
     .option('--json', 'print results as JSON')
     .addHelpText(
       'after',
@@ -77,7 +75,6 @@ export const register: RegisterCommand = (program, ctx) => {
         ...(o.until ? { until: o.until } : {}),
         ...(o.explain ? { explain: true } : {}),
         ...(o.lexical ? { mode: 'lexical' as const } : {}),
-        ...(o.expand === false ? { expand: false } : {}),
       };
       const res = await withPalace(ctx, (p) => p.search(query, opts));
       if (res.tokens.length === 0) throw createError('QUERY_EMPTY', { query });
@@ -87,7 +84,6 @@ export const register: RegisterCommand = (program, ctx) => {
           results: res.hits.map(hitJson),
           signals: res.signals,
           ...(res.fallback ? { fallback: res.fallback } : {}),
-          ...(res.expansion ? { expansion: res.expansion } : {}),
           took_ms: Math.round(res.tookMs * 100) / 100,
         });
       }
@@ -97,10 +93,6 @@ export const register: RegisterCommand = (program, ctx) => {
         return;
       }
       if (res.fallback && o.explain) ctx.io.stdout(c.yellow(`note: ${res.fallback}\n`));
-      if (res.expansion && o.explain) {
-        const terms = Object.entries(res.expansion).map(([w, rel]) => `${w} → ${rel.join(', ')}`);
-        ctx.io.stdout(c.magenta(`expanded: ${terms.join('; ')}\n`));
-      }
       const tokens = new Set(res.tokens);
       res.hits.forEach((h, i) => {
         const where = h.source ? `${h.source}${h.lines ? `:${h.lines[0]}-${h.lines[1]}` : ''}` : '(no source)';
