@@ -5,8 +5,9 @@
  * one-line quoted strings without escapes, or booleans, and one level of nested `key:` blocks
  * indented by two spaces (`metadata:`). Anything else — comments, lists, flow collections, anchors,
  * tags, block scalars, escapes, tabs, numbers, nulls, repeated keys, a value YAML could read
- * otherwise — returns undefined, and the caller parses the text with `yaml`. On what it accepts, the result equals `yaml`'s `parseDocument(text).toJS()` (YAML
- * 1.2 core schema), which `simple-yaml.test.ts` checks against the package.
+ * otherwise — returns undefined, and the caller parses the text with `yaml`. On what it accepts,
+ * the result equals `yaml`'s `parseDocument(text).toJS()` (YAML 1.2 core schema), which
+ * `simple-yaml.test.ts` checks against the package.
  */
 
 const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
