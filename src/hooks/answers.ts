@@ -21,7 +21,7 @@ import {
   type Palace,
   type PromptContext,
   type UsageItem,
-} from '../index.js';
+} from '../internal.js';
 import { contextAnswer, HOOK_OUTPUT_CHARS, type HookInput } from './protocol.js';
 
 /** Where answers get the palace from. */

@@ -17,7 +17,7 @@
 import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { dirname } from 'node:path';
-import { homePaths, openPalace, readSettings, type Logger, type Palace } from '../index.js';
+import { homePaths, openPalace, readSettings, type Logger, type Palace } from '../internal.js';
 import { promptAnswer, sessionStartAnswer, type PalaceSource } from './answers.js';
 import { buildId, serverSocketPath, type ServerReply, type ServerRequest } from './client.js';
 import { errorFields } from './log.js';

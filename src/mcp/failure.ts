@@ -7,7 +7,7 @@
  * length of a long value), so a 4 MB argument gets a reply of a few hundred bytes.
  */
 import type * as z from 'zod';
-import { createError, displayDetails, isLociError, type Logger, type LociError } from '../index.js';
+import { createError, displayDetails, isLociError, type Logger, type LociError } from '../internal.js';
 
 /** The structured error every failed call carries. */
 interface ToolFailure {

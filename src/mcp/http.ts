@@ -30,7 +30,7 @@ import {
   systemClock,
   type Clock,
   type Palace,
-} from '../index.js';
+} from '../internal.js';
 import { createLociMcpServer, type LociMcpServer, type LociMcpServerOptions } from './server.js';
 import { MAX_MESSAGE_BYTES } from './args.js';
 

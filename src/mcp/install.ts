@@ -25,7 +25,7 @@ import {
   processEnv,
   readSettings,
   type Env,
-} from '../index.js';
+} from '../internal.js';
 
 /** Where the registration goes. */
 export type McpInstallScope = 'project' | 'user' | 'local';

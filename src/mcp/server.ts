@@ -29,7 +29,7 @@ import {
   type Palace,
   processEnv,
   readSettings,
-} from '../index.js';
+} from '../internal.js';
 import { ErrorShape } from './shapes.js';
 import { errorResult, failureOf, invalidArguments, resultOfThrown } from './failure.js';
 import { lociTools } from './registry.js';

@@ -9,7 +9,7 @@
 import { format } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
-import { createError } from '../index.js';
+import { createError } from '../internal.js';
 import { createLociMcpServer, type LociMcpServerOptions } from './server.js';
 import { MAX_MESSAGE_BYTES } from './args.js';
 import { errorResult, failureOf } from './failure.js';

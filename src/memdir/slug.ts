@@ -19,7 +19,7 @@ import type { MemoryType } from './types.js';
 export const MAX_SLUG_LENGTH = 60;
 
 /** Slug shape: lower-case ASCII letters, digits and hyphens, starting with a letter or digit. */
-export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 
 const RESERVED = new Set([
   'con',

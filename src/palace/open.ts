@@ -61,7 +61,7 @@ export interface OpenPalaceOptions {
  *
  * The embedders load only when one is named, so a palace without vectors starts without them.
  */
-export async function embedderFromSpec(spec: string | undefined, env: Env): Promise<Embedder | null> {
+async function embedderFromSpec(spec: string | undefined, env: Env): Promise<Embedder | null> {
   const s = (spec ?? 'none').trim();
   if (s === '' || s === 'none' || s === 'off') return null;
   const embed = await import('../embed/index.js');
@@ -70,7 +70,7 @@ export async function embedderFromSpec(spec: string | undefined, env: Env): Prom
 }
 
 /** Creates a Loci home folder (mode 0700) if needed and checks that it is writable. Idempotent. */
-export function ensureHome(home: string): void {
+function ensureHome(home: string): void {
   try {
     mkdirSync(home, { recursive: true, mode: 0o700 });
     accessSync(home, constants.W_OK | constants.R_OK);

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { createMemoryStore, mineProject } from '../../src/index.js';
+import { createMemoryStore, mineProject } from '../../src/internal.js';
 import { tempDir } from '../helpers/cli.js';
 import { generateTree } from '../helpers/corpus.js';
 

@@ -5,15 +5,8 @@
  * MCP entry points import them lazily), so other commands do not pay for them. While serving over
  * stdio, stdout belongs to the protocol: this command never writes to it, and logs go to stderr.
  */
-import {
-  createError,
-  installMcpServer,
-  serveMcpHttp,
-  serveMcpStdio,
-  stderrLogger,
-  type LogLevel,
-  readSettings,
-} from '../../index.js';
+import { createError, stderrLogger, type LogLevel, readSettings } from '../../internal.js';
+import { installMcpServer, serveMcpHttp, serveMcpStdio } from '../../mcp/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { intOption, printJson } from '../format.js';
 

@@ -3,7 +3,7 @@
  * `loci mine <path>`: mine a folder or file — project files and/or conversation transcripts
  * (incremental); `loci mine --claude`: every Claude Code transcript; `loci sync`: drop deleted files.
  */
-import { createError, type MineConvosSummary, type MineOptions } from '../../index.js';
+import { createError, type MineConvosSummary, type MineOptions } from '../../internal.js';
 import type { RegisterCommand } from '../context.js';
 import { bytes, colors, intOption, printJson } from '../format.js';
 import { withPalace } from '../open.js';

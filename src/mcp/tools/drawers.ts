@@ -3,7 +3,7 @@
  * Drawer CRUD: add, get, update, delete and paged listing.
  */
 import * as z from 'zod';
-import { createError, type DrawerFilter, type DrawerPatch } from '../../index.js';
+import { createError, type DrawerFilter, type DrawerPatch } from '../../internal.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool } from '../tool.js';
 import { ARG_LIMITS, idArg, metadataArg, nameArg } from '../args.js';
 import { DrawerFull, DrawerSummary, headerOf, plural, toFull, toSummary } from '../shapes.js';

@@ -5,7 +5,7 @@
  * a graph (`ToolContext.graph`).
  */
 import * as z from 'zod';
-import { createError, type Fact, type PalaceGraph } from '../../index.js';
+import { createError, type Fact, type PalaceGraph } from '../../internal.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool, type ToolContext } from '../tool.js';
 import { cursorArg, idArg } from '../args.js';
 import { plural } from '../shapes.js';

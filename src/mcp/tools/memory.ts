@@ -15,7 +15,7 @@ import {
   listMemories,
   type IndexStats,
   type MemoryEntry,
-} from '../../index.js';
+} from '../../internal.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool } from '../tool.js';
 import { plural } from '../shapes.js';
 

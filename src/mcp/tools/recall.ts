@@ -4,7 +4,7 @@
  * the memory files; no model call).
  */
 import * as z from 'zod';
-import { MEMORY_TYPES, readMemoryFile, selectRelevantMemories } from '../../index.js';
+import { MEMORY_TYPES, readMemoryFile, selectRelevantMemories } from '../../internal.js';
 import { READ, defineTool, type AnyTool } from '../tool.js';
 import { plural } from '../shapes.js';
 

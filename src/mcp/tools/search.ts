@@ -3,7 +3,7 @@
  * Finding drawers: search (filters, explain, context), duplicate check, and a drawer's neighbours.
  */
 import * as z from 'zod';
-import { checkDuplicate, createError, excerptChars, matchSpans, type SearchOptions } from '../../index.js';
+import { checkDuplicate, createError, excerptChars, matchSpans, type SearchOptions } from '../../internal.js';
 import { READ, defineTool, type AnyTool } from '../tool.js';
 import { dateArg, idArg, nameArg } from '../args.js';
 import {

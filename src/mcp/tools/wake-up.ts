@@ -5,7 +5,7 @@
  * same text the `session-start` hook injects and `loci wake-up` prints.
  */
 import * as z from 'zod';
-import { wakeUp, type WakeUpResult } from '../../index.js';
+import { wakeUp, type WakeUpResult } from '../../internal.js';
 import { READ, defineTool, type AnyTool } from '../tool.js';
 
 /** Every memory file and drawer id the text refers to, in order of appearance (no repeats). */
