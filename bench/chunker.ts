@@ -186,7 +186,13 @@ for (const k of [...KINDS.map((k) => k.name), 'all']) {
   const chars = docs.reduce((a, d) => a + d.text.length, 0);
   let chunks = 0;
   let chunkChars = 0;
-  for (const d of docs) for (const c of chunkDocument(d.rel, d.text)) (chunks++, (chunkChars += c.text.length)); // warm-up
+  // warm-up
+  for (const d of docs) {
+    for (const c of chunkDocument(d.rel, d.text)) {
+      chunks++;
+      chunkChars += c.text.length;
+    }
+  }
   const times: number[] = [];
   for (let r = 0; r < 5; r++) {
     const t0 = process.hrtime.bigint();

@@ -22,7 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { buildHookPalace, TOPICS } from './lib/hook-palace.js';
+import { buildHookPalace, TOPICS } from '../test/fixtures/hooks/palace.js';
 import { HOOK_MAIN, hookInput, hookWorld, SESSION } from '../test/fixtures/hooks/support.js';
 import { BIN } from '../test/helpers/cli.js';
 

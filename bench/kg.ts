@@ -96,7 +96,7 @@ function fact(i: number): FactInput {
 const db = openDatabase(join(work, 'palace.db'));
 const graph = createSqliteGraphStore(db);
 await graph.init();
-let t = performance.now();
+const t = performance.now();
 const entities = Array.from({ length: ENTITIES }, (_, i) => ({
   name: name(i),
   type: i % 3 === 0 ? 'person' : i % 3 === 1 ? 'project' : 'tool',

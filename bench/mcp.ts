@@ -36,7 +36,7 @@ const home = join(work, 'home');
 
 // ── build the palace ─────────────────────────────────────────────────────────
 const palace = await openPalace({ home });
-let t = performance.now();
+const t = performance.now();
 const sample: string[] = [];
 for (let i = await palace.store.count(); i < N; i += 5000) {
   const batch = [];

@@ -158,7 +158,10 @@ if (!existsSync(transcripts)) {
   let messages = 0;
   for (const { where, convs } of conversationsUnder(transcripts)) {
     for (const c of convs) {
-      if (c.title) (texts.push(c.title), audit(`${where} (title)`, c.title, found));
+      if (c.title) {
+        texts.push(c.title);
+        audit(`${where} (title)`, c.title, found);
+      }
       for (const m of c.messages) {
         messages++;
         texts.push(m.text);

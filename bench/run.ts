@@ -11,7 +11,7 @@ const [name, ...args] = process.argv.slice(2);
 const file = name ? join(here, `${name}.ts`) : '';
 if (!name || !existsSync(file)) {
   console.error(`usage: npm run bench -- <name> [args]
-benches: mine-throughput, search-latency, chunker, walker, convos, kg, mcp, hooks, startup, payload, locomo,
+benches: mine, search-latency, chunker, walker, convos, kg, mcp, hooks, startup, payload, locomo,
 transcripts, redact`);
   process.exit(2);
 }

@@ -21,7 +21,11 @@
  * during the measurements; jobs only queue). `session-start` is measured with its wake-up cache
  * invalidated before each run (computed in the hook process) and from the cache.
  *
- * Usage: node --import tsx bench/startup.ts [--drawers 10000] [--runs 20] [--json]
+ * With `--before DIR` (another checkout with `dist/` built, e.g. `git archive <commit>` unpacked,
+ * `node_modules` linked, `npx tsc -p tsconfig.build.json`), every Loci case also runs on that build
+ * in the same rounds, so before and after meet the same load.
+ *
+ * Usage: node --import tsx bench/startup.ts [--drawers 10000] [--runs 20] [--before DIR] [--json]
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, utimesSync } from 'node:fs';
@@ -30,9 +34,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { HOOK_MAIN, hookInput, hookWorld } from '../test/fixtures/hooks/support.js';
-import { BIN, ROOT } from '../test/helpers/cli.js';
+import { ROOT } from '../test/helpers/cli.js';
 import { modulesLoaded } from '../test/helpers/modules.js';
-import { buildHookPalace, TOPICS } from './lib/hook-palace.js';
+import { buildHookPalace, TOPICS } from '../test/fixtures/hooks/palace.js';
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -40,6 +44,8 @@ const arg = (name: string, def: string) => {
 };
 const N = Number(arg('drawers', '10000'));
 const RUNS = Math.max(5, Number(arg('runs', '20')));
+/** Another checkout of Loci with `dist/` built (e.g. the commit before a change), measured in the same rounds. */
+const BEFORE = process.argv.includes('--before') ? arg('before', '') : '';
 const WARM = 2;
 if (!existsSync(HOOK_MAIN)) throw new Error('dist/ is missing: run `npm run build` first');
 const python = spawnSync('python3', ['-c', 'import resource']).status === 0 ? 'python3' : null;
@@ -105,67 +111,81 @@ interface Case {
   job: () => Job;
   before?: () => void;
   expect?: RegExp;
+  /** The checkout whose `dist/` modules are counted. Default: this one. */
+  root?: string;
 }
 const node = process.execPath;
 const w = { transcript, project };
 let sessions = 0;
-const hook = (event: string, fixture: string, extra: Partial<Case> = {}, patch: object = {}): Case => ({
-  name: `hook ${event}`,
-  floor: 'node -e 0',
-  target: 1.6,
-  // A new session each time: recall does not repeat in a session what it already injected.
-  job: () => ({
-    argv: [node, HOOK_MAIN, event],
-    input: hookInput(fixture, w, { ...patch, session_id: `bench-${++sessions}` }),
-  }),
-  ...extra,
-});
 const memFile = join(memDir, 'project_redis-limiter.md');
 let invalidations = 0;
 const invalidate = () => {
   const at = new Date(Date.now() - 1000 * (100 + ++invalidations));
   utimesSync(memFile, at, at);
 };
-const cases: Case[] = [
+/** The cases of one build of Loci (`root`: a checkout with `dist/` built), names suffixed with `tag`. */
+function lociCases(root: string, tag: string): Case[] {
+  const bin = join(root, 'bin', 'loci.js');
+  const hookMain = join(root, 'dist', 'hooks', 'main.js');
+  const hook = (event: string, fixture: string, extra: Partial<Case> = {}, patch: object = {}): Case => ({
+    name: `hook ${event}`,
+    floor: 'node -e 0',
+    target: 1.6,
+    // A new session each time: recall does not repeat in a session what it already injected.
+    job: () => ({
+      argv: [node, hookMain, event],
+      input: hookInput(fixture, w, { ...patch, session_id: `bench-${++sessions}` }),
+    }),
+    ...extra,
+  });
+  const list: Case[] = [
+    { name: 'loci --version', floor: 'node -e 0', job: () => ({ argv: [node, bin, '--version'] }), expect: /\d+\.\d+/ },
+    { name: 'loci --help', floor: 'node -e 0', job: () => ({ argv: [node, bin, '--help'] }), expect: /search/ },
+    {
+      name: 'loci search',
+      floor: 'floor: better-sqlite3 + FTS5',
+      target: 1.3,
+      job: () => ({ argv: [node, bin, 'search', QUERY] }),
+      expect: /1\. /,
+    },
+    hook('session-start', 'session-start.json', {
+      name: 'hook session-start (wake-up computed)',
+      before: invalidate,
+      expect: /"SessionStart"/,
+    }),
+    hook('session-start', 'session-start.json', { name: 'hook session-start (cached)', expect: /"SessionStart"/ }),
+    hook(
+      'user-prompt-submit',
+      'user-prompt-submit.json',
+      { expect: /"UserPromptSubmit"/ },
+      { prompt: `${QUERY}, and why?` },
+    ),
+    hook('stop', 'stop.json'),
+    hook('pre-compact', 'pre-compact.json'),
+    hook('post-compact', 'post-compact.json'),
+    hook('session-end', 'session-end.json'),
+    {
+      name: 'loci mcp (first tools/call)',
+      floor: 'floor: bare one-tool MCP server',
+      target: 1.2,
+      job: () => ({ mode: 'mcp', argv: [node, bin, 'mcp'], messages: MCP_MESSAGES }),
+      expect: /"result"/,
+    },
+  ];
+  return list.map((c) => ({ ...c, name: c.name + tag, root }));
+}
+const floors: Case[] = [
   { name: 'node -e 0', job: () => ({ argv: [node, '-e', '0'] }) },
-  { name: 'loci --version', floor: 'node -e 0', job: () => ({ argv: [node, BIN, '--version'] }), expect: /\d+\.\d+/ },
-  { name: 'loci --help', floor: 'node -e 0', job: () => ({ argv: [node, BIN, '--help'] }), expect: /search/ },
   { name: 'floor: better-sqlite3 + FTS5', job: () => ({ argv: [node, FLOOR_SEARCH, db, QUERY] }), expect: /1\. / },
-  {
-    name: 'loci search',
-    floor: 'floor: better-sqlite3 + FTS5',
-    target: 1.3,
-    job: () => ({ argv: [node, BIN, 'search', QUERY] }),
-    expect: /1\. /,
-  },
-  hook('session-start', 'session-start.json', {
-    name: 'hook session-start (wake-up computed)',
-    before: invalidate,
-    expect: /"SessionStart"/,
-  }),
-  hook('session-start', 'session-start.json', { name: 'hook session-start (cached)', expect: /"SessionStart"/ }),
-  hook(
-    'user-prompt-submit',
-    'user-prompt-submit.json',
-    { expect: /"UserPromptSubmit"/ },
-    { prompt: `${QUERY}, and why?` },
-  ),
-  hook('stop', 'stop.json'),
-  hook('pre-compact', 'pre-compact.json'),
-  hook('post-compact', 'post-compact.json'),
-  hook('session-end', 'session-end.json'),
   {
     name: 'floor: bare one-tool MCP server',
     job: () => ({ mode: 'mcp', argv: [node, BARE_MCP], messages: MCP_MESSAGES }),
   },
-  {
-    name: 'loci mcp (first tools/call)',
-    floor: 'floor: bare one-tool MCP server',
-    target: 1.2,
-    job: () => ({ mode: 'mcp', argv: [node, BIN, 'mcp'], messages: MCP_MESSAGES }),
-    expect: /"result"/,
-  },
 ];
+// With --before DIR, each case of this build is followed by the same case on the build in DIR.
+const now = lociCases(ROOT, '');
+const then = BEFORE ? lociCases(BEFORE, ' (before)') : [];
+const cases: Case[] = [...floors, ...now.flatMap((c, i) => (then[i] ? [c, then[i]] : [c]))];
 
 // Round-robin: every round runs each case once.
 const samples = new Map<string, { wall: number[]; cpu: number[] }>(cases.map((c) => [c.name, { wall: [], cpu: [] }]));
@@ -185,19 +205,14 @@ const measureSeconds = (performance.now() - t) / 1000;
 runner.stdin.end();
 
 // ── module counts (one probed run per case, untimed) ────────────────────────────────────────
-const dist = join(ROOT, 'dist');
 function modules(c: Case): { dist: number; deps: number } {
   c.before?.();
   const job = c.job();
-  if (job.mode === 'mcp') {
-    // Ask for the first answer and close stdin: the server exits after answering.
-    const input = MCP_MESSAGES.map((m) => JSON.stringify(m)).join('\n') + '\n';
-    const r = modulesLoaded(job.argv.slice(1), { cwd: project, env, input });
-    return count(r.files);
-  }
-  return count(modulesLoaded(job.argv.slice(1), { cwd: project, env, input: job.input ?? '' }).files);
+  // An MCP server gets its requests at once and stdin closed: it exits after answering.
+  const input = job.mode === 'mcp' ? MCP_MESSAGES.map((m) => JSON.stringify(m)).join('\n') + '\n' : (job.input ?? '');
+  return count(modulesLoaded(job.argv.slice(1), { cwd: project, env, input }).files, join(c.root ?? ROOT, 'dist'));
 }
-const count = (files: string[]) => ({
+const count = (files: string[], dist: string) => ({
   dist: files.filter((f) => f.startsWith(dist)).length,
   deps: files.filter((f) => f.includes('/node_modules/')).length,
 });
@@ -231,7 +246,7 @@ world.cleanup();
 
 const report = {
   bench: 'startup',
-  command: `node --import tsx bench/startup.ts --drawers ${N} --runs ${RUNS}`,
+  command: `node --import tsx bench/startup.ts --drawers ${N} --runs ${RUNS}${BEFORE ? ` --before ${BEFORE}` : ''}`,
   node: process.version,
   cpus: cpus().length,
   loadavg_before: load0.map(r2),

@@ -37,7 +37,10 @@ try {
   const walkOnce = (): { files: number; skipped: number } => {
     let files = 0;
     let skipped = 0;
-    for (const item of walkProject({ root })) item.kind === 'file' ? files++ : skipped++;
+    for (const item of walkProject({ root })) {
+      if (item.kind === 'file') files++;
+      else skipped++;
+    }
     return { files, skipped };
   };
   const plainWalk = (dir: string): number => {
@@ -45,7 +48,10 @@ try {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) n += e.name === 'node_modules' ? 0 : plainWalk(p);
-      else (lstatSync(p), n++);
+      else {
+        lstatSync(p);
+        n++;
+      }
     }
     return n;
   };

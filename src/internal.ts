@@ -89,7 +89,7 @@ export type {
 } from './bench/index.js';
 
 // ── conversations (issue 4) ───────────────────────────────────────────────────
-export { mineProject, runLocomoBench, runLongMemEvalBench, runTranscriptsBench } from './lazy.js';
+export { mineProject, mineAuto, runLocomoBench, runLongMemEvalBench, runTranscriptsBench } from './lazy.js';
 export { claudeConfigDir } from './ingest/convos-miner/claude-dirs.js';
 export { wingForCwd } from './core/project-identity.js';
 export { CONVO_MINER_VERSION, SLOT_STRIDE } from './ingest/convos-miner/types.js';

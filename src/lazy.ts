@@ -4,7 +4,7 @@
  * (walker, chunkers) and the benchmarks. Importing the library — and so starting the CLI, the
  * MCP server or a hook — does not pay for them.
  */
-import type { MineProjectOptions, MineSummary } from './ingest/index.js';
+import type { MineAutoOptions, MineConvosSummary, MineProjectOptions, MineSummary } from './ingest/index.js';
 import type {
   LocomoBenchOptions,
   LocomoReport,
@@ -18,6 +18,11 @@ import type { MemoryStore } from './store/ports.js';
 /** Mines a project folder or file into `store` (see `ingest/mine-project`). */
 export async function mineProject(store: MemoryStore, path: string, opts?: MineProjectOptions): Promise<MineSummary> {
   return (await import('./ingest/index.js')).mineProject(store, path, opts);
+}
+
+/** Mines a folder, sending conversations to the conversation miner and other files to the project miner. */
+export async function mineAuto(store: MemoryStore, path: string, opts?: MineAutoOptions): Promise<MineConvosSummary> {
+  return (await import('./ingest/index.js')).mineAuto(store, path, opts);
 }
 
 /** The LoCoMo retrieval benchmark through the product path (see `bench/locomo`). */

@@ -196,6 +196,7 @@ test('SQL and the SQLite driver live in the storage adapters', () => {
 /**
  * The one module that reads the environment (`process.env` and every variable by name): everything
  * else is given settings or calls `readSettings` of that module on the environment it was handed.
+ * eslint.config.js reads this list (keep it a `new Set([...])` of quoted paths).
  */
 const ENV_READERS = new Set(['core/env.ts']);
 

@@ -78,6 +78,24 @@ export function readDataFile(path: string): unknown {
   }
 }
 
+/** A conversation as the LoCoMo JSON file stores it (every field checked or coerced on read). */
+interface RawConversation {
+  sample_id?: unknown;
+  conversation?: Record<string, unknown>;
+  qa?: unknown;
+}
+interface RawTurn {
+  speaker?: unknown;
+  dia_id?: unknown;
+  text?: unknown;
+  blip_caption?: unknown;
+}
+interface RawQuestion {
+  question?: unknown;
+  category?: unknown;
+  evidence?: unknown[];
+}
+
 /** Loads a LoCoMo-format file. Throws PATH_NOT_FOUND or INVALID_ARGUMENT with the reason. */
 export function loadLocomo(path: string): LocomoConversation[] {
   const raw = readDataFile(path);
@@ -88,8 +106,8 @@ export function loadLocomo(path: string): LocomoConversation[] {
       expected: 'a JSON array of LoCoMo conversations',
     });
   }
-  return raw.map((c: Record<string, any>, i) => {
-    const conv = c['conversation'] as Record<string, any> | undefined;
+  return raw.map((c: RawConversation, i) => {
+    const conv = c['conversation'];
     if (!conv || !Array.isArray(c['qa'])) {
       throw createError('INVALID_ARGUMENT', {
         name: '--data',
@@ -104,7 +122,7 @@ export function loadLocomo(path: string): LocomoConversation[] {
         n,
         dateText,
         date: parseLocomoDate(dateText),
-        turns: (conv[`session_${n}`] as any[]).map((t) => ({
+        turns: (conv[`session_${n}`] as RawTurn[]).map((t) => ({
           speaker: String(t.speaker),
           diaId: String(t.dia_id),
           text: String(t.text ?? ''),
@@ -114,7 +132,7 @@ export function loadLocomo(path: string): LocomoConversation[] {
     }
     let dropped = 0;
     const questions: LocomoQuestion[] = [];
-    for (const q of c['qa'] as any[]) {
+    for (const q of c['qa'] as RawQuestion[]) {
       const gold = goldSessions(q.evidence ?? []).filter((g) => g >= 1 && g <= sessions.length);
       if (gold.length === 0) {
         dropped++;

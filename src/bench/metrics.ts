@@ -41,7 +41,11 @@ export function meanMetrics(rows: readonly Metrics[]): Metrics {
 export function completeRanking<T>(ranked: readonly T[], all: readonly T[]): T[] {
   const seen = new Set<T>();
   const out: T[] = [];
-  for (const x of ranked) if (!seen.has(x)) (seen.add(x), out.push(x));
-  for (const x of all) if (!seen.has(x)) (seen.add(x), out.push(x));
+  for (const x of [...ranked, ...all]) {
+    if (!seen.has(x)) {
+      seen.add(x);
+      out.push(x);
+    }
+  }
   return out;
 }

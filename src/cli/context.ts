@@ -14,8 +14,10 @@ export interface GlobalOptions {
 export interface CliIO {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
-  /** True when stdout is a terminal (colours, progress bars). */
+  /** True when stdout is a terminal (colours). */
   isTTY: boolean;
+  /** The width of stderr when it is a terminal (progress lines are drawn only then); else undefined. */
+  stderrColumns?: number | undefined;
   /** Stdin reader (whole input as a string). */
   readStdin: () => Promise<string>;
   env: NodeJS.ProcessEnv;

@@ -30,6 +30,7 @@ function processIO(): CliIO {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
     isTTY: Boolean(process.stdout.isTTY),
+    stderrColumns: process.stderr.isTTY ? (process.stderr.columns ?? 80) : undefined,
     readStdin: readStdinAll,
     env: processEnv(),
     cwd: process.cwd(),

@@ -2,6 +2,7 @@
  * @module cli/progress
  * A one-line progress display on stderr, only when stderr is a terminal; silent otherwise.
  */
+import type { CliIO } from './context.js';
 
 /** A progress line that redraws at most ~10 times per second. */
 interface ProgressLine {
@@ -9,9 +10,10 @@ interface ProgressLine {
   done(): void;
 }
 
-/** Creates a progress line (a no-op unless stderr is a TTY and `enabled`). */
-export function progressLine(enabled: boolean): ProgressLine {
-  const tty = enabled && Boolean(process.stderr.isTTY);
+/** Creates a progress line on `io.stderr` (a no-op unless stderr is a terminal and `enabled`). */
+export function progressLine(io: CliIO, enabled: boolean): ProgressLine {
+  const columns = io.stderrColumns;
+  const tty = enabled && columns !== undefined;
   let last = 0;
   let shown = false;
   return {
@@ -20,12 +22,12 @@ export function progressLine(enabled: boolean): ProgressLine {
       const t = Date.now();
       if (t - last < 100) return;
       last = t;
-      const width = Math.max(20, (process.stderr.columns ?? 80) - 1);
-      process.stderr.write('\r\x1b[2K' + (text.length > width ? text.slice(0, width - 1) + '…' : text));
+      const width = Math.max(20, (columns ?? 80) - 1);
+      io.stderr('\r\x1b[2K' + (text.length > width ? text.slice(0, width - 1) + '…' : text));
       shown = true;
     },
     done() {
-      if (tty && shown) process.stderr.write('\r\x1b[2K');
+      if (tty && shown) io.stderr('\r\x1b[2K');
     },
   };
 }

@@ -29,8 +29,12 @@ function distModules(args: string[], env: NodeJS.ProcessEnv = process.env): stri
   return r.files.filter((f) => f.startsWith(dist)).map((f) => relative(dist, f).split('\\').join('/'));
 }
 
-/** The CLI entry: what every command loads before its own module (`--version` loads none of it). */
-const CLI_ENTRY = ['cli/main.js', 'cli/commands/index.js', 'cli/context.js', 'cli/version.js'];
+/**
+ * The CLI entry: what every command loads before its own module (`--version` loads none of it).
+ * `core/env.js` is the environment module (the one reader of `process.env`, a leaf of node
+ * built-ins) that the entry hands to every command as `io.env`.
+ */
+const CLI_ENTRY = ['cli/main.js', 'cli/commands/index.js', 'cli/context.js', 'cli/version.js', 'core/env.js'];
 
 describe('CLI start-up', () => {
   for (const args of [['--version'], ['-V'], ['--help'], ['help']]) {

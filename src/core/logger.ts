@@ -20,13 +20,19 @@ const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 
 /** Discards everything (the library default). */
 export const silentLogger: Logger = { log: () => {} };
 
-/** Writes `level message {fields}` lines to stderr at or above `min`. */
-export function stderrLogger(min: LogLevel = 'warn'): Logger {
+/**
+ * Writes `level message {fields}` lines at or above `min` to `write` (default: the process's stderr;
+ * the CLI passes its own stream so that an in-process run captures them).
+ */
+export function stderrLogger(
+  min: LogLevel = 'warn',
+  write: (line: string) => void = (line) => void process.stderr.write(line),
+): Logger {
   return {
     log(level, message, fields) {
       if (ORDER[level] < ORDER[min]) return;
       const extra = fields && Object.keys(fields).length ? ' ' + JSON.stringify(fields) : '';
-      process.stderr.write(`loci ${level}: ${message}${extra}\n`);
+      write(`loci ${level}: ${message}${extra}\n`);
     },
   };
 }

@@ -5,23 +5,13 @@
  * the warm hook server (`server.ts`), which passes its open palace through a {@link PalaceSource}.
  */
 import { existsSync } from 'node:fs';
-import {
-  buildPromptContext,
-  cacheWakeUpPlan,
-  planWakeUp,
-  recordUsage,
-  wakeUpResult,
-  createMemoryStore,
-  homePaths,
-  loadRecallSession,
-  openPalace,
-  recordSurfaced,
-  selectMemoryDir,
-  type Logger,
-  type Palace,
-  type PromptContext,
-  type UsageItem,
-} from '../internal.js';
+// The capability doors this needs, not the whole library (start-up: it runs in the hook process).
+import { homePaths } from '../core/env.js';
+import type { Logger } from '../core/logger.js';
+import { selectMemoryDir } from '../memdir/index.js';
+import { openPalace, type Palace } from '../palace/index.js';
+import { buildPromptContext, loadRecallSession, recordSurfaced, type PromptContext } from '../recall/index.js';
+import { cacheWakeUpPlan, planWakeUp, recordUsage, wakeUpResult, type UsageItem } from '../wakeup/index.js';
 import { contextAnswer, HOOK_OUTPUT_CHARS, type HookInput } from './protocol.js';
 
 /** Where answers get the palace from. */
@@ -66,7 +56,14 @@ export async function sessionStartAnswer(input: HookInput, ctx: HookContext): Pr
   const cwd = input.cwd ?? ctx.cwd;
   const { palace: found, release } = await (ctx.palaces ?? ownPalace(ctx.home, ctx.log)).acquire();
   const palace =
-    found ?? (await openPalace({ home: ctx.home, logger: ctx.log, embedder: null, store: createMemoryStore() }));
+    found ??
+    // No palace yet (rare): an empty in-memory one; the library entry loads only then.
+    (await openPalace({
+      home: ctx.home,
+      logger: ctx.log,
+      embedder: null,
+      store: (await import('../index.js')).createMemoryStore(),
+    }));
   let plan;
   try {
     plan = await planWakeUp({ palace, home: ctx.home, cwd, env: ctx.env, logger: ctx.log });

@@ -15,9 +15,8 @@
  * are asked of the warm hook server first (`client.ts`); without one, the library is imported
  * into the hook process (`answers.ts`) and a server is started for the next hook.
  *
- * Start-up: the archiving events (`stop`, `pre-compact`, `post-compact`, `session-end`) load only
- * this module's static imports; the server client and the wake-up cache load with the events that
- * use them.
+ * Start-up: the server client (`client.ts`, with `node:net`) loads only with the events that may
+ * ask the server; the archiving events do without it.
  */
 import { existsSync } from 'node:fs';
 import {

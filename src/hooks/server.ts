@@ -17,7 +17,9 @@
 import { chmodSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { dirname } from 'node:path';
-import { homePaths, openPalace, readSettings, type Logger, type Palace } from '../internal.js';
+import { homePaths, readSettings } from '../core/env.js';
+import type { Logger } from '../core/logger.js';
+import { openPalace, type Palace } from '../palace/index.js';
 import { promptAnswer, sessionStartAnswer, type PalaceSource } from './answers.js';
 import { buildId, serverSocketPath, type ServerReply, type ServerRequest } from './client.js';
 import { errorFields } from './log.js';

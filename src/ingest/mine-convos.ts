@@ -26,8 +26,8 @@ import { discover, type Discovery } from './convos-miner/discover.js';
 import { UnknownTypes } from './convos-miner/unknown-types.js';
 import { emptySkips, noteSkip, SKIPPED_LISTED } from './skips.js';
 import { rootProjectOf } from './convos-miner/identity.js';
-import { createUnitPreparer } from './convos-miner/pool.js';
-import { isUnchanged, prepareUnit } from './convos-miner/prepare.js';
+import type { UnitPreparer } from './convos-miner/pool.js';
+import { isUnchanged } from './convos-miner/unchanged.js';
 import { REDACT_RULES_VERSION } from '../redact/index.js';
 import {
   CONVO_MINER_VERSION,
@@ -92,8 +92,9 @@ function convoContext(root: string, opts: MineConvosOptions): ConvoContext {
 /** Stored sources (any kind) at or under `root`, by source path. */
 async function knownSources(store: MemoryStore, root: string): Promise<Map<string, SourceState>> {
   const known = new Map<string, SourceState>();
+  const under = root.endsWith(sep) ? root : root + sep;
   for (const s of await store.listSources()) {
-    if (s.source === root || s.source.startsWith(root.endsWith(sep) ? root : root + sep)) known.set(s.source, s);
+    if (s.source === root || s.source.startsWith(under)) known.set(s.source, s);
   }
   return known;
 }
@@ -203,7 +204,9 @@ export async function mineConvoUnits(
   }
 
   const workers = opts.workers ?? defaultWorkers(bytesTotal);
-  const preparer = createUnitPreparer(ctx, jobs.length > 1 ? workers : 0);
+  // The parsers load only when a unit must be read (an unchanged run never needs them).
+  const pool = jobs.length ? await import('./convos-miner/pool.js') : null;
+  const preparer: UnitPreparer | null = pool ? pool.createUnitPreparer(ctx, jobs.length > 1 ? workers : 0) : null;
   type Pending = { state: SourceState; drawers: DrawerInput[]; skipIfHash: string; r: PreparedUnit };
   let batch: Pending[] = [];
   let batchDrawers = 0;
@@ -263,7 +266,7 @@ export async function mineConvoUnits(
             attempt,
           });
           const fresh: ConvoJob = { unit: job.unit, prev: (await store.getSource(job.unit.path)) ?? null };
-          r = prepareUnit(fresh, ctx);
+          r = (await import('./convos-miner/prepare.js')).prepareUnit(fresh, ctx);
           summary.bytesRead += r.bytesRead;
           continue;
         } else {
@@ -291,7 +294,7 @@ export async function mineConvoUnits(
     while (next < jobs.length || window.length) {
       while (next < jobs.length && window.length < depth) {
         const job = jobs[next++]!;
-        window.push({ job, p: preparer.prepare(job) });
+        window.push({ job, p: preparer!.prepare(job) });
       }
       if (opts.signal?.aborted) throw createError('ABORTED', { operation: 'mining' });
       const { job, p } = window.shift()!;
@@ -302,7 +305,7 @@ export async function mineConvoUnits(
     }
     await flushBatch();
   } finally {
-    await preparer.close();
+    await preparer?.close();
   }
 
   summary.warnings.push(...unknown.finish());

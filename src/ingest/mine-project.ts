@@ -11,10 +11,12 @@ import { sha256 } from '../core/hash.js';
 import type { Logger } from '../core/logger.js';
 import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
 import type { GraphBatch } from '../kg/index.js';
-import { DEFAULT_CHUNK_OPTIONS, walkProject, type ChunkOptions, type WalkItem } from './project/index.js';
+// Direct imports (not the project door): an unchanged tree never loads the chunkers.
+import { walkProject, type WalkItem } from './project/walk.js';
+import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './project/chunk-types.js';
 import { defaultWing } from '../core/project-identity.js';
 import { emptySkips, noteSkip, type SkipReason, type SkippedFile } from './skips.js';
-import { createPreparer } from './preparer.js';
+import type { Preparer } from './preparer.js';
 import type { PrepareContext, PrepareJob } from './prepare-file.js';
 import { REDACT_RULES_VERSION } from '../redact/index.js';
 
@@ -72,6 +74,11 @@ export interface MineProjectOptions {
    * one walk between conversations and project files): mined instead of walking again. Default: walk.
    */
   items?: Iterable<WalkItem>;
+  /**
+   * Stored sources under `path` (any kind), when the caller has listed them already (auto mode's
+   * discovery): used instead of listing them again. Default: listed from the store.
+   */
+  known?: ReadonlyMap<string, SourceState>;
 }
 
 /** Progress of a mining run. */
@@ -159,8 +166,9 @@ export async function mineProject(
   };
 
   const known = new Map<string, SourceState>();
-  for (const s of await store.listSources({ kind: 'project' })) {
-    if (s.source === root || s.source.startsWith(root + sep)) known.set(s.source, s);
+  const under = root + sep;
+  for (const s of opts.known?.values() ?? (await store.listSources({ kind: 'project' }))) {
+    if (s.kind === 'project' && (s.source === root || s.source.startsWith(under))) known.set(s.source, s);
   }
   const seen = new Set<string>();
 
@@ -228,7 +236,8 @@ export async function mineProject(
     extract: opts.extract ? { userName: opts.extract.userName } : false,
   };
   const workers = opts.workers ?? (bytesTotal > 8e6 ? Math.min(3, Math.max(1, availableParallelism() - 1)) : 0);
-  const preparer = createPreparer(ctx, workers);
+  // Loaded only when something must be read (chunkers, redaction, extraction: the preparing side).
+  const preparer: Preparer | null = jobs.length ? (await import('./preparer.js')).createPreparer(ctx, workers) : null;
   type Pending = {
     state: SourceState;
     drawers: DrawerInput[];
@@ -268,12 +277,12 @@ export async function mineProject(
       current,
     });
   try {
-    const window: Promise<Awaited<ReturnType<typeof preparer.prepare>>>[] = [];
+    const window: ReturnType<Preparer['prepare']>[] = [];
     let next = 0;
     while (next < jobs.length || window.length) {
       // Keep the workers busy while the main thread is inside a (synchronous) batch write.
       while (next < jobs.length && window.length < (workers > 0 ? 512 : 8))
-        window.push(preparer.prepare(jobs[next++]!));
+        window.push(preparer!.prepare(jobs[next++]!));
       if (opts.signal?.aborted) throw createError('ABORTED', { operation: 'mining' });
       const r = await window.shift()!;
       if (r.kind === 'unreadable') {
@@ -305,7 +314,7 @@ export async function mineProject(
     }
     await flush();
   } finally {
-    await preparer.close();
+    await preparer?.close();
   }
 
   if (opts.prune) {

@@ -6,7 +6,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import { serveJobs } from '../core/worker.js';
-import { prepareFile, type PrepareContext, type PrepareJob } from './prepare-file.js';
+import { prepareFile, toWire, type PrepareContext, type PrepareJob } from './prepare-file.js';
 
 const ctx = workerData as PrepareContext;
-await serveJobs((job: PrepareJob) => prepareFile(job, ctx));
+await serveJobs((job: PrepareJob) => toWire(prepareFile(job, ctx)));

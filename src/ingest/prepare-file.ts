@@ -155,6 +155,12 @@ function toDrawers(
     const n = occurrences.get(ch) ?? 0;
     occurrences.set(ch, n + 1);
     const indexExtra = c.heading ? `${job.rel} ${c.heading}` : job.rel;
+    const metadata = {
+      rel: job.rel,
+      kind: c.kind,
+      ...(language ? { language } : {}),
+      ...(c.heading ? { heading: c.heading } : {}),
+    };
     return {
       // Content-addressed within the file: an unchanged chunk keeps its id when others change.
       id: stableId('d', job.path, ch, n),
@@ -169,16 +175,94 @@ function toDrawers(
       lineEnd: c.lineEnd,
       contentDate: date,
       addedBy: ctx.addedBy,
-      metadata: {
-        rel: job.rel,
-        kind: c.kind,
-        ...(language ? { language } : {}),
-        ...(c.heading ? { heading: c.heading } : {}),
-      },
+      metadata,
       text: c.text,
       indexExtra,
-      prepared: { contentHash: ch, search: searchColumn(`${c.text}\n${indexExtra}`) },
+      prepared: {
+        contentHash: ch,
+        search: searchColumn(`${c.text}\n${indexExtra}`),
+        metadata: JSON.stringify(metadata),
+      },
     };
   });
   return { drawers, redactions };
+}
+
+/**
+ * A prepared file as it crosses from a worker thread: the fields every drawer of a file shares
+ * once, and per drawer a flat run of {@link ROW_FIELDS} values with its metadata as JSON (the
+ * structured clone of one object per drawer, keys and nested metadata included, cost more than the
+ * preparing itself saved).
+ */
+export type WirePrepared =
+  | Exclude<Prepared, { kind: 'file' }>
+  | (Omit<Extract<Prepared, { kind: 'file' }>, 'drawers'> & { shared: Shared | null; rows: unknown[] });
+
+type Shared = Pick<DrawerInput, 'wing' | 'room' | 'hall' | 'source' | 'sourceHash' | 'sourceMtime' | 'contentDate'> & {
+  addedBy: string | undefined;
+};
+
+/** Values per drawer in `rows`: id, chunkIndex, lineStart, lineEnd, text, indexExtra, contentHash, search, metadata. */
+const ROW_FIELDS = 9;
+
+/** Packs a prepared file for `postMessage` (see {@link WirePrepared}). */
+export function toWire(p: Prepared): WirePrepared {
+  if (p.kind !== 'file') return p;
+  const { drawers, ...rest } = p;
+  const d0 = drawers[0];
+  const shared: Shared | null = d0
+    ? {
+        wing: d0.wing,
+        room: d0.room,
+        hall: d0.hall ?? null,
+        source: d0.source ?? null,
+        sourceHash: d0.sourceHash ?? null,
+        sourceMtime: d0.sourceMtime ?? null,
+        contentDate: d0.contentDate ?? null,
+        addedBy: d0.addedBy,
+      }
+    : null;
+  const rows: unknown[] = [];
+  for (const d of drawers) {
+    rows.push(
+      d.id,
+      d.chunkIndex,
+      d.lineStart,
+      d.lineEnd,
+      d.text,
+      d.indexExtra,
+      d.prepared!.contentHash,
+      d.prepared!.search,
+      d.prepared!.metadata ?? JSON.stringify(d.metadata ?? {}),
+    );
+  }
+  return { ...rest, shared, rows };
+}
+
+/**
+ * Unpacks {@link toWire}'s output into drawer inputs. `metadata` is parsed from its JSON only when
+ * read (a SQL store writes the JSON as it is).
+ */
+export function fromWire(w: WirePrepared): Prepared {
+  if (w.kind !== 'file') return w;
+  const { shared, rows, ...rest } = w;
+  const drawers: DrawerInput[] = [];
+  for (let i = 0; i < rows.length; i += ROW_FIELDS) {
+    const json = rows[i + 8] as string;
+    let parsed: Record<string, unknown> | undefined;
+    drawers.push({
+      ...shared!,
+      id: rows[i] as string,
+      chunkIndex: rows[i + 1] as number,
+      lineStart: rows[i + 2] as number | null,
+      lineEnd: rows[i + 3] as number | null,
+      text: rows[i + 4] as string,
+      indexExtra: rows[i + 5] as string,
+      prepared: { contentHash: rows[i + 6] as string, search: rows[i + 7] as string, metadata: json },
+      get metadata() {
+        return (parsed ??= JSON.parse(json) as Record<string, unknown>);
+      },
+    } as DrawerInput);
+  }
+  return { ...rest, drawers };
 }

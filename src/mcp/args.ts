@@ -7,7 +7,7 @@
  * before parsing (stdio: an `isError` result for a `tools/call`; HTTP: 413).
  */
 import * as z from 'zod';
-import { STRICT_DATE_EXPECTED, isStrictDate } from '../internal.js';
+import { STRICT_DATE_EXPECTED, isStrictDate } from '../core/dates.js';
 
 /** Argument size limits, in characters (UTF-16 units) unless stated. */
 export const ARG_LIMITS = {

@@ -7,7 +7,8 @@
  * length of a long value), so a 4 MB argument gets a reply of a few hundred bytes.
  */
 import type * as z from 'zod';
-import { createError, displayDetails, isLociError, type Logger, type LociError } from '../internal.js';
+import { createError, displayDetails, isLociError, type LociError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 
 /** The structured error every failed call carries. */
 interface ToolFailure {

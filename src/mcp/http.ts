@@ -20,17 +20,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import {
-  createError,
-  isLociError,
-  oneLine,
-  openPalace,
-  shortValue,
-  silentLogger,
-  systemClock,
-  type Clock,
-  type Palace,
-} from '../internal.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import { createError, isLociError, oneLine, shortValue } from '../core/errors.js';
+import { silentLogger } from '../core/logger.js';
+import { openPalace, type Palace } from '../palace/index.js';
 import { createLociMcpServer, type LociMcpServer, type LociMcpServerOptions } from './server.js';
 import { MAX_MESSAGE_BYTES } from './args.js';
 
@@ -46,7 +39,10 @@ export interface ServeHttpOptions extends LociMcpServerOptions {
   maxSessions?: number;
   /** Largest accepted request body in bytes (larger ones get 413). Default 4 MiB. */
   maxBodyBytes?: number;
-  /** A session without requests for this long is closed, in ms (≥ 1). Default 5 minutes (`LOCI_MCP_IDLE_SECONDS` in the CLI). */
+  /**
+   * A session without requests for this long is closed, in ms (≥ 1). Default 5 minutes (`LOCI_MCP_IDLE_SECONDS` in the
+   * CLI).
+   */
   idleSessionMs?: number;
   /**
    * Browser origins allowed besides loopback ones, e.g. `https://app.example:8443` (scheme, host
@@ -122,7 +118,10 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
   });
 }
 
-/** The origin of an `Origin` header in canonical form (`scheme://host:port`), or undefined when it is not a URL origin (e.g. `null`). */
+/**
+ * The origin of an `Origin` header in canonical form (`scheme://host:port`), or undefined when it is not a URL origin
+ * (e.g. `null`).
+ */
 function canonicalOrigin(raw: string): string | undefined {
   try {
     const u = new URL(raw);
@@ -229,7 +228,8 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
         res,
         403,
         -32000,
-        `forbidden origin ${JSON.stringify(oneLine(shortValue(String(origin))))}: only loopback origins and those allowed with --allow-origin (LOCI_MCP_ALLOWED_ORIGINS) may call this server`,
+        `forbidden origin ${JSON.stringify(oneLine(shortValue(String(origin))))}: only loopback origins and those ` +
+          'allowed with --allow-origin (LOCI_MCP_ALLOWED_ORIGINS) may call this server',
       );
     }
     if (!authorised(req))

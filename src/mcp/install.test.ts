@@ -28,7 +28,10 @@ function shellWords(line: string): string[] {
   let word = '';
   let last = 0;
   for (let m = re.exec(line); m; m = re.exec(line)) {
-    if (m.index > last && /\s/.test(line.slice(last, m.index)) && word) (words.push(word), (word = ''));
+    if (m.index > last && /\s/.test(line.slice(last, m.index)) && word) {
+      words.push(word);
+      word = '';
+    }
     word += m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!;
     last = re.lastIndex;
   }

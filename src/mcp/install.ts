@@ -15,17 +15,12 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createError,
-  findGitRoot,
-  lociLaunch,
-  writeFileAtomic,
-  readJsonObjectFile,
-  isJsonObject,
-  processEnv,
-  readSettings,
-  type Env,
-} from '../internal.js';
+import { processEnv, readSettings, type Env } from '../core/env.js';
+import { createError } from '../core/errors.js';
+import { writeFileAtomic } from '../core/fs-safe.js';
+import { findGitRoot } from '../core/git.js';
+import { readJsonObjectFile, isJsonObject } from '../core/json-file.js';
+import { lociLaunch } from '../core/launcher.js';
 
 /** Where the registration goes. */
 export type McpInstallScope = 'project' | 'user' | 'local';
@@ -178,7 +173,9 @@ export function installMcp(opts: McpInstallOptions = {}): McpInstallResult {
     : entry;
   if (cmd.command !== 'loci' || home)
     notes.push(
-      `.mcp.json is usually committed and shared: this entry holds paths of this machine (${[cmd.command !== 'loci' ? (cmd.args[0] ?? cmd.command) : '', home ?? ''].filter(Boolean).join(', ')}); use --scope local to keep it private`,
+      '.mcp.json is usually committed and shared: this entry holds paths of this machine ' +
+        `(${[cmd.command !== 'loci' ? (cmd.args[0] ?? cmd.command) : '', home ?? ''].filter(Boolean).join(', ')}); ` +
+        'use --scope local to keep it private',
     );
   if (original !== null && isJsonObject(old) && same(old, merged)) {
     return {

@@ -34,8 +34,14 @@ export function renderToolTable(tools: readonly AnyTool[] = lociTools({ kg: true
       .map(([k, v]) => (z.safeParse(v, undefined).success ? k : `**${k}**`))
       .join(', ');
     rows.push(
-      `| ${i + 1} | \`${t.name}\`${needsKg.has(t.name) ? ' ¹' : ''} | ${t.title} | ${yes(t.annotations.readOnlyHint)} | ${yes(t.annotations.destructiveHint)} | ${yes(t.annotations.idempotentHint)} | ${args || '—'} | ${firstSentence(t.description)} |`,
+      `| ${i + 1} | \`${t.name}\`${needsKg.has(t.name) ? ' ¹' : ''} | ${t.title} | ` +
+        `${yes(t.annotations.readOnlyHint)} | ${yes(t.annotations.destructiveHint)} | ` +
+        `${yes(t.annotations.idempotentHint)} | ${args || '—'} | ${firstSentence(t.description)} |`,
     );
   });
-  return `${TOOLS_START}\n${rows.join('\n')}\n\n${tools.length} tools; \`openWorldHint\` is false on every one. ¹ graph tools: registered when the palace has a knowledge graph (\`palace.graph()\`, every palace opened with \`openPalace\`); the graph loads on the first such call.\n${TOOLS_END}`;
+  return (
+    `${TOOLS_START}\n${rows.join('\n')}\n\n${tools.length} tools; \`openWorldHint\` is false on every one. ¹ ` +
+    `graph tools: registered when the palace has a knowledge graph (\`palace.graph()\`, every palace opened ` +
+    `with \`openPalace\`); the graph loads on the first such call.\n${TOOLS_END}`
+  );
 }

@@ -18,18 +18,11 @@ import { resolve } from 'node:path';
 import * as z from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  claudeConfigDir,
-  createError,
-  openPalace,
-  selectMemoryDir,
-  silentLogger,
-  type Logger,
-  type MemoryDirChoice,
-  type Palace,
-  processEnv,
-  readSettings,
-} from '../internal.js';
+import { processEnv, readSettings } from '../core/env.js';
+import { createError } from '../core/errors.js';
+import { silentLogger, type Logger } from '../core/logger.js';
+import { selectMemoryDir, type MemoryDirChoice } from '../memdir/index.js';
+import { openPalace, type Palace } from '../palace/index.js';
 import { ErrorShape } from './shapes.js';
 import { errorResult, failureOf, invalidArguments, resultOfThrown } from './failure.js';
 import { lociTools } from './registry.js';
@@ -78,9 +71,12 @@ export interface LociMcpServer {
 
 /** Sent once at initialize: how to use Loci, in a few lines (not repeated in any tool result). */
 const INSTRUCTIONS = [
-  "Loci is the user's local long-term memory: verbatim drawers of mined code, docs and past conversations, organised in wings (projects, people, agents) and rooms (topics), plus Claude Code memory files.",
-  'Before answering about past decisions, people or project history, search (loci_search) instead of guessing; open hits with loci_get_drawer or loci_drawer_neighbours.',
-  'Save durable lessons as memory files (loci_memory_write / loci_memory_edit), raw text worth keeping with loci_add_drawer, and your own notes with loci_diary_write.',
+  "Loci is the user's local long-term memory: verbatim drawers of mined code, docs and past conversations, " +
+    'organised in wings (projects, people, agents) and rooms (topics), plus Claude Code memory files.',
+  'Before answering about past decisions, people or project history, search (loci_search) instead of guessing; ' +
+    'open hits with loci_get_drawer or loci_drawer_neighbours.',
+  'Save durable lessons as memory files (loci_memory_write / loci_memory_edit), raw text worth keeping with ' +
+    'loci_add_drawer, and your own notes with loci_diary_write.',
 ].join('\n');
 
 function packageVersion(): string {
@@ -119,10 +115,15 @@ function memoryDirChooser(
   };
 }
 
-/** `LOCI_MINE_ROOTS` when set, else the project root and Claude Code's configuration folder. */
-function defaultMineRoots(env: NodeJS.ProcessEnv, projectRoot: () => string): string[] {
+/**
+ * `LOCI_MINE_ROOTS` when set, else the project root and Claude Code's configuration folder. Asked
+ * by `loci_mine` only, which loads the miners anyway (the ingest door is not loaded at start).
+ */
+async function defaultMineRoots(env: NodeJS.ProcessEnv, projectRoot: () => string): Promise<string[]> {
   const fromEnv = readSettings(env).mineRoots;
-  return fromEnv.length ? fromEnv.map((p) => resolve(p)) : [projectRoot(), claudeConfigDir(undefined, env)];
+  if (fromEnv.length) return fromEnv.map((p) => resolve(p));
+  const { claudeConfigDir } = await import('../ingest/index.js');
+  return [projectRoot(), claudeConfigDir(undefined, env)];
 }
 
 /** Builds the Loci MCP server (tools registered, not yet connected). */
@@ -136,8 +137,9 @@ export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Prom
   // The graph is loaded on the first graph tool call, not at start (it would slow the cold start).
   const graph = typeof palace.graph === 'function' ? () => palace.graph() : undefined;
   const memoryDir = memoryDirChooser(cwd, env, palace.home);
-  let roots: readonly string[] | undefined;
-  const mineRoots = () => (roots ??= opts.mineRoots ?? defaultMineRoots(env, () => memoryDir().projectRoot));
+  let roots: Promise<readonly string[]> | undefined;
+  const mineRoots = () =>
+    (roots ??= opts.mineRoots ? Promise.resolve(opts.mineRoots) : defaultMineRoots(env, () => memoryDir().projectRoot));
   const ctx: ToolContext = { palace, logger, cwd, env, memoryDir, mineRoots, ...(graph ? { graph } : {}) };
   const tools = lociTools({ kg: graph !== undefined });
 

@@ -9,7 +9,7 @@
 import { format } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Readable, Writable } from 'node:stream';
-import { createError } from '../internal.js';
+import { createError } from '../core/errors.js';
 import { createLociMcpServer, type LociMcpServerOptions } from './server.js';
 import { MAX_MESSAGE_BYTES } from './args.js';
 import { errorResult, failureOf } from './failure.js';
@@ -146,7 +146,8 @@ export async function serveStdio(opts: ServeStdioOptions = {}): Promise<StdioSer
   };
   logger?.log(
     'info',
-    `loci mcp serving ${built.tools.length} tools over stdio (palace ${built.palace.home}), ready ${Math.round(performance.now())} ms after process start`,
+    `loci mcp serving ${built.tools.length} tools over stdio (palace ${built.palace.home}), ready ` +
+      `${Math.round(performance.now())} ms after process start`,
   );
   return { closed, close };
 }

@@ -62,7 +62,7 @@ export interface ToolContext {
    * The folders `loci_mine` may read (a path must be one of them or inside one): `mineRoots`
    * of the server options, else `LOCI_MINE_ROOTS`, else the project and Claude Code's folder.
    */
-  mineRoots(): readonly string[];
+  mineRoots(): Promise<readonly string[]>;
   /** The palace's knowledge graph and tunnels (loaded on first use), when it has them. */
   graph?: () => Promise<PalaceGraph>;
 }

@@ -2,10 +2,12 @@
  * @module memdir/frontmatter
  * Splits a markdown file into BOM, `---` fenced YAML frontmatter and body, and reassembles it
  * byte for byte. The YAML itself is parsed by the `yaml` package (`parseDocument`), so rewrites keep
- * key order, quoting, comments and unknown keys.
+ * key order, quoting, comments and unknown keys; frontmatter of the common simple shape is read
+ * without it (`simple-yaml.ts`), and the package loads only when its document is asked for.
  */
 import type { Document } from 'yaml';
 import { lazyRequire } from '../core/lazy.js';
+import { parseSimpleYaml } from './simple-yaml.js';
 
 const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
@@ -87,9 +89,23 @@ function oneLineError(message: string): string {
 /**
  * Parses YAML frontmatter text tolerantly (duplicate keys allowed, last wins). Never throws: parse
  * errors, unresolved aliases (`b: *x`), alias bombs (more than 100 alias expansions) and
- * non-mapping documents are reported in `errors` (one line each).
+ * non-mapping documents are reported in `errors` (one line each). Simple frontmatter is read without
+ * the `yaml` package; `doc` then parses it on first access.
  */
 export function parseYaml(yamlText: string): ParsedYaml {
+  const simple = parseSimpleYaml(yamlText);
+  if (simple === undefined) return parseWithPackage(yamlText);
+  let doc: Document | undefined;
+  return {
+    get doc() {
+      return (doc ??= parseWithPackage(yamlText).doc);
+    },
+    data: simple,
+    errors: [],
+  };
+}
+
+function parseWithPackage(yamlText: string): ParsedYaml {
   const y = yaml();
   let doc: Document;
   try {

@@ -227,14 +227,24 @@ export function applyTopicPatch(text: string, file: string, patch: TopicPatch, n
     if (patch.type !== undefined) {
       // Keep the variant the file already uses; update both if it carries both.
       if (doc.has('type') && doc.hasIn(['metadata', 'type'])) {
-        if (!sameValue(doc.get('type'), patch.type)) (doc.set('type', patch.type), (changed = true));
+        if (!sameValue(doc.get('type'), patch.type)) {
+          doc.set('type', patch.type);
+          changed = true;
+        }
       }
       setMeta('type', patch.type, 'type');
     }
     if (patch.privacy !== undefined) setMeta('privacy', patch.privacy, 'privacy');
     if (patch.pinned !== undefined) {
       if (patch.pinned) setMeta('pinned', true, 'pinned');
-      else for (const p of [['metadata', 'pinned'], ['pinned']]) if (doc.hasIn(p)) (doc.deleteIn(p), (changed = true));
+      else {
+        for (const p of [['metadata', 'pinned'], ['pinned']]) {
+          if (doc.hasIn(p)) {
+            doc.deleteIn(p);
+            changed = true;
+          }
+        }
+      }
     }
   }
   const type = patch.type ?? t.type;

@@ -24,7 +24,7 @@ export const SAFE_LT = '\u2039';
  *   reminder>`, `< system…`, `< user`, `< assistant`, `< memory`, …). A plain `a < b` is kept.
  */
 const TAG_START =
-  /<(?=[\p{Cf}]*(?:[\/\p{L}_:!?|]|$)|[\s\p{Cf}]+(?:\/|system|reminder|memory|drawer|instruction|user|assistant|human|tool|function|antml|im_|\|))/giu;
+  /<(?=[\p{Cf}]*(?:[/\p{L}_:!?|]|$)|[\s\p{Cf}]+(?:\/|system|reminder|memory|drawer|instruction|user|assistant|human|tool|function|antml|im_|\|))/giu;
 /** C0 controls other than tab and line feed, and DEL. */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 

@@ -131,7 +131,7 @@ function keyWords(key: string): string[] {
   return key
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
-    .split(/[_.\-]+/)
+    .split(/[_.-]+/)
     .filter(Boolean);
 }
 

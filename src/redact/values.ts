@@ -81,7 +81,7 @@ const PLACEHOLDER_WORDS =
 
 /** References and empty values: `$X`, `${X}`, `%X%`, `<x>`, `{{x}}`, `[x]`, env lookups (`os.environ[…]`, `ENV[…]`), `xxx`. */
 const REFERENCE =
-  /^(?:\$|%|<|\{|\[|\(|@|!|#|&|\\|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|env[.(\[:]|ENV\[|secrets\.|vault:|ref\+|op:\/\/|arn:|sm:\/\/|-+$|\.+$|_+$|\*+|x+$|X+$|…|true$|false$|nil$|on$|off$|yes$|no$)/;
+  /^(?:\$|%|<|\{|\[|\(|@|!|#|&|\\|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|env[.([:]|ENV\[|secrets\.|vault:|ref\+|op:\/\/|arn:|sm:\/\/|-+$|\.+$|_+$|\*+|x+$|X+$|…|true$|false$|nil$|on$|off$|yes$|no$)/;
 
 /** Function calls, `new X`, arrow functions, concatenation, member access, regexes, templates. */
 const CODE = /\w\(|^\(|\)$|=>|\s|^new$|\\[dwsbntu]|\$\{|^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[\w$.]+\[/;

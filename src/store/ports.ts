@@ -44,10 +44,11 @@ export interface DrawerInput {
   indexExtra?: string;
   /**
    * Precomputed `contentHash` (SHA-256 of `text`) and search column
-   * (`searchColumn(text + '\n' + indexExtra)`), e.g. from a mining worker. Adapters trust it;
-   * use `prepareDrawer` from the store module to fill it.
+   * (`searchColumn(text + '\n' + indexExtra)`), e.g. from a mining worker, and optionally
+   * `metadata` already serialised (`JSON.stringify(metadata)`, so that a SQL adapter does not
+   * serialise it again). Adapters trust it; use `prepareDrawer` from the store module to fill it.
    */
-  prepared?: { contentHash: string; search: string };
+  prepared?: { contentHash: string; search: string; metadata?: string };
 }
 
 /** A stored drawer. */

@@ -33,21 +33,28 @@ function checkName(kind: 'wing' | 'room' | 'hall', v: string): void {
   checked.add(v);
 }
 
-/** A fully-populated drawer record from an input (validated). */
-export function materialize(input: DrawerInput, filedAt: string): Drawer & { search: string } {
+/** A drawer row as a SQL adapter writes it: metadata serialised, no metadata object. */
+export type DrawerRowInput = Omit<Drawer, 'metadata'> & { search: string; metadataJson: string };
+
+/**
+ * The row of an input (validated), with its metadata as JSON — `prepared.metadata` when given, so
+ * that mining serialises each drawer's metadata once, in the worker. `source` overrides the input's.
+ */
+export function materializeRow(input: DrawerInput, filedAt: string, source = input.source): DrawerRowInput {
   checkName('wing', input.wing);
   checkName('room', input.room);
   if (input.hall != null) checkName('hall', input.hall);
   if (typeof input.text !== 'string' || input.text.length === 0) {
     throw createError('INVALID_ARGUMENT', { name: 'text', value: input.text, expected: 'non-empty text' });
   }
-  const contentHash = input.prepared?.contentHash ?? sha256(input.text);
+  const p = input.prepared;
+  const contentHash = p?.contentHash ?? sha256(input.text);
   return {
-    id: input.id ?? defaultDrawerId(input, contentHash),
+    id: input.id ?? defaultDrawerId(source === input.source ? input : { ...input, source }, contentHash),
     wing: input.wing,
     room: input.room,
     hall: input.hall ?? null,
-    source: input.source ?? null,
+    source: source ?? null,
     sourceHash: input.sourceHash ?? null,
     sourceMtime: input.sourceMtime ?? null,
     chunkIndex: input.chunkIndex ?? 0,
@@ -57,11 +64,18 @@ export function materialize(input: DrawerInput, filedAt: string): Drawer & { sea
     filedAt,
     addedBy: input.addedBy ?? 'loci',
     contentHash,
-    metadata: input.metadata ?? {},
+    metadataJson: p?.metadata ?? JSON.stringify(input.metadata ?? {}),
     text: input.text,
-    search:
-      input.prepared?.search ?? searchColumn(input.indexExtra ? `${input.text}\n${input.indexExtra}` : input.text),
+    search: p?.search ?? searchColumn(input.indexExtra ? `${input.text}\n${input.indexExtra}` : input.text),
   };
+}
+
+/** A fully-populated drawer record from an input (validated). */
+export function materialize(input: DrawerInput, filedAt: string): Drawer & { search: string } {
+  const { metadataJson, ...row } = materializeRow(input, filedAt);
+  const metadata =
+    input.metadata ?? (input.prepared?.metadata !== undefined ? (JSON.parse(metadataJson) as Drawer['metadata']) : {});
+  return { ...row, metadata };
 }
 
 /** Fills `prepared` (content hash and search column) so that a store does no hashing or tokenising. */

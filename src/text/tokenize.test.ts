@@ -67,3 +67,20 @@ test('property: tokenising is idempotent on its own output', () => {
   );
   assert.equal(searchColumn('Hello World'), 'hello world');
 });
+
+test('property: searchColumn (cached runs) equals the joined tokens, stemmed or not, on repeated text', () => {
+  const unit = fc.constantFrom(...'aZ9 _-.é認証모듈ü›—\nOpenPalaceHTTPServer'.split(''));
+  fc.assert(
+    fc.property(fc.array(fc.string({ unit, maxLength: 40 }), { maxLength: 4 }), (parts) => {
+      // The same runs again: the second pass is served from the run cache.
+      const text = parts.join(' ') + ' ' + parts.join('\n');
+      for (const stem of [true, false]) {
+        assert.equal(searchColumn(text, { stem }), tokenize(text, { stem }).join(' '));
+        assert.equal(searchColumn(text, { stem }), tokenize(text, { stem }).join(' '));
+      }
+    }),
+    { numRuns: 500 },
+  );
+  assert.equal(searchColumn('— … ›'), '');
+  assert.equal(searchColumn('runningServer — running'), 'runningserv run server run');
+});

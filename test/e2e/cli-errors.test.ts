@@ -2,8 +2,8 @@
  * @module test/e2e/cli-errors
  * Every CLI error is one line `loci: <message> [CODE]` (issue 11, defect 5): echoed values are
  * shortened and single-lined, commander's usage errors carry CLI_USAGE and a `--help` hint, dates
- * are checked against the calendar. The binary for the issue's commands, then a property test
- * through the in-process `runCli` over read-only commands with random arguments.
+ * are checked against the calendar. The issue's commands, then a property test over read-only
+ * commands with random arguments, all through the in-process `runCli`.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -11,7 +11,8 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { runCli } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/context.js';
-import { loci, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 
 const ONE_LINE_ERROR = /^loci: [^\n]+ \[[A-Z_]+\]\n$/;
 
@@ -29,43 +30,43 @@ describe('CLI errors are one line with a code', () => {
   });
   after(() => work.cleanup());
 
-  test('a line break in a value is escaped, a 100 KB value is cut to a prefix', () => {
-    const r = loci(['get', 'a\nb'], { home });
+  test('a line break in a value is escaped, a 100 KB value is cut to a prefix', async () => {
+    const r = await lociIn(['get', 'a\nb'], { home });
     assert.equal(r.code, 2);
     assertOneLineError(r.stderr, 'DRAWER_NOT_FOUND');
     assert.match(r.stderr, /id a\\nb /);
-    const big = loci(['get', 'x'.repeat(100_000)], { home });
+    const big = await lociIn(['get', 'x'.repeat(100_000)], { home });
     assertOneLineError(big.stderr, 'DRAWER_NOT_FOUND');
     assert.ok(big.stderr.length < 500, `${big.stderr.length} chars`);
     assert.match(big.stderr, /…\(100000 chars\)/);
   });
 
-  test("commander's usage errors become CLI_USAGE with a --help hint for the command", () => {
-    const extra = loci(['embed', 'x'], { home });
+  test("commander's usage errors become CLI_USAGE with a --help hint for the command", async () => {
+    const extra = await lociIn(['embed', 'x'], { home });
     assert.equal(extra.code, 2);
     assertOneLineError(extra.stderr, 'CLI_USAGE');
     assert.match(extra.stderr, /too many arguments.*run `loci embed --help` for usage/);
-    const missing = loci(['diary', 'read'], { home });
+    const missing = await lociIn(['diary', 'read'], { home });
     assert.equal(missing.code, 2);
     assertOneLineError(missing.stderr, 'CLI_USAGE');
     assert.match(missing.stderr, /--agent.*`loci diary read --help`/);
-    const typo = loci(['serach', 'x'], { home });
+    const typo = await lociIn(['serach', 'x'], { home });
     assertOneLineError(typo.stderr, 'CLI_USAGE');
     assert.match(typo.stderr, /Did you mean search\?/);
   });
 
-  test('impossible dates are refused wherever the CLI takes a date', () => {
+  test('impossible dates are refused wherever the CLI takes a date', async () => {
     for (const args of [
       ['search', 'x', '--since', '2025-13-45'],
       ['search', 'x', '--until', '2025-02-30'],
       ['diary', 'read', '--agent', 'a', '--since', '2025-13-45'],
       ['kg', 'query', 'x', '--as-of', '2026-01-15T25:00Z'],
     ]) {
-      const r = loci(args, { home });
+      const r = await lociIn(args, { home });
       assert.equal(r.code, 2, args.join(' '));
       assertOneLineError(r.stderr, 'INVALID_ARGUMENT');
     }
-    assert.equal(loci(['search', 'x', '--since', '2024-02-29'], { home }).code, 0);
+    assert.equal((await lociIn(['search', 'x', '--since', '2024-02-29'], { home })).code, 0);
   });
 
   test('property: read-only commands with random arguments never crash and fail on one line', async () => {

@@ -1,7 +1,9 @@
 /**
  * @module test/e2e/cli
- * The palace core through the real `loci` binary: init, mine, search (English, Chinese,
- * Japanese), status, get, list, incremental re-mining, prune/sync, and clear errors.
+ * The palace core through the `loci` CLI: init, mine, search (English, Chinese, Japanese), status,
+ * get, list, incremental re-mining, prune/sync, and clear errors. Commands run in-process through
+ * the CLI's entry function (`lociIn`); the binary is spawned for `--help`/`--version` (the smoke
+ * test of the front end) and where another process must hold the database lock.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +11,7 @@ import { appendFileSync, existsSync, readFileSync, rmSync, statSync, unlinkSync,
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { loci, tempDir, writeTree } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 
 const PROJECT: Record<string, string | Buffer> = {
   'README.md':
@@ -40,7 +43,7 @@ describe('loci CLI (palace core)', () => {
   });
   after(() => work.cleanup());
 
-  test('--help and --version work', () => {
+  test('--help and --version work', async () => {
     const h = loci(['--help'], { home });
     assert.equal(h.code, 0);
     for (const cmd of ['mine', 'search', 'status', 'get', 'list', 'init', 'sync'])
@@ -49,25 +52,25 @@ describe('loci CLI (palace core)', () => {
     assert.match(loci(['search', '--help'], { home }).stdout, /--wing/);
   });
 
-  test('init is idempotent and status works on an empty home', () => {
+  test('init is idempotent and status works on an empty home', async () => {
     const fresh = join(work.dir, 'fresh-home');
-    const s = loci(['status', '--json'], { home: fresh });
+    const s = await lociIn(['status', '--json'], { home: fresh });
     assert.equal(s.code, 0, s.stderr);
     assert.deepEqual(JSON.parse(s.stdout).drawers, 0);
-    assert.equal(loci(['init'], { home: fresh }).code, 0);
-    const again = loci(['init', '--json'], { home: fresh });
+    assert.equal((await lociIn(['init'], { home: fresh })).code, 0);
+    const again = await lociIn(['init', '--json'], { home: fresh });
     assert.equal(again.code, 0);
     assert.equal(JSON.parse(again.stdout).drawers, 0);
   });
 
-  test('--home overrides LOCI_HOME', () => {
+  test('--home overrides LOCI_HOME', async () => {
     const other = join(work.dir, 'other-home');
-    const r = loci(['--home', other, 'status', '--json'], { home });
+    const r = await lociIn(['--home', other, 'status', '--json'], { home });
     assert.equal(JSON.parse(r.stdout).home, other);
   });
 
-  test('mine respects ignores, skips binaries and reports JSON', () => {
-    const r = loci(['mine', proj, '--json'], { home });
+  test('mine respects ignores, skips binaries and reports JSON', async () => {
+    const r = await lociIn(['mine', proj, '--json'], { home });
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
     for (const k of [
@@ -83,14 +86,14 @@ describe('loci CLI (palace core)', () => {
     assert.ok(s.drawers_added >= 6, JSON.stringify(s));
     assert.equal(s.drawers_removed, 0);
     assert.equal(s.wing, 'demo');
-    const z = JSON.parse(loci(['search', 'zebra', '--json'], { home }).stdout);
+    const z = JSON.parse((await lociIn(['search', 'zebra', '--json'], { home })).stdout);
     assert.deepEqual(z.results, [], 'ignored files are never mined');
-    const nm = JSON.parse(loci(['search', 'should never be mined', '--json'], { home }).stdout);
+    const nm = JSON.parse((await lociIn(['search', 'should never be mined', '--json'], { home })).stdout);
     assert.ok(nm.results.every((h: { source: string }) => !h.source.includes('node_modules')));
   });
 
-  test('search finds English with ids, rooms, lines and scores', () => {
-    const r = loci(['search', 'why OAuth2 migration', '--json'], { home });
+  test('search finds English with ids, rooms, lines and scores', async () => {
+    const r = await lociIn(['search', 'why OAuth2 migration', '--json'], { home });
     assert.equal(r.code, 0, r.stderr);
     const { results } = JSON.parse(r.stdout);
     assert.ok(results.length >= 1);
@@ -100,46 +103,46 @@ describe('loci CLI (palace core)', () => {
     assert.equal(top.room, 'docs');
     assert.deepEqual(top.lines, [1, 3]);
     assert.match(top.text, /OAuth2/);
-    const human = loci(['search', 'OAuth2', 'migration'], { home });
+    const human = await lociIn(['search', 'OAuth2', 'migration'], { home });
     assert.match(human.stdout, /auth\.md:1-3/);
   });
 
-  test('search finds Chinese with a two-character query and Japanese', () => {
-    const zh = JSON.parse(loci(['search', '认证', '--json'], { home }).stdout);
+  test('search finds Chinese with a two-character query and Japanese', async () => {
+    const zh = JSON.parse((await lociIn(['search', '认证', '--json'], { home })).stdout);
     assert.ok(zh.results.length >= 1);
     assert.match(zh.results[0].text, /认证/);
-    const mod = JSON.parse(loci(['search', '模块', '--json'], { home }).stdout);
+    const mod = JSON.parse((await lociIn(['search', '模块', '--json'], { home })).stdout);
     assert.match(mod.results[0].text, /模块/);
-    const ja = JSON.parse(loci(['search', '認証モジュール', '--json'], { home }).stdout);
+    const ja = JSON.parse((await lociIn(['search', '認証モジュール', '--json'], { home })).stdout);
     assert.match(ja.results[0].text, /認証/);
   });
 
-  test('filters and limits', () => {
-    const r = JSON.parse(loci(['search', 'OAuth2', '--room', 'docs', '-n', '1', '--json'], { home }).stdout);
+  test('filters and limits', async () => {
+    const r = JSON.parse((await lociIn(['search', 'OAuth2', '--room', 'docs', '-n', '1', '--json'], { home })).stdout);
     assert.equal(r.results.length, 1);
     assert.equal(r.results[0].room, 'docs');
-    const none = JSON.parse(loci(['search', 'OAuth2', '--wing', 'nope', '--json'], { home }).stdout);
+    const none = JSON.parse((await lociIn(['search', 'OAuth2', '--wing', 'nope', '--json'], { home })).stdout);
     assert.deepEqual(none.results, []);
-    const code = JSON.parse(loci(['search', 'reciprocal rank fusion', '--json'], { home }).stdout);
+    const code = JSON.parse((await lociIn(['search', 'reciprocal rank fusion', '--json'], { home })).stdout);
     assert.equal(code.results[0].room, 'search');
   });
 
-  test('status, get and list', () => {
-    const s = JSON.parse(loci(['status', '--json'], { home }).stdout);
+  test('status, get and list', async () => {
+    const s = JSON.parse((await lociIn(['status', '--json'], { home })).stdout);
     assert.ok(s.drawers >= 6);
     assert.equal(typeof s.wings.demo, 'number');
     assert.equal(s.index.lexical, 'ok');
-    const hit = JSON.parse(loci(['search', 'OAuth2', '--json'], { home }).stdout).results[0];
-    const g = loci(['get', hit.id, '--json'], { home });
+    const hit = JSON.parse((await lociIn(['search', 'OAuth2', '--json'], { home })).stdout).results[0];
+    const g = await lociIn(['get', hit.id, '--json'], { home });
     assert.equal(JSON.parse(g.stdout).drawer.text, hit.text);
-    assert.equal(loci(['get', hit.id], { home }).stdout.includes(hit.text.trim()), true);
-    const wings = JSON.parse(loci(['list', 'wings', '--json'], { home }).stdout);
+    assert.equal((await lociIn(['get', hit.id], { home })).stdout.includes(hit.text.trim()), true);
+    const wings = JSON.parse((await lociIn(['list', 'wings', '--json'], { home })).stdout);
     assert.ok(wings.wings.demo >= 6);
-    const rooms = JSON.parse(loci(['list', 'rooms', '--wing', 'demo', '--json'], { home }).stdout);
+    const rooms = JSON.parse((await lociIn(['list', 'rooms', '--wing', 'demo', '--json'], { home })).stdout);
     assert.ok(rooms.rooms.docs >= 3);
   });
 
-  test('re-mining an unchanged tree writes nothing; a changed file replaces its drawers', () => {
+  test('re-mining an unchanged tree writes nothing; a changed file replaces its drawers', async () => {
     // Byte for byte: the database file (and its WAL, if any) is not written at all.
     const snapshot = () =>
       ['palace.db', 'palace.db-wal'].map((f) =>
@@ -148,7 +151,7 @@ describe('loci CLI (palace core)', () => {
           : `${f}:absent`,
       );
     const before = snapshot();
-    const again = JSON.parse(loci(['mine', proj, '--json'], { home }).stdout);
+    const again = JSON.parse((await lociIn(['mine', proj, '--json'], { home })).stdout);
     assert.equal(again.drawers_added, 0);
     assert.equal(again.drawers_updated, 0);
     assert.equal(again.drawers_removed, 0);
@@ -157,69 +160,69 @@ describe('loci CLI (palace core)', () => {
       join(proj, 'docs/auth.md'),
       '\n## Rollout\n\nThe rollout finished on a Tuesday with no incidents.\n',
     );
-    const changed = JSON.parse(loci(['mine', proj, '--json'], { home }).stdout);
+    const changed = JSON.parse((await lociIn(['mine', proj, '--json'], { home })).stdout);
     assert.ok(changed.drawers_added + changed.drawers_updated >= 1, JSON.stringify(changed));
-    const hits = JSON.parse(loci(['search', 'rollout incidents', '--json'], { home }).stdout).results;
+    const hits = JSON.parse((await lociIn(['search', 'rollout incidents', '--json'], { home })).stdout).results;
     assert.match(hits[0].text, /rollout/i);
   });
 
-  test('deleted files: kept by default, removed by --prune and by sync', () => {
+  test('deleted files: kept by default, removed by --prune and by sync', async () => {
     unlinkSync(join(proj, 'docs/ja.md'));
-    const kept = JSON.parse(loci(['mine', proj, '--json'], { home }).stdout);
+    const kept = JSON.parse((await lociIn(['mine', proj, '--json'], { home })).stdout);
     assert.equal(kept.drawers_removed, 0);
-    const pruned = JSON.parse(loci(['mine', proj, '--prune', '--json'], { home }).stdout);
+    const pruned = JSON.parse((await lociIn(['mine', proj, '--prune', '--json'], { home })).stdout);
     assert.ok(pruned.drawers_removed >= 1);
-    assert.deepEqual(JSON.parse(loci(['search', '認証', '--json'], { home }).stdout).results, []);
+    assert.deepEqual(JSON.parse((await lociIn(['search', '認証', '--json'], { home })).stdout).results, []);
     rmSync(join(proj, 'docs/zh.md'));
-    const sync = JSON.parse(loci(['sync', '--json'], { home }).stdout);
+    const sync = JSON.parse((await lociIn(['sync', '--json'], { home })).stdout);
     assert.equal(sync.sources_removed, 1);
   });
 
-  test('diary: write from args and stdin, read newest first, searchable', () => {
-    const a = loci(
+  test('diary: write from args and stdin, read newest first, searchable', async () => {
+    const a = await lociIn(
       ['diary', 'write', '--agent', 'Claude', '--topic', 'deploy', 'Shipped', 'the', 'blue-green', 'switch', '--json'],
       { home },
     );
     assert.equal(a.code, 0, a.stderr);
     assert.match(JSON.parse(a.stdout).id, /^d[0-9a-f]{16}$/);
-    const b = loci(['diary', 'write', '--agent', 'claude'], {
+    const b = await lociIn(['diary', 'write', '--agent', 'claude'], {
       home,
       input: 'Second entry: rollback drill went fine\n',
     });
     assert.equal(b.code, 0, b.stderr);
-    const r = JSON.parse(loci(['diary', 'read', '--agent', 'claude', '--json'], { home }).stdout);
+    const r = JSON.parse((await lociIn(['diary', 'read', '--agent', 'claude', '--json'], { home })).stdout);
     assert.equal(r.total, 2);
     assert.equal(r.entries.length, 2);
     assert.ok(r.entries.some((e: { topic: string }) => e.topic === 'deploy'));
-    const hit = JSON.parse(loci(['search', 'rollback drill', '--json'], { home }).stdout).results[0];
+    const hit = JSON.parse((await lociIn(['search', 'rollback drill', '--json'], { home })).stdout).results[0];
     assert.equal(hit.wing, 'diary');
     assert.equal(hit.room, 'claude');
-    const none = loci(['diary', 'read', '--agent', 'nobody'], { home });
+    const none = await lociIn(['diary', 'read', '--agent', 'nobody'], { home });
     assert.match(none.stdout, /no diary entries/);
   });
 
-  test('errors are one clear line with a code and a non-zero exit', () => {
-    const missing = loci(['mine', join(work.dir, 'nope')], { home });
+  test('errors are one clear line with a code and a non-zero exit', async () => {
+    const missing = await lociIn(['mine', join(work.dir, 'nope')], { home });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /^loci: no such file or directory: .*nope — check the path \[PATH_NOT_FOUND\]\n$/);
-    const empty = loci(['search', '!!!'], { home });
+    const empty = await lociIn(['search', '!!!'], { home });
     assert.equal(empty.code, 2);
     assert.match(empty.stderr, /QUERY_EMPTY/);
-    const bad = loci(['search', 'x', '-n', 'zero'], { home });
+    const bad = await lociIn(['search', 'x', '-n', 'zero'], { home });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /INVALID_ARGUMENT/);
-    const noDrawer = loci(['get', 'dnope'], { home });
+    const noDrawer = await lociIn(['get', 'dnope'], { home });
     assert.equal(noDrawer.code, 2);
     assert.match(noDrawer.stderr, /DRAWER_NOT_FOUND/);
-    assert.equal(loci(['frobnicate'], { home }).code, 2);
+    assert.equal((await lociIn(['frobnicate'], { home })).code, 2);
   });
 
-  test('a locked database gives DB_LOCKED after the busy timeout and loses nothing', () => {
-    const before = JSON.parse(loci(['status', '--json'], { home }).stdout).drawers;
+  test('a locked database gives DB_LOCKED after the busy timeout and loses nothing', async () => {
+    const before = JSON.parse((await lociIn(['status', '--json'], { home })).stdout).drawers;
     const db = new Database(join(home, 'palace.db'));
     db.exec('BEGIN EXCLUSIVE');
     try {
-      const r = loci(['mine', proj, '--wing', 'other'], { home, env: { LOCI_BUSY_TIMEOUT_MS: '300' } });
+      const r = loci(['mine', proj, '--wing', 'other'], { home, env: { LOCI_BUSY_TIMEOUT_MS: '300' } }); // another process holds the lock
       assert.equal(r.code, 1);
       assert.match(
         r.stderr,
@@ -229,10 +232,10 @@ describe('loci CLI (palace core)', () => {
       db.exec('ROLLBACK');
       db.close();
     }
-    assert.equal(JSON.parse(loci(['status', '--json'], { home }).stdout).drawers, before);
+    assert.equal(JSON.parse((await lociIn(['status', '--json'], { home })).stdout).drawers, before);
   });
 
-  test('invalid UTF-8 is stored with a warning naming the file and the fix', () => {
+  test('invalid UTF-8 is stored with a warning naming the file and the fix', async () => {
     const dir = join(work.dir, 'latin1');
     writeTree(dir, {
       'notes.txt': Buffer.concat([
@@ -243,23 +246,23 @@ describe('loci CLI (palace core)', () => {
         Buffer.from('on\n'),
       ]),
     });
-    const r = loci(['mine', dir], { home });
+    const r = await lociIn(['mine', dir], { home });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /notes\.txt: not valid UTF-8; stored with replacement characters — convert it to UTF-8/);
-    const hit = JSON.parse(loci(['search', 'lait', '--json'], { home }).stdout).results[0];
+    const hit = JSON.parse((await lociIn(['search', 'lait', '--json'], { home })).stdout).results[0];
     assert.match(hit.text, /lait/);
   });
 
-  test('a corrupt or foreign database file is refused and left untouched', () => {
+  test('a corrupt or foreign database file is refused and left untouched', async () => {
     const corrupt = join(work.dir, 'corrupt-home');
     writeTree(corrupt, { 'palace.db': 'this is not a database at all, just text' });
-    const r = loci(['status'], { home: corrupt });
+    const r = await lociIn(['status'], { home: corrupt });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /DB_CORRUPT/);
     assert.equal(readFileSync(join(corrupt, 'palace.db'), 'utf8'), 'this is not a database at all, just text');
     const foreign = join(work.dir, 'foreign-home');
     writeTree(foreign, {});
-    const mk = loci(['status'], { home: foreign });
+    const mk = await lociIn(['status'], { home: foreign });
     assert.equal(mk.code, 0);
     // Turn it into another application's database.
     const db = join(foreign, 'palace.db');
@@ -269,7 +272,7 @@ describe('loci CLI (palace core)', () => {
     const other = new Database(db);
     other.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)');
     other.close();
-    const f = loci(['search', 'x'], { home: foreign });
+    const f = await lociIn(['search', 'x'], { home: foreign });
     assert.equal(f.code, 2);
     assert.match(f.stderr, /not a Loci palace database.*\[DB_FOREIGN\]/);
   });

@@ -1,6 +1,6 @@
 /**
  * @module test/e2e/convos
- * Conversation mining through the real `loci` binary: every fixture format mined with
+ * Conversation mining through the `loci` CLI (in-process, `lociIn`): every fixture format mined with
  * `--mode convos` and in auto mode, then found by `loci search` with its session id, date and
  * neighbouring exchanges; date filters and time cues; redaction (the database bytes never hold a
  * fixture secret, `--no-redact` keeps them); `loci mine --claude` on a fake Claude Code folder
@@ -12,7 +12,8 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { loci, ROOT, tempDir } from '../helpers/cli.js';
+import { ROOT, tempDir } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'convos');
 const SESSION = '5f0c2e1a-8b7d-4c3e-9a21-3f6d0b9e4c10';
@@ -212,8 +213,8 @@ const CASES: Case[] = [
   },
 ];
 
-function search(home: string, args: string[]): { results: Hit[] } {
-  const r = loci(['search', ...args, '--json'], { home });
+async function search(home: string, args: string[]): Promise<{ results: Hit[] }> {
+  const r = await lociIn(['search', ...args, '--json'], { home });
   assert.equal(r.code, 0, r.stderr);
   return JSON.parse(r.stdout) as { results: Hit[] };
 }
@@ -265,8 +266,8 @@ describe('loci mine: conversations', () => {
   });
   after(() => work.cleanup());
 
-  test('--mode convos mines every format; the JSON summary adds redactions and conversations', () => {
-    const r = loci(['mine', tree, '--mode', 'convos', '--flush', '--json'], { home: convos });
+  test('--mode convos mines every format; the JSON summary adds redactions and conversations', async () => {
+    const r = await lociIn(['mine', tree, '--mode', 'convos', '--flush', '--json'], { home: convos });
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
     for (const k of [
@@ -292,7 +293,7 @@ describe('loci mine: conversations', () => {
       s.warnings.some((w: string) => /malformed JSON/.test(w)),
       'the malformed line is reported',
     );
-    const again = JSON.parse(loci(['mine', tree, '--mode', 'convos', '--json'], { home: convos }).stdout);
+    const again = JSON.parse((await lociIn(['mine', tree, '--mode', 'convos', '--json'], { home: convos })).stdout);
     assert.deepEqual(
       [again.drawers_added, again.drawers_updated, again.drawers_removed, again.conversations, again.redactions],
       [0, 0, 0, 0, 0],
@@ -300,8 +301,8 @@ describe('loci mine: conversations', () => {
   });
 
   for (const c of CASES) {
-    test(`search finds ${c.file} with its session, date and neighbours`, () => {
-      const res = search(convos, [c.query, '--context', '1', '-n', '10']);
+    test(`search finds ${c.file} with its session, date and neighbours`, async () => {
+      const res = await search(convos, [c.query, '--context', '1', '-n', '10']);
       const hit = res.results.find((h) => h.source === join(tree, c.file) && c.text.test(h.text));
       assert.ok(
         hit,
@@ -321,8 +322,8 @@ describe('loci mine: conversations', () => {
     });
   }
 
-  test('a tool result saved to a sidecar file is read from it', () => {
-    const hit = search(convos, ['login succeeds with valid credentials']).results[0];
+  test('a tool result saved to a sidecar file is read from it', async () => {
+    const hit = (await search(convos, ['login succeeds with valid credentials'])).results[0];
     assert.ok(
       hit && hit.source.endsWith(`${SESSION}.jsonl`),
       'the full output in tool-results/ is archived, not the 2 KB preview',
@@ -330,8 +331,8 @@ describe('loci mine: conversations', () => {
     assert.match(hit.text, /\[Bash\] npm test/);
   });
 
-  test('auto mode sends conversations to the conversation miner and the rest to the project miner', () => {
-    const r = loci(['mine', tree, '--flush', '--json'], { home: auto });
+  test('auto mode sends conversations to the conversation miner and the rest to the project miner', async () => {
+    const r = await lociIn(['mine', tree, '--flush', '--json'], { home: auto });
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(r.stdout);
     assert.ok(s.conversations >= 25);
@@ -349,34 +350,28 @@ describe('loci mine: conversations', () => {
     ).map((p) => p.slice(tree.length + 1));
     db.close();
     assert.deepEqual(projectFiles, ['README.md', 'chat-text/not-a-chat.md', 'generate-claude-session.ts']);
-    const hit = search(auto, ['webkit line clamp']).results.find((h) => h.source.endsWith('history.jsonl'));
+    const hit = (await search(auto, ['webkit line clamp'])).results.find((h) => h.source.endsWith('history.jsonl'));
     assert.ok(hit, 'conversations are searchable after auto mining');
-    const again = JSON.parse(loci(['mine', tree, '--json'], { home: auto }).stdout);
+    const again = JSON.parse((await lociIn(['mine', tree, '--json'], { home: auto })).stdout);
     assert.deepEqual([again.drawers_added, again.drawers_updated, again.drawers_removed], [0, 0, 0]);
   });
 
-  test('--since/--until filter conversation drawers by when they were said', () => {
-    const june = search(convos, [
-      'rate limiting login',
-      '--since',
-      '2025-06-01',
-      '--until',
-      '2025-06-30',
-      '-n',
-      '20',
-    ]).results;
+  test('--since/--until filter conversation drawers by when they were said', async () => {
+    const june = (
+      await search(convos, ['rate limiting login', '--since', '2025-06-01', '--until', '2025-06-30', '-n', '20'])
+    ).results;
     assert.ok(june.length >= 3);
     assert.ok(
       june.every((h) => h.content_date !== null && h.content_date.startsWith('2025-06')),
       JSON.stringify(june.map((h) => h.content_date)),
     );
-    assert.deepEqual(search(convos, ['GIN BTREE jsonb', '--until', '2024-04-30']).results, []);
+    assert.deepEqual((await search(convos, ['GIN BTREE jsonb', '--until', '2024-04-30'])).results, []);
     assert.ok(
-      search(convos, ['GIN BTREE jsonb', '--since', '2024-05-02', '--until', '2024-05-02']).results.length >= 1,
+      (await search(convos, ['GIN BTREE jsonb', '--since', '2024-05-02', '--until', '2024-05-02'])).results.length >= 1,
     );
   });
 
-  test('a time cue in the question ("last week") ranks by when it was said', () => {
+  test('a time cue in the question ("last week") ranks by when it was said', async () => {
     const day = 86_400_000;
     const at = (daysAgo: number, minutes = 0) => new Date(Date.now() - daysAgo * day + minutes * 60_000).toISOString();
     const base = {
@@ -423,24 +418,23 @@ describe('loci mine: conversations', () => {
     mkdirSync(join(work.dir, 'timecue'), { recursive: true });
     writeFileSync(file, `${recs.map((r) => JSON.stringify(r)).join('\n')}\n`);
     const home = join(work.dir, 'home-timecue');
-    assert.equal(loci(['mine', file, '--flush'], { home }).code, 0);
-    const plain = search(home, ['what did we decide about the ledger storage engine', '-n', '2']).results;
+    assert.equal((await lociIn(['mine', file, '--flush'], { home })).code, 0);
+    const plain = (await search(home, ['what did we decide about the ledger storage engine', '-n', '2'])).results;
     assert.match(plain[0]!.text, /PostgreSQL/, 'without a cue the closer wording wins');
-    const cued = search(home, ['what did we decide about the ledger storage engine last week', '-n', '2']).results;
+    const cued = (await search(home, ['what did we decide about the ledger storage engine last week', '-n', '2']))
+      .results;
     assert.match(cued[0]!.text, /SQLite with WAL/, 'last week: the recent exchange first');
     assert.equal(cued[0]!.content_date!.slice(0, 10), at(7).slice(0, 10));
-    const old = search(home, [
-      'what did we decide about the ledger storage engine',
-      '--until',
-      at(30).slice(0, 10),
-    ]).results;
+    const old = (
+      await search(home, ['what did we decide about the ledger storage engine', '--until', at(30).slice(0, 10)])
+    ).results;
     assert.deepEqual(
       old.map((h) => /PostgreSQL/.test(h.text)),
       [true],
     );
   });
 
-  test('secrets never reach the database; --no-redact keeps them', () => {
+  test('secrets never reach the database; --no-redact keeps them', async () => {
     const bytes0 = dbBytes(convos);
     for (const s of SECRETS) assert.ok(!bytes0.includes(s), `${s} leaked into the database`);
     // Auto mode also stored the fixture README (a project file, which quotes a key on purpose):
@@ -454,13 +448,13 @@ describe('loci mine: conversations', () => {
     db.close();
     for (const s of SECRETS) assert.ok(![...texts, ...states].some((t) => t.includes(s)), `${s} leaked in auto mode`);
     assert.ok(
-      search(convos, ['redis URL option']).results.some((h) =>
+      (await search(convos, ['redis URL option'])).results.some((h) =>
         h.text.includes('redis://app:[REDACTED:url-password]@cache.internal'),
       ),
     );
     const raw = join(work.dir, 'home-raw');
     const r = JSON.parse(
-      loci(['mine', tree, '--mode', 'convos', '--no-redact', '--flush', '--json'], { home: raw }).stdout,
+      (await lociIn(['mine', tree, '--mode', 'convos', '--no-redact', '--flush', '--json'], { home: raw })).stdout,
     );
     assert.equal(r.redactions, 0);
     const bytes = dbBytes(raw);
@@ -479,7 +473,7 @@ describe('loci mine: conversations', () => {
   test(
     'mine --claude discovers every project under CLAUDE_CONFIG_DIR, one wing per git repository',
     { skip: hasGit ? false : 'needs the git binary to make the two repositories' },
-    () => {
+    async () => {
       const claude = join(work.dir, 'claude-config');
       const repoA = join(work.dir, 'code', 'alpha-service');
       const repoB = join(work.dir, 'code', 'beta tool');
@@ -539,45 +533,48 @@ describe('loci mine: conversations', () => {
       );
       const home = join(work.dir, 'home-claude');
       const env = { CLAUDE_CONFIG_DIR: claude };
-      const r = loci(['mine', '--claude', '--json'], { home, env });
+      const r = await lociIn(['mine', '--claude', '--json'], { home, env });
       assert.equal(r.code, 0, r.stderr);
       const s = JSON.parse(r.stdout);
       assert.equal(s.files_scanned, 4);
       assert.equal(s.conversations, 4);
-      const status = JSON.parse(loci(['status', '--json'], { home }).stdout);
+      const status = JSON.parse((await lociIn(['status', '--json'], { home })).stdout);
       assert.deepEqual(Object.keys(status.wings).sort(), ['alpha-service', 'beta-tool']);
-      assert.equal(search(home, ['flamingo cache']).results[0]!.wing, 'alpha-service');
-      assert.equal(search(home, ['walrus chart']).results[0]!.wing, 'beta-tool');
-      const again = JSON.parse(loci(['mine', '--claude', '--json'], { home, env }).stdout);
+      assert.equal((await search(home, ['flamingo cache'])).results[0]!.wing, 'alpha-service');
+      assert.equal((await search(home, ['walrus chart'])).results[0]!.wing, 'beta-tool');
+      const again = JSON.parse((await lociIn(['mine', '--claude', '--json'], { home, env })).stdout);
       assert.deepEqual([again.drawers_added, again.files_unchanged], [0, 4]);
-      const missing = loci(['mine', '--claude'], { home, env: { CLAUDE_CONFIG_DIR: join(work.dir, 'nowhere') } });
+      const missing = await lociIn(['mine', '--claude'], {
+        home,
+        env: { CLAUDE_CONFIG_DIR: join(work.dir, 'nowhere') },
+      });
       assert.equal(missing.code, 2);
       assert.match(missing.stderr, /\[CLAUDE_DIR_NOT_FOUND\]\n$/);
     },
   );
 
-  test('bad flags are one clear line with a code', () => {
-    const badMode = loci(['mine', tree, '--mode', 'chats'], { home: convos });
+  test('bad flags are one clear line with a code', async () => {
+    const badMode = await lociIn(['mine', tree, '--mode', 'chats'], { home: convos });
     assert.equal(badMode.code, 2);
     assert.match(badMode.stderr, /invalid --mode: "chats" — expected auto, projects, convos \[INVALID_ARGUMENT\]/);
-    const noPath = loci(['mine'], { home: convos });
+    const noPath = await lociIn(['mine'], { home: convos });
     assert.equal(noPath.code, 2);
     assert.match(noPath.stderr, /INVALID_ARGUMENT/);
-    const notChat = loci(['mine', join(tree, 'chat-text', 'not-a-chat.md'), '--mode', 'convos', '--json'], {
+    const notChat = await lociIn(['mine', join(tree, 'chat-text', 'not-a-chat.md'), '--mode', 'convos', '--json'], {
       home: convos,
     });
     assert.equal(notChat.code, 0);
     assert.match(JSON.parse(notChat.stdout).warnings.join('\n'), /not a recognised conversation format/);
   });
 
-  test('the summary counts skipped files per reason; --verbose lists them (issue 10)', () => {
+  test('the summary counts skipped files per reason; --verbose lists them (issue 10)', async () => {
     const dir = join(work.dir, 'skips-e2e');
     mkdirSync(join(dir, 'sub'), { recursive: true });
     writeFileSync(join(dir, '.gitignore'), 'sub/\n');
     writeFileSync(join(dir, 'sub', 'x.txt'), 'x');
     writeFileSync(join(dir, 'readme.md'), '# notes\n');
     const home = join(work.dir, 'home-skips');
-    const j = JSON.parse(loci(['mine', dir, '--mode', 'convos', '--json', '--verbose'], { home }).stdout);
+    const j = JSON.parse((await lociIn(['mine', dir, '--mode', 'convos', '--json', '--verbose'], { home })).stdout);
     assert.equal(j.skipped.ignored, 1);
     assert.equal(j.skipped.unrecognised, 2, '.gitignore and readme.md are not conversations');
     assert.equal(j.skipped.too_large, 0);
@@ -587,9 +584,9 @@ describe('loci mine: conversations', () => {
         .sort(),
       ['ignored sub', 'unrecognised .gitignore', 'unrecognised readme.md'],
     );
-    const plain = JSON.parse(loci(['mine', dir, '--mode', 'convos', '--json'], { home }).stdout);
+    const plain = JSON.parse((await lociIn(['mine', dir, '--mode', 'convos', '--json'], { home })).stdout);
     assert.equal(plain.skipped_files, undefined, 'listed only with --verbose');
-    const text = loci(['mine', dir, '--mode', 'convos', '--verbose'], { home });
+    const text = await lociIn(['mine', dir, '--mode', 'convos', '--verbose'], { home });
     assert.match(text.stdout, /3 skipped: 1 ignored, 2 unrecognised/);
     assert.match(text.stdout, /skipped \(ignored\) .*sub\n/);
   });

@@ -191,7 +191,7 @@ describe('archiving through the queue', { skip: NEEDS_BUILD }, () => {
       .additionalContext;
     assert.match(
       ctx,
-      /## Where we left off\n- session "Login rate limiting"[^\n]*\n  Compaction summary:\n  Primary request: rate-limit POST \/login/,
+      /## Where we left off\n- session "Login rate limiting"[^\n]*\n {2}Compaction summary:\n {2}Primary request: rate-limit POST \/login/,
     );
     assert.match(ctx, /\[decision\] Go with option 1: we decided to use Redis/);
     assert.doesNotMatch(ctx, /Subagent task/, 'a subagent side conversation is not where the session left off');

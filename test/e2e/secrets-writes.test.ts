@@ -3,14 +3,15 @@
  * The secrets corpus pushed through every way text is written directly — the library (drawers,
  * diary, facts, memory files), the MCP tools and the CLI — and through mining: no secret of the
  * corpus is stored, and the look-alike lines come back byte-identical. (`loci mine --no-redact`
- * still stores text as it is.) The CLI part needs `npm run build`.
+ * still stores text as it is.) The CLI part runs the CLI in-process (`lociIn`).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { addMemory, editMemory, openPalace, type Palace } from '../../src/index.js';
-import { BIN, loci, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 import { startHarness, type Harness } from '../fixtures/mcp/harness.js';
 import { CLEAN_LINES, SECRET_LINES } from '../helpers/secrets-corpus.js';
 
@@ -86,7 +87,7 @@ describe('secrets: library write paths', () => {
     assert.equal(plain.object.toLowerCase().includes('sqlite'), true);
   });
 
-  it('addMemory and editMemory write no secret into memory files', () => {
+  it('addMemory and editMemory write no secret into memory files', async () => {
     const dir = join(t.dir, 'memory');
     addMemory(dir, {
       type: 'project',
@@ -138,45 +139,44 @@ describe('secrets: MCP tools', () => {
   });
 });
 
-describe(
-  'secrets: CLI and mining',
-  { skip: existsSync(BIN) && existsSync(join(BIN, '..', '..', 'dist', 'index.js')) ? false : 'needs npm run build' },
-  () => {
-    const t = tempDir();
-    const home = join(t.dir, 'home');
-    after(() => t.cleanup());
+describe('secrets: CLI and mining', () => {
+  const t = tempDir();
+  const home = join(t.dir, 'home');
+  after(() => t.cleanup());
 
-    it('diary write, kg add and memory add store no secret', () => {
-      assert.equal(loci(['diary', 'write', '--agent', 'claude'], { home, input: DIRTY }).code, 0);
-      assert.equal(loci(['kg', 'add', 'ci', 'uses_token', token, '--literal'], { home }).code, 0);
-      const mem = join(t.dir, 'mem');
-      const r = loci(['memory', 'add', '--dir', mem, '-t', 'reference', '-n', 'ci token', '-d', `token ${token}`], {
+  it('diary write, kg add and memory add store no secret', async () => {
+    assert.equal((await lociIn(['diary', 'write', '--agent', 'claude'], { home, input: DIRTY })).code, 0);
+    assert.equal((await lociIn(['kg', 'add', 'ci', 'uses_token', token, '--literal'], { home })).code, 0);
+    const mem = join(t.dir, 'mem');
+    const r = await lociIn(
+      ['memory', 'add', '--dir', mem, '-t', 'reference', '-n', 'ci token', '-d', `token ${token}`],
+      {
         home,
         input: DIRTY,
-      });
-      assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(leaked(dirAll(mem)), []);
-      const q = loci(['kg', 'query', 'ci', '--json'], { home });
-      assert.deepEqual(leaked(q.stdout), []);
-      assert.match(q.stdout, /REDACTED:github/);
-      const read = loci(['diary', 'read', '--agent', 'claude', '--json'], { home });
-      assert.deepEqual(leaked(read.stdout), []);
-    });
+      },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(leaked(dirAll(mem)), []);
+    const q = await lociIn(['kg', 'query', 'ci', '--json'], { home });
+    assert.deepEqual(leaked(q.stdout), []);
+    assert.match(q.stdout, /REDACTED:github/);
+    const read = await lociIn(['diary', 'read', '--agent', 'claude', '--json'], { home });
+    assert.deepEqual(leaked(read.stdout), []);
+  });
 
-    it('mining redacts files and transcripts; --no-redact keeps them', () => {
-      const src = join(t.dir, 'proj');
-      mkdirSync(src, { recursive: true });
-      writeFileSync(join(src, 'notes.md'), `# Notes\n\n${DIRTY}\n\n${CLEAN}\n`);
-      writeFileSync(join(src, 'chat.txt'), `> how do I log in?\nUse ${token} for now.\n`);
-      const m = loci(['mine', src, '--json'], { home });
-      assert.equal(m.code, 0, m.stderr);
-      assert.ok(JSON.parse(m.stdout).redactions >= SECRET_LINES.length, m.stdout);
-      const dump = loci(['search', 'REDACTED', '--json', '--limit', '50'], { home }).stdout;
-      assert.deepEqual(leaked(dump), []);
-      const raw = join(t.dir, 'home-raw');
-      assert.equal(loci(['mine', src, '--no-redact'], { home: raw }).code, 0);
-      assert.ok(loci(['search', 'deploy', '--json', '--limit', '50'], { home: raw }).code === 0);
-      rmSync(raw, { recursive: true, force: true });
-    });
-  },
-);
+  it('mining redacts files and transcripts; --no-redact keeps them', async () => {
+    const src = join(t.dir, 'proj');
+    mkdirSync(src, { recursive: true });
+    writeFileSync(join(src, 'notes.md'), `# Notes\n\n${DIRTY}\n\n${CLEAN}\n`);
+    writeFileSync(join(src, 'chat.txt'), `> how do I log in?\nUse ${token} for now.\n`);
+    const m = await lociIn(['mine', src, '--json'], { home });
+    assert.equal(m.code, 0, m.stderr);
+    assert.ok(JSON.parse(m.stdout).redactions >= SECRET_LINES.length, m.stdout);
+    const dump = (await lociIn(['search', 'REDACTED', '--json', '--limit', '50'], { home })).stdout;
+    assert.deepEqual(leaked(dump), []);
+    const raw = join(t.dir, 'home-raw');
+    assert.equal((await lociIn(['mine', src, '--no-redact'], { home: raw })).code, 0);
+    assert.ok((await lociIn(['search', 'deploy', '--json', '--limit', '50'], { home: raw })).code === 0);
+    rmSync(raw, { recursive: true, force: true });
+  });
+});

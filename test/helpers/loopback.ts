@@ -37,6 +37,7 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   /** Parsed JSON body (undefined when the body was not JSON). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON of any shape, read freely by tests
   body: any;
   raw: string;
 }

@@ -1,11 +1,12 @@
 /**
  * @module test/integration/mine-workers
- * Mining with worker threads gives exactly the drawers of inline mining.
+ * Mining with worker threads gives exactly the drawers of inline mining (drawers cross from the
+ * workers packed, with their metadata as JSON: see ingest/prepare-file `toWire`).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { createMemoryStore, mineProject } from '../../src/internal.js';
+import { createMemoryStore, mineAuto, mineProject, openPalace, type MemoryStore } from '../../src/internal.js';
 import { tempDir } from '../helpers/cli.js';
 import { generateTree } from '../helpers/corpus.js';
 
@@ -22,8 +23,72 @@ test('workers and inline mining store the same drawers', async () => {
     const key = (s: typeof a) =>
       s
         .list({}, { limit: 10_000, order: 'source' })
-        .then((r) => r.drawers.map((d) => [d.id, d.text, d.lineStart, d.lineEnd]));
+        .then((r) =>
+          r.drawers.map((d) => [
+            d.id,
+            d.text,
+            d.lineStart,
+            d.lineEnd,
+            d.chunkIndex,
+            d.wing,
+            d.room,
+            d.contentDate,
+            d.sourceHash,
+            d.metadata,
+          ]),
+        );
     assert.deepEqual(await key(a), await key(b));
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('worker-prepared drawers land in SQLite with the metadata of inline mining', async () => {
+  const t = tempDir();
+  try {
+    generateTree(join(t.dir, 'tree'), 40, 7);
+    const inline = createMemoryStore();
+    await mineProject(inline, join(t.dir, 'tree'), { workers: 0, wing: 'w' });
+    const palace = await openPalace({ home: join(t.dir, 'home'), embedder: null });
+    try {
+      const s = await palace.mine(join(t.dir, 'tree'), { mode: 'projects', workers: 2, wing: 'w' });
+      assert.ok(s.drawersAdded > 40);
+      const key = (st: MemoryStore) =>
+        st
+          .list({}, { limit: 10_000, order: 'source' })
+          .then((r) => r.drawers.map((d) => [d.id, d.text, d.room, d.metadata]));
+      const want = await key(inline);
+      assert.deepEqual(await key(palace.store), want);
+      assert.ok(want.some(([, , , m]) => (m as { language?: string }).language === 'typescript'));
+      // Re-mining a touched but identical tree rewrites nothing.
+      const again = await palace.mine(join(t.dir, 'tree'), { mode: 'projects', workers: 2, wing: 'w' });
+      assert.equal(again.drawersAdded + again.drawersUpdated + again.drawersRemoved, 0);
+    } finally {
+      await palace.close();
+    }
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('auto mode lists the stored sources once per run (discovery and project mining share them)', async () => {
+  const t = tempDir();
+  try {
+    generateTree(join(t.dir, 'tree'), 20, 3);
+    const store = createMemoryStore();
+    let lists = 0;
+    const counted: MemoryStore = {
+      ...store,
+      listSources: (o) => {
+        lists++;
+        return store.listSources(o);
+      },
+    };
+    await mineAuto(counted, join(t.dir, 'tree'));
+    lists = 0;
+    const again = await mineAuto(counted, join(t.dir, 'tree'));
+    assert.equal(again.filesUnchanged, 20);
+    assert.equal(lists, 1);
   } finally {
     t.cleanup();
   }

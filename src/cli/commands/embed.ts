@@ -17,7 +17,7 @@ export const register: RegisterCommand = (program, ctx) => {
       '\nThe embedder comes from LOCI_EMBEDDER: hash (default, weights-free), none, ollama:<model>,\nopenai:<model>[@dims] or onnx:<model folder>. Mining embeds new drawers by itself.\n',
     )
     .action(async (o: { json?: boolean }) => {
-      const progress = progressLine(!o.json);
+      const progress = progressLine(ctx.io, !o.json);
       const t0 = performance.now();
       const r = await withPalace(ctx, async (p) => {
         const n = await p.embed({

@@ -5,7 +5,9 @@
  * MCP entry points import them lazily), so other commands do not pay for them. While serving over
  * stdio, stdout belongs to the protocol: this command never writes to it, and logs go to stderr.
  */
-import { createError, stderrLogger, type LogLevel, readSettings } from '../../internal.js';
+import { createError } from '../../core/errors.js';
+import { readSettings } from '../../core/env.js';
+import { stderrLogger, type LogLevel } from '../../core/logger.js';
 import { installMcpServer, serveMcpHttp, serveMcpStdio } from '../../mcp/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { intOption, printJson } from '../format.js';
@@ -31,7 +33,7 @@ interface ServeOptions {
 }
 
 async function serve(ctx: CliContext, o: ServeOptions): Promise<void> {
-  const logger = stderrLogger(logLevel(o.logLevel));
+  const logger = stderrLogger(logLevel(o.logLevel), ctx.io.stderr);
   const home = homeOf(ctx);
   const base = { logger, cwd: ctx.io.cwd, env: ctx.io.env, ...(home ? { home } : {}) };
   if (!o.http) {

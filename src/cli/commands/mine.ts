@@ -3,6 +3,7 @@
  * `loci mine <path>`: mine a folder or file — project files and/or conversation transcripts
  * (incremental); `loci mine --claude`: every Claude Code transcript; `loci sync`: drop deleted files.
  */
+import { resolve } from 'node:path';
 import { createError, type MineConvosSummary, type MineOptions } from '../../internal.js';
 import type { RegisterCommand } from '../context.js';
 import { bytes, colors, intOption, printJson } from '../format.js';
@@ -120,7 +121,7 @@ export const register: RegisterCommand = (program, ctx) => {
         chunk.maxChars = chunk.targetChars * 2;
       }
       if (o.chunkOverlap) chunk.overlapChars = intOption('--chunk-overlap', o.chunkOverlap, 200, 0, 10_000);
-      const progress = progressLine(!o.json);
+      const progress = progressLine(ctx.io, !o.json);
       const opts: MineOptions = {
         ...(o.wing ? { wing: o.wing } : {}),
         ...(o.room ? { room: o.room } : {}),
@@ -140,8 +141,12 @@ export const register: RegisterCommand = (program, ctx) => {
       };
       const s = await withPalace(ctx, (p) =>
         o.claude
-          ? p.mineClaude({ ...opts, ...(path !== undefined ? { configDir: path } : {}) })
-          : p.mine(path!, { ...opts, mode }),
+          ? p.mineClaude({
+              ...opts,
+              env: ctx.io.env,
+              ...(path !== undefined ? { configDir: resolve(ctx.io.cwd, path) } : {}),
+            })
+          : p.mine(resolve(ctx.io.cwd, path!), { ...opts, mode }),
       ).finally(() => progress.done());
       if (o.json) return printJson(ctx.io, summaryJson(s, o.verbose === true));
       const c = colors(ctx.io);
@@ -174,7 +179,7 @@ export const register: RegisterCommand = (program, ctx) => {
     .argument('[path]', 'only check sources under this path')
     .option('--json', 'print the result as JSON')
     .action(async (path: string | undefined, o: { json?: boolean }) => {
-      const r = await withPalace(ctx, (p) => p.sync(path));
+      const r = await withPalace(ctx, (p) => p.sync(path === undefined ? undefined : resolve(ctx.io.cwd, path)));
       if (o.json) {
         return printJson(ctx.io, {
           sources_checked: r.sourcesChecked,

@@ -5,7 +5,7 @@
  * project miner's size limit) — and one merged summary.
  */
 import type { MemoryStore } from '../../store/ports.js';
-import { DEFAULT_MAX_FILE_BYTES, type WalkItem } from '../project/index.js';
+import { DEFAULT_MAX_FILE_BYTES, type WalkItem } from '../project/walk.js';
 import { mineProject, type MineProjectOptions } from '../mine-project.js';
 import { accountWalk, discoverConversations, mineConvoUnits } from '../mine-convos.js';
 import { mergeSkips } from '../skips.js';
@@ -30,7 +30,7 @@ export async function mineAuto(
       ? { kind: 'skipped', path: it.path, rel: it.rel, reason: 'too-large', detail: `${it.size} bytes > ${max}` }
       : it,
   );
-  const project = await mineProject(store, d.root, { ...opts, items });
+  const project = await mineProject(store, d.root, { ...opts, items, known: d.known });
   const projectSeen = project.filesScanned > 0;
   const out: MineConvosSummary = {
     path: d.root,

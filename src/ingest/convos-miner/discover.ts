@@ -16,9 +16,11 @@
  */
 import { basename, dirname, extname, join } from 'node:path';
 import type { SourceState } from '../../store/ports.js';
-import { isConvoCompanion, isSlackExportRoot, type ConvoFormat } from '../convos/index.js';
+// Direct imports (not the doors): discovering unchanged files never loads the parsers or chunkers.
+import { isConvoCompanion, isSlackExportRoot } from '../convos/detect.js';
+import type { ConvoFormat } from '../convos/types.js';
 import { sniffFormat } from './sniff.js';
-import { walkProject, type WalkItem } from '../project/index.js';
+import { walkProject, type WalkItem } from '../project/walk.js';
 import type { ConvoSourceState, ConvoUnit, UnitKind } from './types.js';
 
 const SLACK_DAY = /^\d{4}-\d{2}-\d{2}\.json$/i;

@@ -8,7 +8,7 @@ import { prepareUnit } from './prepare.js';
 import type { ConvoContext, ConvoJob, PreparedUnit } from './types.js';
 
 /** Prepares units for the miner. */
-interface UnitPreparer {
+export interface UnitPreparer {
   prepare(job: ConvoJob): Promise<PreparedUnit>;
   close(): Promise<void>;
 }

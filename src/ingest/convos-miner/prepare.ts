@@ -13,33 +13,11 @@
  * | whole-file kind, content hash unchanged       | bookkeeping only (touch)                          |
  */
 import { isLociError, fsError } from '../../core/errors.js';
-import type { SourceState } from '../../store/ports.js';
 import { prepareClaude } from './claude-file.js';
 import { prepareJsonl } from './jsonl-file.js';
 import { prepareSlack, prepareWhole } from './whole-file.js';
-import type {
-  ClaudeSourceState,
-  ConvoContext,
-  ConvoJob,
-  ConvoSourceState,
-  JsonlSourceState,
-  PreparedUnit,
-} from './types.js';
-
-/** The stored cursor state when it can be continued with the current settings, else null. */
-function usableState(prev: SourceState | null, ctx: ConvoContext): ConvoSourceState | null {
-  if (!prev || prev.kind !== 'convo' || prev.config !== ctx.config) return null;
-  const st = prev.state as unknown as Partial<ConvoSourceState>;
-  if (st.v !== 1) return null;
-  return st as ConvoSourceState;
-}
-
-/** True when a unit needs no read at all: stored with the same settings, size and mtime. */
-export function isUnchanged(job: ConvoJob, ctx: ConvoContext): boolean {
-  const { unit, prev } = job;
-  const st = usableState(prev, ctx);
-  return !!st && !!prev && prev.size === unit.size && prev.mtimeMs === unit.mtimeMs;
-}
+import { isUnchanged, usableState } from './unchanged.js';
+import type { ClaudeSourceState, ConvoContext, ConvoJob, JsonlSourceState, PreparedUnit } from './types.js';
 
 /** Prepares one unit. A file that cannot be read becomes `skipped` with a warning (never a throw). */
 export function prepareUnit(job: ConvoJob, ctx: ConvoContext): PreparedUnit {

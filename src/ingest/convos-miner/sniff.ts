@@ -10,7 +10,8 @@
  * and sniffed only when they start like JSON.
  */
 import { extname } from 'node:path';
-import { DETECT_HEAD_CHARS, detectFormat, detectFormatPastHugeLine, type ConvoFormat } from '../convos/index.js';
+import { DETECT_HEAD_CHARS, detectFormat, detectFormatPastHugeLine } from '../convos/detect.js';
+import type { ConvoFormat } from '../convos/types.js';
 import { withFile, type OpenFile } from './file-io.js';
 
 const BLOCK = 1 << 20;

@@ -25,6 +25,9 @@ import { CLAUDE_METADATA_TYPES } from './claude-scan.js';
 import type { ConvoFormat } from './types.js';
 import { isObj, str, tryJson, type Json } from './util.js';
 
+/** Bytes of the head given to `detectFormat`. */
+export const DETECT_HEAD_CHARS = 65536;
+
 const CC_TYPES = new Set(['user', 'assistant', 'summary', 'custom-title', 'ai-title', ...CLAUDE_METADATA_TYPES]);
 const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 const TEXT_EXT = new Set(['.txt', '.md', '.markdown', '.log', '.text', '.chat', '']);

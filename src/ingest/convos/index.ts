@@ -16,8 +16,14 @@ export {
   type ExchangeChunk,
   type ChunkOptions,
 } from './types.js';
-export { detectFormat, detectFormatPastHugeLine, isConvoCompanion, isSlackExportRoot } from './detect.js';
-export { parseConversations, DETECT_HEAD_CHARS } from './parse.js';
+export {
+  detectFormat,
+  detectFormatPastHugeLine,
+  isConvoCompanion,
+  isSlackExportRoot,
+  DETECT_HEAD_CHARS,
+} from './detect.js';
+export { parseConversations } from './parse.js';
 export { parseSlackChannel, slackUsersFromJson, type SlackDayFile } from './parse-slack.js';
 export {
   chunkExchanges,

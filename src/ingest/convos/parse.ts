@@ -3,7 +3,7 @@
  * `parseConversations`: one entry point for every format. Never throws on bad input: malformed
  * lines, unknown record types and even a parser bug become warnings.
  */
-import { detectFormat } from './detect.js';
+import { DETECT_HEAD_CHARS, detectFormat } from './detect.js';
 import { parseChatText } from './parse-chat-text.js';
 import { parseChatGpt } from './parse-chatgpt.js';
 import { parseClaudeAi } from './parse-claude-ai.js';
@@ -14,9 +14,6 @@ import { parseGemini } from './parse-gemini.js';
 import { parseSlackDay } from './parse-slack.js';
 import type { Conversation, ConvoFormat, ParseOptions, ParseResult } from './types.js';
 import { resolveOptions, Warnings, type Resolved } from './util.js';
-
-/** Bytes of the head given to `detectFormat`. */
-export const DETECT_HEAD_CHARS = 65536;
 
 const PARSERS: Record<ConvoFormat, (path: string, content: string, o: Resolved, w: Warnings) => Conversation[]> = {
   'claude-code': parseClaudeCode,

@@ -1,8 +1,7 @@
 /**
  * @module kg/extract/relations
- * The relation engine: the verbs of the rule table are found by the word scanner (or
- * {@link findVerbHits}); at each hit the engine takes the sentence around it, its subject
- * (`before`) and its object (`after`). Cost grows with the number of verb hits, not with the
+ * The relation engine: the verbs of the rule table are found by the word scanner; at each hit
+ * the engine takes the sentence around it, its subject (`before`) and its object (`after`). Cost grows with the number of verb hits, not with the
  * number of rules. Questions and hedged clauses (if, should, maybe, not…) are skipped.
  */
 import type { VerbHit } from './mentions.js';
@@ -35,23 +34,6 @@ export const VERB_INDEX: ReadonlyMap<string, readonly string[]> = (() => {
   }
   return m;
 })();
-
-const WORD = /[a-z]+/g;
-const WORD_CHAR = /[\w'’-]/;
-
-/** Verb hits of a text without the mention scanner (tests, single sentences). */
-function findVerbHits(text: string): VerbHit[] {
-  const hits: VerbHit[] = [];
-  WORD.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = WORD.exec(text)) !== null) {
-    const i = m.index;
-    if (i > 0 && WORD_CHAR.test(text[i - 1]!)) continue;
-    const p = VERB_INDEX.get(m[0])?.find((v) => text.startsWith(v, i) && !WORD_CHAR.test(text[i + v.length] ?? ' '));
-    if (p) hits.push({ index: i, phrase: p });
-  }
-  return hits;
-}
 
 const HEDGE =
   /\b(?:if|whether|unless|should|could|would|might|maybe|perhaps|let's|wanna|want to|plan to|planning to|thinking about|considering|hope to|hoping to|going to|gonna|won't|didn't|don't|doesn't|never|not)\b/i;

@@ -56,11 +56,14 @@ const KEYS: Record<string, { predicate: string; kind: 'path' | 'literal' | 'port
   version: { predicate: 'version', kind: 'literal' },
 };
 
+// eslint-disable-next-line no-misleading-character-class -- removes each code point, ZWJ included
+const EMOJI = /[\p{Extended_Pictographic}\u{FE0F}\u{200D}✅❌]/gu;
+
 /** Strips markdown emphasis, code ticks, emoji and trailing punctuation from a value. */
 function clean(v: string): string {
   return v
     .replace(/\*\*|__|`/g, '')
-    .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}✅❌]/gu, '')
+    .replace(EMOJI, '')
     .replace(/[\s.:;,]+$/u, '')
     .trim();
 }

@@ -14,7 +14,9 @@ const write = defineTool({
   name: 'loci_diary_write',
   title: 'Write a diary entry',
   description:
-    'Appends a dated entry to your own diary: what you worked on, what you learned, what to remember next time. Entries are stored verbatim and found again by loci_diary_read and loci_search. Write plain sentences; one entry per session or milestone.',
+    'Appends a dated entry to your own diary: what you worked on, what you learned, what to remember next time. ' +
+    'Entries are stored verbatim and found again by loci_diary_read and loci_search. Write plain sentences; ' +
+    'one entry per session or milestone.',
   input: {
     agent,
     entry: z.string().trim().min(1).max(20_000).describe('the entry, stored verbatim'),
@@ -51,7 +53,8 @@ const read = defineTool({
   name: 'loci_diary_read',
   title: 'Read a diary',
   description:
-    "Returns an agent's diary entries, newest first (what it noted in earlier sessions). Page with offset; since limits to recent entries.",
+    "Returns an agent's diary entries, newest first (what it noted in earlier sessions). Page with offset; since " +
+    'limits to recent entries.',
   input: {
     agent,
     limit: z.number().int().min(1).max(100).default(10).describe('entries to return, 1–100 (default 10)'),
@@ -78,7 +81,8 @@ const read = defineTool({
         entries
           .map(
             (e) =>
-              `\n${e.id} · ${e.date?.slice(0, 16).replace('T', ' ') ?? '-'}${e.topic ? ` · ${e.topic}` : ''}\n${e.text}`,
+              `\n${e.id} · ${e.date?.slice(0, 16).replace('T', ' ') ?? '-'}${e.topic ? ` · ${e.topic}` : ''}\n` +
+              `${e.text}`,
           )
           .join('\n')
       : `no diary entries for ${a.agent}`;

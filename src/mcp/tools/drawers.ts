@@ -3,7 +3,8 @@
  * Drawer CRUD: add, get, update, delete and paged listing.
  */
 import * as z from 'zod';
-import { createError, type DrawerFilter, type DrawerPatch } from '../../internal.js';
+import { createError } from '../../core/errors.js';
+import type { DrawerFilter, DrawerPatch } from '../../internal.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool } from '../tool.js';
 import { ARG_LIMITS, idArg, metadataArg, nameArg } from '../args.js';
 import { DrawerFull, DrawerSummary, headerOf, plural, toFull, toSummary } from '../shapes.js';
@@ -15,8 +16,10 @@ const addDrawer = defineTool({
   name: 'loci_add_drawer',
   title: 'Store text',
   description:
-    'Files a piece of text verbatim in the palace (a decision, a fact, a snippet worth keeping) under a wing (project / person) and room (topic), so later searches find it. ' +
-    'Storing the same text in the same place twice is a no-op that returns the existing id. Run loci_check_duplicate first if it may already be stored elsewhere.',
+    'Files a piece of text verbatim in the palace (a decision, a fact, a snippet worth keeping) under a wing ' +
+    '(project / person) and room (topic), so later searches find it. ' +
+    'Storing the same text in the same place twice is a no-op that returns the existing id. Run ' +
+    'loci_check_duplicate first if it may already be stored elsewhere.',
   input: {
     wing: name.describe('top-level group, usually the project name'),
     room: name.describe('topic inside the wing, e.g. auth, decisions, deploy'),
@@ -54,7 +57,8 @@ const getDrawer = defineTool({
   name: 'loci_get_drawer',
   title: 'Read a drawer',
   description:
-    'Returns one drawer in full: its verbatim text, wing/room/hall, source file and lines, dates and metadata. Ids come from loci_search, loci_list_drawers and the other tools.',
+    'Returns one drawer in full: its verbatim text, wing/room/hall, source file and lines, dates and metadata. Ids ' +
+    'come from loci_search, loci_list_drawers and the other tools.',
   input: { drawer_id: idArg.describe('the drawer id') },
   output: { drawer: DrawerFull },
   annotations: READ,
@@ -70,7 +74,8 @@ const updateDrawer = defineTool({
   name: 'loci_update_drawer',
   title: 'Change a drawer',
   description:
-    'Changes a drawer in place: corrects its text, or moves it to another wing / room / hall, or replaces its date or metadata. Give only the fields to change; the id stays the same. The old text is overwritten.',
+    'Changes a drawer in place: corrects its text, or moves it to another wing / room / hall, or replaces its date ' +
+    'or metadata. Give only the fields to change; the id stays the same. The old text is overwritten.',
   input: {
     drawer_id: idArg.describe('the drawer id'),
     content: z.string().min(1).max(100_000).optional().describe('new verbatim text'),
@@ -114,7 +119,8 @@ const deleteDrawer = defineTool({
   name: 'loci_delete_drawer',
   title: 'Delete a drawer',
   description:
-    'Deletes one drawer for good (there is no undo). Use it for wrong or obsolete text; to change text, prefer loci_update_drawer. Deleting an id that does not exist reports deleted: false.',
+    'Deletes one drawer for good (there is no undo). Use it for wrong or obsolete text; to change text, prefer ' +
+    'loci_update_drawer. Deleting an id that does not exist reports deleted: false.',
   input: { drawer_id: idArg.describe('the drawer id') },
   output: { drawer_id: z.string(), deleted: z.boolean() },
   annotations: DESTRUCTIVE(true),
@@ -131,7 +137,9 @@ const listDrawers = defineTool({
   name: 'loci_list_drawers',
   title: 'List drawers',
   description:
-    'Pages through drawers with ids and short previews, newest filed first (or by content date, or in source order), optionally only one wing / room / hall / source. Use loci_search to find by meaning, this to browse. Pass next_offset back as offset for the next page.',
+    'Pages through drawers with ids and short previews, newest filed first (or by content date, or in source ' +
+    'order), optionally only one wing / room / hall / source. Use loci_search to find by meaning, this to ' +
+    'browse. Pass next_offset back as offset for the next page.',
   input: {
     wing: name.optional(),
     room: name.optional(),
@@ -162,7 +170,8 @@ const listDrawers = defineTool({
     const end = a.offset + drawers.length;
     const next = end < r.total && drawers.length > 0 ? end : null;
     const text =
-      `${plural(r.total, 'drawer')}${drawers.length ? `, showing ${a.offset + 1}–${end}` : ''}${next !== null ? ` (next offset ${next})` : ''}\n` +
+      `${plural(r.total, 'drawer')}${drawers.length ? `, showing ${a.offset + 1}–${end}` : ''}` +
+      `${next !== null ? ` (next offset ${next})` : ''}\n` +
       drawers.map((d) => `${headerOf(d)}\n  ${d.preview.replace(/\s+/g, ' ')}`).join('\n');
     return { data: { total: r.total, offset: a.offset, next_offset: next, drawers }, text };
   },

@@ -11,9 +11,12 @@ const mine = defineTool({
   name: 'loci_mine',
   title: 'Mine a folder or file',
   description:
-    'Reads a project folder (or one file) into the palace: every text file is split into verbatim drawers, filed under a wing (default: the git repository or folder name) and rooms from the folder structure. ' +
-    'Incremental: unchanged files are skipped, changed ones replaced, so re-mining is cheap. .gitignore and .lociignore are respected; secrets are redacted. Returns counts, not content. ' +
-    'Only paths inside the project and the Claude Code folder (or the folders in LOCI_MINE_ROOTS) can be mined; others fail with MINE_OUTSIDE_ROOTS.',
+    'Reads a project folder (or one file) into the palace: every text file is split into verbatim drawers, filed ' +
+    'under a wing (default: the git repository or folder name) and rooms from the folder structure. ' +
+    'Incremental: unchanged files are skipped, changed ones replaced, so re-mining is cheap. .gitignore and ' +
+    '.lociignore are respected; secrets are redacted. Returns counts, not content. ' +
+    'Only paths inside the project and the Claude Code folder (or the folders in LOCI_MINE_ROOTS) can be mined; ' +
+    'others fail with MINE_OUTSIDE_ROOTS.',
   input: {
     path: z
       .string()
@@ -61,7 +64,7 @@ const mine = defineTool({
     let last = 0;
     const s = await ctx.palace.mine(path, {
       mode: a.mode,
-      roots: ctx.mineRoots(),
+      roots: await ctx.mineRoots(),
       ...(a.wing ? { wing: a.wing } : {}),
       ...(a.room ? { room: a.room } : {}),
       signal: extras.signal,
@@ -90,7 +93,8 @@ const mine = defineTool({
       warnings: s.warnings.slice(0, 50),
     };
     const text =
-      `mined ${s.path} into wing ${s.wing}: ${plural(s.filesMined, 'file')} mined, ${s.filesUnchanged} unchanged, ${s.filesSkipped} skipped; ` +
+      `mined ${s.path} into wing ${s.wing}: ${plural(s.filesMined, 'file')} mined, ${s.filesUnchanged} unchanged, ` +
+      `${s.filesSkipped} skipped; ` +
       `${s.drawersAdded} drawers added, ${s.drawersUpdated} updated, ${s.drawersRemoved} removed in ${data.seconds} s` +
       (s.conversations ? `; ${plural(s.conversations, 'conversation')}` : '') +
       (s.redactions ? `; ${plural(s.redactions, 'secret')} redacted` : '') +
@@ -103,7 +107,9 @@ const sync = defineTool({
   name: 'loci_sync',
   title: 'Forget deleted files',
   description:
-    'Removes the drawers of mined files that no longer exist on disk (under `path` when given, else everywhere), so searches stop returning deleted code and notes. This includes chat files that were mined and then deleted. Drawers added directly (no source file) are never touched.',
+    'Removes the drawers of mined files that no longer exist on disk (under `path` when given, else everywhere), ' +
+    'so searches stop returning deleted code and notes. This includes chat files that were mined and then ' +
+    'deleted. Drawers added directly (no source file) are never touched.',
   input: {
     path: z
       .string()
@@ -124,7 +130,9 @@ const sync = defineTool({
     };
     return {
       data,
-      text: `checked ${plural(r.sourcesChecked, 'source')}: ${r.sourcesRemoved} gone, ${plural(r.drawersRemoved, 'drawer')} removed`,
+      text:
+        `checked ${plural(r.sourcesChecked, 'source')}: ${r.sourcesRemoved} gone, ` +
+        `${plural(r.drawersRemoved, 'drawer')} removed`,
     };
   },
 });

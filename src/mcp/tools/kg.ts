@@ -5,7 +5,8 @@
  * a graph (`ToolContext.graph`).
  */
 import * as z from 'zod';
-import { createError, type Fact, type PalaceGraph } from '../../internal.js';
+import { createError } from '../../core/errors.js';
+import type { Fact, PalaceGraph } from '../../internal.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool, type ToolContext } from '../tool.js';
 import { cursorArg, idArg } from '../args.js';
 import { plural } from '../shapes.js';
@@ -47,7 +48,8 @@ const factOf = (f: Fact): z.output<typeof FactShape> => ({
 const span = (f: z.output<typeof FactShape>) =>
   `${f.valid_from?.slice(0, 10) ?? '…'} → ${f.valid_to?.slice(0, 10) ?? 'now'}`;
 const factLine = (f: z.output<typeof FactShape>) =>
-  `${f.subject_name} ${f.predicate} ${f.object_name} [${span(f)}]${f.source_drawer_ids.length ? ` (drawers ${f.source_drawer_ids.join(', ')})` : ''}`;
+  `${f.subject_name} ${f.predicate} ${f.object_name} ` +
+  `[${span(f)}]${f.source_drawer_ids.length ? ` (drawers ${f.source_drawer_ids.join(', ')})` : ''}`;
 
 /** The palace's graph, which the registry guarantees for these tools (loaded on first use). */
 export async function graphOf(ctx: ToolContext): Promise<PalaceGraph> {
@@ -65,7 +67,9 @@ const query = defineTool({
   name: 'loci_kg_query',
   title: 'Facts about an entity',
   description:
-    'What the knowledge graph knows about a person, project, tool or file: the facts true at a moment (default now), e.g. who works where, which library a project uses. Give as_of to ask about the past. Each fact names the drawers it came from.',
+    'What the knowledge graph knows about a person, project, tool or file: the facts true at a moment (default ' +
+    'now), e.g. who works where, which library a project uses. Give as_of to ask about the past. Each fact ' +
+    'names the drawers it came from.',
   input: {
     entity: entityName.describe('name, alias or id, matched case-insensitively'),
     as_of: date.optional().describe('instant to look at (a bare date means the end of that day); default now'),
@@ -84,7 +88,9 @@ const query = defineTool({
         ...(a.predicate ? { predicate: a.predicate } : {}),
       })
     ).map(factOf);
-    const text = `${plural(facts.length, 'fact')} about ${e.name}${a.as_of ? ` as of ${a.as_of}` : ''}\n${facts.map(factLine).join('\n')}`;
+    const text =
+      `${plural(facts.length, 'fact')} about ${e.name}${a.as_of ? ` as of ${a.as_of}` : ''}\n` +
+      `${facts.map(factLine).join('\n')}`;
     return {
       data: { entity: { id: e.id, name: e.name, type: e.type, aliases: e.aliases }, as_of: a.as_of ?? null, facts },
       text,
@@ -96,8 +102,11 @@ const add = defineTool({
   name: 'loci_kg_add',
   title: 'Add a fact',
   description:
-    'States a fact `subject predicate object` (e.g. "Alice works_at Acme", "api uses postgres") valid from valid_from (default now). Unknown entities are created. Adding a fact that is already open returns it unchanged. ' +
-    "For one-value relations (works_at, lives_in, uses_version…) the previous value's window is closed, not deleted. Use literal for values that are not entities (a role, a status).",
+    'States a fact `subject predicate object` (e.g. "Alice works_at Acme", "api uses postgres") valid from ' +
+    'valid_from (default now). Unknown entities are created. Adding a fact that is already open returns it ' +
+    'unchanged. ' +
+    "For one-value relations (works_at, lives_in, uses_version…) the previous value's window is closed, not " +
+    'deleted. Use literal for values that are not entities (a role, a status).',
   input: {
     subject: entityName,
     predicate: z.string().trim().min(1).max(64).describe('relation in snake_case, e.g. works_at'),
@@ -132,7 +141,9 @@ const invalidate = defineTool({
   name: 'loci_kg_invalidate',
   title: 'End a fact',
   description:
-    'Marks a fact as no longer true from `ended` (default now) — e.g. someone left a company, a dependency was removed. History is kept: loci_kg_query with an earlier as_of still sees it. Add the new fact with loci_kg_add.',
+    'Marks a fact as no longer true from `ended` (default now) — e.g. someone left a company, a dependency was ' +
+    'removed. History is kept: loci_kg_query with an earlier as_of still sees it. Add the new fact with ' +
+    'loci_kg_add.',
   input: {
     subject: entityName,
     predicate: z.string().trim().min(1).max(64),
@@ -157,7 +168,8 @@ const timeline = defineTool({
   name: 'loci_kg_timeline',
   title: 'Entity timeline',
   description:
-    'Every fact ever recorded about an entity, past and present, in chronological order — how things changed over time. Page with cursor.',
+    'Every fact ever recorded about an entity, past and present, in chronological order — how things changed over ' +
+    'time. Page with cursor.',
   input: {
     entity: entityName,
     limit: z.number().int().min(1).max(200).default(50),
@@ -170,7 +182,9 @@ const timeline = defineTool({
     const e = await entityOr404(kg, a.entity);
     const page = await kg.graph.timeline(e.id, { limit: a.limit, cursor: a.cursor ?? null });
     const facts = page.items.map(factOf);
-    const text = `${e.name}: ${plural(facts.length, 'fact')}${page.nextCursor ? ' (more: pass next_cursor)' : ''}\n${facts.map(factLine).join('\n')}`;
+    const text =
+      `${e.name}: ${plural(facts.length, 'fact')}${page.nextCursor ? ' (more: pass next_cursor)' : ''}\n` +
+      `${facts.map(factLine).join('\n')}`;
     return {
       data: {
         entity: { id: e.id, name: e.name, type: e.type, aliases: e.aliases },
@@ -200,7 +214,9 @@ const stats = defineTool({
     const predicates = Object.entries(s.predicates)
       .sort((x, y) => y[1] - x[1])
       .map(([predicate, facts]) => ({ predicate, facts }));
-    const text = `${plural(s.entities, 'entity', 'entities')}, ${plural(s.facts, 'fact')} (${s.openFacts} open)\n${predicates.map((p) => `${p.predicate}: ${p.facts}`).join('\n')}`;
+    const text =
+      `${plural(s.entities, 'entity', 'entities')}, ${plural(s.facts, 'fact')} (${s.openFacts} open)\n` +
+      `${predicates.map((p) => `${p.predicate}: ${p.facts}`).join('\n')}`;
     return { data: { entities: s.entities, facts: s.facts, open_facts: s.openFacts, predicates }, text };
   },
 });
@@ -209,7 +225,8 @@ const entities = defineTool({
   name: 'loci_kg_entities',
   title: 'List entities',
   description:
-    'Lists the entities of the knowledge graph (people, projects, tools, files…) by id, optionally of one type or starting with a prefix. Page with cursor.',
+    'Lists the entities of the knowledge graph (people, projects, tools, files…) by id, optionally of one type or ' +
+    'starting with a prefix. Page with cursor.',
   input: {
     type: z.string().trim().min(1).max(40).optional().describe('e.g. person, project, tool'),
     prefix: z.string().trim().min(1).max(200).optional(),
@@ -227,7 +244,9 @@ const entities = defineTool({
       ...(a.prefix ? { prefix: a.prefix } : {}),
     });
     const list = page.items.map((e) => ({ id: e.id, name: e.name, type: e.type, aliases: e.aliases }));
-    const text = `${plural(list.length, 'entity', 'entities')}${page.nextCursor ? ' (more: pass next_cursor)' : ''}\n${list.map((e) => `${e.name} (${e.type})${e.aliases.length ? ` aka ${e.aliases.join(', ')}` : ''}`).join('\n')}`;
+    const text =
+      `${plural(list.length, 'entity', 'entities')}${page.nextCursor ? ' (more: pass next_cursor)' : ''}\n` +
+      `${list.map((e) => `${e.name} (${e.type})${e.aliases.length ? ` aka ${e.aliases.join(', ')}` : ''}`).join('\n')}`;
     return { data: { entities: list, next_cursor: page.nextCursor }, text };
   },
 });

@@ -15,7 +15,7 @@ import {
   listMemories,
   type IndexStats,
   type MemoryEntry,
-} from '../../internal.js';
+} from '../../memdir/index.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool } from '../tool.js';
 import { plural } from '../shapes.js';
 
@@ -78,7 +78,9 @@ const list = defineTool({
   name: 'loci_memory_list',
   title: 'List memory files',
   description:
-    'Lists the saved memories (one topic file each, indexed by MEMORY.md): name, type (user, feedback, project, reference), one-line description, file — pinned first, then newest. Bodies are not included: read one with loci_memory_read.',
+    'Lists the saved memories (one topic file each, indexed by MEMORY.md): name, type (user, feedback, project, ' +
+    'reference), one-line description, file — pinned first, then newest. Bodies are not included: read one ' +
+    'with loci_memory_read.',
   input: { type: memoryType.optional().describe('only this type'), scope },
   output: { ...Dir, memories: z.array(Entry) },
   annotations: READ,
@@ -97,7 +99,8 @@ const read = defineTool({
   name: 'loci_memory_read',
   title: 'Read a memory file',
   description:
-    'Returns one memory with its body (the fact, plus why and how to apply it for feedback and project memories). Find names with loci_memory_list.',
+    'Returns one memory with its body (the fact, plus why and how to apply it for feedback and project memories). ' +
+    'Find names with loci_memory_list.',
   input: { name: memoryName, scope },
   output: { ...Dir, memory: Entry.extend({ body: z.string() }) },
   annotations: READ,
@@ -115,8 +118,13 @@ const write = defineTool({
   name: 'loci_memory_write',
   title: 'Save a new memory',
   description:
-    'Saves a new memory as its own file and indexes it in MEMORY.md (loaded into every future session). Types: user (who the user is, their role and preferences), feedback (how to work: corrections and confirmed approaches), project (goals, decisions, deadlines not visible in code), reference (where to find things outside the repo). ' +
-    'Give a short name and a one-line description saying when it is relevant; for feedback and project add why and how. Do not save what the code or git history already says. Fails with MEMORY_EXISTS when the name is taken: use loci_memory_edit.',
+    'Saves a new memory as its own file and indexes it in MEMORY.md (loaded into every future session). Types: ' +
+    'user (who the user is, their role and preferences), feedback (how to work: corrections and confirmed ' +
+    'approaches), project (goals, decisions, deadlines not visible in code), reference (where to find things ' +
+    'outside the repo). ' +
+    'Give a short name and a one-line description saying when it is relevant; for feedback and project add why and ' +
+    'how. Do not save what the code or git history already says. Fails with MEMORY_EXISTS when the name is ' +
+    'taken: use loci_memory_edit.',
   input: {
     type: memoryType,
     name: z.string().trim().min(1).max(200).describe('short title, e.g. "testing policy"; it becomes the file name'),
@@ -146,7 +154,9 @@ const write = defineTool({
     });
     return {
       data: { dir: choice.dir, kind: choice.kind, memory: entryOf(r.memory), index: indexOf(r.index) },
-      text: `saved ${r.memory.type} memory ${r.memory.name} → ${r.memory.path} (MEMORY.md: ${plural(r.index.entries, 'entry', 'entries')})`,
+      text:
+        `saved ${r.memory.type} memory ${r.memory.name} → ${r.memory.path} (MEMORY.md: ` +
+        `${plural(r.index.entries, 'entry', 'entries')})`,
     };
   },
 });
@@ -155,7 +165,9 @@ const edit = defineTool({
   name: 'loci_memory_edit',
   title: 'Change a memory',
   description:
-    'Updates an existing memory in place when a fact changed or was wrong: its description, body, why / how, type, privacy or pin. Give only what changes; the rest of the file is kept as it is. Use loci_memory_forget when it no longer holds at all.',
+    'Updates an existing memory in place when a fact changed or was wrong: its description, body, why / how, type, ' +
+    'privacy or pin. Give only what changes; the rest of the file is kept as it is. Use loci_memory_forget ' +
+    'when it no longer holds at all.',
   input: {
     name: memoryName,
     description: z.string().trim().min(1).max(300).optional(),
@@ -191,7 +203,8 @@ const forget = defineTool({
   name: 'loci_memory_forget',
   title: 'Forget a memory',
   description:
-    'Deletes a memory file and removes it from MEMORY.md, when what it says no longer holds or the user asks to forget it. There is no undo.',
+    'Deletes a memory file and removes it from MEMORY.md, when what it says no longer holds or the user asks to ' +
+    'forget it. There is no undo.',
   input: { name: memoryName, scope },
   output: { ...Dir, forgotten: Entry },
   annotations: DESTRUCTIVE(false),
@@ -209,7 +222,8 @@ const where = defineTool({
   name: 'loci_memory_where',
   title: 'Where memories live',
   description:
-    "Says which memory directory is used for this project and why (Claude Code's own when it is in use here, else Loci's), plus the project root and the user-level directory.",
+    "Says which memory directory is used for this project and why (Claude Code's own when it is in use here, else " +
+    "Loci's), plus the project root and the user-level directory.",
   input: { scope },
   output: {
     ...Dir,

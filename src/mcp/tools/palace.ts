@@ -11,7 +11,10 @@ const status = defineTool({
   name: 'loci_status',
   title: 'Palace status',
   description:
-    'Counts, size and index health of the memory palace: drawers (verbatim text chunks), sources, wings (projects, people, agents) and rooms (topics), bytes on disk, whether the full-text and vector indexes are healthy, and which optional capabilities are on. Cheap; call it once to see whether there is memory to search, then loci_get_taxonomy for the map.',
+    'Counts, size and index health of the memory palace: drawers (verbatim text chunks), sources, wings (projects, ' +
+    'people, agents) and rooms (topics), bytes on disk, whether the full-text and vector indexes are ' +
+    'healthy, and which optional capabilities are on. Cheap; call it once to see whether there is memory to ' +
+    'search, then loci_get_taxonomy for the map.',
   input: {},
   output: {
     home: z.string(),
@@ -44,7 +47,8 @@ const status = defineTool({
     };
     const mb = (s.bytes / 1048576).toFixed(1);
     const text =
-      `${plural(s.drawers, 'drawer')} from ${plural(s.sources, 'source')} in ${plural(data.wings, 'wing')} / ${plural(rooms, 'room')}, ${mb} MB (${s.home})\n` +
+      `${plural(s.drawers, 'drawer')} from ${plural(s.sources, 'source')} in ${plural(data.wings, 'wing')} / ` +
+      `${plural(rooms, 'room')}, ${mb} MB (${s.home})\n` +
       `index: full-text ${s.index.lexical}; vectors ${s.index.vectors}` +
       (s.drawers === 0 ? '\nthe palace is empty: mine a folder with loci_mine' : '');
     return { data, text };
@@ -55,7 +59,8 @@ const listWings = defineTool({
   name: 'loci_list_wings',
   title: 'List wings',
   description:
-    'Lists the wings of the palace (top-level groups: one per project, person or agent) with their drawer counts, largest first. Use a wing name to filter loci_search and loci_list_drawers.',
+    'Lists the wings of the palace (top-level groups: one per project, person or agent) with their drawer counts, ' +
+    'largest first. Use a wing name to filter loci_search and loci_list_drawers.',
   input: {},
   output: { wings: z.array(z.object({ wing: z.string(), drawers: z.number().int() })) },
   annotations: READ,
@@ -72,7 +77,8 @@ const listRooms = defineTool({
   name: 'loci_list_rooms',
   title: 'List rooms',
   description:
-    'Lists rooms (topics inside a wing, e.g. a source folder or a conversation subject) with drawer counts, largest first. Give `wing` for one wing; without it, room counts are summed over all wings.',
+    'Lists rooms (topics inside a wing, e.g. a source folder or a conversation subject) with drawer counts, ' +
+    'largest first. Give `wing` for one wing; without it, room counts are summed over all wings.',
   input: { wing: nameArg.optional().describe('only rooms of this wing') },
   output: { wing: z.string().nullable(), rooms: z.array(z.object({ room: z.string(), drawers: z.number().int() })) },
   annotations: READ,
@@ -91,7 +97,8 @@ const taxonomy = defineTool({
   name: 'loci_get_taxonomy',
   title: 'Wing → room taxonomy',
   description:
-    'The whole map of the palace in one call: every wing with its rooms and drawer counts. Use it to pick `wing`/`room` filters before searching.',
+    'The whole map of the palace in one call: every wing with its rooms and drawer counts. Use it to pick ' +
+    '`wing`/`room` filters before searching.',
   input: {},
   output: {
     wings: z.array(

@@ -4,7 +4,8 @@
  * the memory files; no model call).
  */
 import * as z from 'zod';
-import { MEMORY_TYPES, readMemoryFile, selectRelevantMemories } from '../../internal.js';
+import { MEMORY_TYPES, readMemoryFile } from '../../memdir/index.js';
+import { selectRelevantMemories } from '../../recall/index.js';
 import { READ, defineTool, type AnyTool } from '../tool.js';
 import { plural } from '../shapes.js';
 
@@ -12,7 +13,9 @@ const recall = defineTool({
   name: 'loci_memory_recall',
   title: 'Recall memories for a task',
   description:
-    "Finds the saved memory files that are clearly useful for a question or task (preferences, feedback, project decisions, references) and returns them with their bodies, best first. Cheaper than listing and reading every memory; use loci_search for the palace's drawers.",
+    'Finds the saved memory files that are clearly useful for a question or task (preferences, feedback, project ' +
+    'decisions, references) and returns them with their bodies, best first. Cheaper than listing and reading ' +
+    "every memory; use loci_search for the palace's drawers.",
   input: {
     query: z.string().trim().min(1).max(2000).describe('the task or question'),
     max: z.number().int().min(1).max(20).default(5).describe('most memories returned, 1–20 (default 5)'),
@@ -55,7 +58,8 @@ const recall = defineTool({
         memories
           .map(
             (m) =>
-              `\n[${m.type ?? '-'}] ${m.name} (${m.file}, ${m.modified.slice(0, 10)}): ${m.description}\n${m.body.trim()}`,
+              `\n[${m.type ?? '-'}] ${m.name} (${m.file}, ${m.modified.slice(0, 10)}): ${m.description}\n` +
+              `${m.body.trim()}`,
           )
           .join('\n')
       : `no memory recalled${sel.reason ? `: ${sel.reason}` : ''}`;

@@ -3,7 +3,8 @@
  * Finding drawers: search (filters, explain, context), duplicate check, and a drawer's neighbours.
  */
 import * as z from 'zod';
-import { checkDuplicate, createError, excerptChars, matchSpans, type SearchOptions } from '../../internal.js';
+import { createError } from '../../core/errors.js';
+import { checkDuplicate, excerptChars, matchSpans, type SearchOptions } from '../../search/index.js';
 import { READ, defineTool, type AnyTool } from '../tool.js';
 import { dateArg, idArg, nameArg } from '../args.js';
 import {
@@ -63,9 +64,12 @@ const search = defineTool({
   name: 'loci_search',
   title: 'Search memory',
   description:
-    'Searches everything stored in the palace (mined files, conversations, notes, diaries) and returns the best verbatim drawers with their ids, wing/room, source file and lines. ' +
-    'Ask in natural words ("why did we switch to OAuth2", "auth bug last week"); time words like "last week" or "in March" bias toward that period. ' +
-    'Narrow with wing / room / hall (see loci_get_taxonomy) and since / until (content dates). Set context to see the surrounding chunks of each hit, explain to see why it ranked. ' +
+    'Searches everything stored in the palace (mined files, conversations, notes, diaries) and returns the best ' +
+    'verbatim drawers with their ids, wing/room, source file and lines. ' +
+    'Ask in natural words ("why did we switch to OAuth2", "auth bug last week"); time words like "last week" or ' +
+    '"in March" bias toward that period. ' +
+    'Narrow with wing / room / hall (see loci_get_taxonomy) and since / until (content dates). Set context to see ' +
+    'the surrounding chunks of each hit, explain to see why it ranked. ' +
     'Read a whole drawer with loci_get_drawer.',
   input: {
     query: z.string().trim().min(1).max(2000).describe('what to look for, in natural language or keywords'),
@@ -138,11 +142,13 @@ const search = defineTool({
       };
     });
     const lines = [
-      `${plural(hits.length, 'hit')} for ${JSON.stringify(r.query)} (${r.signals.join('+') || 'none'}${r.fallback ? `; ${r.fallback}` : ''})`,
+      `${plural(hits.length, 'hit')} for ${JSON.stringify(r.query)} ` +
+        `(${r.signals.join('+') || 'none'}${r.fallback ? `; ${r.fallback}` : ''})`,
     ];
     hits.forEach((h, i) => {
       lines.push(
-        `\n[${i + 1}] ${compactHeader(h)} · score ${h.score.toFixed(3)}${h.chars ? ` · excerpt of ${h.chars} chars` : ''}`,
+        `\n[${i + 1}] ${compactHeader(h)} · score ` +
+          `${h.score.toFixed(3)}${h.chars ? ` · excerpt of ${h.chars} chars` : ''}`,
       );
       if (h.explain)
         lines.push(
@@ -171,7 +177,9 @@ const duplicateCheck = defineTool({
   name: 'loci_check_duplicate',
   title: 'Check for duplicates',
   description:
-    'Before filing new text with loci_add_drawer, checks whether the palace already holds it: exact copies (same text) and near-copies (word-set similarity at or above `threshold` among the closest search hits). Returns the ids of what matched.',
+    'Before filing new text with loci_add_drawer, checks whether the palace already holds it: exact copies (same ' +
+    'text) and near-copies (word-set similarity at or above `threshold` among the closest search hits). ' +
+    'Returns the ids of what matched.',
   input: {
     content: z.string().min(1).max(100_000).describe('the text you are about to store'),
     threshold: z
@@ -210,7 +218,8 @@ const neighbours = defineTool({
   name: 'loci_drawer_neighbours',
   title: 'Drawer neighbours',
   description:
-    'The drawers just before and after a drawer in the same source (the surrounding part of a file or conversation), in order, the drawer itself included. Use it to read more around a search hit.',
+    'The drawers just before and after a drawer in the same source (the surrounding part of a file or ' +
+    'conversation), in order, the drawer itself included. Use it to read more around a search hit.',
   input: {
     drawer_id: idArg.describe('a drawer id from a search or listing'),
     n: z.number().int().min(1).max(10).default(2).describe('drawers on each side, 1–10 (default 2)'),

@@ -42,7 +42,9 @@ const traverse = defineTool({
   name: 'loci_traverse',
   title: 'Walk from a room',
   description:
-    "Starting from a room, walks the palace's links breadth-first: rooms of the same name in other wings (the same topic in another project) and explicit tunnels, up to max_hops away. Use it to find related material across projects.",
+    "Starting from a room, walks the palace's links breadth-first: rooms of the same name in other wings (the same " +
+    'topic in another project) and explicit tunnels, up to max_hops away. Use it to find related material ' +
+    'across projects.',
   input: {
     wing: name,
     room: name,
@@ -77,7 +79,8 @@ const traverse = defineTool({
     const text = rooms
       .map(
         (r) =>
-          `${'  '.repeat(r.hops)}${r.wing}/${r.room} (${r.drawers})${r.via === 'start' ? '' : ` via ${r.via}${r.label ? ` "${r.label}"` : ''}`}`,
+          `${'  '.repeat(r.hops)}${r.wing}/${r.room} ` +
+          `(${r.drawers})${r.via === 'start' ? '' : ` via ${r.via}${r.label ? ` "${r.label}"` : ''}`}`,
       )
       .join('\n');
     return { data: { rooms }, text };
@@ -88,7 +91,8 @@ const find = defineTool({
   name: 'loci_find_tunnels',
   title: 'Shared topics across wings',
   description:
-    'Finds rooms present in several wings (the same topic in several projects) — optionally only those shared by wing_a and wing_b.',
+    'Finds rooms present in several wings (the same topic in several projects) — optionally only those shared by ' +
+    'wing_a and wing_b.',
   input: { wing_a: name.optional(), wing_b: name.optional() },
   output: { links: z.array(z.object({ room: z.string(), wings: z.array(z.string()) })) },
   annotations: READ,
@@ -108,7 +112,9 @@ const create = defineTool({
   name: 'loci_create_tunnel',
   title: 'Link two rooms',
   description:
-    'Creates an explicit tunnel between two rooms (optionally between two drawers in them), e.g. the same bug seen in two projects, or design notes and the code they describe. Creating the same link again only updates its label.',
+    'Creates an explicit tunnel between two rooms (optionally between two drawers in them), e.g. the same bug seen ' +
+    'in two projects, or design notes and the code they describe. Creating the same link again only updates ' +
+    'its label.',
   input: {
     source_wing: name,
     source_room: name,
@@ -175,7 +181,8 @@ const follow = defineTool({
   name: 'loci_follow_tunnels',
   title: 'Follow tunnels from a room',
   description:
-    'Where the explicit tunnels of a room lead: the room at the other end, the label, and a preview of the drawer it points at when there is one.',
+    'Where the explicit tunnels of a room lead: the room at the other end, the label, and a preview of the drawer ' +
+    'it points at when there is one.',
   input: { wing: name, room: name },
   output: {
     links: z.array(
@@ -199,7 +206,8 @@ const follow = defineTool({
       ? links
           .map(
             (l) =>
-              `→ ${endText(l.to)}${l.label ? ` (${l.label})` : ''} [${l.tunnel_id}]${l.drawer_preview ? `\n  ${l.drawer_preview.replace(/\s+/g, ' ')}` : ''}`,
+              `→ ${endText(l.to)}${l.label ? ` (${l.label})` : ''} ` +
+              `[${l.tunnel_id}]${l.drawer_preview ? `\n  ${l.drawer_preview.replace(/\s+/g, ' ')}` : ''}`,
           )
           .join('\n')
       : `no tunnels from ${a.wing}/${a.room}`;

@@ -5,7 +5,7 @@
  * same text the `session-start` hook injects and `loci wake-up` prints.
  */
 import * as z from 'zod';
-import { wakeUp, type WakeUpResult } from '../../internal.js';
+import { wakeUp, type WakeUpResult } from '../../wakeup/index.js';
 import { READ, defineTool, type AnyTool } from '../tool.js';
 
 /** Every memory file and drawer id the text refers to, in order of appearance (no repeats). */
@@ -22,7 +22,10 @@ const wake = defineTool({
   name: 'loci_wake_up',
   title: 'Wake-up briefing',
   description:
-    'A short briefing for the start of a session: who the user is, pinned memories, where the latest sessions of this project left off (compaction summary, last request, final words), then the most important memories and decisions (ranked by recency, use and kind), each with its age, within max_tokens. Call it once when starting work if it was not already injected.',
+    'A short briefing for the start of a session: who the user is, pinned memories, where the latest sessions of ' +
+    'this project left off (compaction summary, last request, final words), then the most important memories ' +
+    'and decisions (ranked by recency, use and kind), each with its age, within max_tokens. Call it once ' +
+    'when starting work if it was not already injected.',
   input: {
     wing: z.string().trim().min(1).max(200).optional().describe("the project's wing (default: this project's)"),
     max_tokens: z.number().int().min(100).max(8000).default(800).describe('budget, 100–8000 (default 800)'),

@@ -78,7 +78,12 @@ export function createMemoryVectorStore(drawers: MemoryStore): VectorStore {
     async prune() {
       const alive = new Set((await all()).map((d) => d.id));
       let n = 0;
-      for (const id of [...vecs.keys()]) if (!alive.has(id)) (vecs.delete(id), n++);
+      for (const id of [...vecs.keys()]) {
+        if (!alive.has(id)) {
+          vecs.delete(id);
+          n++;
+        }
+      }
       return n;
     },
   };

@@ -1,0 +1,69 @@
+/**
+ * @module test/e2e/hooks-startup
+ * What a hook process loads, counted in modules (never in milliseconds): the archiving events load
+ * the hook entry and a few `core` leaves and nothing from `node_modules`; a `user-prompt-submit`
+ * answered in the hook process (no warm server) loads the doors recall needs (the graph included: recall
+ * adds facts) — not the miners, the embedders, the providers, the MCP server or the CLI, nor the `yaml` package for
+ * simple memory files. Needs `npm run build`.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { relative } from 'node:path';
+import { HOOK_MAIN, hookInput, hookWorld, NEEDS_BUILD, type HookWorld } from '../fixtures/hooks/support.js';
+import { modulesLoaded } from '../helpers/modules.js';
+import { ROOT } from '../helpers/cli.js';
+
+const skip = NEEDS_BUILD;
+
+function loaded(w: HookWorld, event: string, fixture: string, patch: Record<string, unknown> = {}) {
+  const r = modulesLoaded([HOOK_MAIN, event], {
+    cwd: w.project,
+    env: w.env,
+    input: hookInput(fixture, w, { session_id: `startup-${event}`, ...patch }),
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const dist = r.files.filter((f) => f.includes('/dist/')).map((f) => relative(`${ROOT}/dist`, f));
+  const deps = r.files.filter((f) => f.includes('/node_modules/'));
+  return { dist, deps, stdout: r.stdout };
+}
+
+describe('hook start-up', { skip }, () => {
+  let w: HookWorld;
+  before(async () => {
+    w = hookWorld({ LOCI_HOOK_SERVER: '0', LOCI_HOOK_WORKER: '0' });
+    const { buildHookPalace } = await import('../fixtures/hooks/palace.js');
+    await buildHookPalace(w, 60);
+  });
+  after(() => w?.cleanup());
+
+  for (const [event, fixture] of [
+    ['stop', 'stop.json'],
+    ['pre-compact', 'pre-compact.json'],
+    ['post-compact', 'post-compact.json'],
+    ['session-end', 'session-end.json'],
+  ] as const) {
+    it(`${event} loads the hook entry and core leaves only`, () => {
+      const { dist, deps } = loaded(w, event, fixture);
+      assert.ok(dist.includes('hooks/main.js'), 'the probe sees the hook (not vacuous)');
+      const outside = dist.filter((f) => !/^(hooks|core)\//.test(f));
+      assert.deepEqual(outside, []);
+      assert.ok(!dist.includes('hooks/client.js'), 'no warm-server client for an archiving event');
+      assert.deepEqual(deps, []);
+    });
+  }
+
+  it('user-prompt-submit in the hook process loads what recall needs, not the whole library', () => {
+    const { dist, deps, stdout } = loaded(w, 'user-prompt-submit', 'user-prompt-submit.json', {
+      prompt: 'how did we handle the rate limit login redis window decision?',
+    });
+    assert.match(stdout, /UserPromptSubmit/, 'it answered (memories were read)');
+    const folders = new Set(dist.map((f) => f.split('/')[0]));
+    for (const absent of ['ingest', 'embed', 'providers', 'mcp', 'cli', 'bench', 'index.js', 'lazy.js'])
+      assert.ok(!folders.has(absent), `${absent} loaded: ${dist.filter((f) => f.startsWith(absent)).join(', ')}`);
+    assert.deepEqual(
+      deps.filter((f) => f.includes('/node_modules/yaml/')),
+      [],
+      'simple memory files are read without the yaml package',
+    );
+  });
+});
