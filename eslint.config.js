@@ -78,7 +78,7 @@ export default tseslint.config(
         'error',
         {
           selector: "MemberExpression[object.name='process'][property.name='env']",
-          message: 'Read configuration where the environment is already read (ENV_READERS), and pass it down.',
+          message: 'Read the environment only in src/core/env.ts (readSettings(env)) and pass settings down.',
         },
       ],
     },

@@ -20,10 +20,11 @@ const rnd = (): number => {
   return seed / 0x7fffffff;
 };
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-const WORDS =
-  'the a palace memory drawer search index chunk token query result vector store file line range heading section code function class method value error option default config path folder project mining wing room hall agent session context recall graph fact entity time date'.split(
-    ' ',
-  );
+const WORDS = (
+  'the a palace memory drawer search index chunk token query result vector store file line range heading section code ' +
+  'function class method value error option default config path folder project mining wing room hall agent session ' +
+  'context recall graph fact entity time date'
+).split(' ');
 const words = (n: number): string => Array.from({ length: n }, () => pick(WORDS)).join(' ');
 const ident = (): string => pick(WORDS) + pick(WORDS).replace(/^./, (c) => c.toUpperCase());
 
@@ -222,7 +223,8 @@ else {
   );
   for (const [k, r] of Object.entries(results)) {
     console.log(
-      `  ${k.padEnd(11)} ${String(r.mb).padStart(6)} MB  ${String(r.mbPerSec).padStart(7)} MB/s  ${String(r.chunks).padStart(7)} chunks  avg ${r.avgChars} chars`,
+      `  ${k.padEnd(11)} ${String(r.mb).padStart(6)} MB  ${String(r.mbPerSec).padStart(7)} MB/s  ` +
+        `${String(r.chunks).padStart(7)} chunks  avg ${r.avgChars} chars`,
     );
   }
   console.log(`  baseline: MemPalace-style fixed windows (800/100, no structure) ${baseline} MB/s`);

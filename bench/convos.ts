@@ -116,7 +116,9 @@ const appendLines = () => {
 };
 writeFileSync(big, `${all.slice(0, next).join('\n')}\n`);
 const home = join(work, 'home-b');
-const CPU_HOOK = `data:text/javascript,process.on("exit",()=>{const u=process.cpuUsage();process.stderr.write("\\nCPU_US "+(u.user+u.system)+"\\n")})`;
+const CPU_HOOK =
+  'data:text/javascript,process.on("exit",()=>{const ' +
+  'u=process.cpuUsage();process.stderr.write("\\nCPU_US "+(u.user+u.system)+"\\n")})';
 const mine = (kg: boolean) => {
   const t1 = performance.now();
   const r = spawnSync(process.execPath, ['--import', CPU_HOOK, BIN, 'mine', big, '--mode', 'convos', '--json'], {

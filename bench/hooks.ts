@@ -8,7 +8,8 @@
  *
  * Cases: baselines (`node -e 0`, `node bin/loci.js --version`); `stop` with nothing to archive and
  * with an archive queued (every prompt, a detached worker spawned; no case is measured while a
- * worker still runs — the wait is untimed); `user-prompt-submit` with recall over the palace and `session-start` with the
+ * worker still runs — the wait is untimed); `user-prompt-submit` with recall over the palace and `session-start` with
+ * the
  * wake-up computed (cache invalidated before each run, untimed), each in the hook process (no warm
  * server: the first hook of a home) and through the warm hook server; `session-start` from the
  * wake-up cache. Hooks run through the installed entry (`dist/hooks/main.js`) and, for
@@ -87,7 +88,14 @@ const appendPrompt = () => {
   appended++;
   appendFileSync(
     transcript,
-    `${JSON.stringify({ type: 'user', uuid: `b-${appended}`, sessionId: SESSION, cwd: '/home/dev/acme-api', timestamp: new Date().toISOString(), message: { role: 'user', content: `bench prompt ${appended}: and the retry budget?` } })}\n`,
+    `${JSON.stringify({
+      type: 'user',
+      uuid: `b-${appended}`,
+      sessionId: SESSION,
+      cwd: '/home/dev/acme-api',
+      timestamp: new Date().toISOString(),
+      message: { role: 'user', content: `bench prompt ${appended}: and the retry budget?` },
+    })}\n`,
   );
 };
 const NO_SERVER = { LOCI_HOOK_SERVER: '0' };

@@ -293,7 +293,8 @@ console.log(
         generated_chat: generated,
         locomo_dev: real,
         target:
-          'extraction adds <= 30 % to mining time; store.put is a lower bound of mining (which also reads, parses, chunks, redacts and hashes), so extract_vs_put bounds the overhead from above',
+          'extraction adds <= 30 % to mining time; store.put is a lower bound of mining (which also reads, parses, ' +
+          'chunks, redacts and hashes), so extract_vs_put bounds the overhead from above',
       },
     },
     null,

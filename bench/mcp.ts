@@ -166,10 +166,14 @@ const bare = join(work, 'bare-sdk-server.mjs');
 writeFileSync(
   bare,
   `import { McpServer } from ${JSON.stringify(import.meta.resolve('@modelcontextprotocol/sdk/server/mcp.js'))};
-import { StdioServerTransport } from ${JSON.stringify(import.meta.resolve('@modelcontextprotocol/sdk/server/stdio.js'))};
+import { StdioServerTransport } from
+  ${JSON.stringify(import.meta.resolve('@modelcontextprotocol/sdk/server/stdio.js'))};
 import * as z from ${JSON.stringify(import.meta.resolve('zod'))};
 const s = new McpServer({ name: 'bare', version: '1' });
-s.registerTool('loci_status', { description: 'd', inputSchema: {}, outputSchema: { ok: z.boolean() } }, async () => ({ content: [{ type: 'text', text: 'ok' }], structuredContent: { ok: true } }));
+s.registerTool('loci_status', { description: 'd', inputSchema: {}, outputSchema: { ok: z.boolean() } }, async () => ({
+  content: [{ type: 'text', text: 'ok' }],
+  structuredContent: { ok: true },
+}));
 await s.connect(new StdioServerTransport());
 process.stdin.on('end', () => process.exit(0));
 `,

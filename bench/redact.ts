@@ -39,8 +39,11 @@ interface Found {
 }
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git', 'coverage']);
-const TEXT =
-  /\.(?:ts|mts|cts|js|mjs|cjs|json|md|txt|yml|yaml|toml|sh|jsonl|html|css|env|example|gitignore|py|rb|go|rs|java|c|h|cfg|ini|conf|rst)$|^[^.]+$/i;
+const TEXT = new RegExp(
+  String.raw`\.(?:ts|mts|cts|js|mjs|cjs|json|md|txt|yml|yaml|toml|sh|jsonl|html|css|env|example|gitignore|py|` +
+    String.raw`rb|go|rs|java|c|h|cfg|ini|conf|rst)$|^[^.]+$`,
+  'i',
+);
 
 function walk(dir: string, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {

@@ -15,5 +15,7 @@ if (rest.length === 1 && (rest[0] === '--version' || rest[0] === '-V')) {
   await hookMain([...rest.slice(1), ...home]);
 } else {
   const { main } = await import('../dist/cli/main.js');
-  process.exitCode = await main(args);
+  // The process boundary hands its environment to the CLI, which reads variables only through
+  // src/core/env.ts (loaded by the commands that need it, so `--help` stays free of library modules).
+  process.exitCode = await main(args, process.env);
 }

@@ -17,7 +17,8 @@ for (let i = 0; i < argv.length; i++) {
   const key = argv[i].replace(/^--/, '');
   if (!(key in opts) || argv[i + 1] === undefined) {
     console.error(
-      `usage: npm run torture -- [--rounds N] [--fuzz-runs N] [--work N] [--seed N] [--only crash,concurrency,fuzz,injection]\nunknown or incomplete option: ${argv[i]}`,
+      'usage: npm run torture -- [--rounds N] [--fuzz-runs N] [--work N] [--seed N] [--only ' +
+        `crash,concurrency,fuzz,injection]\nunknown or incomplete option: ${argv[i]}`,
     );
     process.exit(2);
   }
@@ -69,7 +70,8 @@ try {
 }
 rmSync(dir, { recursive: true, force: true });
 console.log(
-  `\ntorture (rounds ${opts.rounds}, fuzz runs ${opts['fuzz-runs']}, work ${opts.work}, seed ${opts.seed}) — ${seconds} s, ${res.status === 0 ? 'all passed' : 'FAILURES'}`,
+  `\ntorture (rounds ${opts.rounds}, fuzz runs ${opts['fuzz-runs']}, work ${opts.work}, seed ${opts.seed}) — ` +
+    `${seconds} s, ${res.status === 0 ? 'all passed' : 'FAILURES'}`,
 );
 for (const { section, schedule: _schedule, ...figures } of lines) {
   console.log(

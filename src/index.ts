@@ -27,7 +27,7 @@ export {
   type MineOptions,
   type DiaryEntryInput,
 } from './palace/index.js';
-export { createMemoryStore } from './store/index.js';
+export { createMemoryStore, createMemoryGraphTables, createMemoryTunnelStore } from './store/index.js';
 export type { MineConvosSummary } from './ingest/index.js';
 export type { MemoryStore, Drawer, DrawerInput, DrawerPatch, DrawerFilter, ListOptions } from './store/ports.js';
 export type { SearchOptions, SearchResult, SearchHit } from './search/index.js';

@@ -76,7 +76,14 @@ export {
   type HitExplanation,
 } from './search/index.js';
 // The SQLite adapter is opened by `openPalace`; its driver handle is not part of the public API.
-export { createMemoryStore } from './store/index.js';
+export {
+  createMemoryStore,
+  createMemoryGraphTables,
+  createMemoryTunnelStore,
+  createMemoryVectorStore,
+  type GraphTables,
+  type VectorStore,
+} from './store/index.js';
 export { searchHybrid, parseTimeCues, type HybridParams, type VectorSearcher } from './search/index.js';
 export { METRIC_KEYS, scoreRanking, meanMetrics, type Metrics } from './bench/metrics.js';
 export type { LocomoBenchOptions, LocomoReport, LongMemEvalOptions, LongMemEvalReport } from './bench/index.js';

@@ -10,9 +10,10 @@
  * 4. another folder is entered through its `index.ts` door;
  * 5. SQL and the SQLite driver live in the storage adapters only;
  * 6. the environment is read in one module, `core/env.ts` (and `createPalace` reads none, nor opens a driver);
- * 7. front ends (`cli`, `mcp`, `hooks`) are protocol adapters: they reach no storage, search or graph
- *    internals (not even through the documented exception) and hold no ranking logic — no scoring
- *    primitive of the library, no storage-port access, no score arithmetic.
+ * 7. front ends (`cli`, `mcp`, `hooks`) are protocol adapters: they import neither `store` nor `kg`
+ *    (palace owns storage), the documented exception reaches only leaf `core` modules and the
+ *    wake-up cache reader, and they hold no ranking logic — no scoring primitive of the library,
+ *    no storage-port access, no score arithmetic.
  * Each rule has an explicit list of today's known exceptions (debt, to shrink, never to grow):
  * a new violation fails with the file and the import that broke the rule.
  */
@@ -249,25 +250,27 @@ test('createPalace imports no storage adapter at run time and reads no environme
   assert.deepEqual(bad, [], 'ports come in through createPalace(deps); the SQLite preset is palace/open.ts');
 });
 
+/** Folders a front end never imports, not even their doors: storage and the graph's storage go through `palace`. */
+const FRONT_END_FORBIDDEN = new Set(['store', 'kg']);
+
 /**
  * The only library files the documented exception (`hooks/light-core.ts`) may reach: leaf `core`
  * modules and the wake-up cache reader.
  */
 const LIGHT_TARGETS = (target: string): boolean => target.startsWith('core/') || target === 'wakeup/wake-cache.ts';
 
-test('front ends reach no storage and no capability internals, only the entry or capability doors', () => {
+test('front ends reach no storage or graph internals', () => {
   const bad: string[] = [];
   for (const f of files) {
     if (!FRONT_ENDS.has(f.folder)) continue;
     for (const t of f.imports) {
       const to = folderOf(t);
-      if (to === ENTRY_FOLDER || FRONT_ENDS.has(to) || LIGHT_TARGETS(t)) continue;
-      // A capability's door (never the store's): a command imports only the doors it uses (start-up).
-      if (t === `${to}/index.ts` && to !== 'store') continue;
-      bad.push(`${f.path} -> ${t}`);
+      if (FRONT_END_FORBIDDEN.has(to)) bad.push(`${f.path} -> ${t}`);
+      else if (FRONT_END_DEEP_IMPORTS.has(f.path) && !FRONT_ENDS.has(to) && to !== ENTRY_FOLDER && !LIGHT_TARGETS(t))
+        bad.push(`${f.path} -> ${t}`);
     }
   }
-  assert.deepEqual(bad, [], 'front ends call the library (src/index.ts); capabilities own storage and ranking');
+  assert.deepEqual(bad, [], 'front ends call the library (src/index.ts, a door); palace owns storage and the graph');
 });
 
 /**
@@ -310,7 +313,7 @@ test('front ends hold no ranking or storage logic', () => {
     if (!FRONT_ENDS.has(f.folder) || KNOWN_FRONT_END_LOGIC.has(f.path)) continue;
     const code = withoutComments(f.text);
     for (const m of code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"](\.[^'"]+)['"]/g)) {
-      if (!/^(?:\.\.\/)+index\.js$/.test(m[2]!)) continue;
+      if (!/^(?:\.\.\/)+(?:[a-z-]+\/)?index\.js$/.test(m[2]!)) continue;
       for (const part of m[1]!.split(',')) {
         const name = part
           .trim()

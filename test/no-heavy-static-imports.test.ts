@@ -25,7 +25,8 @@ const isHeavy = (specifier: string): boolean => HEAVY.some((h) => specifier === 
 /** Static module references in TypeScript source: import/export … from, bare imports, require(). */
 function staticImports(source: string): { specifier: string; line: number }[] {
   const patterns = [
-    /^[ \t]*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/gm, // import x from 'm' / export { x } from 'm' (multi-line too)
+    // import x from 'm' / export { x } from 'm' (multi-line too)
+    /^[ \t]*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/gm,
     /^[ \t]*import\s*['"]([^'"]+)['"]/gm, // import 'm'
     /^[ \t]*(?:import\s+\w+\s*=\s*)?(?:[^/\n]*?[=(,\s])?require\s*\(\s*['"]([^'"]+)['"]\s*\)/gm, // require('m')
   ];

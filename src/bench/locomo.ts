@@ -148,7 +148,9 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
     ...summarize(loci),
     baseline: { system: 'MiniSearch 7.2.0, default options, one document per session', ...summarize(base) },
     system: `loci ${opts.mode ?? 'hybrid'} search over conversation drawers (exchanges)`,
-    rendering: `one file per session: a "Date:" line with the session date, then {speaker} said, "{text}" per turn${captions ? ' + [shared a photo: {blip_caption}]' : ''}; baseline documents are the same turn lines`,
+    rendering:
+      'one file per session: a "Date:" line with the session date, then {speaker} said, "{text}" per ' +
+      `turn${captions ? ' + [shared a photo: {blip_caption}]' : ''}; baseline documents are the same turn lines`,
     embedder: 'none (weights-free default)',
     seconds: Math.round((performance.now() - t0) / 10) / 100,
   };

@@ -148,7 +148,8 @@ export async function runLongMemEvalBench(opts: LongMemEvalOptions): Promise<Lon
     by_type: by,
     baseline: { system: 'MiniSearch 7.2.0, default options, one document per session', ...meanMetrics(base) },
     rendering:
-      'one file per session: a "Date:" line, then "User: {content}" per user turn (assistant turns left out, per the protocol)',
+      'one file per session: a "Date:" line, then "User: {content}" per user turn (assistant turns left out, per ' +
+      'the protocol)',
     seconds: Math.round((performance.now() - t0) / 10) / 100,
   };
 }

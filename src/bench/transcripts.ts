@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createError, fsError } from '../core/errors.js';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { openPalace, type Palace } from '../palace/index.js';
+import { openPalace } from '../palace/index.js';
 import type { HybridParams, SearchHit } from '../search/index.js';
 import { showTranscriptProjects } from './transcripts-show.js';
 
@@ -58,11 +58,6 @@ export interface TranscriptsBenchOptions {
   searchParams?: Partial<HybridParams>;
   /** Progress messages. */
   onProgress?: (message: string) => void;
-  /**
-   * Called with the mined palace before it is deleted (e.g. to print wake-ups and recalls for a
-   * human to judge).
-   */
-  inspect?: (palace: Palace, questions: readonly TranscriptQuestion[]) => Promise<void>;
   /**
    * Also render, for the three projects most questions are about, the wake-up text and two
    * recalls for a human to judge (report field `show`). Default false.
@@ -321,7 +316,6 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
           stored: firstRank(all, g) !== null,
         });
       }
-      if (opts.inspect) await opts.inspect(palace, questions);
       if (opts.show) show = await showTranscriptProjects(palace, questions, data);
     } finally {
       await palace.close();

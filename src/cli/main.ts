@@ -9,7 +9,7 @@
  */
 import { Command, CommanderError, Help } from 'commander';
 import type { LociError } from '../core/errors.js';
-import { processEnv, readSettings } from '../core/env.js';
+import type { Env } from '../core/env.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT, type CliContext, type CliIO, type GlobalOptions } from './context.js';
 import { VERSION } from './version.js';
@@ -24,15 +24,15 @@ function readStdinAll(): Promise<string> {
   });
 }
 
-/** The real process IO. */
-function processIO(): CliIO {
+/** The real process IO, with the environment `bin/loci.js` hands over. */
+function processIO(env: Env): CliIO {
   return {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
     isTTY: Boolean(process.stdout.isTTY),
     stderrColumns: process.stderr.isTTY ? (process.stderr.columns ?? 80) : undefined,
     readStdin: readStdinAll,
-    env: processEnv(),
+    env,
     cwd: process.cwd(),
   };
 }
@@ -125,7 +125,7 @@ function report(io: CliIO, e: LociError): number {
 }
 
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
-export async function runCli(argv: string[], io: CliIO = processIO()): Promise<number> {
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
   let code: number = EXIT.ok;
   const setExit = (c: number) => {
     code = Math.max(code, c);
@@ -145,17 +145,21 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     // A bug: one line with its message; the stack only on request (LOCI_DEBUG=1), on the lines after.
     const err = e instanceof Error ? e : new Error(String(e));
     const code = report(io, createError('INTERNAL', { what: `unexpected ${err.name}: ${err.message}` }));
+    const { readSettings } = await import('../core/env.js');
     if (readSettings(io.env).debug) io.stderr(`${err.stack ?? ''}\n`);
     return code;
   }
   return code;
 }
 
-/** Entry used by `bin/loci.js`. */
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Entry used by `bin/loci.js`, which hands over the process's environment (read only through
+ * `core/env.ts`; not imported here, so that `--help` loads no library module).
+ */
+export async function main(argv: string[], env: Env): Promise<number> {
   // A closed pipe (e.g. `loci search … | head`) must not print a stack trace.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
   });
-  return runCli(argv);
+  return runCli(argv, processIO(env));
 }

@@ -10,7 +10,11 @@ import type { CliContext } from './context.js';
 /** Runs `fn` with an open palace, closing it afterwards. */
 export async function withPalace<T>(ctx: CliContext, fn: (p: Palace) => Promise<T>): Promise<T> {
   const home = ctx.globals().home ?? readSettings(ctx.io.env).home;
-  const palace = await openPalace({ ...(home ? { home } : {}), logger: stderrLogger('warn', ctx.io.stderr) });
+  const palace = await openPalace({
+    ...(home ? { home } : {}),
+    logger: stderrLogger('warn', ctx.io.stderr),
+    env: ctx.io.env,
+  });
   try {
     return await fn(palace);
   } finally {

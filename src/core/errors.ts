@@ -65,7 +65,8 @@ export const ERRORS = {
   HOME_UNAVAILABLE: spec<{ path: string; reason: string }>(
     'system',
     (d) =>
-      `cannot use Loci home ${d.path}: ${d.reason} — fix its permissions, or choose another with --home DIR or LOCI_HOME`,
+      `cannot use Loci home ${d.path}: ${d.reason} — fix its permissions, or choose another with --home DIR or ` +
+      'LOCI_HOME',
   ),
   /** A path given by the user does not exist. details: path. */
   PATH_NOT_FOUND: spec<{ path: string }>('user', (d) => `no such file or directory: ${d.path} — check the path`),
@@ -87,25 +88,29 @@ export const ERRORS = {
   DB_CORRUPT: spec<{ path: string; reason: string }>(
     'system',
     (d) =>
-      `the palace database ${d.path} is damaged (${d.reason}) — move it aside and re-mine, or restore it from a backup; nothing was written`,
+      `the palace database ${d.path} is damaged (${d.reason}) — move it aside and re-mine, or restore it from a ` +
+      'backup; nothing was written',
   ),
   /** The file at the database path is not a Loci database. details: path. */
   DB_FOREIGN: spec<{ path: string }>(
     'user',
     (d) =>
-      `${d.path} is not a Loci palace database (another application's file) — point --home/LOCI_HOME at another folder; the file was not touched`,
+      `${d.path} is not a Loci palace database (another application's file) — point --home/LOCI_HOME at another ` +
+      'folder; the file was not touched',
   ),
   /** Another process held the database lock longer than the busy timeout. details: path, waitedMs. */
   DB_LOCKED: spec<{ path: string; waitedMs: number }>(
     'system',
     (d) =>
-      `the palace database ${d.path} stayed locked by another process for ${d.waitedMs} ms — retry when the other Loci command has finished`,
+      `the palace database ${d.path} stayed locked by another process for ${d.waitedMs} ms — retry when the other ` +
+      'Loci command has finished',
   ),
   /** The database was written by a newer Loci. details: path, version, supported. */
   DB_TOO_NEW: spec<{ path: string; version: number; supported: number }>(
     'user',
     (d) =>
-      `the palace database ${d.path} has schema version ${d.version}, this Loci supports up to ${d.supported} — upgrade Loci`,
+      `the palace database ${d.path} has schema version ${d.version}, this Loci supports up to ${d.supported} — ` +
+      'upgrade Loci',
   ),
 
   // ── drawers and search ─────────────────────────────────────────────────────
@@ -121,7 +126,8 @@ export const ERRORS = {
   NAME_INVALID: spec<{ kind: string; value: string; reason: string }>(
     'user',
     (d) =>
-      `cannot use ${JSON.stringify(d.value)} as a ${d.kind} name: ${d.reason} — give a short name such as "myapp" or "auth"`,
+      `cannot use ${JSON.stringify(d.value)} as a ${d.kind} name: ${d.reason} — give a short name such as "myapp" ` +
+      'or "auth"',
   ),
   /**
    * A remote or MCP caller asked to mine a path outside the folders it may mine (by default the
@@ -130,7 +136,8 @@ export const ERRORS = {
   MINE_OUTSIDE_ROOTS: spec<{ path: string; roots: string[] }>(
     'user',
     (d) =>
-      `${d.path} is outside the folders this server may mine (${d.roots.join(', ') || 'none'}) — mine it with \`loci mine\`, or add its folder to LOCI_MINE_ROOTS where the server starts`,
+      `${d.path} is outside the folders this server may mine (${d.roots.join(', ') || 'none'}) — mine it with ` +
+      `\`loci mine\`, or add its folder to LOCI_MINE_ROOTS where the server starts`,
   ),
   /** A search query has no searchable word. details: query. */
   QUERY_EMPTY: spec<{ query: string }>(
@@ -146,7 +153,8 @@ export const ERRORS = {
   CLAUDE_DIR_NOT_FOUND: spec<{ path: string }>(
     'user',
     (d) =>
-      `no Claude Code transcripts in ${d.path} (no projects/ folder and no history.jsonl) — set CLAUDE_CONFIG_DIR to the folder Claude Code uses, or pass a path: loci mine <path> --mode convos`,
+      `no Claude Code transcripts in ${d.path} (no projects/ folder and no history.jsonl) — set CLAUDE_CONFIG_DIR ` +
+      'to the folder Claude Code uses, or pass a path: loci mine <path> --mode convos',
   ),
 
   // ── memory files ───────────────────────────────────────────────────────────
@@ -163,7 +171,8 @@ export const ERRORS = {
   MEMORY_AMBIGUOUS: spec<{ name: string; files: string[] }>(
     'user',
     (d) =>
-      `${JSON.stringify(d.name)} matches several memories (${d.files.join(', ')}) — name the file instead, e.g. ${JSON.stringify(d.files[0] ?? '')}`,
+      `${JSON.stringify(d.name)} matches several memories (${d.files.join(', ')}) — name the file instead, e.g. ` +
+      `${JSON.stringify(d.files[0] ?? '')}`,
   ),
   /** A memory type is not one of user, feedback, project, reference. details: type. */
   MEMORY_INVALID_TYPE: spec<{ type: string }>(
@@ -174,13 +183,15 @@ export const ERRORS = {
   MEMORY_INVALID_NAME: spec<{ name: string; reason: string }>(
     'user',
     (d) =>
-      `cannot use ${JSON.stringify(d.name)} as a memory name: ${d.reason} — give a short title such as "testing policy"`,
+      `cannot use ${JSON.stringify(d.name)} as a memory name: ${d.reason} — give a short title such as "testing ` +
+      'policy"',
   ),
   /** A memory with this name or file already exists. details: name, file. */
   MEMORY_EXISTS: spec<{ name: string; file: string }>(
     'user',
     (d) =>
-      `a memory named ${JSON.stringify(d.name)} already exists (${d.file}) — update it with \`loci memory edit\` instead of adding a duplicate`,
+      `a memory named ${JSON.stringify(d.name)} already exists (${d.file}) — update it with \`loci memory edit\` ` +
+      'instead of adding a duplicate',
   ),
   /** A privacy value is invalid or not allowed for the type. details: type, privacy, reason. */
   MEMORY_PRIVACY_INVALID: spec<{ type: string; privacy: string; reason: string }>(
@@ -191,7 +202,8 @@ export const ERRORS = {
   MEMORY_NO_FRONTMATTER: spec<{ file: string; fields: string[] }>(
     'user',
     (d) =>
-      `${d.file} has no frontmatter, and Loci never adds one, so ${d.fields.join(', ')} cannot be set — edit only its body, or add a frontmatter block by hand`,
+      `${d.file} has no frontmatter, and Loci never adds one, so ${d.fields.join(', ')} cannot be set — edit only ` +
+      'its body, or add a frontmatter block by hand',
   ),
   /** A memory file's frontmatter is not valid YAML, so it cannot be rewritten safely. details: file, reason. */
   MEMORY_FRONTMATTER_INVALID: spec<{ file: string; reason: string }>(
@@ -204,7 +216,8 @@ export const ERRORS = {
   KG_INVALID_DATE: spec<{ name: string; value: string }>(
     'user',
     (d) =>
-      `invalid date for ${d.name}: ${JSON.stringify(d.value)} — use YYYY-MM-DD or an ISO-8601 date-time with a zone, e.g. 2026-01-15 or 2026-01-15T09:30:00Z`,
+      `invalid date for ${d.name}: ${JSON.stringify(d.value)} — use YYYY-MM-DD or an ISO-8601 date-time with a ` +
+      'zone, e.g. 2026-01-15 or 2026-01-15T09:30:00Z',
   ),
   /**
    * A fact's window would end before it starts (`valid_to < valid_from`), from `add` or
@@ -220,36 +233,44 @@ export const ERRORS = {
   }>(
     'user',
     (d) =>
-      `cannot place ${d.subject} ${d.predicate} ${d.object} from ${d.validFrom ?? 'the beginning'} to ${d.validTo ?? 'now'}: ${d.reason} — pass an end date on or after the start (--to / --ended), or a start date (--from)`,
+      `cannot place ${d.subject} ${d.predicate} ${d.object} from ${d.validFrom ?? 'the beginning'} to ` +
+      `${d.validTo ?? 'now'}: ${d.reason} — pass an end date on or after the start (--to / --ended), or a ` +
+      'start date (--from)',
   ),
   /** An entity name or alias has no letters or digits, or is too long. details: value, reason. */
   KG_INVALID_ENTITY: spec<{ value: string; reason: string }>(
     'user',
     (d) =>
-      `cannot use ${JSON.stringify(d.value)} as an entity name: ${d.reason} — give a name with letters or digits, at most 200 characters`,
+      `cannot use ${JSON.stringify(d.value)} as an entity name: ${d.reason} — give a name with letters or digits, ` +
+      'at most 200 characters',
   ),
   /** A predicate or literal object is empty or too long. details: name (predicate|object|type), value, reason. */
   KG_INVALID_TERM: spec<{ name: string; value: string; reason: string }>(
     'user',
     (d) => `cannot use ${JSON.stringify(d.value)} as a ${d.name}: ${d.reason} — use a short phrase such as works_at`,
   ),
-  /** An alias already names another entity. details: alias, entity (the one asked for), owner (its current entity id). */
+  /**
+   * An alias already names another entity. details: alias, entity (the one asked for), owner (its current entity id).
+   */
   KG_ALIAS_TAKEN: spec<{ alias: string; entity: string; owner: string }>(
     'user',
     (d) =>
-      `the alias ${JSON.stringify(d.alias)} already names the entity ${d.owner}, so it cannot also name ${d.entity} — pick a more specific alias, or remove it from ${d.owner} first`,
+      `the alias ${JSON.stringify(d.alias)} already names the entity ${d.owner}, so it cannot also name ` +
+      `${d.entity} — pick a more specific alias, or remove it from ${d.owner} first`,
   ),
   /** A paging cursor was not produced by this listing. details: cursor. */
   KG_INVALID_CURSOR: spec<{ cursor: string }>(
     'user',
     (d) =>
-      `invalid cursor ${JSON.stringify(d.cursor)} — pass the nextCursor of the previous page unchanged, or omit it to start over`,
+      `invalid cursor ${JSON.stringify(d.cursor)} — pass the nextCursor of the previous page unchanged, or omit it ` +
+      'to start over',
   ),
   /** No entity has this name or alias (raised by front ends; the library returns undefined). details: name. */
   KG_ENTITY_NOT_FOUND: spec<{ name: string }>(
     'user',
     (d) =>
-      `no entity named ${JSON.stringify(d.name)} — list them with \`loci kg entities\` (names and aliases are matched case-insensitively)`,
+      `no entity named ${JSON.stringify(d.name)} — list them with \`loci kg entities\` (names and aliases are ` +
+      'matched case-insensitively)',
   ),
   /** A tunnel would link a room to itself. details: wing, room. */
   KG_TUNNEL_SELF: spec<{ wing: string; room: string }>(
@@ -266,7 +287,8 @@ export const ERRORS = {
   MCP_TOKEN_REQUIRED: spec<{ host: string }>(
     'user',
     (d) =>
-      `refusing to serve MCP over HTTP on ${d.host} without a token — set LOCI_TOKEN to a long random secret (clients send it as \`Authorization: Bearer <token>\`), or bind to 127.0.0.1`,
+      `refusing to serve MCP over HTTP on ${d.host} without a token — set LOCI_TOKEN to a long random secret ` +
+      `(clients send it as \`Authorization: Bearer <token>\`), or bind to 127.0.0.1`,
   ),
   /**
    * One MCP message (a request line on stdio, a request body over HTTP) is over the transport's
@@ -275,7 +297,8 @@ export const ERRORS = {
   MCP_MESSAGE_TOO_LARGE: spec<{ bytes: number; max: number }>(
     'user',
     (d) =>
-      `the request is ${d.bytes} bytes, over the ${d.max}-byte limit of one MCP message — send less text per call (each argument's size limit is in the tool's input schema)`,
+      `the request is ${d.bytes} bytes, over the ${d.max}-byte limit of one MCP message — send less text per call ` +
+      `(each argument's size limit is in the tool's input schema)`,
   ),
   /** The HTTP port of `loci mcp --http` is taken or not allowed. details: host, port, reason. */
   MCP_LISTEN_FAILED: spec<{ host: string; port: number; reason: string }>(
@@ -289,7 +312,9 @@ export const ERRORS = {
   RECALL_PROVIDER_MISSING: spec<{ flag: string }>(
     'user',
     (d) =>
-      `${d.flag} needs an LLM provider, and none is configured — set LOCI_LLM_PROVIDER to anthropic, openai or ollama (plus its key, model or LOCI_LLM_BASE_URL as needed), or drop ${d.flag} to select memories with search`,
+      `${d.flag} needs an LLM provider, and none is configured — set LOCI_LLM_PROVIDER to anthropic, openai or ` +
+      `ollama (plus its key, model or LOCI_LLM_BASE_URL as needed), or drop ${d.flag} to select memories ` +
+      'with search',
   ),
 
   // ── hooks ──────────────────────────────────────────────────────────────────
@@ -297,7 +322,8 @@ export const ERRORS = {
   HOOK_EVENT_UNKNOWN: spec<{ event: string; expected: string }>(
     'user',
     (d) =>
-      `unknown hook event ${JSON.stringify(d.event)} — expected one of ${d.expected} (run \`loci hooks install\` to write the right commands)`,
+      `unknown hook event ${JSON.stringify(d.event)} — expected one of ${d.expected} (run \`loci hooks install\` ` +
+      'to write the right commands)',
   ),
   /**
    * A hook's stdin is not the JSON object Claude Code sends (not JSON, not an object, or without a
@@ -306,13 +332,15 @@ export const ERRORS = {
   HOOK_INPUT_INVALID: spec<{ event: string; reason: string }>(
     'user',
     (d) =>
-      `the ${d.event} hook input is not the JSON object Claude Code sends (${d.reason}) — hooks read Claude Code's hook JSON on stdin`,
+      `the ${d.event} hook input is not the JSON object Claude Code sends (${d.reason}) — hooks read Claude Code's ` +
+      'hook JSON on stdin',
   ),
   /** A Claude Code settings file cannot be merged (not JSON, or `hooks` of the wrong shape). details: path, reason. */
   HOOKS_SETTINGS_INVALID: spec<{ path: string; reason: string }>(
     'user',
     (d) =>
-      `cannot update ${d.path}: ${d.reason} — fix the file (it must be a JSON object) and run the command again; nothing was written`,
+      `cannot update ${d.path}: ${d.reason} — fix the file (it must be a JSON object) and run the command again; ` +
+      'nothing was written',
   ),
 
   // ── embedders and model providers ──────────────────────────────────────────
@@ -325,13 +353,15 @@ export const ERRORS = {
   MODULE_MISSING: spec<{ module: string; feature: string }>(
     'dependency',
     (d) =>
-      `${d.feature} needs the optional package ${d.module}, which is not installed — run \`ONNXRUNTIME_NODE_INSTALL=skip npm i ${d.module}\``,
+      `${d.feature} needs the optional package ${d.module}, which is not installed — run ` +
+      `\`ONNXRUNTIME_NODE_INSTALL=skip npm i ${d.module}\``,
   ),
   /** A remote provider answered with an error or could not be reached. details: provider, url, status, reason. */
   PROVIDER_FAILED: spec<{ provider: string; url: string; status?: number; reason: string }>(
     'dependency',
     (d) =>
-      `${d.provider} at ${d.url} failed${d.status ? ` (HTTP ${d.status})` : ''}: ${d.reason} — check that the server runs and the key/model are right`,
+      `${d.provider} at ${d.url} failed${d.status ? ` (HTTP ${d.status})` : ''}: ${d.reason} — check that the ` +
+      'server runs and the key/model are right',
   ),
   /** A provider needs an API key that is not set. details: provider, envVar. */
   PROVIDER_KEY_MISSING: spec<{ provider: string; envVar: string }>(
@@ -345,7 +375,8 @@ export const ERRORS = {
   TOKENIZER_UNSUPPORTED: spec<{ path: string; component: string; value: string }>(
     'dependency',
     (d) =>
-      `${d.path} declares ${d.component} = ${JSON.stringify(d.value)}, which Loci's tokenizer does not support — use a BERT WordPiece model such as sentence-transformers/all-MiniLM-L6-v2`,
+      `${d.path} declares ${d.component} = ${JSON.stringify(d.value)}, which Loci's tokenizer does not support — ` +
+      'use a BERT WordPiece model such as sentence-transformers/all-MiniLM-L6-v2',
   ),
   /**
    * A local ONNX model cannot be loaded or run, or its inputs/outputs are not those of a sentence
@@ -354,7 +385,8 @@ export const ERRORS = {
   MODEL_UNSUPPORTED: spec<{ path: string; reason: string }>(
     'dependency',
     (d) =>
-      `cannot use the model ${d.path}: ${d.reason} — use the ONNX export of a sentence-embedding model (inputs input_ids/attention_mask, output last_hidden_state)`,
+      `cannot use the model ${d.path}: ${d.reason} — use the ONNX export of a sentence-embedding model (inputs ` +
+      'input_ids/attention_mask, output last_hidden_state)',
   ),
 } as const;
 

@@ -65,7 +65,9 @@ const TEMP_ROOT_RE = [
   /^[A-Za-z]:\/Windows\/Temp$/i,
 ];
 
-/** True for a home folder (`/home/x`, `/Users/x`, `C:/Users/x`, `/root`), `/` or ''; `p` uses `/`, no trailing slash. */
+/**
+ * True for a home folder (`/home/x`, `/Users/x`, `C:/Users/x`, `/root`), `/` or ''; `p` uses `/`, no trailing slash.
+ */
 export function isHome(p: string): boolean {
   let h: string | undefined;
   try {

@@ -97,7 +97,8 @@ class HttpEmbedder implements Embedder {
     if (this.#dims === 0) this.#dims = v.length;
     else if (v.length !== this.#dims) {
       throw this.bad(
-        `received a ${v.length}-dimensional vector where ${this.#dims} were expected (did the model change? then rebuild the vectors)`,
+        `received a ${v.length}-dimensional vector where ${this.#dims} were expected (did the model change? then ` +
+          'rebuild the vectors)',
       );
     }
     return l2normalize(Float32Array.from(v as number[]));

@@ -35,7 +35,8 @@ interface OrtModule {
 
 const HINT = (dir: string) =>
   `download the ONNX export of a sentence-embedding model such as sentence-transformers/all-MiniLM-L6-v2 ` +
-  `(config.json, tokenizer.json, onnx/model.onnx) on a machine with internet access and copy the folder to ${dir} — Loci never downloads models`;
+  `(config.json, tokenizer.json, onnx/model.onnx) on a machine with internet access and copy the folder to ${dir} ` +
+  '— Loci never downloads models';
 
 /** Files found in a model folder. */
 interface ModelFiles {

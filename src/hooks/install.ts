@@ -60,7 +60,10 @@ export interface HooksInstallOptions {
   cwd?: string | undefined;
   /** Default: the process's (`core/env.ts`; `CLAUDE_CONFIG_DIR`, `LOCI_HOME`, `HOME`). */
   env?: NodeJS.ProcessEnv | undefined;
-  /** Loci home the hooks use; added as `--home` when it is not the default `~/.loci`. Default: `LOCI_HOME` or the default. */
+  /**
+   * Loci home the hooks use; added as `--home` when it is not the default `~/.loci`. Default: `LOCI_HOME` or the
+   * default.
+   */
   home?: string | undefined;
   /** This package's `bin/loci.js` (the launcher's target). Default: found from this module. */
   bin?: string | undefined;
@@ -80,7 +83,9 @@ export interface HooksInstallResult {
   scope: HooksInstallScope;
   /** The settings file. */
   file: string;
-  /** `created`/`updated`/`unchanged`/`removed`: the file; `absent`: nothing to uninstall; `printed`: nothing written. */
+  /**
+   * `created`/`updated`/`unchanged`/`removed`: the file; `absent`: nothing to uninstall; `printed`: nothing written.
+   */
   action: 'created' | 'updated' | 'unchanged' | 'removed' | 'absent' | 'printed';
   /** Loci's handler per Claude Code event name (empty after uninstall). */
   handlers: Record<string, HookHandler>;
@@ -183,13 +188,16 @@ function launchNotes(
   const notes: string[] = [];
   if (!existsSync(join(dirname(dirname(bin)), 'dist', 'hooks', 'main.js')))
     notes.push(
-      `${bin} has no build next to it yet: run \`npm run build\` in the Loci package, or the hooks will fail (open) until it does`,
+      `${bin} has no build next to it yet: run \`npm run build\` in the Loci package, or the hooks will fail ` +
+        '(open) until it does',
     );
   if (launch.kind === 'node') {
     notes.push(
       launch.ephemeral
-        ? `this Loci runs from npx's temporary cache (${bin}); the hooks break when npm cleans it: install Loci in the project (\`npm i -D loci\`) or globally (\`npm i -g loci\`) and run \`loci hooks install\` again`
-        : `the hooks run ${bin} with the \`node\` on PATH: after moving or removing this Loci, run \`loci hooks install\` again (a project or global install of Loci avoids machine paths)`,
+        ? `this Loci runs from npx's temporary cache (${bin}); the hooks break when npm cleans it: install Loci in ` +
+            `the project (\`npm i -D loci\`) or globally (\`npm i -g loci\`) and run \`loci hooks install\` again`
+        : `the hooks run ${bin} with the \`node\` on PATH: after moving or removing this Loci, run \`loci hooks ` +
+            `install\` again (a project or global install of Loci avoids machine paths)`,
     );
   }
   if (scope === 'project' && (launch.kind === 'node' || pinnedHome))

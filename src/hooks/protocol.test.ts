@@ -11,7 +11,8 @@ describe('hook protocol', () => {
   it('parses the documented fields, ignores unknown ones and wrong types', () => {
     const i = parseHookInput(
       'stop',
-      '\uFEFF  {"session_id":"s","transcript_path":"/t.jsonl","cwd":"/p","hook_event_name":"Stop","stop_hook_active":true,"prompt":42,"background_tasks":[],"effort":{"level":"high"}}\n',
+      '\uFEFF  {"session_id":"s","transcript_path":"/t.jsonl","cwd":"/p","hook_event_name":"Stop",' +
+        '"stop_hook_active":true,"prompt":42,"background_tasks":[],"effort":{"level":"high"}}\n',
     );
     assert.deepEqual(i, {
       stopHookActive: true,
@@ -33,7 +34,7 @@ describe('hook protocol', () => {
     }
   });
 
-  it('keeps the HOOK_INPUT_INVALID message one short line when the input has line breaks (JSON.parse quotes it)', () => {
+  it('keeps the HOOK_INPUT_INVALID message one short line when the input has line breaks', () => {
     for (const bad of ['x\ry', 'a\nb\u2028c', `${'z'.repeat(5000)}\n{`]) {
       assert.throws(
         () => parseHookInput('session-start', bad),

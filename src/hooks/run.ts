@@ -59,8 +59,10 @@ export interface RunHookOptions {
 /** The Stop nudge (phrased as a fact, not a command; A6). */
 function nudgeText(prompts: number): string {
   return (
-    `Loci archived this conversation (${prompts} prompts since the last checkpoint). The archive keeps the transcript verbatim, ` +
-    'but decisions, preferences and corrections from it reach later sessions reliably only when they are saved as memory files ' +
+    `Loci archived this conversation (${prompts} prompts since the last checkpoint). The archive keeps the ` +
+    'transcript verbatim, ' +
+    'but decisions, preferences and corrections from it reach later sessions reliably only when they are saved as ' +
+    'memory files ' +
     '(MCP tool loci_memory_write, or `loci memory add`). If nothing of that kind came up, no action is needed.'
   );
 }

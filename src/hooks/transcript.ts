@@ -17,8 +17,10 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /** Text that marks a user record as Claude Code markup rather than a typed prompt. */
-const MARKUP =
-  /^\s*<(?:command-(?:name|message|args)|local-command-(?:stdout|stderr|caveat)|bash-(?:input|stdout|stderr)|system-reminder|user-memory-input)>/;
+const MARKUP = new RegExp(
+  String.raw`^\s*<(?:command-(?:name|message|args)|local-command-(?:stdout|stderr|caveat)|bash-(?:input|stdout|` +
+    String.raw`stderr)|system-reminder|user-memory-input)>`,
+);
 const INTERRUPTED = /^\s*\[Request interrupted by user/;
 
 function typedText(t: unknown): boolean {

@@ -105,7 +105,9 @@ export function prepareFile(job: PrepareJob, ctx: PrepareContext): Prepared {
     ...(extractions ? { extractions } : {}),
     ...(invalidUtf8
       ? {
-          warning: `${job.path}: not valid UTF-8; stored with replacement characters — convert it to UTF-8 to keep it exactly`,
+          warning:
+            `${job.path}: not valid UTF-8; stored with replacement characters — convert it to UTF-8 to keep ` +
+            'it exactly',
         }
       : {}),
   };

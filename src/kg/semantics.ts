@@ -102,7 +102,8 @@ export function planFact<R extends WindowRow>(
         validFrom: null,
         validTo: to,
         reason:
-          'its start is unknown and overlaps a stored window with an unknown start, so it would start now, after its end',
+          'its start is unknown and overlaps a stored window with an unknown start, so it would start now, after ' +
+          'its end',
       });
     }
   }

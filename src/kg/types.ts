@@ -178,7 +178,9 @@ export interface GraphStore {
    * same subject (see ARCHITECTURE.md). Throws KG_INVALID_DATE, KG_INVALID_WINDOW, KG_INVALID_*.
    */
   addFact(input: FactInput, opts?: AddFactOptions): Promise<Fact>;
-  /** Closes the open windows of `subject predicate object` at `ended`; never deletes. Returns them (empty: none open). */
+  /**
+   * Closes the open windows of `subject predicate object` at `ended`; never deletes. Returns them (empty: none open).
+   */
   invalidate(
     subject: string,
     predicate: string,

@@ -175,7 +175,9 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
   const origins = allowedOriginSet(opts.allowedOrigins);
   const now = () => (opts.clock ?? systemClock).now();
   const owned = opts.palace === undefined;
-  const palace: Palace = opts.palace ?? (await openPalace({ ...(opts.home ? { home: opts.home } : {}), logger }));
+  const palace: Palace =
+    opts.palace ??
+    (await openPalace({ ...(opts.home ? { home: opts.home } : {}), logger, ...(opts.env ? { env: opts.env } : {}) }));
   /** Sessions by id; `busy` counts requests in flight (a standalone GET stream does not count). */
   const sessions = new Map<
     string,

@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { readSettings } from '../internal.js';
+import { readSettings } from '../core/env.js';
 
 /**
  * `CLAUDE_PROJECT_DIR` when it names an existing directory by an absolute path, else `cwd`

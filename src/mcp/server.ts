@@ -130,8 +130,8 @@ async function defaultMineRoots(env: NodeJS.ProcessEnv, projectRoot: () => strin
 export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Promise<LociMcpServer> {
   const logger = opts.logger ?? silentLogger;
   const owned = opts.palace === undefined;
-  const palace = opts.palace ?? (await openPalace({ ...(opts.home ? { home: opts.home } : {}), logger }));
   const env = opts.env ?? processEnv();
+  const palace = opts.palace ?? (await openPalace({ ...(opts.home ? { home: opts.home } : {}), logger, env }));
   // Claude Code names the project in CLAUDE_PROJECT_DIR; it wins over the working directory.
   const cwd = mcpProjectDir(opts.cwd ?? process.cwd(), env);
   // The graph is loaded on the first graph tool call, not at start (it would slow the cold start).

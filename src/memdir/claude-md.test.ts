@@ -23,7 +23,8 @@ test('managed path by platform', () => {
 
 test('imports: outside code spans, fences and comments only; emails are not imports', () => {
   const text =
-    'See @AGENTS.md and @./docs/x.md and @~/notes.md and @/abs/y.md.\nMail me@example.com\n`@span.md`\n```\n@fenced.md\n```\n@scoped/@pkg';
+    'See @AGENTS.md and @./docs/x.md and @~/notes.md and @/abs/y.md.\nMail me@example.com\n`@span.md`\n```\n' +
+    '@fenced.md\n```\n@scoped/@pkg';
   assert.deepEqual(extractImports(text), ['AGENTS.md', './docs/x.md', '~/notes.md', '/abs/y.md.', 'scoped/@pkg']);
 });
 

@@ -171,7 +171,8 @@ for (let i = 0; i < Number(n); i++) {
     try { addMemory(dir, { type: 'project', name: 'shared race', description: who }); results.push('won'); }
     catch (e) { results.push(e.code); }
   }
-  addMemory(dir, { type: i % 2 ? 'feedback' : 'reference', name: who + ' memory ' + i, description: 'written by ' + who });
+  const type = i % 2 ? 'feedback' : 'reference';
+  addMemory(dir, { type, name: who + ' memory ' + i, description: 'written by ' + who });
 }
 process.stdout.write(JSON.stringify(results));
 `,

@@ -12,7 +12,8 @@
  *   and isolates (U+202A–202E, U+2066–2069, LRM/RLM/ALM), zero-width space, word joiner and BOM are
  *   removed (they can reorder or hide what a reader sees).
  * - **Markup**: `<` that would start a tag, a closing tag, an HTML comment or a processing
- *   instruction (`<` before a letter, `/`, `!` or `?`; also `< /x` and `< x >` with spaces) becomes `‹` (U+2039), and the `>` that ends
+ *   instruction (`<` before a letter, `/`, `!` or `?`; also `< /x` and `< x >` with spaces) becomes `‹` (U+2039), and
+ *   the `>` that ends
  *   such a tag becomes `›` (U+203A): `</system-reminder>` reads `‹/system-reminder›`. A `<` before
  *   anything else (`a < b`, `<=`, `->`) is left alone.
  * - **Link syntax** (titles only): `\`, `[` and `]` are escaped so a title cannot end its

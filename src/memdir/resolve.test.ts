@@ -209,7 +209,8 @@ test('remote URLs normalise to one key', () => {
   assert.equal(normalizeRemoteUrl('file:///srv/git/widget.git'), 'srv/git/widget');
   assert.deepEqual(
     parseRemotes(
-      '[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://a/b\n[remote "origin"]\n\turl = git@a:c/d.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n',
+      '[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://a/b\n[remote "origin"]\n\turl = git@a:c/d.git\n' +
+        '\tfetch = +refs/heads/*:refs/remotes/origin/*\n',
     ),
     [
       { name: 'upstream', url: 'https://a/b' },

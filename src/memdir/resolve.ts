@@ -423,7 +423,9 @@ function chooseMemoryDir(o: SelectOptions): MemoryDirChoice {
       ...base,
       dir: claude.dir,
       kind: 'claude',
-      reason: `Claude Code is in use here (${claude.projectDir} exists); memory goes where it will look (${claude.reason})`,
+      reason:
+        `Claude Code is in use here (${claude.projectDir} exists); memory goes where it will look ` +
+        `(${claude.reason})`,
     };
   }
   const why = claude.enabled
@@ -433,6 +435,12 @@ function chooseMemoryDir(o: SelectOptions): MemoryDirChoice {
     ...base,
     dir: lociDir,
     kind: 'loci',
-    reason: `${why}; using Loci's own directory, id ${project.id} from the ${project.source === 'remote' ? `remote ${project.key}` : project.source === 'commit' ? `root commit ${project.key.slice(0, 12)}` : `path ${project.key}`}`,
+    reason:
+      `${why}; using Loci's own directory, id ${project.id} from the ` +
+      (project.source === 'remote'
+        ? `remote ${project.key}`
+        : project.source === 'commit'
+          ? `root commit ${project.key.slice(0, 12)}`
+          : `path ${project.key}`),
   };
 }

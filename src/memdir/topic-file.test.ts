@@ -178,7 +178,8 @@ test('new files are the newest variant with Why/How lines', () => {
   assert.equal(r.fileName, 'feedback_no-mocks.md');
   assert.equal(
     r.text,
-    '---\nname: no-mocks\ndescription: real DB in tests\nmetadata:\n  type: feedback\n  privacy: private\nmodified: 2026-05-01T12:00:00.000Z\n---\n\n' +
+    '---\nname: no-mocks\ndescription: real DB in tests\nmetadata:\n  type: feedback\n  privacy: private\n' +
+      'modified: 2026-05-01T12:00:00.000Z\n---\n\n' +
       `Use a real database.\n\n**Why:** mocks hid a bug\n**How to apply:** ${NOT_RECORDED}\n`,
   );
   const cjk = renderNewTopicFile({
@@ -221,7 +222,10 @@ test('edits keep Why/How lines when a new body omits them', () => {
   const t = parseTopicFile(out, 'project_release-freeze.md');
   assert.match(
     t.body,
-    /^Freeze moved to 2026-03-12\.\.16\.\n\n\*\*Why:\*\* the mobile team cuts the release branch on 2026-03-05\.\n\*\*How to apply:\*\* flag any/,
+    new RegExp(
+      String.raw`^Freeze moved to 2026-03-12\.\.16\.\n\n\*\*Why:\*\* the mobile team cuts the release branch on ` +
+        String.raw`2026-03-05\.\n\*\*How to apply:\*\* flag any`,
+    ),
   );
 });
 

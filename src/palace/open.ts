@@ -47,6 +47,11 @@ export interface OpenPalaceOptions {
   embedder?: Embedder | null;
   /** Fusion weights of hybrid search (defaults: `HYBRID_DEFAULTS`, each documented). */
   searchParams?: Partial<HybridParams>;
+  /**
+   * The environment the settings are read from (see `core/env.ts`). Default: the process's. A front
+   * end passes the one it was given, so that an in-process run never reads the test process's.
+   */
+  env?: Env;
 }
 
 /**
@@ -90,7 +95,7 @@ function osUserName(): string | null {
 
 /** Opens (creating if needed) the palace in `opts.home`, configured by the environment. */
 export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace & { internals: PalaceInternals }> {
-  const env = processEnv();
+  const env = opts.env ?? processEnv();
   const settings = readSettings(env);
   const home = resolveHome(opts.home, env);
   const clock = opts.clock ?? systemClock;

@@ -143,7 +143,8 @@ export function setupVectors(opts: {
       if (u) return u;
       const info = await store!.info();
       const pending = await store!.pendingCount();
-      return `${info!.model}, ${info!.count} vectors${pending ? `, ${pending} drawers not embedded yet (run \`loci embed\`)` : ''}`;
+      const behind = pending ? `, ${pending} drawers not embedded yet (run \`loci embed\`)` : '';
+      return `${info!.model}, ${info!.count} vectors${behind}`;
     },
   };
   return v;

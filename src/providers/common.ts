@@ -139,7 +139,9 @@ export function chatProvider(rt: ProviderRuntime, proto: ChatProtocol): LlmProvi
         throw createError('PROVIDER_FAILED', {
           provider: proto.name,
           url,
-          reason: `the answer does not look like a response of the ${proto.name} protocol (${proto.path}) — is the base URL right?`,
+          reason:
+            `the answer does not look like a response of the ${proto.name} protocol (${proto.path}) — is the ` +
+            'base URL right?',
         });
       }
       const usage = usageOf(a.inputTokens, a.outputTokens);

@@ -143,7 +143,11 @@ describe('buildRecall content', () => {
     assert.match(r.text, /Map‹string, number> and a < b comparisons/);
     assert.match(
       r.text,
-      /<memory file="feedback_release.md" type="feedback" name="release-checklist" modified="2025-01-10" age_days="5" description="How to publish the npm packages \(release checklist\)">/,
+      new RegExp(
+        String.raw`<memory file="feedback_release.md" type="feedback" name="release-checklist" ` +
+          String.raw`modified="2025-01-10" age_days="5" description="How to publish the npm packages \(release ` +
+          String.raw`checklist\)">`,
+      ),
     );
     assert.deepEqual(Object.keys(r.memories[0]!).sort(), [
       'age_days',

@@ -45,8 +45,14 @@ function memoryDraft(m: Memory, now: number, fileBytes: number): BlockDraft {
   const days = ageDays(m.modified, now);
   const stale = isStale(m.modified, now, RECALL_LIMITS.freshDays);
   const head =
-    `<memory${attrs({ file: m.file, type: m.type ?? 'untyped', name: m.name, modified: m.modified.slice(0, 10), age_days: days, description: m.description })}>\n` +
-    (stale ? `${freshnessWarning(days)}\n\n` : '');
+    `<memory${attrs({
+      file: m.file,
+      type: m.type ?? 'untyped',
+      name: m.name,
+      modified: m.modified.slice(0, 10),
+      age_days: days,
+      description: m.description,
+    })}>\n` + (stale ? `${freshnessWarning(days)}\n\n` : '');
   const body = escapedContent(m.body);
   return {
     head,
@@ -54,7 +60,8 @@ function memoryDraft(m: Memory, now: number, fileBytes: number): BlockDraft {
     tail: '\n</memory>',
     capBytes: fileBytes,
     note: escapeReminderContent(
-      `[… truncated to fit the recall budget; the full memory (${m.bytes.toLocaleString('en-US')} bytes) is in ${m.path}]`,
+      `[… truncated to fit the recall budget; the full memory (${m.bytes.toLocaleString('en-US')} bytes) is in ` +
+        `${m.path}]`,
     ),
   };
 }

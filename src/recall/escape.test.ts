@@ -150,7 +150,8 @@ describe('escapeReminderContent', () => {
         fc.asyncProperty(hostile, async (body) => {
           writeFileSync(
             join(f.dir, 'feedback_zebra.md'),
-            `---\nname: zebra\ndescription: zebra crossing rules\nmetadata:\n  type: feedback\n---\nzebra crossing ${body}\n`,
+            '---\nname: zebra\ndescription: zebra crossing rules\nmetadata:\n  type: feedback\n---\nzebra crossing ' +
+              `${body}\n`,
           );
           const r = await buildRecall('zebra crossing rules', { dir: f.dir, clock: testClock() });
           assert.ok(

@@ -23,8 +23,11 @@ export const SAFE_LT = '\u2039';
  * - after whitespace, when followed by `/` or a word naming a role or control tag (`< /system-
  *   reminder>`, `< system…`, `< user`, `< assistant`, `< memory`, …). A plain `a < b` is kept.
  */
-const TAG_START =
-  /<(?=[\p{Cf}]*(?:[/\p{L}_:!?|]|$)|[\s\p{Cf}]+(?:\/|system|reminder|memory|drawer|instruction|user|assistant|human|tool|function|antml|im_|\|))/giu;
+const TAG_START = new RegExp(
+  String.raw`<(?=[\p{Cf}]*(?:[/\p{L}_:!?|]|$)|[\s\p{Cf}]+(?:\/|system|reminder|memory|drawer|instruction|user|` +
+    String.raw`assistant|human|tool|function|antml|im_|\|))`,
+  'giu',
+);
 /** C0 controls other than tab and line feed, and DEL. */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 

@@ -70,7 +70,7 @@ describe('startRecallPrefetch gates', () => {
 });
 
 describe('startRecallPrefetch lifecycle', () => {
-  it('the agent loop never waits: turns complete while the LLM is pending, the result is consumed on a later turn', async () => {
+  it('the agent loop never waits: turns complete while the LLM is pending, its result is used later', async () => {
     const gate = gatedFetch();
     server.reply('anthropic.messages', selectorReply('anthropic.select'));
     const provider = createLlmProvider(

@@ -36,7 +36,10 @@ export interface PromptContextOptions extends Omit<RecallOptions, 'dir'> {
   maxChars?: number | undefined;
   /** Palace drawers searched. Default 5; 0 … 20. */
   drawers?: number | undefined;
-  /** Most characters of one drawer's content: a longer drawer gives a verbatim excerpt around the prompt's words. Default 800; 100 … 100,000. */
+  /**
+   * Most characters of one drawer's content: a longer drawer gives a verbatim excerpt around the prompt's words.
+   * Default 800; 100 … 100,000.
+   */
   drawerChars?: number | undefined;
   /**
    * The wings drawers come from: the project's wing and the wings its explicit tunnels reach.
@@ -144,10 +147,19 @@ function drawerDraft(
   // A long drawer gives the verbatim excerpt around the prompt's words, not its first characters.
   const ex = excerptChars(h.text, matchSpans(h.text, tokens), Math.max(100, capChars - 80));
   const content = ex.cut
-    ? `${ex.start > 0 ? '…' : ''}${ex.text}${ex.end < h.text.length ? '…' : ''}\n[excerpt of ${h.text.length} characters; the whole text is drawer ${h.id}]`
+    ? `${ex.start > 0 ? '…' : ''}${ex.text}${ex.end < h.text.length ? '…' : ''}\n[excerpt of ${h.text.length} ` +
+      `characters; the whole text is drawer ${h.id}]`
     : h.text;
   return {
-    head: `<drawer${attrs({ id: h.id, source: h.source, lines, wing: h.wing, room: h.room, date: date.slice(0, 10), age_days: days })}>\n`,
+    head: `<drawer${attrs({
+      id: h.id,
+      source: h.source,
+      lines,
+      wing: h.wing,
+      room: h.room,
+      date: date.slice(0, 10),
+      age_days: days,
+    })}>\n`,
     content: escapedContent(content) || '(empty)',
     tail: '\n</drawer>',
     capBytes,

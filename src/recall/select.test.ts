@@ -179,7 +179,7 @@ describe('selectRelevantMemories without an LLM', () => {
     assert.deepEqual((await selectRelevantMemories('flaky dashboard', { dir: f.dir })).files, ['team/reference_ci.md']);
   });
 
-  it('returns nothing, with a reason, when nothing matches, everything was surfaced, or there are no files', async () => {
+  it('returns nothing, with a reason: nothing matches, everything was surfaced, or no files', async () => {
     const miss = await selectRelevantMemories('kubernetes helm chart values', { dir: f.dir });
     assert.deepEqual(miss, { files: [], selector: 'search', reason: 'no memory matched the query' });
     const all = new Set([

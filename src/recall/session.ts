@@ -134,7 +134,17 @@ export function loadRecallSession(home: string, sessionId: string, o: SessionOpt
 
 function serialise(s: RecallSessionState): string {
   const last = (set: Set<string>) => [...set].slice(-MAX_IDS);
-  return `${JSON.stringify({ version: VERSION, id: s.id, createdAt: s.createdAt, updatedAt: s.updatedAt, bytes: s.bytes, turns: s.turns, surfaced: last(s.surfaced), drawers: last(s.drawers) }, null, 1)}\n`;
+  const doc = {
+    version: VERSION,
+    id: s.id,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    bytes: s.bytes,
+    turns: s.turns,
+    surfaced: last(s.surfaced),
+    drawers: last(s.drawers),
+  };
+  return `${JSON.stringify(doc, null, 1)}\n`;
 }
 
 /**

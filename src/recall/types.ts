@@ -28,7 +28,10 @@ export const RECALL_LIMITS = {
   sessionTtlDays: 7,
   /** Hook output limit (`additionalContext`), in characters. */
   hookChars: 10_000,
-  /** Most characters of one palace drawer in a prompt context: longer drawers give a verbatim excerpt around the prompt's words. */
+  /**
+   * Most characters of one palace drawer in a prompt context: longer drawers give a verbatim excerpt around the
+   * prompt's words.
+   */
   drawerChars: 800,
   /** Palace drawers searched per prompt. */
   drawerHits: 5,

@@ -248,8 +248,10 @@ export function scanAssignments(text: string, hits: SecretHit[]): void {
 }
 
 /** Passwords in URLs that are examples or defaults, not secrets (checked lower-cased). */
-const URL_PLACEHOLDERS =
-  /^(?:pass(?:word|wd)?\d?|secret|token|pw|pwd|changeme|admin|root|guest|test|postgres|mysql|redis|mongo|user|example|xxx+|\*+|\.\.\.|…)$/;
+const URL_PLACEHOLDERS = new RegExp(
+  String.raw`^(?:pass(?:word|wd)?\d?|secret|token|pw|pwd|changeme|admin|root|guest|test|postgres|mysql|redis|` +
+    String.raw`mongo|user|example|xxx+|\*+|\.\.\.|…)$`,
+);
 
 /** `scheme://user:password@host` → the password. */
 export function scanUrlPasswords(text: string, hits: SecretHit[]): void {

@@ -283,7 +283,11 @@ const FREE_RULES: readonly FreeRule[] = [
   {
     kind: 'private-key',
     needles: ['-----BEGIN'],
-    re: /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?:[\s\S]*?-----END \1-----|(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*)/g,
+    re: new RegExp(
+      String.raw`-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?:[\s\S]*?-----END \1-----|` +
+        String.raw`(?:[A-Za-z0-9+/=\s:,-]|\\[nr])*)`,
+      'g',
+    ),
     check: pemBody,
   },
   {

@@ -76,12 +76,21 @@ export function isFillerToken(body: string, minEntropy: number): boolean {
 }
 
 /** Words that mark a value as a stand-in for a secret, not a secret (checked lower-cased). */
-const PLACEHOLDER_WORDS =
-  /your|my[_-]?(?:api|secret|token|key|pass)|example|sample|dummy|fake|placeholder|changeme|change[_-]me|replace|redacted|insert|enter[_-]|here|todo|tbd|fixme|test|secret|passw|token|apikey|api[_-]key|access[_-]key|none|null|undefined|default|foobar|lorem|hunter2/;
+const PLACEHOLDER_WORDS = new RegExp(
+  String.raw`your|my[_-]?(?:api|secret|token|key|pass)|example|sample|dummy|fake|placeholder|changeme|` +
+    String.raw`change[_-]me|replace|redacted|insert|enter[_-]|here|todo|tbd|fixme|test|secret|passw|token|apikey|` +
+    String.raw`api[_-]key|access[_-]key|none|null|undefined|default|foobar|lorem|hunter2`,
+);
 
-/** References and empty values: `$X`, `${X}`, `%X%`, `<x>`, `{{x}}`, `[x]`, env lookups (`os.environ[…]`, `ENV[…]`), `xxx`. */
-const REFERENCE =
-  /^(?:\$|%|<|\{|\[|\(|@|!|#|&|\\|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|env[.([:]|ENV\[|secrets\.|vault:|ref\+|op:\/\/|arn:|sm:\/\/|-+$|\.+$|_+$|\*+|x+$|X+$|…|true$|false$|nil$|on$|off$|yes$|no$)/;
+/**
+ * References and empty values: `$X`, `${X}`, `%X%`, `<x>`, `{{x}}`, `[x]`, env lookups (`os.environ[…]`, `ENV[…]`),
+ * `xxx`.
+ */
+const REFERENCE = new RegExp(
+  String.raw`^(?:\$|%|<|\{|\[|\(|@|!|#|&|\\|process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv|` +
+    String.raw`env[.([:]|ENV\[|secrets\.|vault:|ref\+|op:\/\/|arn:|sm:\/\/|-+$|\.+$|_+$|\*+|x+$|X+$|…|true$|` +
+    String.raw`false$|nil$|on$|off$|yes$|no$)`,
+);
 
 /** Function calls, `new X`, arrow functions, concatenation, member access, regexes, templates. */
 const CODE = /\w\(|^\(|\)$|=>|\s|^new$|\\[dwsbntu]|\$\{|^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[\w$.]+\[/;
@@ -93,8 +102,12 @@ const WORDY_IDENT = /^[A-Za-z_$][A-Za-z_$-]*$/;
 const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 
 /** File paths, URLs, e-mail addresses, versions, dates, times, UUID-free plain numbers. */
-const NOT_A_VALUE =
-  /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\|https?:|file:|s3:|gs:|git@|[\w.+-]+@[\w-]+\.[\w.]+$|v?\d+(?:\.\d+)+$|\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}|[\d_.,:-]+$|[\w.-]+\.(?:pem|key|crt|json|ya?ml|txt|env|toml|ini|p12|pfx|jks|ts|js|py|rb|go|md|sh)$)/i;
+const NOT_A_VALUE = new RegExp(
+  String.raw`^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\|https?:|file:|s3:|gs:|git@|[\w.+-]+@[\w-]+\.[\w.]+$|` +
+    String.raw`v?\d+(?:\.\d+)+$|\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}|[\d_.,:-]+$|[\w.-]+\.(?:pem|key|crt|json|ya?ml|` +
+    String.raw`txt|env|toml|ini|p12|pfx|jks|ts|js|py|rb|go|md|sh)$)`,
+  'i',
+);
 
 /** Base64 that decodes to printable text naming a placeholder (`not my real password`, `user:example`). */
 export function isEncodedPlaceholder(value: string): boolean {

@@ -33,7 +33,8 @@ test('exchangeKey: exchanges are keyed within their source; drawers without one 
 
 test('copyKey: same opening after folding case, punctuation and speaker labels; short texts have none', () => {
   const long =
-    'Please migrate the billing service to the new queue, keep the retry policy, and write down every step you take in the migration notes file before you start, then tell me when you are done.';
+    'Please migrate the billing service to the new queue, keep the retry policy, and write down every step you ' +
+    'take in the migration notes file before you start, then tell me when you are done.';
   assert.ok(long.length >= 160);
   assert.equal(copyKey(`User: ${long}`), copyKey(`${long.toUpperCase()}!! and more`));
   assert.notEqual(copyKey(long), copyKey(`Do not ${long}`));
@@ -73,7 +74,8 @@ test('hybrid search: a request copied into another session takes one place', asy
   const store = createMemoryStore();
   await store.init();
   const request =
-    'User: Please migrate the billing service to the new message queue, keep the existing retry policy, and record each step you take in the migration notes before starting.';
+    'User: Please migrate the billing service to the new message queue, keep the existing retry policy, and record ' +
+    'each step you take in the migration notes before starting.';
   await store.put([
     {
       ...base,

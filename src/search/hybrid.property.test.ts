@@ -35,7 +35,7 @@ const sameOrderWhereShared = (a: SearchResult, b: SearchResult, what: string) =>
     if (sa.has(id)) assert.ok(Math.abs(sa.get(id)! - s) < EPS, `${what}: ${id} keeps its score`);
 };
 
-test('weight 0: a vector signal with weight 0 ranks as no vectors at all (vector-only candidates may follow)', async () => {
+test('weight 0: a vector signal of weight 0 ranks as no vectors (vector-only candidates may follow)', async () => {
   await fc.assert(
     fc.asyncProperty(corpusArb, queryArb, async (corpus, query) => {
       const store = await storeOf(corpus);

@@ -178,3 +178,38 @@ test('explain of a why-question sums to the score (the answer-type signal is tra
       `explain of ${h.id} (${JSON.stringify(h.explain)}) sums to ${h.score}`,
     );
 });
+
+test('fusion is the normalised weighted sum of the signals: each trace is weight × score / best', async () => {
+  // Two drawers of one source share the query words, a third (no source) matches alone.
+  const store = await storeOf([
+    { id: 's0', wing: 'w', room: 'auth', source: 'a.md', chunkIndex: 0, text: 'token refresh rotates hourly' },
+    { id: 's1', wing: 'w', room: 'auth', source: 'a.md', chunkIndex: 1, text: 'token refresh needs the gateway' },
+    { id: 'lone', wing: 'w', room: 'misc', text: 'token refresh rotates hourly' },
+    { id: 'other', wing: 'w', room: 'misc', text: 'invoice export nightly' },
+  ]);
+  const val = (sig: Record<string, { score: number | null }> | undefined, name: string) => sig![name]!.score ?? 0;
+  const params = { bm25: 0.6, source: 0.3, room: 0.2, exchange: 0, why: 0, toolWeight: 1, collapse: 0 };
+  const r = await searchHybrid({ store, params }, 'auth token refresh rotates', { explain: true });
+  assert.deepEqual(r.signals, ['bm25', 'source', 'room']);
+  const best = Math.max(...r.hits.map((h) => val(h.explain!.signals, 'bm25')));
+  const bestSource = Math.max(...r.hits.map((h) => val(h.explain!.signals, 'source')));
+  for (const h of r.hits) {
+    const s = h.explain!.signals;
+    assert.ok(Math.abs(s['bm25']!.contribution - (0.6 * val(s, 'bm25')) / best) < 1e-12, `${h.id} bm25`);
+    assert.ok(Math.abs(s['source']!.contribution - (0.3 * val(s, 'source')) / bestSource) < 1e-12, `${h.id} source`);
+    assert.equal(s['room']!.contribution, h.room === 'auth' ? 0.2 : 0, `${h.id} room`);
+    assert.ok(Math.abs(sum(h) - h.score) < 1e-12);
+  }
+  const byId = new Map(r.hits.map((h) => [h.id, h]));
+  const [s0, s1, lone] = ['s0', 's1', 'lone'].map((id) => byId.get(id)!.explain!.signals);
+  assert.ok(Math.abs(val(s0, 'source') - (val(s0, 'bm25') + val(s1, 'bm25'))) < 1e-12, 'a source sums its drawers');
+  assert.equal(val(lone, 'source'), val(lone, 'bm25'), 'a drawer without a source is its own evidence');
+  assert.equal(ids(r)[0], 's0', 'same words: the drawer whose source also matches (and whose room is named) wins');
+  assert.ok(!ids(r).includes('other'));
+  const bm25Only = await searchHybrid(
+    { store, params: { ...params, source: 0, room: 0 } },
+    'auth token refresh rotates',
+    { explain: true },
+  );
+  for (const h of bm25Only.hits) assert.ok(Math.abs(h.score - h.explain!.signals['bm25']!.contribution) < 1e-12);
+});

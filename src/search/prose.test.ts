@@ -22,7 +22,8 @@ test('splitProse: tool calls and results, with or without a speaker label', () =
   const { prose, tool } = splitProse(text);
   assert.equal(
     prose,
-    'User: why does the build fail?\nThe import path was missing its .js suffix, so Node could not resolve it.\n[1] a footnote is prose',
+    'User: why does the build fail?\nThe import path was missing its .js suffix, so Node could not resolve it.\n' +
+      '[1] a footnote is prose',
   );
   assert.equal(tool.split('\n').length, 4);
   assert.deepEqual(splitProse('plain chat, no tools'), { prose: 'plain chat, no tools', tool: '' });
@@ -48,14 +49,18 @@ test('hybrid search: a match said in prose outranks the same words in a file dum
       id: 'dump',
       source: 'a.jsonl',
       chunkIndex: 0,
-      text: 'User: show me the config\nAssistant: [Read config.yaml]\n→ retry_limit: 5 ⏎ retry backoff seconds: 30 ⏎ retry jitter on ⏎ queue name jobs',
+      text:
+        'User: show me the config\nAssistant: [Read config.yaml]\n→ retry_limit: 5 ⏎ retry backoff seconds: 30 ' +
+        '⏎ retry jitter on ⏎ queue name jobs',
     },
     {
       ...base,
       id: 'said',
       source: 'b.jsonl',
       chunkIndex: 0,
-      text: 'User: how often do jobs retry?\nAssistant: Jobs retry five times with a backoff of 30 seconds, then land in the dead-letter queue.',
+      text:
+        'User: how often do jobs retry?\nAssistant: Jobs retry five times with a backoff of 30 seconds, then ' +
+        'land in the dead-letter queue.',
     },
   ]);
   const r = await searchHybrid({ store }, 'retry backoff queue');
@@ -89,7 +94,9 @@ test('hybrid search: a why-question prefers the drawer that gives a reason', asy
       id: 'why',
       source: 'b.jsonl',
       chunkIndex: 0,
-      text: 'User: should we switch the cache to redis?\nAssistant: Yes: a redis cache, because sessions must survive a restart.',
+      text:
+        'User: should we switch the cache to redis?\nAssistant: Yes: a redis cache, because sessions must ' +
+        'survive a restart.',
     },
   ]);
   const r = await searchHybrid({ store, params: { source: 0 } }, 'why did we switch the cache to redis?');

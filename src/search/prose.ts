@@ -82,8 +82,11 @@ export function matchProfile(
 /** A question asking for a reason ("why …", "how come …", "what was the reason …"). */
 const WHY_QUERY = /\b(?:why|how come|what (?:was|is|were) the (?:reason|cause)|reasons? (?:for|behind))\b/i;
 /** Words that introduce an explanation in English prose. */
-const EXPLANATION =
-  /\b(?:because|since|so that|due to|the reason|that's why|which is why|in order to|otherwise|caused by|the (?:issue|problem|cause) (?:is|was)|this means|means that|rather than|instead of)\b/i;
+const EXPLANATION = new RegExp(
+  String.raw`\b(?:because|since|so that|due to|the reason|that's why|which is why|in order to|otherwise|` +
+    String.raw`caused by|the (?:issue|problem|cause) (?:is|was)|this means|means that|rather than|instead of)\b`,
+  'i',
+);
 
 /** Whether `query` asks why. */
 export function asksWhy(query: string): boolean {

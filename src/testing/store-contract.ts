@@ -292,7 +292,7 @@ export function runStoreContract(opts: StoreContractOptions): void {
       assert.equal((await store.getSource('/c/s.jsonl'))!.offset, 200);
     });
 
-    it('appendSource replaces an open drawer: refreshes same ids, removes listed ids of its own source only', async () => {
+    it('appendSource replaces an open drawer: same ids refreshed, listed ids of its own source removed', async () => {
       const st = src('/c/o.jsonl', 'h', { kind: 'convo', offset: 10 });
       await store.put([d('other source', { id: 'x1', source: '/c/other.jsonl' })]);
       await store.appendSource(st, [d('Q', { id: 'o1', chunkIndex: 0, metadata: { parts: 1 } })], 0);

@@ -17,7 +17,8 @@ export const DAY_MS = 86_400_000;
  * `\\.?` where an abbreviation may carry one.
  */
 export const MONTH_NAME =
-  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|' +
+  'sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 
 /** Regex source of an optional English ordinal suffix (`st`, `nd`, `rd`, `th`); no group. */
 export const ORDINAL_SUFFIX = '(?:st|nd|rd|th)?';

@@ -22,8 +22,11 @@ interface TokenizeOptions {
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/u;
-const CJK_RUNS =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+/gu;
+const CJK_RUNS = new RegExp(
+  String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+|` +
+    String.raw`[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+`,
+  'gu',
+);
 const HAN = /\p{Script=Han}/u;
 const NON_ASCII = /[^\x00-\x7f]/;
 const CAMEL = /[a-z][A-Z]|[A-Z][A-Z][a-z]/;

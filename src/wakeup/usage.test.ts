@@ -66,7 +66,7 @@ describe('usage counts', () => {
     await mem.close();
   });
 
-  it('skips the write (returns 0) when another connection holds the write lock (busy timeout kept: store/sqlite/usage.test.ts)', async () => {
+  it('skips the write (returns 0) when another connection holds the write lock', async () => {
     const other = openDatabase(join(root, 'home', 'palace.db'));
     other.prepare('BEGIN IMMEDIATE').run();
     try {

@@ -79,21 +79,28 @@ const opts = (o: Record<string, unknown> = {}) => ({
 });
 
 const SUMMARY = [
-  'Summary: This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary:\n1. Primary Request and Intent:\n   The user asked to add rate limiting to the login endpoint.',
+  'Summary: This session is being continued from a previous conversation that ran out of context. The summary ' +
+    'below covers the earlier portion of the conversation.\n\nSummary:\n1. Primary Request and Intent:\n   The ' +
+    'user asked to add rate limiting to the login endpoint.',
   '2. Key Technical Concepts:\n   - token bucket\n   - Redis INCR with expiry',
-  '7. Pending Tasks:\n   - wire the limiter into the staging config\n8. Current Work:\n   Tests for the limiter pass; the staging config is not done yet.\n9. Optional Next Step:\n   Add REDIS_URL to staging.\nIf you need specific details from before compaction (like exact code snippets), read the full transcript at: /x.jsonl',
+  '7. Pending Tasks:\n   - wire the limiter into the staging config\n8. Current Work:\n   Tests for the limiter ' +
+    'pass; the staging config is not done yet.\n9. Optional Next Step:\n   Add REDIS_URL to staging.\nIf you ' +
+    'need specific details from before compaction (like exact code snippets), read the full transcript at: ' +
+    '/x.jsonl',
 ];
 
 describe('wake-up: where are we', () => {
-  it('shows the newest compaction summary whole (every part, boilerplate removed), the last request and the final words', async () => {
+  it('shows the newest compaction summary whole (no boilerplate), the last request and the final words', async () => {
     await exchange('s1', 0, ['User: please add a limiter\nAssistant: Sure.'], 0);
     await exchange('s1', 1, SUMMARY, 30, 'general', { kind: 'summary' });
     await exchange(
       's1',
       2,
       [
-        'User: and the staging config?\nAssistant: Looking.\n[Bash] grep -r REDIS_URL config\n→ config/prod.env:REDIS_URL=redis://prod',
-        '→ [error] command not found: rg\nAssistant: Done: staging now reads REDIS_URL from config/staging.env. Should I deploy it?',
+        'User: and the staging config?\nAssistant: Looking.\n[Bash] grep -r REDIS_URL config\n→ ' +
+          'config/prod.env:REDIS_URL=redis://prod',
+        '→ [error] command not found: rg\nAssistant: Done: staging now reads REDIS_URL from config/staging.env. ' +
+          'Should I deploy it?',
       ],
       40,
     );
@@ -101,7 +108,8 @@ describe('wake-up: where are we', () => {
       's1',
       3,
       [
-        'User: Read the output file to retrieve the result: /tmp/tasks/b1.output\nAssistant: That background task finished earlier; nothing to do.',
+        'User: Read the output file to retrieve the result: /tmp/tasks/b1.output\nAssistant: That background task ' +
+          'finished earlier; nothing to do.',
       ],
       50,
     );
@@ -126,7 +134,10 @@ describe('wake-up: where are we', () => {
 
   it('condenses a long summary to its key sections and stays within 800 tokens', async () => {
     const filler = (k: string) => `${k}:\n${'   - a detail that does not say where we are\n'.repeat(60)}`;
-    const long = `Summary:\n1. Primary Request and Intent:\n   Ship the limiter.\n2. ${filler('Key Technical Concepts')}3. ${filler('Files and Code Sections')}7. Pending Tasks:\n   - staging config\n8. Current Work:\n   Writing the staging config.\n9. Optional Next Step:\n   Deploy.`;
+    const long =
+      'Summary:\n1. Primary Request and Intent:\n   Ship the limiter.\n2. ' +
+      `${filler('Key Technical Concepts')}3. ${filler('Files and Code Sections')}7. Pending Tasks:\n   - ` +
+      'staging config\n8. Current Work:\n   Writing the staging config.\n9. Optional Next Step:\n   Deploy.';
     const c = condenseSummary(long, 600);
     assert.equal(c.whole, false);
     assert.ok(c.text.length <= 600);
@@ -161,7 +172,8 @@ describe('wake-up: where are we', () => {
       's1',
       2,
       [
-        'User: Your task is to create a detailed summary of the conversation so far. We decided the file format: sections 1 to 9.',
+        'User: Your task is to create a detailed summary of the conversation so far. We decided the file format: ' +
+          'sections 1 to 9.',
       ],
       3,
       'facts',
@@ -181,7 +193,8 @@ describe('wake-up: where are we', () => {
 
   it('classifies preferences conservatively: the user about the work, not a recipe or a poem', () => {
     const curry = proseLines(
-      'User: I love Thai green curry and I prefer it very spicy with extra basil.\nAssistant: Noted, I always use fresh lemongrass in a curry.',
+      'User: I love Thai green curry and I prefer it very spicy with extra basil.\nAssistant: Noted, I always use ' +
+        'fresh lemongrass in a curry.',
     );
     assert.deepEqual(decisionSentences(curry), []);
     const work = proseLines('User: I prefer small commits with tests in the same commit.\nAssistant: I prefer tabs.');

@@ -111,7 +111,10 @@ describe('wakeUp', () => {
     assert.equal(r.sections.recent.at(-1)!.id, 'reference_dash.md');
     assert.match(
       r.text,
-      /## Pinned\n- \[feedback\] run-in-band — integration tests need --runInBand \(6 months ago · feedback_runinband\.md\)/,
+      new RegExp(
+        String.raw`## Pinned\n- \[feedback\] run-in-band — integration tests need --runInBand \(6 months ago · ` +
+          String.raw`feedback_runinband\.md\)`,
+      ),
     );
   });
 

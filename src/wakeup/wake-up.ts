@@ -74,7 +74,10 @@ export interface WakeUpOptions {
   palace: Pick<Palace, 'home' | 'listDrawers' | 'store'>;
   /** Loci home (identity file, memory directories). Default `palace.home`. */
   home?: string | undefined;
-  /** The project's wing. Default: the wing the conversation miner gives `cwd` (`wingForCwd`: the repository's canonical root name, else the folder name). */
+  /**
+   * The project's wing. Default: the wing the conversation miner gives `cwd` (`wingForCwd`: the repository's canonical
+   * root name, else the folder name).
+   */
   wing?: string | undefined;
   /** The session's working directory. Default `process.cwd()`. */
   cwd?: string | undefined;
@@ -285,7 +288,8 @@ function sessionBlock(s: SessionState, first: boolean): WakeUpBlock {
     const more = s.summary.ids.length > 1 ? ` + ${s.summary.ids.length - 1} parts` : '';
     lines.push(
       escapeReminderContent(
-        `Compaction summary${s.summary.whole ? '' : ` (key sections; whole: drawer ${s.summary.ids[0]}${more})`}:\n${s.summary.text}`,
+        `Compaction summary${s.summary.whole ? '' : ` (key sections; whole: drawer ${s.summary.ids[0]}${more})`}:\n` +
+          `${s.summary.text}`,
       ),
     );
   }
@@ -316,7 +320,9 @@ async function orientation(o: WakeUpOptions, wing: string, newest: readonly Draw
   const last = dated.at(-1)?.slice(0, 10);
   const span = last && last !== filed.slice(0, 10) ? `; newest content ${last}` : '';
   return escapeReminderContent(
-    `${total} drawers of mined files, last filed ${filed.slice(0, 10)}${span}. Main rooms: ${main}${rooms.length > 8 ? `, and ${rooms.length - 8} more` : ''}. Nothing from past sessions yet: search the archive with loci_search.`,
+    `${total} drawers of mined files, last filed ${filed.slice(0, 10)}${span}. Main rooms: ${main}` +
+      `${rooms.length > 8 ? `, and ${rooms.length - 8} more` : ''}. Nothing from past sessions yet: search the ` +
+      'archive with loci_search.',
   );
 }
 
@@ -383,7 +389,8 @@ export async function planWakeUp(o: WakeUpOptions): Promise<WakeUpPlan> {
     sessions.flatMap((s) => [...(s.summary?.ids ?? []), s.final?.id, s.request?.id].filter(Boolean)),
   );
   for (const d of drawers) {
-    if (inside(memoryDir, d.source) || shownInSessions.has(d.id)) continue; // a mined copy of a memory file; already shown
+    // a mined copy of a memory file; already shown
+    if (inside(memoryDir, d.source) || shownInSessions.has(d.id)) continue;
     const item = drawerItem(d, uses(usageKey({ kind: 'drawer', id: d.id })), now);
     if (item && keep(item, d.contentHash)) ranked.push(item);
   }

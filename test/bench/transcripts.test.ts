@@ -54,7 +54,9 @@ test('transcripts harness on a small folder: hits, baseline, kinds, unstored and
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, 'one.txt'),
-      'Date: 2024-03-01\n\nAna said, "Which port does the api use?"\nBen said, "It listens on port 8123 behind the proxy."\n\nAna said, "Why postgres?"\nBen said, "Because the team already runs it and it has row level security."\n',
+      'Date: 2024-03-01\n\nAna said, "Which port does the api use?"\nBen said, "It listens on port 8123 behind the ' +
+        'proxy."\n\nAna said, "Why postgres?"\nBen said, "Because the team already runs it and it has row ' +
+        'level security."\n',
     );
     writeFileSync(
       join(dir, 'two.txt'),

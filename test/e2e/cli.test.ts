@@ -3,7 +3,7 @@
  * The palace core through the `loci` CLI: init, mine, search (English, Chinese, Japanese), status,
  * get, list, incremental re-mining, prune/sync, and clear errors. Commands run in-process through
  * the CLI's entry function (`lociIn`); the binary is spawned for `--help`/`--version` (the smoke
- * test of the front end) and where another process must hold the database lock.
+ * test of the front end).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,13 +15,16 @@ import { lociIn } from '../helpers/cli-in-process.js';
 
 const PROJECT: Record<string, string | Buffer> = {
   'README.md':
-    '# Demo project\n\nThis project stores **verbatim** memories for agents.\n\n## Install\n\nRun the installer and then mine a folder.\n',
+    '# Demo project\n\nThis project stores **verbatim** memories for agents.\n\n## Install\n\nRun the installer ' +
+    'and then mine a folder.\n',
   'docs/auth.md':
-    '# Authentication\n\nWe decided to migrate the authentication module to OAuth2 because the old session cookies leaked.\n',
+    '# Authentication\n\nWe decided to migrate the authentication module to OAuth2 because the old session cookies ' +
+    'leaked.\n',
   'docs/zh.md': '# 认证\n\n我们决定把认证模块迁移到OAuth2。\n',
   'docs/ja.md': '# 認証\n\n私たちは認証モジュールをOAuth2に移行することに決めました。\n',
   'src/search/rank.ts':
-    'export function reciprocalRankFusion(lists: string[][], k = 60) {\n  return lists.length * k;\n}\n\nexport function bm25Weight(tf: number) {\n  return tf / (tf + 1.2);\n}\n',
+    'export function reciprocalRankFusion(lists: string[][], k = 60) {\n  return lists.length * k;\n}\n\nexport ' +
+    'function bm25Weight(tf: number) {\n  return tf / (tf + 1.2);\n}\n',
   'node_modules/pkg/index.js': 'module.exports = "should never be mined";\n',
   '.gitignore': 'secret-notes.txt\nbuild/\n',
   'secret-notes.txt': 'ignored by gitignore zebra\n',
@@ -222,11 +225,15 @@ describe('loci CLI (palace core)', () => {
     const db = new Database(join(home, 'palace.db'));
     db.exec('BEGIN EXCLUSIVE');
     try {
-      const r = loci(['mine', proj, '--wing', 'other'], { home, env: { LOCI_BUSY_TIMEOUT_MS: '300' } }); // another process holds the lock
+      // The run's own environment sets the busy timeout (not the test process's).
+      const r = await lociIn(['mine', proj, '--wing', 'other'], { home, env: { LOCI_BUSY_TIMEOUT_MS: '300' } });
       assert.equal(r.code, 1);
       assert.match(
         r.stderr,
-        /^loci: the palace database .* stayed locked by another process for 300 ms — retry when the other Loci command has finished \[DB_LOCKED\]\n$/,
+        new RegExp(
+          String.raw`^loci: the palace database .* stayed locked by another process for 300 ms — retry when the ` +
+            String.raw`other Loci command has finished \[DB_LOCKED\]\n$`,
+        ),
       );
     } finally {
       db.exec('ROLLBACK');

@@ -57,7 +57,8 @@ const CASES: Case[] = [
     text: /Keep 5 per minute, but exempt the health-check range 10\.0\.0\.0\/8/,
     date: '2025-06-12',
     session: SESSION,
-    neighbours: [/^Title: Login rate limiting/, /^Summary: This session is being continued/], // a title sits before the exchange it was written during
+    // a title sits before the exchange it was written during
+    neighbours: [/^Title: Login rate limiting/, /^Summary: This session is being continued/],
   },
   {
     file: `claude-code/projects/-home-dev-acme-api/${SESSION}/subagents/agent-a1b2c3d.jsonl`,
@@ -529,7 +530,13 @@ describe('loci mine: conversations', () => {
       writeFileSync(join(dirB, 's-b1.jsonl'), session('s-b1', join(repoB, 'src', 'deep'), 'draw the walrus chart'));
       writeFileSync(
         join(claude, 'history.jsonl'),
-        `${JSON.stringify({ display: 'walrus chart colours', pastedContents: {}, timestamp: 1754042400000, project: repoB, sessionId: 's-b1' })}\n`,
+        `${JSON.stringify({
+          display: 'walrus chart colours',
+          pastedContents: {},
+          timestamp: 1754042400000,
+          project: repoB,
+          sessionId: 's-b1',
+        })}\n`,
       );
       const home = join(work.dir, 'home-claude');
       const env = { CLAUDE_CONFIG_DIR: claude };

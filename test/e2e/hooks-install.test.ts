@@ -214,7 +214,7 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     assert.equal(readdirSync(join(w.home, 'queue')).filter((n) => n.endsWith('.json')).length, 1);
   });
 
-  test('a project that depends on Loci (run via npx) gets "$CLAUDE_PROJECT_DIR"/node_modules/.bin/loci, which runs', () => {
+  test('a project that depends on Loci (npx) gets "$CLAUDE_PROJECT_DIR"/node_modules/.bin/loci, which runs', () => {
     // What `npm i -D loci` leaves: node_modules/.bin/loci → ../loci/bin/loci.js (here: this build).
     mkdirSync(join(w.project, 'node_modules', '.bin'), { recursive: true });
     symlinkSync(BIN, join(w.project, 'node_modules', '.bin', 'loci'));
@@ -304,7 +304,7 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
         .map((l) => l['pid'] as number),
     );
     for (const l of logLines(log)) if (l['message'] === 'hook server listening') killQuietly(l['pid'] as number);
-    await until(() => [...children].every((pid) => !alive(pid)), 'the hook server and worker to exit', 30_000);
+    await until(() => [...children].every((pid) => !alive(pid)), 'the hook server and worker to exit');
     assert.equal(existsSync(join(w.env['TMPDIR']!, 'loci-hooks.log')), false, 'nothing went to the fallback log');
   });
 });

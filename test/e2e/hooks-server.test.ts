@@ -120,7 +120,8 @@ describe('warm hook server', { skip: NEEDS_BUILD }, () => {
     assert.match(ups('s-2').stderr, /answered by the hook server/);
     const reply = JSON.parse(
       await raw(
-        `${JSON.stringify({ v: 1, build: 'another', event: 'user-prompt-submit', stdin: '{}', cwd: w.project, env: {} })}\n`,
+        JSON.stringify({ v: 1, build: 'another', event: 'user-prompt-submit', stdin: '{}', cwd: w.project, env: {} }) +
+          '\n',
       ),
     ) as Record<string, unknown>;
     assert.deepEqual(reply, { ok: false, reason: 'build' });
@@ -133,8 +134,8 @@ describe('warm hook server', { skip: NEEDS_BUILD }, () => {
     assert.equal(r.code, 0);
     // The log, not the socket, shows that it listened: under load the server may already have
     // idled out and removed its socket before a first poll would see it.
-    await until(() => log().some((l) => l['message'] === 'hook server listening'), 'the server to listen', 30_000);
-    await until(() => !existsSync(sock()), 'the idle server to exit', 30_000);
+    await until(() => log().some((l) => l['message'] === 'hook server listening'), 'the server to listen');
+    await until(() => !existsSync(sock()), 'the idle server to exit');
     assert.ok(log().some((l) => l['message'] === 'hook server stopping' && l['why'] === 'idle'));
   });
 });

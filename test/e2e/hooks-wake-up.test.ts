@@ -54,7 +54,10 @@ describe('loci wake-up', { skip: NEEDS_BUILD }, () => {
     assert.match(text.stdout, /^# Loci wake-up: acme-api \(\d{4}-\d\d-\d\d\)\n/);
     assert.match(
       text.stdout,
-      /## Pinned\n- \[feedback\] no-mocks — integration tests hit a real database, never mocks \(today · feedback_no-mocks\.md\)/,
+      new RegExp(
+        String.raw`## Pinned\n- \[feedback\] no-mocks — integration tests hit a real database, never mocks ` +
+          String.raw`\(today · feedback_no-mocks\.md\)`,
+      ),
     );
     assert.match(text.stdout, /We decided to use Redis for the login limiter\. \(3 days ago · drawer d[0-9a-f]+\)/);
     assert.doesNotMatch(text.stdout, /another project/);

@@ -90,7 +90,7 @@ describe('hook answers', { skip: NEEDS_BUILD }, () => {
     assert.throws(() => readFileSync(join(w.home, 'palace.db')));
   });
 
-  test('user-prompt-submit injects recalled memories and drawers within 10,000 characters and records usage', async () => {
+  test('user-prompt-submit injects memories and drawers within 10,000 characters and records usage', async () => {
     addMemory(
       'project',
       'redis limiter',
@@ -216,7 +216,7 @@ describe(
   'stop: archives the turn that just ended; a checkpoint every N real human prompts, zero tokens',
   { skip: NEEDS_BUILD },
   () => {
-    test('queues an archive job whenever the transcript grew (issue 10); counts typed prompts only for checkpoints', () => {
+    test('queues an archive job whenever the transcript grew; counts typed prompts only for checkpoints', () => {
       const env = { LOCI_HOOK_SAVE_EVERY: '3', LOCI_HOOK_NUDGE: '1' };
       const stop = () => runHookProcess('stop', hookInput('stop.json', w), w, 'main', env);
       const first = stop();

@@ -122,7 +122,7 @@ describe('loci mcp --http hardening', () => {
     }
   });
 
-  test('idle sessions expire after idleSessionMs, and the least recently used idle one yields when slots are full', async () => {
+  test('idle sessions expire after idleSessionMs; the least recently used idle one yields when full', async () => {
     const clock = fixedClock(1_000_000);
     const srv = await serveMcpHttp({ palace, port: 0, cwd: dir, maxSessions: 2, idleSessionMs: 60_000, clock });
     try {

@@ -15,7 +15,8 @@ const INSPECTOR = join(ROOT, 'node_modules', '.bin', 'mcp-inspector');
 const skip = !existsSync(INSPECTOR)
   ? // Not a pinned dev dependency: it needs Node >= 22.19, and its tree (vite 8) names an optional
     // package the registry does not serve, which breaks `npm ci` from the lockfile on this machine.
-    '@modelcontextprotocol/inspector is not installed (needs Node >= 22.19; install it by hand with npm i -D @modelcontextprotocol/inspector to run this test)'
+    '@modelcontextprotocol/inspector is not installed (needs Node >= 22.19; install it by hand with npm i -D ' +
+    '@modelcontextprotocol/inspector to run this test)'
   : !existsSync(join(ROOT, 'dist', 'cli', 'main.js'))
     ? 'dist/ is missing: run `npm run build`'
     : false;

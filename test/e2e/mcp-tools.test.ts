@@ -116,7 +116,9 @@ describe('Loci MCP tools (in-memory transport)', () => {
     const long = await h.call('loci_add_drawer', {
       wing: 'lantern',
       room: 'notes',
-      content: `${'filler words about nothing in particular. '.repeat(40)}The zebra migration finished on Tuesday. ${'more filler text here. '.repeat(40)}`,
+      content:
+        `${'filler words about nothing in particular. '.repeat(40)}The zebra migration finished on Tuesday. ` +
+        `${'more filler text here. '.repeat(40)}`,
     });
     assert.equal(long.isError, false, long.text);
     const ex = (await h.call('loci_search', { query: 'zebra migration', wing: 'lantern', room: 'notes' })).data.hits[0];

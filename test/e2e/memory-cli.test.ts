@@ -1,7 +1,7 @@
 /**
  * @module test/e2e/memory-cli
- * `loci memory …` through the real binary (needs `npm run build`) and in-process through `runCli`
- * with a fake IO: where, add (flags and stdin), list --json, show, edit, forget, index, errors.
+ * `loci memory …` in-process through the CLI's entry function (`lociIn`, and `runCli` with a
+ * hand-made IO): where, add (flags and stdin), list --json, show, edit, forget, index, errors.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/context.js';
-import { loci, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 
 /** Environment that isolates Claude Code's and Loci's homes. */
 function envFor(base: string): NodeJS.ProcessEnv {
@@ -29,11 +30,11 @@ function gitRepo(dir: string, remote: string): void {
   execFileSync('git', ['-C', dir, 'remote', 'add', 'origin', remote]);
 }
 
-describe('loci memory (spawned binary)', () => {
+describe('loci memory (CLI)', () => {
   let work: { dir: string; cleanup: () => void };
   let base: string;
   let proj: string;
-  const run = (args: string[], input = '') => loci(['memory', ...args], { cwd: proj, env: envFor(base), input });
+  const run = (args: string[], input = '') => lociIn(['memory', ...args], { cwd: proj, env: envFor(base), input });
   before(() => {
     work = tempDir();
     base = realpathSync(work.dir);
@@ -42,8 +43,8 @@ describe('loci memory (spawned binary)', () => {
   });
   after(() => work.cleanup());
 
-  test('where: Loci own directory first, Claude Code directory once it exists', () => {
-    const w = run(['where', '--json']);
+  test('where: Loci own directory first, Claude Code directory once it exists', async () => {
+    const w = await run(['where', '--json']);
     assert.equal(w.code, 0, w.stderr);
     const j = JSON.parse(w.stdout);
     assert.equal(j.kind, 'loci');
@@ -53,17 +54,20 @@ describe('loci memory (spawned binary)', () => {
     assert.match(j.reason, /no memory directory/);
     const claudeDir = join(base, 'home', '.claude', 'projects', proj.replace(/[^a-zA-Z0-9]/g, '-'), 'memory');
     assert.equal(j.claudeDir, claudeDir);
-    assert.equal(JSON.parse(run(['where', '--json', '--claude']).stdout).kind, 'claude');
-    const text = run(['where']);
+    assert.equal(JSON.parse((await run(['where', '--json', '--claude'])).stdout).kind, 'claude');
+    const text = await run(['where']);
     assert.match(text.stdout, /kind\s+loci/);
-    const other = loci(['--home', join(base, 'other'), 'memory', 'where', '--json'], { cwd: proj, env: envFor(base) });
+    const other = await lociIn(['--home', join(base, 'other'), 'memory', 'where', '--json'], {
+      cwd: proj,
+      env: envFor(base),
+    });
     assert.ok(JSON.parse(other.stdout).dir.startsWith(join(base, 'other', 'projects')), '--home is honoured');
   });
 
-  test("add, list --json, show, edit, forget, index in Claude Code's directory", () => {
-    const claude = JSON.parse(run(['where', '--json']).stdout).claudeDir as string;
+  test("add, list --json, show, edit, forget, index in Claude Code's directory", async () => {
+    const claude = JSON.parse((await run(['where', '--json'])).stdout).claudeDir as string;
     mkdirSync(claude, { recursive: true });
-    const a = run([
+    const a = await run([
       'add',
       '--type',
       'feedback',
@@ -81,7 +85,7 @@ describe('loci memory (spawned binary)', () => {
     assert.equal(a.code, 0, a.stderr);
     assert.match(a.stdout, /saved feedback memory no-mocks/);
     assert.ok(existsSync(join(claude, 'feedback_no-mocks.md')));
-    const s = run(
+    const s = await run(
       ['add', '--type', 'project', '--name', 'release freeze', '--description', 'freeze 2026-03-05..09'],
       'Merges frozen 2026-03-05 to 2026-03-09.\n',
     );
@@ -91,7 +95,7 @@ describe('loci memory (spawned binary)', () => {
       /Merges frozen 2026-03-05 to 2026-03-09\.\n\n\*\*Why:\*\* \(not recorded\)/,
     );
 
-    const l = run(['list', '--json']);
+    const l = await run(['list', '--json']);
     assert.equal(l.code, 0, l.stderr);
     const parsed = JSON.parse(l.stdout);
     assert.deepEqual(Object.keys(parsed), ['memories']);
@@ -105,23 +109,25 @@ describe('loci memory (spawned binary)', () => {
       'project_release-freeze.md',
     ]);
     assert.deepEqual(
-      JSON.parse(run(['list', '--json', '--type', 'project']).stdout).memories.map((m: { name: string }) => m.name),
+      JSON.parse((await run(['list', '--json', '--type', 'project'])).stdout).memories.map(
+        (m: { name: string }) => m.name,
+      ),
       ['release-freeze'],
     );
 
-    const show = JSON.parse(run(['show', 'No Mocks', '--json']).stdout);
+    const show = JSON.parse((await run(['show', 'No Mocks', '--json'])).stdout);
     assert.match(show.memory.body, /\*\*How to apply:\*\* open SQLite in a temp dir/);
-    assert.match(run(['show', 'feedback_no-mocks.md']).stdout, /^---\nname: no-mocks\n/m);
+    assert.match((await run(['show', 'feedback_no-mocks.md'])).stdout, /^---\nname: no-mocks\n/m);
 
-    const e = run(['edit', 'no-mocks', '--description', 'never mock the database', '--pinned']);
+    const e = await run(['edit', 'no-mocks', '--description', 'never mock the database', '--pinned']);
     assert.equal(e.code, 0, e.stderr);
     const index = readFileSync(join(claude, 'MEMORY.md'), 'utf8');
     assert.equal(index.split('\n')[0], '- [no-mocks](feedback_no-mocks.md) — never mock the database');
-    const body = run(['edit', 'release-freeze'], 'Freeze moved to 2026-03-12..16.\n');
+    const body = await run(['edit', 'release-freeze'], 'Freeze moved to 2026-03-12..16.\n');
     assert.equal(body.code, 0, body.stderr);
     assert.match(readFileSync(join(claude, 'project_release-freeze.md'), 'utf8'), /Freeze moved to 2026-03-12\.\.16\./);
 
-    const f = run(['forget', 'release-freeze', '--json']);
+    const f = await run(['forget', 'release-freeze', '--json']);
     assert.equal(f.code, 0, f.stderr);
     assert.equal(JSON.parse(f.stdout).forgotten.file, 'project_release-freeze.md');
     assert.ok(!existsSync(join(claude, 'project_release-freeze.md')));
@@ -130,24 +136,24 @@ describe('loci memory (spawned binary)', () => {
       join(claude, 'reference_extra.md'),
       '---\nname: extra\ndescription: written by hand\nmetadata:\n  type: reference\n---\nx\n',
     );
-    const i = run(['index', '--json']);
+    const i = await run(['index', '--json']);
     assert.equal(i.code, 0, i.stderr);
     const stats = JSON.parse(i.stdout);
     assert.deepEqual([stats.index.entries, stats.loaded.truncated], [2, false]);
     assert.match(readFileSync(join(claude, 'MEMORY.md'), 'utf8'), /\(reference_extra\.md\) — written by hand/);
   });
 
-  test('errors: exit 2 with a code on stderr', () => {
-    const nf = run(['show', 'no-mock']);
+  test('errors: exit 2 with a code on stderr', async () => {
+    const nf = await run(['show', 'no-mock']);
     assert.equal(nf.code, 2);
     assert.match(nf.stderr, /did you mean "no-mocks"\? \[MEMORY_NOT_FOUND\]/);
-    const bad = run(['add', '--type', 'note', '--name', 'x', '--description', 'd', '--body', 'b']);
+    const bad = await run(['add', '--type', 'note', '--name', 'x', '--description', 'd', '--body', 'b']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /\[MEMORY_INVALID_TYPE\]/);
-    const dup = run(['add', '--type', 'user', '--name', 'no mocks', '--description', 'd', '--body', 'b']);
+    const dup = await run(['add', '--type', 'user', '--name', 'no mocks', '--description', 'd', '--body', 'b']);
     assert.equal(dup.code, 2);
     assert.match(dup.stderr, /\[MEMORY_EXISTS\]/);
-    const priv = run([
+    const priv = await run([
       'add',
       '--type',
       'user',
@@ -163,20 +169,20 @@ describe('loci memory (spawned binary)', () => {
     assert.match(priv.stderr, /\[MEMORY_PRIVACY_INVALID\]/);
   });
 
-  test('a file with bad frontmatter (YAML alias) is skipped with a one-line warning; the folder keeps working', () => {
+  test('bad frontmatter (a YAML alias) is skipped with a one-line warning; the folder still works', async () => {
     const m = join(base, 'm');
     mkdirSync(m, { recursive: true });
     writeFileSync(join(m, 'user_x.md'), '---\nname: x\ndescription: d\ntype: user\nb: *x\n---\nbody\n');
     writeFileSync(join(m, 'user_ok.md'), '---\nname: ok\ndescription: fine\ntype: user\n---\nbody\n');
-    const list = run(['list', '--dir', m]);
+    const list = await run(['list', '--dir', m]);
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stdout, /ok\s+\S+\s+fine/);
     const warnings = list.stderr.trim().split('\n');
     assert.equal(warnings.length, 1, list.stderr);
     assert.match(warnings[0]!, /^loci: warning: skipped .*user_x\.md: its frontmatter cannot be read \(.*alias.*\)/i);
     assert.doesNotMatch(list.stderr, /unexpected error| {4}at /);
-    assert.equal(run(['index', '--dir', m]).code, 0);
-    assert.equal(run(['show', '--dir', m, 'user_x']).code, 0);
+    assert.equal((await run(['index', '--dir', m])).code, 0);
+    assert.equal((await run(['show', '--dir', m, 'user_x'])).code, 0);
   });
 });
 

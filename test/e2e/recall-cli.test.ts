@@ -1,8 +1,8 @@
 /**
  * @module test/e2e/recall-cli
- * `loci recall …` through the real binary (needs `npm run build`) — search, an LLM on the loopback
- * server via LOCI_LLM_* variables, session state, palace drawers, the default directory — and
- * in-process through `runCli` with a fake IO (so the command is tested even when dist/ is stale).
+ * `loci recall …` through the CLI's entry function in-process (`lociIn`) — search, an LLM on the
+ * loopback server via LOCI_LLM_* variables, session state, palace drawers, the default directory —
+ * and through `runCli` with a hand-made IO.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,13 +11,11 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { runCli } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/context.js';
-import { loci, lociAsync, ROOT } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 import { startLoopback, type Loopback } from '../helpers/loopback.js';
 import { memoryFixture, recordedQuery, selectorReply } from '../fixtures/recall/support.js';
 
 const QUERY = 'how do we run the integration tests?';
-const built = existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
-const skip = built ? false : 'dist/ is missing: run `npm run build` (npm test builds first)';
 
 /** Environment isolating Claude Code's and Loci's homes, with no LLM configured. */
 function envFor(root: string): NodeJS.ProcessEnv {
@@ -39,15 +37,15 @@ beforeEach(() => {
 });
 afterEach(() => f.cleanup());
 
-describe('loci recall (spawned binary)', { skip }, () => {
+describe('loci recall (CLI)', () => {
   let server: Loopback;
   before(async () => {
     server = await startLoopback();
   });
   after(() => server.close());
 
-  test('--json prints memories, text and selector; plain output is exactly the text', () => {
-    const j = loci(['recall', QUERY, '--dir', f.dir, '--json'], { env: envFor(f.root) });
+  test('--json prints memories, text and selector; plain output is exactly the text', async () => {
+    const j = await lociIn(['recall', QUERY, '--dir', f.dir, '--json'], { env: envFor(f.root) });
     assert.equal(j.code, 0, j.stderr);
     const out = JSON.parse(j.stdout);
     assert.equal(out.selector, 'search');
@@ -65,14 +63,14 @@ describe('loci recall (spawned binary)', { skip }, () => {
     );
     assert.match(out.text, /days old\. Memories are point-in-time observations/);
 
-    const plain = loci(['recall', QUERY, '--dir', f.dir], { env: envFor(f.root) });
+    const plain = await lociIn(['recall', QUERY, '--dir', f.dir], { env: envFor(f.root) });
     assert.equal(plain.code, 0, plain.stderr);
     assert.equal(plain.stdout, `${out.text}\n`);
     assert.equal(plain.stderr, '');
   });
 
-  test('nothing to recall: empty stdout, the reason on stderr, exit 0', () => {
-    const r = loci(['recall', 'kubernetes helm chart values', '--dir', f.dir], { env: envFor(f.root) });
+  test('nothing to recall: empty stdout, the reason on stderr, exit 0', async () => {
+    const r = await lociIn(['recall', 'kubernetes helm chart values', '--dir', f.dir], { env: envFor(f.root) });
     assert.equal(r.code, 0);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /no memory matched the query/);
@@ -86,7 +84,7 @@ describe('loci recall (spawned binary)', { skip }, () => {
       LOCI_LLM_BASE_URL: server.url,
       LOCI_LLM_API_KEY: 'sk-ant-test',
     };
-    const r = await lociAsync(['recall', recordedQuery(), '--dir', f.dir, '--json'], { env });
+    const r = await lociIn(['recall', recordedQuery(), '--dir', f.dir, '--json'], { env });
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.selector, 'llm');
@@ -100,7 +98,7 @@ describe('loci recall (spawned binary)', { skip }, () => {
   test('--llm with a garbage-answering model falls back to search and says so', async () => {
     server.reply('ollama.chat', selectorReply('ollama.select_garbage'));
     const env = { ...envFor(f.root), LOCI_LLM_PROVIDER: 'ollama', LOCI_LLM_BASE_URL: server.url };
-    const r = await lociAsync(['recall', QUERY, '--dir', f.dir, '--llm', '--json'], { env });
+    const r = await lociIn(['recall', QUERY, '--dir', f.dir, '--llm', '--json'], { env });
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.selector, 'search');
@@ -111,23 +109,25 @@ describe('loci recall (spawned binary)', { skip }, () => {
     );
   });
 
-  test('--llm without a configured provider is a user error', () => {
-    const r = loci(['recall', QUERY, '--dir', f.dir, '--llm'], { env: envFor(f.root) });
+  test('--llm without a configured provider is a user error', async () => {
+    const r = await lociIn(['recall', QUERY, '--dir', f.dir, '--llm'], { env: envFor(f.root) });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--llm needs an LLM provider.*LOCI_LLM_PROVIDER.*\[RECALL_PROVIDER_MISSING\]/);
   });
 
-  test('--session --record: a memory is injected once per session and bytes add up', () => {
+  test('--session --record: a memory is injected once per session and bytes add up', async () => {
     const env = envFor(f.root);
-    const run = () =>
-      JSON.parse(loci(['recall', QUERY, '--dir', f.dir, '--session', 'sess-42', '--record', '--json'], { env }).stdout);
-    const first = run();
+    const run = async () =>
+      JSON.parse(
+        (await lociIn(['recall', QUERY, '--dir', f.dir, '--session', 'sess-42', '--record', '--json'], { env })).stdout,
+      );
+    const first = await run();
     assert.ok(first.memories.some((m: { file: string }) => m.file === 'feedback_testing.md'));
-    const second = run();
+    const second = await run();
     assert.ok(!second.memories.some((m: { file: string }) => m.file === 'feedback_testing.md'));
     assert.ok(existsSync(join(f.root, 'home', 'sessions', 'sess-42.json')));
     const preview = JSON.parse(
-      loci(['recall', QUERY, '--dir', f.dir, '--session', 'sess-42', '--json'], { env }).stdout,
+      (await lociIn(['recall', QUERY, '--dir', f.dir, '--session', 'sess-42', '--json'], { env })).stdout,
     );
     assert.ok(
       !preview.memories.some((m: { file: string }) => m.file === 'feedback_testing.md'),
@@ -135,7 +135,7 @@ describe('loci recall (spawned binary)', { skip }, () => {
     );
   });
 
-  test('--with-drawers adds mined palace drawers within 10,000 characters', () => {
+  test('--with-drawers adds mined palace drawers within 10,000 characters', async () => {
     const env = envFor(f.root);
     const docs = join(f.root, 'project', 'docs');
     mkdirSync(docs, { recursive: true });
@@ -143,9 +143,9 @@ describe('loci recall (spawned binary)', { skip }, () => {
       join(docs, 'testing.md'),
       '# Testing\n\nThe integration tests need the docker compose stack: run `make test-integration`.\n',
     );
-    const mined = loci(['mine', join(f.root, 'project'), '--json'], { env });
+    const mined = await lociIn(['mine', join(f.root, 'project'), '--json'], { env });
     assert.equal(mined.code, 0, mined.stderr);
-    const r = loci(['recall', QUERY, '--dir', f.dir, '--with-drawers', '--json'], { env });
+    const r = await lociIn(['recall', QUERY, '--dir', f.dir, '--with-drawers', '--json'], { env });
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.ok(out.drawers.length >= 1);
@@ -154,13 +154,13 @@ describe('loci recall (spawned binary)', { skip }, () => {
     assert.match(out.text, /<drawer id="[^"]+" source="[^"]*testing\.md"/);
   });
 
-  test('without --dir it uses the directory `loci memory` uses', () => {
+  test('without --dir it uses the directory `loci memory` uses', async () => {
     const env = envFor(f.root);
     const repo = join(f.root, 'widget');
     mkdirSync(repo);
     execFileSync('git', ['init', '-q', repo]);
     execFileSync('git', ['-C', repo, 'remote', 'add', 'origin', 'git@example.com:acme/widget.git']);
-    const add = loci(
+    const add = await lociIn(
       [
         'memory',
         'add',
@@ -176,8 +176,10 @@ describe('loci recall (spawned binary)', { skip }, () => {
       { cwd: repo, env },
     );
     assert.equal(add.code, 0, add.stderr);
-    const where = JSON.parse(loci(['memory', 'where', '--json'], { cwd: repo, env }).stdout);
-    const out = JSON.parse(loci(['recall', 'when does the release train leave?', '--json'], { cwd: repo, env }).stdout);
+    const where = JSON.parse((await lociIn(['memory', 'where', '--json'], { cwd: repo, env })).stdout);
+    const out = JSON.parse(
+      (await lociIn(['recall', 'when does the release train leave?', '--json'], { cwd: repo, env })).stdout,
+    );
     assert.equal(out.dir, where.dir);
     assert.deepEqual(
       out.memories.map((m: { file: string }) => m.file),

@@ -114,7 +114,7 @@ describe('secrets: MCP tools', () => {
   });
   after(() => h.close());
 
-  it('loci_add_drawer, loci_update_drawer, loci_diary_write, loci_kg_add and loci_memory_write store no secret', async () => {
+  it('loci_add_drawer, loci_update_drawer, loci_diary_write, loci_kg_add, loci_memory_write: no secret', async () => {
     const a = await h.call('loci_add_drawer', { wing: 'ops', room: 'keys', content: DIRTY });
     assert.equal(a.isError, false, a.text);
     assert.deepEqual(leaked((await h.palace.get(a.data.drawer_id))!.text), []);

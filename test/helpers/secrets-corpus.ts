@@ -226,6 +226,9 @@ export const SECRET_LINES: readonly SecretLine[] = [
   line('private-key', 'PEM OpenSSH private key', `cat ~/.ssh/id_ed25519\n${t.openssh}`, t.openssh),
 ];
 
+/** A 1×1 PNG, base64. */
+const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 /** Lines that hold no secret and must stay byte-identical. */
 export const CLEAN_LINES: readonly string[] = [
   // Regex literals, code and variable names (Loci's own source had these redacted).
@@ -297,7 +300,7 @@ export const CLEAN_LINES: readonly string[] = [
   'session 5f0c2e1a-8b7d-4c3e-9a21-3f6d0b9e4c10 and request 0196f2a1-7c3e-7d10-9b2a-5e8f4c1d2a3b',
   'sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
   '"integrity": "sha512-9NET910DNaIPngYnLLPeg+Ogzqsi9uM4mSboU5y6p8S5DzMTVEsJZrawi+BoDNUVBa2DhJqQYUFvMMzH7w9/Kw=="',
-  `<img src="data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='.repeat(4)}">`,
+  `<img src="data:image/png;base64,${PIXEL_PNG.repeat(4)}">`,
   'at 12:34:56 the build took 1:02:03; version v1.2.3; 2025-01-02T03:04:05Z',
   'the ~Q~ marker and Q~ alone',
   j('-----BEGIN ', 'PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----'),

@@ -1,6 +1,6 @@
 /**
  * @module test/integration/convos-concurrency
- * Real processes mining one growing transcript at once: 20 rounds of "append some bytes (often
+ * Real processes mining one growing transcript at once: 10 rounds of "append some bytes (often
  * cutting a line in half), then two `loci mine` processes on the file at the same time", and a
  * round of SIGKILLs in the middle of appends. The palace always passes the integrity checks and
  * ends equal to one clean mine of the final file: no drawer duplicated, none lost.
@@ -19,7 +19,8 @@ function snapshot(home: string): string[] {
   const d = new Database(join(home, 'palace.db'), { readonly: true });
   try {
     const q =
-      'SELECT id, chunk_index, wing, room, hall, content_date, line_start, line_end, content_hash FROM drawers ORDER BY source, chunk_index';
+      'SELECT id, chunk_index, wing, room, hall, content_date, line_start, line_end, content_hash FROM drawers ' +
+      'ORDER BY source, chunk_index';
     return (d.prepare(q).all() as Record<string, unknown>[]).map((r) => JSON.stringify(r));
   } finally {
     d.close();
@@ -37,7 +38,8 @@ function checkIntegrity(home: string): void {
     );
     const dups = d
       .prepare(
-        'SELECT count(*) FROM (SELECT source, chunk_index FROM drawers GROUP BY source, chunk_index HAVING count(*) > 1)',
+        'SELECT count(*) FROM (SELECT source, chunk_index FROM drawers GROUP BY source, chunk_index HAVING ' +
+          'count(*) > 1)',
       )
       .pluck()
       .get();
@@ -55,7 +57,8 @@ function checkIntegrity(home: string): void {
 /** True once a palace file exists with its schema (a kill while creating it leaves none; the next open migrates). */
 function migrated(home: string): boolean {
   if (!existsSync(join(home, 'palace.db'))) return false;
-  const d = new Database(join(home, 'palace.db'), { fileMustExist: true }); // read-write: may recover the WAL of a killed writer
+  // read-write: may recover the WAL of a killed writer
+  const d = new Database(join(home, 'palace.db'), { fileMustExist: true });
   try {
     return (d.pragma('user_version', { simple: true }) as number) > 0;
   } finally {
@@ -63,7 +66,7 @@ function migrated(home: string): boolean {
   }
 }
 
-/** Cut points: 20 growing byte offsets, most in the middle of a line, the last at the end. */
+/** Cut points: `n` growing byte offsets, most in the middle of a line, the last at the end. */
 function cuts(text: string, n: number, seed: number): number[] {
   const r = rng(seed);
   const out: number[] = [];
@@ -72,7 +75,7 @@ function cuts(text: string, n: number, seed: number): number[] {
   return out;
 }
 
-test('20 interleaved append-and-mine rounds with two concurrent miners: nothing doubled or lost', async () => {
+test('10 interleaved append-and-mine rounds with two concurrent miners: nothing doubled or lost', async () => {
   const t = tempDir('loci-convos-conc-');
   try {
     // Rewinds make some rounds re-read the whole file (replace) while others append.
@@ -84,7 +87,7 @@ test('20 interleaved append-and-mine rounds with two concurrent miners: nothing 
     const home = join(t.dir, 'home');
     let written = 0;
     const added: number[] = [];
-    for (const cut of cuts(text, 20, 5)) {
+    for (const cut of cuts(text, 10, 5)) {
       appendFileSync(file, text.slice(written, cut));
       written = cut;
       const runs = await Promise.all(
@@ -97,7 +100,7 @@ test('20 interleaved append-and-mine rounds with two concurrent miners: nothing 
       added.push(runs.reduce((s, r) => s + (JSON.parse(r.stdout) as { drawers_added: number }).drawers_added, 0));
       checkIntegrity(home);
     }
-    assert.ok(added.filter((n) => n > 0).length >= 15, `drawers arrive as the file grows: ${added.join(',')}`);
+    assert.ok(added.filter((n) => n > 0).length >= 8, `drawers arrive as the file grows: ${added.join(',')}`);
     const clean = join(t.dir, 'clean');
     assert.equal(loci(['mine', file, '--mode', 'convos'], { home: clean }).code, 0);
     const got = snapshot(home);

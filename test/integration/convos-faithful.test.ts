@@ -70,7 +70,15 @@ describe('faithful conversation ingestion', () => {
     );
     writeFileSync(
       join(dir, SID, 'subagents', 'agent-acompact-9f1e2d.jsonl'),
-      `${turn('2', null, '/gone/orchard-app/assets', 'Summarise the session.', 'Summary written.', true, 'acompact-9f1e2d').join('\n')}\n`,
+      turn(
+        '2',
+        null,
+        '/gone/orchard-app/assets',
+        'Summarise the session.',
+        'Summary written.',
+        true,
+        'acompact-9f1e2d',
+      ).join('\n') + '\n',
     );
     writeFileSync(
       join(dir, SID, 'subagents', 'agent-b77.jsonl'),
@@ -85,7 +93,7 @@ describe('faithful conversation ingestion', () => {
     assert.deepEqual([...new Set(rows(forced).map((r) => r.wing))], ['mine']);
   });
 
-  test("a folder excluded by a parent repository's .gitignore is mined when named; its own ignore file applies", async () => {
+  test("a folder a parent repo's .gitignore excludes is mined when named; its own ignore file applies", async () => {
     const repo = join(work.dir, 'repo');
     mkdirSync(join(repo, '.git'), { recursive: true });
     mkdirSync(join(repo, 'exports', 'chats'), { recursive: true });
@@ -169,7 +177,7 @@ describe('faithful conversation ingestion', () => {
     assert.match(unknown[0]!, /2 record\(s\) in 2 file\(s\)/);
   });
 
-  test('a huge first line (keys after the content) neither hides a transcript nor is held whole (issue 11 defect 8)', async () => {
+  test('a huge first line (keys after the content) neither hides a transcript nor is held whole', async () => {
     const dir = join(work.dir, 'huge');
     mkdirSync(dir, { recursive: true });
     const big = 'x'.repeat(10 * 1024 * 1024);

@@ -3,7 +3,8 @@
  * The conversation miner on real SQLite palaces in temp folders: growing transcripts are read from
  * the committed offset (only new drawers), a truncated last line waits for the next run, a
  * rewritten file is mined again from the start, an unchanged file writes nothing, the open last
- * exchange is stored at once and replaced as it grows, and the persisted cursors hold no secret. Every incremental result is compared with a clean mine of the final file.
+ * exchange is stored at once and replaced as it grows, and the persisted cursors hold no secret. Every incremental
+ * result is compared with a clean mine of the final file.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,7 +34,8 @@ function rows(home: string, source?: string): Row[] {
     const where = source ? 'WHERE source = ?' : '';
     return d
       .prepare(
-        `SELECT id, chunk_index, text, wing, room, hall, content_date, line_start, line_end FROM drawers ${where} ORDER BY source, chunk_index`,
+        `SELECT id, chunk_index, text, wing, room, hall, content_date, line_start, line_end FROM drawers ${where} ` +
+          'ORDER BY source, chunk_index',
       )
       .all(...(source ? [source] : [])) as Row[];
   } finally {
@@ -223,7 +225,7 @@ describe('conversation miner: incremental and idempotent', () => {
     assert.ok(readFileSync(join(h, 'palace.db')).equals(bytes), 'the database file did not change');
   });
 
-  test('the open last exchange is stored at once and replaced as it grows; flush and idle minutes change nothing (issue 10)', async () => {
+  test('the open last exchange is stored at once and replaced as it grows; flush and idle change nothing', async () => {
     const lines = generateClaudeSession(200, 16).split('\n').filter(Boolean);
     const file = join(work.dir, 'open', 'session.jsonl');
     mkdirSync(join(work.dir, 'open'), { recursive: true });

@@ -36,7 +36,8 @@ function checkIntegrity(db: string): void {
     assert.equal(idx, n, 'every drawer is indexed exactly once');
     const dups = d
       .prepare(
-        'SELECT count(*) FROM (SELECT source, chunk_index FROM drawers GROUP BY source, chunk_index HAVING count(*) > 1)',
+        'SELECT count(*) FROM (SELECT source, chunk_index FROM drawers GROUP BY source, chunk_index HAVING ' +
+          'count(*) > 1)',
       )
       .pluck()
       .get();

@@ -40,9 +40,11 @@ describe('mining the real development transcripts', { skip }, () => {
     const d = new Database(join(work.dir, 'palace.db'), { readonly: true });
     rows = d
       .prepare(
-        `SELECT source, wing, json_extract(metadata, '$.part') AS part, json_extract(metadata, '$.exchangeId') AS exchange,
+        `SELECT source, wing, json_extract(metadata, '$.part') AS part,
+                json_extract(metadata, '$.exchangeId') AS exchange,
                 json_extract(metadata, '$.conversationId') AS conv, json_extract(metadata, '$.speakers') AS speakers,
-                json_extract(metadata, '$.kind') AS kind, json_extract(metadata, '$.format') AS format, content_date AS date,
+                json_extract(metadata, '$.kind') AS kind, json_extract(metadata, '$.format') AS format,
+                content_date AS date,
                 json_extract(metadata, '$.sessionId') AS session
          FROM drawers ORDER BY source, chunk_index`,
       )
@@ -62,7 +64,7 @@ describe('mining the real development transcripts', { skip }, () => {
     );
   });
 
-  test('no reply is split from its prompt: a main-thread exchange after the first always holds a user turn or is metadata', () => {
+  test('no reply is split from its prompt: a later main-thread exchange holds a user turn or is metadata', () => {
     const bad = rows.filter(
       (r) =>
         r.format === 'claude-code' &&
@@ -93,7 +95,7 @@ describe('mining the real development transcripts', { skip }, () => {
     }
   });
 
-  test('wings name projects, never the export folder, a home folder or a temp name; subagents join their session', () => {
+  test('wings name projects, never the export, home or temp folder; subagents join their session', () => {
     const wings = new Set(rows.map((r) => r.wing));
     for (const w of ['transcripts', 'claude-code', 'home', 'tmp']) assert.ok(!wings.has(w), `wing ${w}`);
     for (const w of wings) assert.doesNotMatch(w, /^beam_/);

@@ -14,7 +14,10 @@ import { openPalace } from '../../src/index.js';
 import { generateClaudeSession } from '../fixtures/convos/generate-claude-session.js';
 import { drawerRows } from './support.js';
 
-/** Mines `text` grown in `steps` appends (cut mid-line, `skip` bytes lost at each cut) and once at the end; returns both row lists. */
+/**
+ * Mines `text` grown in `steps` appends (cut mid-line, `skip` bytes lost at each cut) and once at the end; returns both
+ * row lists.
+ */
 async function incrementalVsOnce(
   text: string,
   steps: number,

@@ -296,7 +296,8 @@ test('after recovery the memory files equal a clean run', { skip: NEEDS_BUILD },
 });
 
 test(
-  "the next open of the memory folder (after the writers' grace minute) removes killed writers' temp files and repairs MEMORY.md",
+  "the next open of the memory folder (after the writers' grace minute) removes killed writers' temp files and " +
+    'repairs MEMORY.md',
   { skip: NEEDS_BUILD },
   () => {
     const mem = out!.mem;

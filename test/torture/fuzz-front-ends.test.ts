@@ -45,7 +45,10 @@ const ENV: NodeJS.ProcessEnv = {
   NO_COLOR: '1',
 };
 const counts = { cli: 0, cliSpawned: 0, mcp: 0, hook: 0, hookSpawned: 0 };
-/** Violations of the one-line error form (issue 11 defect 5) and of bounded MCP errors (defect 2), asserted empty at the end. */
+/**
+ * Violations of the one-line error form (issue 11 defect 5) and of bounded MCP errors (defect 2), asserted empty at the
+ * end.
+ */
 const oneLine: string[] = [];
 const bigReplies: string[] = [];
 
@@ -70,7 +73,13 @@ before(async () => {
   cpSync(join(FIXTURES, 'project'), project, { recursive: true });
   writeFileSync(
     join(root, 'session.jsonl'),
-    `${JSON.stringify({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'hello there' } })}\n`,
+    JSON.stringify({
+      type: 'user',
+      uuid: 'u1',
+      parentUuid: null,
+      sessionId: 's',
+      message: { role: 'user', content: 'hello there' },
+    }) + '\n',
   );
   Object.assign(process.env, ENV);
   process.chdir(project);

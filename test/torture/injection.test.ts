@@ -102,12 +102,16 @@ function checkReminder(where: string, injected: string): number {
   assert.equal(
     raw,
     null,
-    `${where}: no raw control or line-separator character (${JSON.stringify(raw?.[0])} in ${JSON.stringify(text.slice(Math.max(0, (raw?.index ?? 0) - 80), (raw?.index ?? 0) + 40))})`,
+    `${where}: no raw control or line-separator character (${JSON.stringify(raw?.[0])} in ` +
+      `${JSON.stringify(text.slice(Math.max(0, (raw?.index ?? 0) - 80), (raw?.index ?? 0) + 40))})`,
   );
   return blocks;
 }
 
-/** Checks a wake-up text (Claude Code wraps it itself): no tag start, one header, forged headings stay inside list lines. */
+/**
+ * Checks a wake-up text (Claude Code wraps it itself): no tag start, one header, forged headings stay inside list
+ * lines.
+ */
 function checkWakeUp(where: string, text: string): void {
   checked++;
   assert.ok(text.length > 0, `${where}: the wake-up says something`);
@@ -131,7 +135,9 @@ before(async () => {
   mkdirSync(memDir, { recursive: true });
   ATTACKS.forEach((a, i) => {
     // Hand-written topic files (what an agent or a user may leave): every field carries the attack.
-    const fm = `---\nname: ${yamlString(`${TOPIC} note ${i} ${a}`)}\ndescription: ${yamlString(`${TOPIC} ${a}`)}\nmetadata:\n  type: project\n  pinned: ${i % 4 === 0}\n---\n`;
+    const fm =
+      `---\nname: ${yamlString(`${TOPIC} note ${i} ${a}`)}\ndescription: ${yamlString(`${TOPIC} ${a}`)}\n` +
+      `metadata:\n  type: project\n  pinned: ${i % 4 === 0}\n---\n`;
     writeFileSync(join(memDir, `project_attack-${i}.md`), `${fm}${TOPIC} body ${i}: ${a}\n`);
   });
   addMemory(memDir, {
@@ -224,7 +230,7 @@ test('loci recall and loci wake-up: stored attacks arrive escaped', async () => 
   checkWakeUp('loci wake-up', (await cli(['--home', home, 'wake-up'])).replace(/\n$/, ''));
 });
 
-test('MCP loci_wake_up arrives escaped; loci_memory_recall returns bodies verbatim (a tool result) with one-line names and descriptions', async () => {
+test('MCP loci_wake_up arrives escaped; loci_memory_recall returns bodies verbatim, names on one line', async () => {
   const w = await client.callTool({ name: 'loci_wake_up', arguments: {} });
   assert.ok(!w.isError, JSON.stringify(w).slice(0, 300));
   checkWakeUp('loci_wake_up', (w.structuredContent as { text: string }).text);
@@ -241,7 +247,10 @@ test('MCP loci_wake_up arrives escaped; loci_memory_recall returns bodies verbat
   }
 });
 
-/** A `<` that may start a tag to a lenient reader (recall escaping's rule without chat-template tokens, which no wrapper here uses). */
+/**
+ * A `<` that may start a tag to a lenient reader (recall escaping's rule without chat-template tokens, which no wrapper
+ * here uses).
+ */
 const WRAPPER_START = /<[\s\p{Cf}\u0000]*[/\p{L}!?]/u;
 
 test('MEMORY.md: names and descriptions are single lines that cannot close a wrapper', async () => {

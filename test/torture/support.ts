@@ -109,7 +109,8 @@ export function checkPalace(home: string): PalaceCheck {
       n('SELECT count(*) FROM drawers WHERE rid NOT IN (SELECT id FROM drawers_fts_docsize)') +
       n('SELECT count(*) FROM drawers_fts_docsize WHERE id NOT IN (SELECT rid FROM drawers)');
     const duplicated = n(
-      'SELECT count(*) FROM (SELECT source, chunk_index FROM drawers WHERE source IS NOT NULL GROUP BY source, chunk_index HAVING count(*) > 1)',
+      'SELECT count(*) FROM (SELECT source, chunk_index FROM drawers WHERE source IS NOT NULL GROUP BY source, ' +
+        'chunk_index HAVING count(*) > 1)',
     );
     let orphanVectors = 0;
     for (const tbl of d.prepare('SELECT tbl FROM vector_models').pluck().all() as string[]) {
@@ -138,7 +139,8 @@ export function factRows(home: string, prefix: string): string[] {
   const d = new Database(join(home, 'palace.db'), { readonly: true });
   try {
     const q =
-      "SELECT subject, predicate, object, object_is_literal, valid_from, valid_to FROM kg_facts WHERE subject LIKE ? || '%' ORDER BY subject, predicate, object, valid_from";
+      'SELECT subject, predicate, object, object_is_literal, valid_from, valid_to FROM kg_facts WHERE subject LIKE ' +
+      "? || '%' ORDER BY subject, predicate, object, valid_from";
     return (d.prepare(q).all(prefix.toLowerCase()) as Record<string, unknown>[]).map((r) => JSON.stringify(r));
   } finally {
     d.close();

@@ -56,7 +56,8 @@ export function registerTranscriptsBench(bench: Command, ctx: CliContext): void 
       if (o.misses) {
         for (const q of r.per_question.filter((x) => x.loci !== 1)) {
           ctx.io.stdout(
-            `miss ${q.id} loci=${q.loci ?? '-'} bm25=${q.lexical ?? '-'} minisearch=${q.baseline ?? '-'}: ${q.question}\n`,
+            `miss ${q.id} loci=${q.loci ?? '-'} bm25=${q.lexical ?? '-'} minisearch=${q.baseline ?? '-'}: ` +
+              `${q.question}\n`,
           );
         }
       }

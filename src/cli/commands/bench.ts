@@ -41,7 +41,8 @@ export const register: RegisterCommand = (program, ctx) => {
       if (o.json) return printJson(ctx.io, r);
       const c = colors(ctx.io);
       ctx.io.stdout(
-        `${c.bold('LoCoMo')} n=${r.n} (${r.n_without_category_5} without category 5), ${r.conversations} conversations, ${r.seconds} s\n`,
+        `${c.bold('LoCoMo')} n=${r.n} (${r.n_without_category_5} without category 5), ${r.conversations} ` +
+          `conversations, ${r.seconds} s\n`,
       );
       const rows: [string, Metrics, Metrics][] = [
         ['overall', r, r.baseline],

@@ -49,11 +49,11 @@ export const register: RegisterCommand = (program, ctx) => {
         });
       }
       const c = colors(ctx.io);
+      const topicOf = (d: (typeof r.entries)[number]): string =>
+        d.metadata['topic'] ? `  [${String(d.metadata['topic'])}]` : '';
       if (r.entries.length === 0) return ctx.io.stdout(`no diary entries for ${o.agent}\n`);
       for (const d of r.entries)
-        ctx.io.stdout(
-          `${c.dim(`${d.contentDate ?? ''}  ${d.id}${d.metadata['topic'] ? `  [${String(d.metadata['topic'])}]` : ''}`)}\n${d.text}\n\n`,
-        );
+        ctx.io.stdout(`${c.dim(`${d.contentDate ?? ''}  ${d.id}${topicOf(d)}`)}\n` + `${d.text}\n\n`);
       ctx.io.stdout(c.dim(`${r.entries.length} of ${r.total}\n`));
     });
 };

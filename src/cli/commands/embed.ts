@@ -14,7 +14,8 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      '\nThe embedder comes from LOCI_EMBEDDER: hash (default, weights-free), none, ollama:<model>,\nopenai:<model>[@dims] or onnx:<model folder>. Mining embeds new drawers by itself.\n',
+      '\nThe embedder comes from LOCI_EMBEDDER: hash (default, weights-free), none, ollama:<model>,\n' +
+        'openai:<model>[@dims] or onnx:<model folder>. Mining embeds new drawers by itself.\n',
     )
     .action(async (o: { json?: boolean }) => {
       const progress = progressLine(ctx.io, !o.json);

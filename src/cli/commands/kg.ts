@@ -28,7 +28,8 @@ function printFacts(ctx: CliContext, facts: Fact[], withSources: Map<string, str
   for (const f of facts) {
     const window = `${f.validFrom?.slice(0, 10) ?? '…'} → ${f.validTo?.slice(0, 10) ?? 'now'}`;
     ctx.io.stdout(
-      `${c.bold(f.subjectName)} ${c.cyan(f.predicate)} ${c.bold(f.literal ? JSON.stringify(f.object) : f.objectName)}  ${c.dim(window)}\n`,
+      `${c.bold(f.subjectName)} ${c.cyan(f.predicate)} ` +
+        `${c.bold(f.literal ? JSON.stringify(f.object) : f.objectName)}  ${c.dim(window)}\n`,
     );
     if (withSources) {
       for (const id of f.sources) ctx.io.stdout(c.dim(`   ↳ ${id}  ${withSources.get(id) ?? '(drawer deleted)'}\n`));

@@ -68,7 +68,8 @@ async function serve(ctx: CliContext, o: ServeOptions): Promise<void> {
     ...(token ? { token } : {}),
   });
   ctx.io.stderr(
-    `loci mcp: serving at ${serving.url}${token ? ' (Authorization: Bearer $LOCI_TOKEN required)' : ''}; Ctrl-C to stop\n`,
+    `loci mcp: serving at ${serving.url}${token ? ' (Authorization: Bearer $LOCI_TOKEN required)' : ''}; Ctrl-C to ` +
+      'stop\n',
   );
   const stop = () => void serving.close();
   process.once('SIGINT', stop);
@@ -87,7 +88,8 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--host <host>', 'HTTP interface (default 127.0.0.1; any other needs LOCI_TOKEN)')
     .option(
       '--allow-origin <origin>',
-      'HTTP: also accept requests from this browser origin, e.g. https://app.example (repeatable; adds to LOCI_MCP_ALLOWED_ORIGINS); loopback origins are always accepted',
+      'HTTP: also accept requests from this browser origin, e.g. https://app.example (repeatable; adds to ' +
+        'LOCI_MCP_ALLOWED_ORIGINS); loopback origins are always accepted',
       (v: string, acc: string[] = []) => [...acc, v],
     )
     .option(
@@ -127,7 +129,8 @@ export const register: RegisterCommand = (program, ctx) => {
         ctx.io.stdout(`# or: ${r.claudeCommand}\n`);
       } else {
         ctx.io.stdout(
-          `${r.action === 'unchanged' ? 'already registered' : r.action === 'created' ? 'created' : 'updated'}: ${r.name} in ${r.file} (${[r.entry.command, ...r.entry.args].join(' ')})\n`,
+          `${r.action === 'unchanged' ? 'already registered' : r.action === 'created' ? 'created' : 'updated'}: ` +
+            `${r.name} in ${r.file} (${[r.entry.command, ...r.entry.args].join(' ')})\n`,
         );
         if (r.action !== 'unchanged')
           ctx.io.stdout('restart Claude Code in this project and approve the project server when asked\n');

@@ -52,7 +52,8 @@ function choose(ctx: CliContext, o: DirOptions): MemoryDirChoice {
     const m = choice.merged;
     if (m.moved.length)
       ctx.io.stderr(
-        `loci: note: moved ${m.moved.length} ${m.moved.length === 1 ? 'memory' : 'memories'} from Loci's own folder ${m.from} into Claude Code's ${choice.dir}\n`,
+        `loci: note: moved ${m.moved.length} ${m.moved.length === 1 ? 'memory' : 'memories'} from Loci's own ` +
+          `folder ${m.from} into Claude Code's ${choice.dir}\n`,
       );
     for (const [a, b] of m.renamed)
       ctx.io.stderr(`loci: note: ${a} was taken by a different memory in Claude Code's folder; moved as ${b}\n`);
@@ -62,7 +63,8 @@ function choose(ctx: CliContext, o: DirOptions): MemoryDirChoice {
   // One broken file never breaks the folder: it is skipped, and named here once per command.
   for (const f of invalidMemoryFiles(choice.dir)) {
     ctx.io.stderr(
-      `loci: warning: skipped ${f.path}: its frontmatter cannot be read (${f.reason}); fix the YAML or delete the file\n`,
+      `loci: warning: skipped ${f.path}: its frontmatter cannot be read (${f.reason}); fix the YAML or delete the ` +
+        'file\n',
     );
   }
   return choice;
@@ -299,7 +301,8 @@ export const register: RegisterCommand = (program, ctx) => {
           ['project id', w.projectId],
           [
             'claude code',
-            `${w.claude.dir}${w.claude.exists ? '' : ' (does not exist)'}${w.claude.enabled ? '' : ' (auto memory off)'}`,
+            `${w.claude.dir}${w.claude.exists ? '' : ' (does not exist)'}` +
+              `${w.claude.enabled ? '' : ' (auto memory off)'}`,
           ],
           ['loci', w.lociDir],
           ['user-level', w.userDir],

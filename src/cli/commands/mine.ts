@@ -66,7 +66,8 @@ export const register: RegisterCommand = (program, ctx) => {
   program
     .command('mine')
     .description(
-      'mine a folder or file (project files and conversation transcripts) into the palace; re-running only picks up changes',
+      'mine a folder or file (project files and conversation transcripts) into the palace; re-running only picks ' +
+        'up changes',
     )
     .argument(
       '[path]',
@@ -136,7 +137,8 @@ export const register: RegisterCommand = (program, ctx) => {
         onProgress: (pr) =>
           progress.update(
             `${bar(pr.bytesTotal ? pr.bytesRead / pr.bytesTotal : pr.filesSeen / Math.max(1, pr.filesTotal))} ` +
-              `${pr.filesSeen}/${pr.filesTotal} files, ${bytes(pr.bytesRead)} of ${bytes(pr.bytesTotal)} — ${pr.current}`,
+              `${pr.filesSeen}/${pr.filesTotal} files, ${bytes(pr.bytesRead)} of ${bytes(pr.bytesTotal)} — ` +
+              `${pr.current}`,
           ),
       };
       const s = await withPalace(ctx, (p) =>
@@ -156,7 +158,8 @@ export const register: RegisterCommand = (program, ctx) => {
         .map(([r, n]) => `${n} ${r}`);
       ctx.io.stdout(
         `${c.bold('mined')} ${s.path} → wing ${c.cyan(s.wing)}: ${s.filesScanned} files scanned ` +
-          `(${s.filesMined} mined, ${s.filesUnchanged} unchanged, ${s.filesSkipped} skipped${reasons.length ? `: ${reasons.join(', ')}` : ''}), ` +
+          `(${s.filesMined} mined, ${s.filesUnchanged} unchanged, ${s.filesSkipped} ` +
+          `skipped${reasons.length ? `: ${reasons.join(', ')}` : ''}), ` +
           `drawers +${s.drawersAdded} ~${s.drawersUpdated} -${s.drawersRemoved}, ` +
           (s.conversations || s.redactions
             ? `${s.conversations} conversations, ${s.redactions} secrets redacted, `

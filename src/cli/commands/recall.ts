@@ -117,7 +117,7 @@ export const register: RegisterCommand = (program, ctx) => {
       let result: RecallResult | PromptContext;
       if (o.withDrawers) {
         const maxChars = intOption('--max-chars', o.maxChars, 10_000, 200, 1_000_000);
-        const palace = await openPalace({ home });
+        const palace = await openPalace({ home, env: ctx.io.env });
         try {
           // As the user-prompt-submit hook: the project's wing (+ tunnels), user memories, no wrapper.
           result = await buildPromptContext({
@@ -147,7 +147,8 @@ export const register: RegisterCommand = (program, ctx) => {
       if (result.text) ctx.io.stdout(`${result.text}\n`);
       if (result.reason || !result.text) {
         ctx.io.stderr(
-          `loci: recall (${result.selector}): ${result.reason ?? 'nothing to inject'}${result.text ? '' : ` — nothing injected from ${choice.dir}`}\n`,
+          `loci: recall (${result.selector}): ${result.reason ?? 'nothing to inject'}` +
+            `${result.text ? '' : ` — nothing injected from ${choice.dir}`}\n`,
         );
       }
     });

@@ -97,7 +97,8 @@ export const register: RegisterCommand = (program, ctx) => {
       res.hits.forEach((h, i) => {
         const where = h.source ? `${h.source}${h.lines ? `:${h.lines[0]}-${h.lines[1]}` : ''}` : '(no source)';
         ctx.io.stdout(
-          `${c.bold(`${i + 1}.`)} ${c.cyan(`${h.wing}/${h.room}`)}  ${where}  ${c.dim(h.id)}  ${c.dim(`score ${h.score.toFixed(3)}`)}` +
+          `${c.bold(`${i + 1}.`)} ${c.cyan(`${h.wing}/${h.room}`)}  ${where}  ${c.dim(h.id)}  ` +
+            `${c.dim(`score ${h.score.toFixed(3)}`)}` +
             `${h.contentDate ? c.dim(`  ${h.contentDate.slice(0, 10)}`) : ''}\n`,
         );
         const spans = matchSpans(h.text, tokens);

@@ -170,7 +170,8 @@ export function readWarnings(path: string, r: ReadLinesResult, firstLine: number
     warnings.push(`${path}: ${r.invalidUtf8Lines} line(s) were not valid UTF-8 (decoded with replacement characters)`);
   for (const x of r.huge) {
     warnings.push(
-      `${path}: line ${firstLine + x.index} is ${(x.bytes / 1048576).toFixed(1)} MB, over the ${MAX_LINE_BYTES / 1048576} MB line limit: not read (the conversation continues around it)`,
+      `${path}: line ${firstLine + x.index} is ${(x.bytes / 1048576).toFixed(1)} MB, over the ` +
+        `${MAX_LINE_BYTES / 1048576} MB line limit: not read (the conversation continues around it)`,
     );
   }
 }

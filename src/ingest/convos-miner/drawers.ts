@@ -7,7 +7,8 @@
  *   deterministic, so two processes writing the same chunk produce one row, and content-addressed
  *   as every drawer id is (a re-read that changes an exchange's text — a rewind, other settings —
  *   gives a new id, never a stale text under an old id);
- * - wing: the forced wing, else the conversation cursor's wing (its project, see identity); room: the forced room, else the cursor's room (`roomForConversation`, computed once
+ * - wing: the forced wing, else the conversation cursor's wing (its project, see identity); room: the forced room, else
+ *   the cursor's room (`roomForConversation`, computed once
  *   per conversation and kept, see `settleCursor`); hall: `classifyHall` of the stored text;
  * - chunkIndex: `slot × SLOT_STRIDE + n` with a running n per conversation (`neighbours()` /
  *   `search --context` then return the neighbouring exchanges of the same conversation);

@@ -28,8 +28,11 @@ import type { ConvoFormat } from '../convos/index.js';
 
 export { isTempName, wingForCwd };
 
-const CONTAINERS =
-  /^(?:code|src|source|projects?|repos?|repositories|git|github|gitlab|dev|development|work|workspace|workspaces|documents|desktop|sites|www)$/i;
+const CONTAINERS = new RegExp(
+  String.raw`^(?:code|src|source|projects?|repos?|repositories|git|github|gitlab|dev|development|work|` +
+    String.raw`workspace|workspaces|documents|desktop|sites|www)$`,
+  'i',
+);
 
 /** The existing folder a sanitized name (`-`-joined path) stands for, trying `-` as `/`, `-` or `.`. */
 function resolveSanitized(segs: readonly string[]): string | null {
@@ -73,14 +76,18 @@ export function wingForClaudeProjectDir(name: string): string | null {
   let rest = segs;
   if ((rest[0] === 'Users' || rest[0] === 'home') && rest.length >= 2) rest = rest.slice(2);
   else if (rest[0] === 'root') rest = rest.slice(1);
-  else if (/^[A-Za-z]$/.test(rest[0] ?? '') && rest[1] === '' && rest[2] === 'Users') rest = rest.slice(4); // C--Users-me-…
+  // C--Users-me-…
+  else if (/^[A-Za-z]$/.test(rest[0] ?? '') && rest[1] === '' && rest[2] === 'Users') rest = rest.slice(4);
   while (rest.length > 1 && CONTAINERS.test(rest[0]!)) rest = rest.slice(1);
   const joined = rest.filter((s) => s !== '').join('-');
   if (!joined) return 'home';
   return wingName(isTempName(joined) ? 'tmp' : joined);
 }
 
-/** The Claude Code project folder holding a transcript (`<project>/<session>.jsonl` or `<project>/<session>/subagents/<agent>.jsonl`), or null. */
+/**
+ * The Claude Code project folder holding a transcript (`<project>/<session>.jsonl` or
+ * `<project>/<session>/subagents/<agent>.jsonl`), or null.
+ */
 function claudeProjectDirOf(file: string): string | null {
   let dir = dirname(file);
   if (basename(dir) === 'subagents') dir = dirname(dirname(dir));

@@ -150,7 +150,9 @@ export interface ConvHead {
   title: string | null;
   cwd: string | null;
   gitBranch: string | null;
-  /** The `Conversation.meta` entries drawers carry: sessionId, branchOf, forkedFrom, agentId, slackChannel, threadTs. */
+  /**
+   * The `Conversation.meta` entries drawers carry: sessionId, branchOf, forkedFrom, agentId, slackChannel, threadTs.
+   */
   meta: Record<string, unknown>;
 }
 

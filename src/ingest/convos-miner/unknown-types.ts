@@ -32,7 +32,8 @@ export class UnknownTypes {
   finish(): string[] {
     return [...this.seen].map(
       ([what, k]) =>
-        `${what}: ${k.records} record(s) in ${k.files} file(s) skipped — please report it if it holds conversation text`,
+        `${what}: ${k.records} record(s) in ${k.files} file(s) skipped — please report it if it holds conversation ` +
+        'text',
     );
   }
 }

@@ -27,13 +27,20 @@ import { parseDatePrefix, parseTime, type DateTimeParts } from './chat-dates.js'
 /** Words that end with `:` in documents but are not speakers (lower-cased). */
 const NOT_SPEAKERS: ReadonlySet<string> = new Set(
   (
-    'note notes nb ps warning warnings error errors todo fixme hack example examples usage step date time version author authors ' +
-    'title subject from to cc bcc re status summary description type name tags tag source output input result results returns ' +
-    'return args arguments parameters params answer question fix bug issue update edit tip important caution info priority ' +
-    'owner location attendees agenda action actions decision decisions goal goals context problem solution pros cons link links ' +
-    'url email phone address reference references category language license default required optional total price cost ' +
-    'duration level mode format path file files command response request body header headers query host port added fixed ' +
-    'changed removed deprecated security performance features feature breaking changes change see also done next steps ' +
+    'note notes nb ps warning warnings error errors todo fixme hack example examples usage step date time version ' +
+    'author authors ' +
+    'title subject from to cc bcc re status summary description type name tags tag source output input result ' +
+    'results returns ' +
+    'return args arguments parameters params answer question fix bug issue update edit tip important caution info ' +
+    'priority ' +
+    'owner location attendees agenda action actions decision decisions goal goals context problem solution pros ' +
+    'cons link links ' +
+    'url email phone address reference references category language license default required optional total price ' +
+    'cost ' +
+    'duration level mode format path file files command response request body header headers query host port added ' +
+    'fixed ' +
+    'changed removed deprecated security performance features feature breaking changes change see also done next ' +
+    'steps ' +
     'next steps action items key points outcome outcomes risk risks owner due deadline example usage q a'
   )
     .split(' ')

@@ -118,7 +118,8 @@ export function forEachJsonLine(
       const last = i === lines.length - 1;
       warnings.add(
         last
-          ? `line ${line}: incomplete or malformed JSON (${raw.length} chars), skipped — a file still being written ends like this`
+          ? `line ${line}: incomplete or malformed JSON (${raw.length} chars), skipped — a file still being ` +
+              'written ends like this'
           : `line ${line}: malformed JSON (${raw.length} chars), skipped`,
       );
       continue;

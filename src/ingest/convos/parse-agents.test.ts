@@ -26,13 +26,16 @@ describe('Codex CLI', () => {
       'Why is the monthly balance report off by one cent in March?',
       "[shell] rg -n 'toFixed\\(2\\)' src",
       '→ src/report.ts:42:  return (sum / 100).toFixed(2);',
-      'The report sums floats and rounds once at the end. March has 31 daily entries, and the float error crosses half a cent. Sum integer cents instead.',
+      'The report sums floats and rounds once at the end. March has 31 daily entries, and the float error crosses ' +
+        'half a cent. Sum integer cents instead.',
       'Do it.',
-      '[apply_patch] *** Begin Patch ⏎ *** Update File: src/report.ts ⏎ @@ ⏎ -  return (sum / 100).toFixed(2); ⏎ +  return formatCents(sumCents); ⏎ *** End Patch',
+      '[apply_patch] *** Begin Patch ⏎ *** Update File: src/report.ts ⏎ @@ ⏎ -  return (sum / 100).toFixed(2); ⏎ + ' +
+        ' return formatCents(sumCents); ⏎ *** End Patch',
       '→ Success. Updated the following files: ⏎ M src/report.ts',
       '[shell] npm test',
       '→ [error] 1 failing: report › february totals',
-      'Patched `src/report.ts` to sum cents. One February test still expects the old rounded value; I updated its fixture and all tests pass now.',
+      'Patched `src/report.ts` to sum cents. One February test still expects the old rounded value; I updated its ' +
+        'fixture and all tests pass now.',
     ]);
     assert.ok(!texts(c).join().includes('environment_context'));
     assert.ok(!texts(c).join().includes('Inspecting rounding'));

@@ -20,12 +20,14 @@ describe('chat-text: quoted transcripts', () => {
       ['user', 'How do I undo the last commit but keep my changes?'],
       [
         'assistant',
-        'Use `git reset --soft HEAD~1`. The commit disappears, and its changes stay staged.\n\nIf you also want them unstaged, use `git reset HEAD~1` (mixed is the default).',
+        'Use `git reset --soft HEAD~1`. The commit disappears, and its changes stay staged.\n\nIf you also want ' +
+          'them unstaged, use `git reset HEAD~1` (mixed is the default).',
       ],
       ['user', 'And if I already pushed it?\nThe branch is shared with two other people.'],
       [
         'assistant',
-        "Then do not rewrite history. Run `git revert HEAD`: it adds a new commit that undoes the old one, and nobody's clone breaks.",
+        'Then do not rewrite history. Run `git revert HEAD`: it adds a new commit that undoes the old one, and ' +
+          "nobody's clone breaks.",
       ],
       ['user', 'Thanks. What about a single file?'],
       ['assistant', '`git restore --source=HEAD~1 path/to/file` brings back the older version of just that file.'],
@@ -43,7 +45,8 @@ describe('chat-text: role labels', () => {
     );
     assert.equal(
       c.messages[1]!.text,
-      'Another process is still listening on port 3000 — usually a dev server that did not shut down.\nFind it with:\n\n    lsof -i :3000\n\nthen stop it with `kill <PID>`.',
+      'Another process is still listening on port 3000 — usually a dev server that did not shut down.\nFind it ' +
+        'with:\n\n    lsof -i :3000\n\nthen stop it with `kill <PID>`.',
     );
     assert.equal(c.messages[1]!.line, 3);
   });
@@ -75,7 +78,8 @@ describe('chat-text: people', () => {
     );
     assert.equal(
       c.messages[2]!.text,
-      'Can someone review my PR for the retry logic?\nIt changes the backoff from linear to exponential:\n- first retry after 1s\n- then 2s, 4s, 8s (capped at 30s)',
+      'Can someone review my PR for the retry logic?\nIt changes the backoff from linear to exponential:\n- first ' +
+        'retry after 1s\n- then 2s, 4s, 8s (capped at 30s)',
     );
     assert.equal(c.title, 'team-chat');
   });
@@ -97,14 +101,17 @@ describe('chat-text: people', () => {
     );
     assert.equal(
       c.messages[1]!.text,
-      'I went to the author talk at the library yesterday, they discussed exactly that chapter!\nNote: Melanie will share her notes from the talk.',
+      'I went to the author talk at the library yesterday, they discussed exactly that chapter!\nNote: Melanie ' +
+        'will share her notes from the talk.',
     );
     assert.equal(c.messages[3]!.text, "Then let's read Binti — it's under a hundred pages.");
     const chunks = chunkExchanges(c);
     assert.equal(chunks.length, 3);
     assert.equal(
       chunks[0]!.text,
-      'Caroline: I finally finished "The Left Hand of Darkness". The ice crossing chapter stayed with me for days.\nMelanie: I went to the author talk at the library yesterday, they discussed exactly that chapter!\nNote: Melanie will share her notes from the talk.',
+      'Caroline: I finally finished "The Left Hand of Darkness". The ice crossing chapter stayed with me for ' +
+        'days.\nMelanie: I went to the author talk at the library yesterday, they discussed exactly that ' +
+        'chapter!\nNote: Melanie will share her notes from the talk.',
     );
   });
 

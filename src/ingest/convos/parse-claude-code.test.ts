@@ -48,7 +48,8 @@ describe('Claude Code session', () => {
     const first = main.messages.find((m) => m.role === 'user')!;
     assert.equal(
       first.text,
-      'The login endpoint gets hammered by bots. Add rate limiting to POST /auth/login — max 5 attempts per minute per IP.\nWe already run Redis for sessions.',
+      'The login endpoint gets hammered by bots. Add rate limiting to POST /auth/login — max 5 attempts per minute ' +
+        'per IP.\nWe already run Redis for sessions.',
     );
     assert.equal(first.uuid, '0a1b2c3d-0000-4000-8000-000000000002');
     assert.match(first.timestamp!, /^2025-06-12T09:30:\d\d\.000Z$/);
@@ -59,7 +60,7 @@ describe('Claude Code session', () => {
     for (const m of main.messages) if (m.kind === 'message') assert.ok(m.timestamp, `timestamp on ${m.text}`);
   });
 
-  it('drops harness noise: isMeta, system-reminder, thinking, system records; keeps API error replies (issue 10)', () => {
+  it('drops harness noise (isMeta, system-reminder, thinking, system records); keeps API error replies', () => {
     const all = texts(main).join('\n');
     assert.ok(all.includes('API Error'), 'an API error reply is what the user saw: kept');
     for (const gone of [
@@ -245,7 +246,8 @@ describe('Claude Code tolerance', () => {
       assert.doesNotThrow(() => parseConversations('/p/s.jsonl', junk, { format: 'claude-code' }));
     }
     const cyc =
-      '{"type":"user","uuid":"a","parentUuid":"b","message":{"content":"hi"}}\n{"type":"assistant","uuid":"b","parentUuid":"a","message":{"content":[{"type":"text","text":"yo"}]}}\n';
+      '{"type":"user","uuid":"a","parentUuid":"b","message":{"content":"hi"}}\n' +
+      '{"type":"assistant","uuid":"b","parentUuid":"a","message":{"content":[{"type":"text","text":"yo"}]}}\n';
     const r = parseConversations('/p/s.jsonl', cyc, { format: 'claude-code' });
     assert.ok(r.warnings.some((w) => w.includes('cycle')));
   });

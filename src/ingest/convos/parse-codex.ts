@@ -14,7 +14,8 @@
  * Said text comes from `event_msg` user/agent messages (what the user saw) whenever the content holds
  * any `event_msg` record (Codex writes them every turn, so a slice of appended lines decides the
  * same way as the whole file); otherwise (older logs) from `response_item` messages, minus injected
- * context (`<environment_context>`, `<user_instructions>` — see noise). Tool calls and their outputs always come from response items.
+ * context (`<environment_context>`, `<user_instructions>` — see noise). Tool calls and their outputs always come from
+ * response items.
  * Reasoning is skipped; `compacted` summaries become kind `summary`. Unknown types are counted.
  * id = `session_meta.id`, else the uuid in the file name, else a hash of the path.
  */

@@ -51,7 +51,8 @@ describe('ChatGPT export', () => {
   it('follows current_node up the tree: the edited prompt and the regenerated answer win', () => {
     const c = byId.get('6633b2e1-2e3f-4d6c-8b9a-1f2e3d4c5b61')!;
     assert.deepEqual(texts(c), [
-      'Should I use GIN or BTREE for jsonb containment queries (@>)? Our key is AKIAIOSFODNN7EXAMPLE by the way, ignore it.',
+      'Should I use GIN or BTREE for jsonb containment queries (@>)? Our key is AKIAIOSFODNN7EXAMPLE by the way, ' +
+        'ignore it.',
       'Use GIN with `jsonb_path_ops`: it is smaller and faster for `@>` containment.',
       'And for equality on one key, like status?',
       "A BTREE expression index on `(data->>'status')` — equality on one extracted key is what BTREE does best.",
@@ -119,7 +120,8 @@ describe('Claude.ai export', () => {
     assert.ok(!trip.messages[1]!.text.includes('Estimate lodging'), 'thinking skipped');
     assert.equal(
       trip.messages[2]!.text,
-      'Here is my draft itinerary, anything missing?\n[attachment itinerary.txt] Day 1: Alfama, Castelo de São Jorge ⏎ Day 2: Belém, pastéis ⏎ Day 3: Sintra ⏎ Day 4: LX Factory\n[file map.png]',
+      'Here is my draft itinerary, anything missing?\n[attachment itinerary.txt] Day 1: Alfama, Castelo de São ' +
+        'Jorge ⏎ Day 2: Belém, pastéis ⏎ Day 3: Sintra ⏎ Day 4: LX Factory\n[file map.png]',
     );
     assert.equal(
       conversations[1]!.messages[1]!.text,
@@ -219,7 +221,8 @@ describe('Claude Code prompt history', () => {
     assert.ok(s.messages.every((m) => m.role === 'user'));
     assert.equal(
       s.messages[1]!.text,
-      'here is my env, why does the limiter not connect? REDIS_URL=redis://cache.internal:6379/0\nOPENAI_API_KEY=sk-proj-Zx8fake0TESTKEY1234567890abcdefGHIJ\nRATE_LIMIT_MAX=5',
+      'here is my env, why does the limiter not connect? REDIS_URL=redis://cache.internal:6379/0\n' +
+        'OPENAI_API_KEY=sk-proj-Zx8fake0TESTKEY1234567890abcdefGHIJ\nRATE_LIMIT_MAX=5',
     );
     assert.equal(s.messages[0]!.timestamp, '2025-06-12T09:30:07.000Z');
     assert.equal(conversations[2]!.messages[1]!.text, 'screenshot of the broken layout [image]');

@@ -5,7 +5,8 @@
  * Rule: count whole-word, case-insensitive keyword matches per room ({@link ROOM_VOCABULARY}; at
  * most 5 per room; matching on word tokens, see phrases, so `front-end` also matches "front end"
  * and "auth" never matches "author") in the first 5,000 characters; the room with the most
- * matches wins, ties go to the room listed first; no match gives `general`. For a conversation (`roomForConversation`) the text is
+ * matches wins, ties go to the room listed first; no match gives `general`. For a conversation (`roomForConversation`)
+ * the text is
  * its title, its first user message (first 2,000 characters) and the last folder of its `cwd`
  * with `-`/`_` read as spaces (so `acme-auth-service` counts for auth), so that every drawer of one
  * session shares one room. `roomForText` applies the same rule to any text (e.g. one chunk).
@@ -13,7 +14,10 @@
 import { PhraseMatcher, wordTokens } from './phrases.js';
 import type { Conversation } from './types.js';
 
-/** Room → keywords (lower case; a keyword of several words matches them in sequence, whatever separates them). Order breaks ties. */
+/**
+ * Room → keywords (lower case; a keyword of several words matches them in sequence, whatever separates them). Order
+ * breaks ties.
+ */
 const ROOM_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
   auth: [
     'auth',

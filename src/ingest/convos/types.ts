@@ -122,7 +122,9 @@ export interface ExchangeChunk {
   text: string;
   /** Distinct speakers of the exchange's said messages, in order of appearance. */
   speakers: string[];
-  /** Timestamp of this part's first timestamped message (part 0: the exchange's first message, or its first known one). */
+  /**
+   * Timestamp of this part's first timestamped message (part 0: the exchange's first message, or its first known one).
+   */
   timestamp: string | null;
   firstUuid?: string;
   lastUuid?: string;

@@ -14,17 +14,20 @@ const BINARY_EXTENSIONS = new Set(
     // images
     'png jpg jpeg gif bmp ico icns webp tif tiff psd ai eps heic heif avif jxl raw cr2 nef dng xcf sketch fig svg svgz',
     // archives and packages
-    'zip tar gz tgz bz2 tbz2 xz txz 7z rar zst lz lz4 lzma z jar war ear aar apk aab ipa deb rpm dmg iso img msi msix cab whl egg nupkg gem crate vsix xpi',
+    'zip tar gz tgz bz2 tbz2 xz txz 7z rar zst lz lz4 lzma z jar war ear aar apk aab ipa deb rpm dmg iso img msi ' +
+      'msix cab whl egg nupkg gem crate vsix xpi',
     // fonts
     'ttf otf woff woff2 eot fon pfb',
     // audio and video
     'mp3 mp4 m4a m4v wav flac ogg oga ogv opus aac wma avi mov mkv webm wmv flv mpg mpeg 3gp mid midi aif aiff',
     // compiled objects and executables
-    'o obj a lib so dylib dll exe bin class pyc pyo pyd wasm elc beam dex ko node pdb ilk exp idb lo gch pch rlib rmeta dSYM',
+    'o obj a lib so dylib dll exe bin class pyc pyo pyd wasm elc beam dex ko node pdb ilk exp idb lo gch pch rlib ' +
+      'rmeta dSYM',
     // office documents
     'pdf doc docx xls xlsx ppt pptx odt ods odp odg key pages numbers epub mobi rtf',
     // databases, data and model files
-    'sqlite sqlite3 db db3 mdb accdb dbf parquet arrow feather avro orc h5 hdf5 npy npz pkl pickle joblib pt pth ckpt safetensors onnx tflite pb gguf ggml lmdb rdb realm mat sav',
+    'sqlite sqlite3 db db3 mdb accdb dbf parquet arrow feather avro orc h5 hdf5 npy npz pkl pickle joblib pt pth ' +
+      'ckpt safetensors onnx tflite pb gguf ggml lmdb rdb realm mat sav',
     // 3D, design, misc binary
     'blend fbx 3ds max stl glb swf fla lnk jks keystore p12 pfx der crx',
     // generated text that only adds noise to search

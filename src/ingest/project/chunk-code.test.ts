@@ -154,7 +154,8 @@ def main() -> None:
 describe('code chunking: other languages', () => {
   it('Go: functions, with the import block kept whole', () => {
     const go =
-      'package main\n\nimport (\n\t"fmt"\n)\n\n// Hello says hi.\nfunc Hello() {\n\tfmt.Println("}")\n}\n\nfunc (s *S) Bye() error {\n\treturn nil\n}\n';
+      'package main\n\nimport (\n\t"fmt"\n)\n\n// Hello says hi.\nfunc Hello() {\n\tfmt.Println("}")\n}\n\nfunc (s ' +
+      '*S) Bye() error {\n\treturn nil\n}\n';
     assert.deepEqual(firstLines(chunkDocument('main.go', go, ONE_EACH)), [
       'package main',
       'import (',
@@ -165,7 +166,8 @@ describe('code chunking: other languages', () => {
 
   it('Rust: lifetimes are not strings, attributes stay with their item', () => {
     const rs =
-      "fn longest<'a>(x: &'a str, y: &'a str) -> &'a str {\n    if x.len() > y.len() { x } else { y }\n}\n\n#[derive(Debug)]\nstruct P {\n    c: char,\n}\n\nfn q() -> char { '{' }\n";
+      "fn longest<'a>(x: &'a str, y: &'a str) -> &'a str {\n    if x.len() > y.len() { x } else { y }\n}\n\n" +
+      "#[derive(Debug)]\nstruct P {\n    c: char,\n}\n\nfn q() -> char { '{' }\n";
     assert.deepEqual(firstLines(chunkDocument('lib.rs', rs, ONE_EACH)), [
       "fn longest<'a>(x: &'a str, y: &'a str) -> &'a str {",
       '#[derive(Debug)]',
@@ -174,7 +176,14 @@ describe('code chunking: other languages', () => {
   });
 
   it('Java: annotations stay with the method when the class is opened', () => {
-    const java = `public class A {\n${Array.from({ length: 6 }, (_, i) => `    @Override\n    public String m${i}() {\n        return "value ${i} with some padding text";\n    }`).join('\n\n')}\n}\n`;
+    const java =
+      'public class A {\n' +
+      `${Array.from(
+        { length: 6 },
+        (_, i) =>
+          `    @Override\n    public String m${i}() {\n        return "value ${i} with some padding text";\n    }`,
+      ).join('\n\n')}\n` +
+      '}\n';
     const c = chunkDocument('A.java', java, { targetChars: 100, maxChars: 200, minChars: 0 });
     for (const x of c.slice(1)) assert.equal(x.text.split('\n')[0], '    @Override');
   });

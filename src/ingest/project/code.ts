@@ -118,7 +118,8 @@ export function segmentCode(lt: LineTable, p: CodeProfile, o: Required<ChunkOpti
     const qs: number[] = [q];
     for (let i = s + 1; i <= e; i++) {
       if (!cand(i) || key(i) !== level) continue;
-      if (!blank[i - 1] && attacher(i - 1) && attachKey(i - 1) <= level) continue; // glued to the comment/decorator above
+      // glued to the comment/decorator above
+      if (!blank[i - 1] && attacher(i - 1) && attachKey(i - 1) <= level) continue;
       starts.push(i);
       qs.push(blank[i - 1] ? (top ? 3 : 2) : 1);
     }

@@ -45,12 +45,21 @@ function dateTime(
   return new Date(t).toISOString();
 }
 
-const ISO =
-  /^(\d{4})[-/](\d{2})[-/](\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?(?![\d:])/i;
-const DMY =
-  /^(?:[a-z]{3,9},?\s+)?(\d{1,2})\s+([a-z]{3,9})\.?,?\s+(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?/i;
-const MDY =
-  /^(?:[a-z]{3,9},?\s+)?([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?/i;
+const ISO = new RegExp(
+  String.raw`^(\d{4})[-/](\d{2})[-/](\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|UTC|GMT|` +
+    String.raw`[+-]\d{2}:?\d{2})?)?(?![\d:])`,
+  'i',
+);
+const DMY = new RegExp(
+  String.raw`^(?:[a-z]{3,9},?\s+)?(\d{1,2})\s+([a-z]{3,9})\.?,?\s+(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(Z|` +
+    String.raw`UTC|GMT|[+-]\d{2}:?\d{2})?)?`,
+  'i',
+);
+const MDY = new RegExp(
+  String.raw`^(?:[a-z]{3,9},?\s+)?([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|` +
+    String.raw`th)?,?\s+(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2})?)?`,
+  'i',
+);
 
 /**
  * Parses a date written by a person or a tool: ISO `2024-03-05`, `2024-03-05T10:00:00+02:00`,

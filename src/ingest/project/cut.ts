@@ -100,7 +100,9 @@ export function cutLines(
   }
 }
 
-/** Quality of cutting inside a line just before offset x: 3 after a sentence end, 2 after a space, 1 anywhere, 0 never. */
+/**
+ * Quality of cutting inside a line just before offset x: 3 after a sentence end, 2 after a space, 1 anywhere, 0 never.
+ */
 function inlineQuality(src: string, x: number): number {
   const c = src.charCodeAt(x);
   const b = src.charCodeAt(x - 1);

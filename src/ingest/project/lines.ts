@@ -88,7 +88,10 @@ export function buildLines(src: string): LineTable {
   return { src, n, start, end, first, indent, blank };
 }
 
-/** True when line i (its last non-space character) ends a sentence: `.`, `!`, `?`, `…`, `。`, `！`, `？` (quotes/brackets after it allowed). */
+/**
+ * True when line i (its last non-space character) ends a sentence: `.`, `!`, `?`, `…`, `。`, `！`, `？` (quotes/brackets
+ * after it allowed).
+ */
 export function endsSentence(lt: LineTable, i: number): boolean {
   const src = lt.src;
   let k = lt.end[i]! - 1;

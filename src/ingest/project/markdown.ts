@@ -199,7 +199,10 @@ export function segmentMarkdown(lt: LineTable, rst: boolean): MarkdownSegments {
   return { units, headings, fenced };
 }
 
-/** Cut quality before line i for markdown/text: 0 inside a fence, 3 after a blank line, 2 at a list item / table row / after a sentence, else 1. */
+/**
+ * Cut quality before line i for markdown/text: 0 inside a fence, 3 after a blank line, 2 at a list item / table row /
+ * after a sentence, else 1.
+ */
 export function markdownQuality(lt: LineTable, fenced: Uint8Array): (i: number) => number {
   return (i) => {
     if (fenced[i]) return 0;

@@ -1,4 +1,6 @@
-/** @module ingest/project/walk-git.test — the walker's ignore rules agree with git itself (differential property test). */
+/**
+ * @module ingest/project/walk-git.test — the walker's ignore rules agree with git itself (differential property test).
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

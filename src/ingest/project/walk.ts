@@ -107,7 +107,9 @@ export interface WalkOptions {
   extraIgnores?: readonly string[];
   /** Folder names never entered; replaces {@link DEFAULT_SKIP_DIRS} when given. */
   skipDirs?: readonly string[];
-  /** Called for each folder or file left out silently (skip list or ignore rules), e.g. for `--verbose`. Default none. */
+  /**
+   * Called for each folder or file left out silently (skip list or ignore rules), e.g. for `--verbose`. Default none.
+   */
   onPrune?: (rel: string, why: 'skip-dir' | 'ignored') => void;
   /** File-system functions. Default node:fs. */
   fs?: WalkFs;
@@ -121,7 +123,10 @@ export type WalkItem =
       path: string;
       rel: string;
       reason: 'too-large' | 'binary' | 'unreadable' | 'symlink' | 'special';
-      /** too-large: "<size> bytes > <max>"; binary: why (extension .png, lockfile…); unreadable: errno code; symlink: target; special: fifo/socket/device. */
+      /**
+       * too-large: "<size> bytes > <max>"; binary: why (extension .png, lockfile…); unreadable: errno code; symlink:
+       * target; special: fifo/socket/device.
+       */
       detail?: string;
     };
 

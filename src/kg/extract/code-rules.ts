@@ -52,8 +52,11 @@ function subjectOf(code: string | undefined, name: string | undefined, proper: (
 }
 
 // Plans and requests before a match: "Let me bump the version to 1.0.0", "I'll update `a.ts`".
-const PLAN =
-  /\b(?:let me|let['’]s|lets|I['’]ll|I will|we['’]ll|we will|will|need to|needs to|have to|has to|try to|trying to|want to|wants to|going to|about to|please)\b/i;
+const PLAN = new RegExp(
+  String.raw`\b(?:let me|let['’]s|lets|I['’]ll|I will|we['’]ll|we will|will|need to|needs to|have to|has to|` +
+    String.raw`try to|trying to|want to|wants to|going to|about to|please)\b`,
+  'i',
+);
 
 interface CodeRule {
   /** A cheap test a line must pass before `re` runs on it (plain regex, no Unicode mode). */
@@ -67,7 +70,8 @@ const g = (s: string) => new RegExp(s, 'gu');
 // Who did it: "I", "we" (with have/'ve), or nobody at the start of a sentence, line or list item
 // ("Created `x`", "- Updated `y`"), the terse style of agents' reports.
 const DONE =
-  "(?:(?<![\\p{L}])(?:I|[Ww]e)(?:['’]ve| have)? (?:also |just |now |then |\\p{Ll}+ly )?|(?<=^|\\n[ \\t]*|[.!:;] |[-*] |\\*\\*|\\d[.)] ))";
+  "(?:(?<![\\p{L}])(?:I|[Ww]e)(?:['’]ve| have)? (?:also |just |now |then |\\p{Ll}+ly )?|(?<=^|\\n[ \\t]*|[.!:;] " +
+  '|[-*] |\\*\\*|\\d[.)] ))';
 
 const RULES: readonly CodeRule[] = [
   {
@@ -86,7 +90,8 @@ const RULES: readonly CodeRule[] = [
     // "`helium` is installed at `~/.local/bin/helium`", "The config lives in `config/app.yaml`"
     hint: / (?:at|in|under) `/,
     re: g(
-      `${SUBJ} (?:is|are|was|lives|live|sits|now lives|is now|has been) (?:(?:located|stored|installed|saved|kept|defined|placed|moved) )?(?:at|in|under) ${CODE}`,
+      `${SUBJ} (?:is|are|was|lives|live|sits|now lives|is now|has been) ` +
+        `(?:(?:located|stored|installed|saved|kept|defined|placed|moved) )?(?:at|in|under) ${CODE}`,
     ),
     make: (m, proper) => {
       const s = subjectOf(m[1], m[2], proper);
@@ -107,7 +112,8 @@ const RULES: readonly CodeRule[] = [
     // "Bastion is a Rust middleware", "spotter is an Elixir/Phoenix app" → uses
     hint: / (?:is|was) an? /,
     re: g(
-      `${SUBJ} (?:is|was) (?:a|an) (?:[\\p{Ll}-]+ )?${TOOL_WORD}(?:\\/${TOOL_WORD})?(?: [\\p{Ll}-]+)? (?:middleware|proxy|app|application|library|service|server|CLI|cli|tool|project|framework|plugin|extension|package|program|script|API|backend|frontend|module|binary|daemon|crate|gem|website|site)\\b`,
+      `${SUBJ} (?:is|was) (?:a|an) (?:[\\p{Ll}-]+ )?${TOOL_WORD}(?:\\/${TOOL_WORD})?(?: [\\p{Ll}-]+)? ` +
+        '(?:middleware|proxy|app|application|library|service|server|CLI|cli|tool|project|framework|plugin|extension|package|program|script|API|backend|frontend|module|binary|daemon|crate|gem|website|site)\\b',
     ),
     make: (m, proper) => {
       const s = subjectOf(m[1], m[2], proper);
@@ -122,7 +128,8 @@ const RULES: readonly CodeRule[] = [
     // "Updated `assets/js/app.js`", "I modified `refind.conf`", "wrote to `refind_linux.conf`" → modified
     hint: /updated|modified|edited|wrote to|changed|patched|rewrote/i,
     re: g(
-      `${DONE}(?:[Uu]pdated|[Mm]odified|[Ee]dited|[Ww]rote to|[Cc]hanged|[Pp]atched|[Rr]ewrote) (?:the )?(?:[\\p{Ll}-]+ ){0,2}${FILE}`,
+      `${DONE}(?:[Uu]pdated|[Mm]odified|[Ee]dited|[Ww]rote to|[Cc]hanged|[Pp]atched|[Rr]ewrote) (?:the ` +
+        `)?(?:[\\p{Ll}-]+ ){0,2}${FILE}`,
     ),
     make: (m) => {
       const file = m[1] !== undefined ? codeName(m[1]) : bareFile(m[2]);
@@ -133,7 +140,9 @@ const RULES: readonly CodeRule[] = [
     // "Installed `highlight.js`", "We installed pnpm" → uses
     hint: /installed/i,
     re: g(
-      `${DONE}[Ii]nstalled (?:${CODE}|${TOOL_WORD})(?= *(?:$|[.,;:)]| (?:and|with|via|from|as|for|to|in)\\b| (?:(?:npm|pip|python|node|rust|ruby|elixir|hex) )?(?:package|library|module|crate|gem|dependency|plugin)\\b))`,
+      `${DONE}[Ii]nstalled (?:${CODE}|${TOOL_WORD})(?= *(?:$|[.,;:)]| (?:and|with|via|from|as|for|to|in)\\b| ` +
+        '(?:(?:npm|pip|python|node|rust|ruby|elixir|hex) ' +
+        ')?(?:package|library|module|crate|gem|dependency|plugin)\\b))',
     ),
     make: (m) => {
       const name =
@@ -149,7 +158,8 @@ const RULES: readonly CodeRule[] = [
     // "Helium is Chromium-based", "The API is built with FastAPI", "Bastion is written in Rust" → uses
     hint: /built |written |implemented |powered by|based on|-based/i,
     re: g(
-      `${SUBJ} (?:is|are|was) (?:(?:built|written|implemented) (?:with|in|on(?: top of)?)|powered by|based on) (?:${CODE}|${TOOL_WORD})(?![\\p{L}-])|${SUBJ} (?:is|are) (?:a |an )?(?:${CODE}|${TOOL_WORD})-based\\b`,
+      `${SUBJ} (?:is|are|was) (?:(?:built|written|implemented) (?:with|in|on(?: top of)?)|powered by|based on) ` +
+        `(?:${CODE}|${TOOL_WORD})(?![\\p{L}-])|${SUBJ} (?:is|are) (?:a |an )?(?:${CODE}|${TOOL_WORD})-based\\b`,
     ),
     make: (m, proper) => {
       const s =
@@ -165,7 +175,8 @@ const RULES: readonly CodeRule[] = [
     // "Added `sha2` to `Cargo.toml`" → Cargo.toml contains sha2; "`mix.exs` contains `emqtt`"
     hint: /added |contains|defines|declares|exports/i,
     re: g(
-      `(?:\\b[Aa]dded ${CODE}(?: [\\p{Ll}]+)? to ${CODE}|${CODE} (?:contains|defines|declares|exports|now contains|now defines) (?:a |an |the )?(?:[\\p{Ll}]+ )?${CODE})`,
+      `(?:\\b[Aa]dded ${CODE}(?: [\\p{Ll}]+)? to ${CODE}|${CODE} (?:contains|defines|declares|exports|now ` +
+        `contains|now defines) (?:a |an |the )?(?:[\\p{Ll}]+ )?${CODE})`,
     ),
     make: (m) => {
       const [file, what] = m[1] !== undefined ? [codeName(m[2]), codeName(m[1])] : [codeName(m[3]), codeName(m[4])];
@@ -178,7 +189,9 @@ const RULES: readonly CodeRule[] = [
     // "`big_icon_size` is set to `512`", "I set `timeout` to `30`", "Changed `Icon` to `gemini.svg`"
     hint: /set |changed|updated/i,
     re: g(
-      `(?:${CODE} (?:is|was|is now|has been) (?:set|changed|updated) to|${DONE}(?:[Ss]et|[Cc]hanged|[Uu]pdated) (?:the )?${CODE}(?: (?:field|setting|option|key|value|variable))? to) (?:\`([^\`\\n]{1,80})\`|(\\d+(?:\\.\\d+)?)\\b)`,
+      `(?:${CODE} (?:is|was|is now|has been) (?:set|changed|updated) to|${DONE}(?:[Ss]et|[Cc]hanged|[Uu]pdated) ` +
+        `(?:the )?${CODE}(?: (?:field|setting|option|key|value|variable))? to) ` +
+        `(?:\`([^\`\\n]{1,80})\`|(\\d+(?:\\.\\d+)?)\\b)`,
     ),
     make: (m) => {
       const key = codeName(m[1] ?? m[2]);
@@ -191,7 +204,10 @@ const RULES: readonly CodeRule[] = [
     // "The server runs on port 5000", "Bastion runs as a local HTTP server (default `http://localhost:3000`)"
     hint: /port|localhost|127\.0\.0\.1|0\.0\.0\.0/i,
     re: g(
-      `(?:${SUBJ} )?(?:(?:is |are )?(?:now )?(?:runs?|running|listens?|listening|serves?|serving|served|available|starts?|started|exposes?|exposing|binds?|bound)\\b[^.\\n]{0,50}?|\\b[Dd]efault port (?:is |of |= |: )?)\`?(?:(?:https?:\\/\\/)?(?:localhost|127\\.0\\.0\\.1|0\\.0\\.0\\.0):|port )(\\d{2,5})\\b`,
+      `(?:${SUBJ} )?(?:(?:is |are )?(?:now ` +
+        ')?(?:runs?|running|listens?|listening|serves?|serving|served|available|starts?|started|exposes?|exposing|binds?|bound)\\b[^.\\n]{0,50}?|\\b[Dd]efault ' +
+        `port (?:is |of |= |: )?)\`?(?:(?:https?:\\/\\/)?(?:localhost|127\\.0\\.0\\.1|0\\.0\\.0\\.0):|port ` +
+        ')(\\d{2,5})\\b',
     ),
     make: (m, proper) => {
       const port = Number(m[3]);
@@ -204,7 +220,9 @@ const RULES: readonly CodeRule[] = [
     // "Bumped the version to 0.3.0", "Current version is 0.2.0", "Tagged v0.3.0", "Bastion v0.3.0 is live"
     hint: /version|tagged/i,
     re: g(
-      `(?:\\b(?:[Bb]ump(?:ed)?|[Ss]et) (?:the )?version (?:from ${QVER} )?to ${QVER}|\\b(?:[Cc]urrent |[Pp]roject |[Pp]ackage )?[Vv]ersion (?:is|is now) ${QVER}|\\b[Tt]agged:? (?:and pushed )?(?:release )?\`?v(\\d+\\.\\d+(?:\\.\\d+)?)\`?|${SUBJ} ${QVER} (?:is|was) (?:live|released|out|published|tagged))`,
+      `(?:\\b(?:[Bb]ump(?:ed)?|[Ss]et) (?:the )?version (?:from ${QVER} )?to ${QVER}|\\b(?:[Cc]urrent |[Pp]roject ` +
+        `|[Pp]ackage )?[Vv]ersion (?:is|is now) ${QVER}|\\b[Tt]agged:? (?:and pushed )?(?:release ` +
+        `)?\`?v(\\d+\\.\\d+(?:\\.\\d+)?)\`?|${SUBJ} ${QVER} (?:is|was) (?:live|released|out|published|tagged))`,
     ),
     make: (m, proper) => {
       const v = m[2] ?? m[3] ?? m[4] ?? m[7];
@@ -217,7 +235,8 @@ const RULES: readonly CodeRule[] = [
     // "Upgraded `axum` to 0.8", "Pinned `zod` to 3.22.4", "Bump rpassword from 7.4.0 to 7.5.2"
     hint: /upgraded|downgraded|pinned|bump|updated/i,
     re: g(
-      `\\b(?:[Uu]pgraded|[Dd]owngraded|[Pp]inned|[Bb]umped|[Bb]ump|[Uu]pdated) (?:${CODE}|${TOOL_WORD})(?: (?:dependency|package|crate|gem|module|library))? (?:from ${QVER} )?to ${QVER}`,
+      `\\b(?:[Uu]pgraded|[Dd]owngraded|[Pp]inned|[Bb]umped|[Bb]ump|[Uu]pdated) (?:${CODE}|${TOOL_WORD})(?: ` +
+        `(?:dependency|package|crate|gem|module|library))? (?:from ${QVER} )?to ${QVER}`,
     ),
     make: (m) => {
       const name =
@@ -244,7 +263,8 @@ const RULES: readonly CodeRule[] = [
     // "We decided to keep the PTZ code in athena-capture" → decided "keep the PTZ code in athena-capture"
     hint: /decided to/i,
     re: g(
-      `(?<![\\p{L}])(I|[Ww]e)(?:['’]ve| have)? (?:just |finally )?decided to (?!use |go with |adopt )([^.;:!?\\n]{6,100})`,
+      `(?<![\\p{L}])(I|[Ww]e)(?:['’]ve| have)? (?:just |finally )?decided to (?!use |go with |adopt ` +
+        ')([^.;:!?\\n]{6,100})',
     ),
     make: (m) => {
       // the decision ends at a clause boundary ("…, which is awesome", "… - even though…")

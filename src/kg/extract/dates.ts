@@ -224,8 +224,11 @@ function parseAnchor(anchor: string | null | undefined): Ymd | null {
 
 const iso = (x: Ymd) => isoDay(x.y, x.m, x.d);
 const DIGIT = /\d/;
-const QUICK =
-  /\d|yesterday|today|tonight|tomorrow|\bago\b|last night|this (?:morning|afternoon|evening)|\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|week|month|year)/i;
+const QUICK = new RegExp(
+  String.raw`\d|yesterday|today|tonight|tomorrow|\bago\b|last night|this (?:morning|afternoon|evening)|` +
+    String.raw`\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|week|month|year)`,
+  'i',
+);
 
 /** Every date phrase in `text`, left to right, longest first on overlaps. Relative phrases need an anchor. */
 export function findDates(text: string, anchor: string | null | undefined): DateMention[] {

@@ -1,4 +1,6 @@
-/** @module kg/extract/extract.test — one example per extraction rule, the precision guards, speakers, dates, mentions. */
+/**
+ * @module kg/extract/extract.test — one example per extraction rule, the precision guards, speakers, dates, mentions.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -20,7 +22,8 @@ const facts = (r: ExtractionResult) => [
   ),
   ...r.invalidations.map(
     (i) =>
-      `END ${i.subject} ${i.predicate} ${i.object} @${String(i.ended).slice(0, 10)}${i.recordIfMissing ? ' (record)' : ''}`,
+      `END ${i.subject} ${i.predicate} ${i.object} @${String(i.ended).slice(0, 10)}` +
+      `${i.recordIfMissing ? ' (record)' : ''}`,
   ),
 ];
 const one = (text: string, extra?: Partial<ExtractionInput>) => facts(extractFromDrawer(drawer(text, extra)));
@@ -86,7 +89,8 @@ test('precision: negations, modals, futures, questions, pronouns and plain nouns
 
 test('first person: "I" is the turn speaker, "we" the wing; unknown speakers resolve nothing', () => {
   const chat =
-    'Caroline: I joined a mentorship program last weekend.\nMelanie: I moved to Denver on May 1. We use Notion for notes.';
+    'Caroline: I joined a mentorship program last weekend.\nMelanie: I moved to Denver on May 1. We use Notion for ' +
+    'notes.';
   assert.deepEqual(one(chat, { speakers: ['Caroline', 'Melanie'] }), [
     'Caroline member_of mentorship program @2023-05-06',
     'Melanie lives_in Denver @2023-05-01',
@@ -115,7 +119,7 @@ test('a date phrase belongs to the nearest relation; no date falls back to the c
   assert.deepEqual(one('We switched to pnpm on 2024-02-01.', { contentDate: null }), ['proj uses pnpm @2024-02-01']);
 });
 
-test('entities: speakers, @mentions, files, tools, organisations, honorifics, repeated names; code blocks ignored', () => {
+test('entities: speakers, @mentions, files, tools, organisations, honorifics, repeated names; no code', () => {
   const text = [
     'Ana: ping @maya about `src/kg/index.ts` and package.json; see https://x.example/a/b.html.',
     'Bo: Postgres or pnpm? Acme Inc and Dr. Chen agree. The Big Apple is big. The Big Apple is loud.',

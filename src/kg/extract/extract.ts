@@ -46,7 +46,9 @@ export interface ExtractOptions {
   userName?: string | null;
   /** Resolve "we" to the wing (as a project) in project-ish rules (uses, chose, works_on…). Default true. */
   weIsWing?: boolean;
-  /** A capitalised multi-word name of unknown type is kept when seen this many times in the drawer (>= 1). Default 2. */
+  /**
+   * A capitalised multi-word name of unknown type is kept when seen this many times in the drawer (>= 1). Default 2.
+   */
   minRepeat?: number;
 }
 
@@ -140,8 +142,11 @@ interface Context {
 
 // A capitalised plural or indefinite word ("Tests", "Hooks", "Everything") is a common noun unless
 // the text shows it as a name elsewhere.
-const COMMON_SUBJECT =
-  /^(?:\p{Lu}[\p{Ll}'’-]{2,}s|Every\p{Ll}+|Some\p{Ll}+|No\p{Ll}+|Any\p{Ll}+|Each|Both|All|Most|Many|Other\p{Ll}*|Another)$/u;
+const COMMON_SUBJECT = new RegExp(
+  String.raw`^(?:\p{Lu}[\p{Ll}'’-]{2,}s|Every\p{Ll}+|Some\p{Ll}+|No\p{Ll}+|Any\p{Ll}+|Each|Both|All|Most|Many|` +
+    String.raw`Other\p{Ll}*|Another)$`,
+  'u',
+);
 const INNER_CAPS = /^.[^\s]*[\p{Lu}\p{N}.+#]/u;
 
 /**

@@ -7,7 +7,9 @@ import { createLlmExtractor, createMemoryGraphStore, type CompleteFn, type Extra
 
 const drawer: ExtractionInput = {
   id: 'd1',
-  text: 'User: what did we pick?\nAssistant: [Bash] cat package.json\n→ {"packageManager": "yarn@4"}\nWe switched to pnpm last week; the API runs on port 8080.',
+  text:
+    'User: what did we pick?\nAssistant: [Bash] cat package.json\n→ {"packageManager": "yarn@4"}\nWe switched ' +
+    'to pnpm last week; the API runs on port 8080.',
   contentDate: '2026-02-11T10:00:00.000Z',
   wing: 'shop',
   room: 'general',

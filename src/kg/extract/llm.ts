@@ -80,9 +80,12 @@ function llmPrompt(
 ): string {
   return [
     'Extract durable facts about the software project, its people and its tools from the conversation excerpt below.',
-    `Answer with a JSON array only; each item: {"subject": str, "predicate": one of ${predicates.join('|')}, "object": str, "confidence": 0..1, "date": "YYYY-MM-DD" or null}.`,
-    `Use the name "${input.wing}" for the project itself ("we", "this project"). Use only facts stated as true (not plans, questions or guesses), never from code.`,
-    `The excerpt was written on ${input.contentDate?.slice(0, 10) ?? 'an unknown date'}; resolve relative dates against it.`,
+    `Answer with a JSON array only; each item: {"subject": str, "predicate": one of ${predicates.join('|')}, ` +
+      '"object": str, "confidence": 0..1, "date": "YYYY-MM-DD" or null}.',
+    `Use the name "${input.wing}" for the project itself ("we", "this project"). Use only facts stated as true ` +
+      '(not plans, questions or guesses), never from code.',
+    `The excerpt was written on ${input.contentDate?.slice(0, 10) ?? 'an unknown date'}; resolve relative dates ` +
+      'against it.',
     '<excerpt>',
     text,
     '</excerpt>',

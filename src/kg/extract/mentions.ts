@@ -148,7 +148,10 @@ function isInitial(text: string, start: number): boolean {
   return c === '.' || c === '!' || c === '?' || c === ':' || c === '\n' || c === '-' || c === '>';
 }
 
-/** Ends a run of capitalised words: a named organisation/person, a known person, or a counted unknown. Returns a new empty run. */
+/**
+ * Ends a run of capitalised words: a named organisation/person, a known person, or a counted unknown. Returns a new
+ * empty run.
+ */
 function flushRun(run: string[], people: ReadonlyMap<string, string>, out: Mention[], runs: RunCounts): string[] {
   if (run.length < 2) return [];
   const words = trimStops(run);

@@ -89,24 +89,23 @@ export function objectOf(raw: string, kind: ObjectKind, ambiguousOk: boolean): O
 }
 
 const NP_STOP = new Set(
-  `and or but with for to at in on from about by of into onto over out up how here there yesterday today tomorrow last next
-this that which who where when because since after before while so then it was were is are be been ago recently lately again
-too as like just really more some another one two three four five six seven eight nine ten few couple years months weeks days`.split(
-    /\s+/,
-  ),
+  `and or but with for to at in on from about by of into onto over out up how here there yesterday today tomorrow last
+next this that which who where when because since after before while so then it was were is are be been ago recently
+lately again too as like just really more some another one two three four five six seven eight nine ten few couple
+years months weeks days`.split(/\s+/),
 );
 
 /** Head nouns of events one attends ("a pottery workshop", "the pride parade"). */
 export const EVENT_NOUNS = new Set(
-  `group meeting parade conference workshop class concert show festival reading party camp session seminar talk meetup game match race
-retreat ceremony wedding fair exhibition gala protest rally lecture course council hackathon summit webinar standup demo recital
-marathon tournament convention expo screening`.split(/\s+/),
+  `group meeting parade conference workshop class concert show festival reading party camp session seminar talk meetup
+game match race retreat ceremony wedding fair exhibition gala protest rally lecture course council hackathon summit
+webinar standup demo recital marathon tournament convention expo screening`.split(/\s+/),
 );
 
 /** Head nouns of groups one joins ("a mentorship program", "the platform team"). */
 export const GROUP_NOUNS = new Set(
-  `program programme group club team community organisation organization company startup band choir league committee council
-network initiative guild society union association collective squad crew`.split(/\s+/),
+  `program programme group club team community organisation organization company startup band choir league committee
+council network initiative guild society union association collective squad crew`.split(/\s+/),
 );
 
 /**

@@ -19,8 +19,11 @@ type SkipReason = 'code' | 'test-or-fixture' | null;
 /** Languages (as the project miner records them) that are prose. */
 const PROSE_LANGUAGES = new Set(['markdown', 'mdx', 'restructuredtext', 'asciidoc', 'text', 'plaintext', 'org']);
 /** A path inside a test or fixture folder, or a test file. */
-const TEST_PATH =
-  /(?:^|[\\/])(?:tests?|__tests__|specs?|fixtures?|__fixtures__|testdata|test-data|__mocks__|mocks?|snapshots?|__snapshots__|examples?\/fixtures)[\\/]|[._-](?:test|spec|fixture)s?\.[a-z0-9]+$/i;
+const TEST_PATH = new RegExp(
+  String.raw`(?:^|[\\/])(?:tests?|__tests__|specs?|fixtures?|__fixtures__|testdata|test-data|__mocks__|mocks?|` +
+    String.raw`snapshots?|__snapshots__|examples?\/fixtures)[\\/]|[._-](?:test|spec|fixture)s?\.[a-z0-9]+$`,
+  'i',
+);
 
 function str(v: unknown): string | null {
   return typeof v === 'string' && v ? v : null;
@@ -53,8 +56,10 @@ const SHELL = /^\s*(?:\$|>>>|PS [A-Z]:\\[^>]*>|[\w.-]+@[\w.-]+:[^$#\n]*[$#]) /;
 const DIFF = /^(?:@@ |[+-]{3} |[+-](?=[^\s+-]))/;
 const TABLE = /^\s*\|/;
 const CODE_END = /(?:[;{}[(]|=>|\)\s*\{|:=)\s*$/;
-const CODE_START =
-  /^\s*(?:use|import|from|export|const|let|var|fn|def|pub|class|struct|impl|package|module|require|return|#include|#!|\/\/|\/\*)(?:\s|\(|$)/;
+const CODE_START = new RegExp(
+  String.raw`^\s*(?:use|import|from|export|const|let|var|fn|def|pub|class|struct|impl|package|module|require|` +
+    String.raw`return|#include|#!|\/\/|\/\*)(?:\s|\(|$)`,
+);
 const ASSIGNMENT = /^\s*[\w.$-]+\s*(?:=|:=|\+=)\s*\S/;
 const INDENTED = /^(?: {4,}|\t)(?![-*+] |\d+[.)] )/;
 const PATH_ONLY = /^\s*(?:[A-Za-z]:)?[\w.~-]*[\\/][^\s]*\s*$/;

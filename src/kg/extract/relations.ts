@@ -1,8 +1,9 @@
 /**
  * @module kg/extract/relations
  * The relation engine: the verbs of the rule table are found by the word scanner; at each hit
- * the engine takes the sentence around it, its subject (`before`) and its object (`after`). Cost grows with the number of verb hits, not with the
- * number of rules. Questions and hedged clauses (if, should, maybe, not…) are skipped.
+ * the engine takes the sentence around it, its subject (`before`) and its object (`after`). Cost
+ * grows with the number of verb hits, not with the number of rules. Questions and hedged clauses
+ * (if, should, maybe, not…) are skipped.
  */
 import type { VerbHit } from './mentions.js';
 import type { RawRelation } from './objects.js';
@@ -35,8 +36,12 @@ export const VERB_INDEX: ReadonlyMap<string, readonly string[]> = (() => {
   return m;
 })();
 
-const HEDGE =
-  /\b(?:if|whether|unless|should|could|would|might|maybe|perhaps|let's|wanna|want to|plan to|planning to|thinking about|considering|hope to|hoping to|going to|gonna|won't|didn't|don't|doesn't|never|not)\b/i;
+const HEDGE = new RegExp(
+  String.raw`\b(?:if|whether|unless|should|could|would|might|maybe|perhaps|let's|wanna|want to|plan to|` +
+    String.raw`planning to|thinking about|considering|hope to|hoping to|going to|gonna|won't|didn't|don't|` +
+    String.raw`doesn't|never|not)\b`,
+  'i',
+);
 const ABBREVIATIONS = new Set([
   'dr',
   'mr',

@@ -12,18 +12,25 @@ const W = "[\\p{Lu}][\\p{L}\\p{M}\\p{N}'’+#-]*";
 const NAME = `(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\\.? )?${W}(?: ${W}){0,3}`;
 const SUBJ = `(?<![\\p{L}\\p{N}'’@\`.])(I|[Ww]e|@[\\w.-]+|\`[^\`\\n]{2,60}\`|(?!(?:I|[Ww]e)['’])${NAME})(?:'ve|’ve|'m|’m|'re|’re|'s|’s)?`;
 const AUX_WORDS =
-  'have has had just finally recently also now officially already actually eventually then both all is are am was were got been being totally completely fully since gradually';
+  'have has had just finally recently also now officially already actually eventually then both all is are am was ' +
+  'were got been being totally completely fully since gradually';
 const AUX = `(?:(?:${AUX_WORDS.replace(/ /g, '|')}) )*`;
 
 /** Auxiliaries and adverbs allowed between a subject and its verb. */
 export const AUX_SET: ReadonlySet<string> = new Set(AUX_WORDS.split(' '));
 const DET = '(?:(?:the|a|an|our|my|their|his|her|its|this|that|new|latest|local|official) )*';
-const OBJ = `${DET}(\`[^\`\\n]{1,80}\`|@[\\w.-]+|[\\p{L}\\p{N}_][\\p{L}\\p{M}\\p{N}_'’.+#/@-]*(?: [\\p{Lu}][\\p{L}\\p{M}\\p{N}_'’.+#-]*){0,4})`;
+const OBJ =
+  `${DET}(\`[^\`\\n]{1,80}\`|@[\\w.-]+|[\\p{L}\\p{N}_][\\p{L}\\p{M}\\p{N}_'’.+#/@-]*(?: ` +
+  `[\\p{Lu}][\\p{L}\\p{M}\\p{N}_'’.+#-]*){0,4})`;
 const TAIL = '([^.,;!?\\n]{1,80})';
 
 // A following lower-case word that is not a function word: the object was a modifier.
-const MODIFIER =
-  /^ (?!(?:and|or|but|for|to|in|on|with|as|at|by|from|instead|because|since|via|now|too|here|there|which|that|so|under|over|internally|everywhere|throughout|again|already|only|directly|heavily|extensively|exclusively|mostly|today)\b)\p{Ll}/u;
+const MODIFIER = new RegExp(
+  String.raw`^ (?!(?:and|or|but|for|to|in|on|with|as|at|by|from|instead|because|since|via|now|too|here|there|` +
+    String.raw`which|that|so|under|over|internally|everywhere|throughout|again|already|only|directly|heavily|` +
+    String.raw`extensively|exclusively|mostly|today)\b)\p{Ll}`,
+  'u',
+);
 
 /** Subject and auxiliaries ending right before the verb. */
 export const SUBJECT_BEFORE = new RegExp(`${SUBJ} ${AUX}$`, 'u');

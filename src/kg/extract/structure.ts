@@ -23,8 +23,10 @@ const KEY_ITEM = /^\*\*([A-Z][A-Za-z ]{1,20})\*\*:?[ \t]*:?[ \t]+(.{2,200})$/;
 const HEADING = /^[ \t]*(?:#{1,6}[ \t]+|\*\*(?=.*\*\*[ \t]*:?[ \t]*$))(?:\d+[.)][ \t]+)?(.+?)[ \t]*$/u;
 
 // "- `spotter-fum.3`: IN PROGRESS, changes made" → status; "- `a.css` - Moved styles" → nothing
-const STATUS_WORD =
-  /^(?:CLOSED|OPEN|IN[ _]PROGRESS|DONE|BLOCKED|TODO|WIP|MERGED|FIXED|COMPLETED?|PENDING|READY|FAILED|PASSING|FAILING)\b/;
+const STATUS_WORD = new RegExp(
+  String.raw`^(?:CLOSED|OPEN|IN[ _]PROGRESS|DONE|BLOCKED|TODO|WIP|MERGED|FIXED|COMPLETED?|PENDING|READY|FAILED|` +
+    String.raw`PASSING|FAILING)\b`,
+);
 const DEED = /^\p{Lu}\p{Ll}+ed\b/u;
 
 // A file item of a changes list with its state in parentheses.
@@ -70,12 +72,11 @@ function clean(v: string): string {
 
 // Words of section titles that name no component ("Current State", "Key Findings", "Next Steps").
 const GENERIC = new Set(
-  `current state overview progress changes change results notes details plan plans key findings analysis implementation
-recommendations recommendation issues problems tasks files features testing setup configuration deployment options option
-approach approaches steps priority priorities phase phases work done remaining pending completed blockers risks questions
-conclusion background context architecture structure organization organisation directory integration project`.split(
-    /\s+/,
-  ),
+  `current state overview progress changes change results notes details plan plans key findings analysis
+implementation recommendations recommendation issues problems tasks files features testing setup configuration
+deployment options option approach approaches steps priority priorities phase phases work done remaining pending
+completed blockers risks questions conclusion background context architecture structure organization organisation
+directory integration project`.split(/\s+/),
 );
 
 /** The component a heading names, or null when it is a sentence or a generic title. */

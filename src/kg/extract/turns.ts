@@ -18,10 +18,16 @@ export interface Turn {
   end: number;
 }
 
-const SPEAKER_LINE =
-  /^[ \t]*(?:[>*_]+[ \t]*)?(?:\[[^\]\n]{1,40}\][ \t]*)?([\p{Lu}][\p{L}\p{M}'’.-]*(?: [\p{Lu}][\p{L}\p{M}'’.-]*){0,2}|user|assistant|human|ai|system)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(?=\S)/u;
-const SAID_LINE =
-  /^[ \t]*([\p{Lu}][\p{L}\p{M}'’-]*(?: [\p{Lu}][\p{L}\p{M}'’-]*)?) (?:said|says|wrote|writes|replied|asked)[,:]?[ \t]+["“]?(?=\S)/u;
+const SPEAKER_LINE = new RegExp(
+  String.raw`^[ \t]*(?:[>*_]+[ \t]*)?(?:\[[^\]\n]{1,40}\][ \t]*)?([\p{Lu}][\p{L}\p{M}'’.-]*(?: [\p{Lu}][\p{L}\p{M}'’.-]*){0,2}|` +
+    String.raw`user|assistant|human|ai|system)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(?=\S)`,
+  'u',
+);
+const SAID_LINE = new RegExp(
+  String.raw`^[ \t]*([\p{Lu}][\p{L}\p{M}'’-]*(?: [\p{Lu}][\p{L}\p{M}'’-]*)?) (?:said|says|wrote|writes|replied|` +
+    String.raw`asked)[,:]?[ \t]+["“]?(?=\S)`,
+  'u',
+);
 const SAID_HINT = / (?:said|says|wrote|writes|replied|asked)\b/;
 const FENCE = /^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm;
 

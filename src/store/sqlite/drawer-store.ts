@@ -137,12 +137,13 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     ridsBySource: db.prepare('SELECT rid FROM drawers WHERE source = ?').pluck(),
     byHash: db.prepare('SELECT * FROM drawers WHERE content_hash = ? ORDER BY rid'),
     getSource: db.prepare('SELECT * FROM sources WHERE source = ?'),
-    putSource:
-      db.prepare(`INSERT INTO sources (source, wing, kind, root, size, mtime_ms, hash, offset, prefix_hash, config, state, mined_at)
+    putSource: db.prepare(`INSERT INTO sources
+        (source, wing, kind, root, size, mtime_ms, hash, offset, prefix_hash, config, state, mined_at)
       VALUES (@source, @wing, @kind, @root, @size, @mtimeMs, @hash, @offset, @prefixHash, @config, @state, @minedAt)
       ON CONFLICT (source) DO UPDATE SET wing = excluded.wing, kind = excluded.kind, root = excluded.root,
         size = excluded.size, mtime_ms = excluded.mtime_ms, hash = excluded.hash, offset = excluded.offset,
-        prefix_hash = excluded.prefix_hash, config = excluded.config, state = excluded.state, mined_at = excluded.mined_at`),
+        prefix_hash = excluded.prefix_hash, config = excluded.config, state = excluded.state,
+        mined_at = excluded.mined_at`),
     deleteSource: db.prepare('DELETE FROM sources WHERE source = ?'),
     refresh: db.prepare(`UPDATE drawers SET wing = @wing, room = @room, hall = @hall, source_hash = @sourceHash,
       source_mtime = @sourceMtime, chunk_index = @chunkIndex, line_start = @lineStart, line_end = @lineEnd,
@@ -360,7 +361,8 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
         const total = (db.prepare(`SELECT count(*) FROM drawers d WHERE ${sql}`).pluck().get(params) as number) ?? 0;
         const rows = db
           .prepare(
-            `SELECT d.* FROM drawers d WHERE ${sql} ORDER BY ${ORDER_SQL[opts.order ?? 'filed']} LIMIT @limit OFFSET @offset`,
+            `SELECT d.* FROM drawers d WHERE ${sql} ORDER BY ${ORDER_SQL[opts.order ?? 'filed']} LIMIT @limit ` +
+              'OFFSET @offset',
           )
           .all({ ...params, limit, offset }) as DrawerRow[];
         return { drawers: rows.map(toDrawer), total };
@@ -378,7 +380,8 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
         () =>
           db
             .prepare(
-              `SELECT d.${field} AS k, count(*) AS n FROM drawers d WHERE ${sql} GROUP BY d.${field} ORDER BY n DESC, k`,
+              `SELECT d.${field} AS k, count(*) AS n FROM drawers d WHERE ${sql} GROUP BY d.${field} ORDER BY n ` +
+                'DESC, k',
             )
             .all(params) as { k: string | null; n: number }[],
       );
@@ -393,7 +396,8 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
         () =>
           db
             .prepare(
-              `SELECT d.wing AS wing, d.room AS room, count(*) AS count FROM drawers d WHERE ${sql} GROUP BY d.wing, d.room ORDER BY d.wing, count DESC, d.room`,
+              `SELECT d.wing AS wing, d.room AS room, count(*) AS count FROM drawers d WHERE ${sql} GROUP BY ` +
+                'd.wing, d.room ORDER BY d.wing, count DESC, d.room',
             )
             .all(params) as { wing: string; room: string; count: number }[],
       );
@@ -543,7 +547,8 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     async dangerouslyClearAll() {
       tx(() => {
         db.exec(
-          "DELETE FROM drawers; DELETE FROM sources; DELETE FROM meta; DELETE FROM usage; INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all');",
+          'DELETE FROM drawers; DELETE FROM sources; DELETE FROM meta; DELETE FROM usage; INSERT INTO drawers_fts ' +
+            "(drawers_fts) VALUES ('delete-all');",
         );
       });
     },

@@ -20,7 +20,8 @@ export function sqliteFeed(
     (s ??= {
       after: db.prepare('SELECT rid AS seq, id FROM drawers WHERE rid > ? ORDER BY rid LIMIT ?'),
       range: db.prepare(
-        'SELECT id, wing, room, source, content_date AS contentDate, metadata, text FROM drawers WHERE rid > ? AND rid <= ? ORDER BY rid',
+        'SELECT id, wing, room, source, content_date AS contentDate, metadata, text FROM drawers WHERE rid > ? AND ' +
+          'rid <= ? ORDER BY rid',
       ),
       get: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
       put: db.prepare(

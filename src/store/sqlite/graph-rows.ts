@@ -7,7 +7,8 @@ import type Database from 'better-sqlite3';
 import type { Entity, EntityRow, Fact, FactRow, FactsFilter, GraphRows } from '../graph-port.js';
 
 const FACTS_OF =
-  'SELECT rid, id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence FROM kg_facts';
+  'SELECT rid, id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence ' +
+  'FROM kg_facts';
 
 /** Columns selected for a fact with its names; `sources` is a JSON array. */
 export const FACT_COLUMNS = `f.rid, f.id, f.subject, s.name AS subject_name, f.predicate, f.object, f.object_is_literal,
@@ -122,11 +123,13 @@ function prepareAll(db: Database.Database) {
       p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND object = @o AND object_is_literal = @l`),
       p(`${FACTS_OF} WHERE subject = @s AND predicate = @p AND (valid_to IS NULL OR valid_to > @after)`),
       p(
-        `${FACTS_OF} WHERE subject = @s AND predicate = @p AND object = @o AND object_is_literal = @l AND (valid_to IS NULL OR valid_to > @after)`,
+        `${FACTS_OF} WHERE subject = @s AND predicate = @p AND object = @o AND object_is_literal = @l AND ` +
+          '(valid_to IS NULL OR valid_to > @after)',
       ),
     ] as const,
     insertFact: p(
-      'INSERT INTO kg_facts (id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO kg_facts (id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, ' +
+        'confidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     setWindow: p('UPDATE kg_facts SET valid_from = ?, valid_to = ? WHERE rid = ?'),
     setConfidence: p('UPDATE kg_facts SET confidence = ? WHERE rid = ?'),

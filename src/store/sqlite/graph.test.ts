@@ -1,4 +1,7 @@
-/** @module store/sqlite/graph.test — the graph and tunnel contracts on real SQLite (a temp palace file), migration and reopen. */
+/**
+ * @module store/sqlite/graph.test — the graph and tunnel contracts on real SQLite (a temp palace file), migration and
+ * reopen.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -20,7 +20,8 @@ interface SqliteGraphTablesOptions {
 const AS_OF_OUT = `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM}
   WHERE f.subject = @id AND (f.valid_from IS NULL OR f.valid_from <= @at) AND (f.valid_to IS NULL OR f.valid_to > @at)`;
 const AS_OF_IN = `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM}
-  WHERE f.object = @id AND f.object_is_literal = 0 AND (f.valid_from IS NULL OR f.valid_from <= @at) AND (f.valid_to IS NULL OR f.valid_to > @at)`;
+  WHERE f.object = @id AND f.object_is_literal = 0 AND (f.valid_from IS NULL OR f.valid_from <= @at)
+    AND (f.valid_to IS NULL OR f.valid_to > @at)`;
 
 class SqliteGraphTables extends SqliteRows implements GraphTables {
   readonly kind = 'sqlite';
@@ -67,7 +68,9 @@ class SqliteGraphTables extends SqliteRows implements GraphTables {
   }
 
   entityIds(q: { after: string; prefix: string; type?: string; limit: number }): string[] {
-    const sql = `SELECT id FROM kg_entities WHERE id > @after AND id >= @prefix AND id < @upper ${q.type !== undefined ? 'AND type = @type' : ''} ORDER BY id LIMIT @n`;
+    const sql =
+      'SELECT id FROM kg_entities WHERE id > @after AND id >= @prefix AND id < @upper ' +
+      `${q.type !== undefined ? 'AND type = @type' : ''} ORDER BY id LIMIT @n`;
     const params = {
       after: q.after,
       prefix: q.prefix,
@@ -136,7 +139,9 @@ class SqliteGraphTables extends SqliteRows implements GraphTables {
   }
 
   factsForDrawer(drawerId: string): Fact[] {
-    const sql = `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE f.rid IN (SELECT fact_rid FROM kg_fact_sources WHERE drawer_id = ?) ORDER BY f.rid`;
+    const sql =
+      `SELECT ${FACT_COLUMNS} FROM ${FACT_FROM} WHERE f.rid IN (SELECT fact_rid FROM kg_fact_sources ` +
+      'WHERE drawer_id = ?) ORDER BY f.rid';
     return this.read(() => (this.stmt(sql).all(drawerId) as SqlFact[]).map(toFact));
   }
 
@@ -144,7 +149,8 @@ class SqliteGraphTables extends SqliteRows implements GraphTables {
     if (entityIds.length === 0) return [];
     const sql = `WITH ids(id) AS (SELECT value FROM json_each(@ids))
       SELECT drawer_id, entity_id FROM kg_entity_sources WHERE entity_id IN (SELECT id FROM ids)
-      UNION SELECT fs.drawer_id, f.subject FROM kg_facts f JOIN kg_fact_sources fs ON fs.fact_rid = f.rid WHERE f.subject IN (SELECT id FROM ids)
+      UNION SELECT fs.drawer_id, f.subject FROM kg_facts f JOIN kg_fact_sources fs ON fs.fact_rid = f.rid
+        WHERE f.subject IN (SELECT id FROM ids)
       UNION SELECT fs.drawer_id, f.object FROM kg_facts f JOIN kg_fact_sources fs ON fs.fact_rid = f.rid
         WHERE f.object_is_literal = 0 AND f.object IN (SELECT id FROM ids)`;
     return this.read(() => {

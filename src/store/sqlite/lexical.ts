@@ -34,7 +34,8 @@ const COMMON_BUDGET = 30_000;
 const COMMON_MAX_SHARE = 0.25;
 
 const HIT_COLS =
-  'd.id AS id, d.wing AS wing, d.room AS room, d.hall AS hall, d.source AS source, d.chunk_index AS chunkIndex, d.content_date AS contentDate';
+  'd.id AS id, d.wing AS wing, d.room AS room, d.hall AS hall, d.source AS source, d.chunk_index AS chunkIndex, ' +
+  'd.content_date AS contentDate';
 
 /** Budgets of {@link createLexicalSearcher} (tests shrink them). */
 interface LexicalBudgets {
@@ -142,7 +143,8 @@ export function createLexicalSearcher(
     if (isEmptyFilter(filter)) {
       return db
         .prepare(
-          `WITH top AS (SELECT rowid AS rid, rank FROM drawers_fts WHERE drawers_fts MATCH @q ORDER BY rank LIMIT @limit)
+          `WITH top AS (SELECT rowid AS rid, rank FROM drawers_fts WHERE drawers_fts MATCH @q
+             ORDER BY rank LIMIT @limit)
            SELECT ${HIT_COLS}, -top.rank AS score FROM top JOIN drawers d ON d.rid = top.rid ORDER BY top.rank`,
         )
         .all({ q, limit }) as LexicalHit[];
@@ -177,7 +179,8 @@ export function createLexicalSearcher(
           ? byRids.all(JSON.stringify(page.map((p) => p[0])))
           : db
               .prepare(
-                `SELECT d.rid AS rid, ${HIT_COLS} FROM drawers d WHERE d.rid IN (SELECT value FROM json_each(@rids)) AND ${sql}`,
+                `SELECT d.rid AS rid, ${HIT_COLS} FROM drawers d WHERE d.rid IN (SELECT value FROM ` +
+                  `json_each(@rids)) AND ${sql}`,
               )
               .all({ ...params, rids: JSON.stringify(page.map((p) => p[0])) })
       ) as (LexicalHit & { rid: number })[];

@@ -65,7 +65,8 @@ class SqliteTunnelStore implements TunnelStore {
         .transaction(() => {
           this.db
             .prepare(
-              `INSERT INTO tunnels (id, source_wing, source_room, source_drawer, target_wing, target_room, target_drawer, label, created_at)
+              `INSERT INTO tunnels (id, source_wing, source_room, source_drawer,
+                 target_wing, target_room, target_drawer, label, created_at)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET label = excluded.label`,
             )
             .run(

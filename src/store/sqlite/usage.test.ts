@@ -14,7 +14,7 @@ import { createSqliteStore } from './drawer-store.js';
 const dir = mkdtempSync(join(tmpdir(), 'loci-usage-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('a usage write is skipped (0) while another connection holds the write lock; the busy timeout is kept', async () => {
+test('a usage write is skipped (0) while another connection holds the write lock; busy timeout kept', async () => {
   const path = join(dir, 'palace.db');
   const db = openDatabase(path, { busyTimeoutMs: 5_000 });
   const store = createSqliteStore(db, { path });

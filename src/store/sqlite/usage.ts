@@ -9,7 +9,8 @@ import type Database from 'better-sqlite3';
 import type { MemoryStore, UsageRecord } from '../ports.js';
 
 const UPSERT =
-  'INSERT INTO usage (item, uses, last_used) VALUES (?, 1, ?) ON CONFLICT(item) DO UPDATE SET uses = uses + 1, last_used = excluded.last_used';
+  'INSERT INTO usage (item, uses, last_used) VALUES (?, 1, ?) ON CONFLICT(item) DO UPDATE SET uses = uses + 1, ' +
+  'last_used = excluded.last_used';
 
 function rows(raw: unknown[]): UsageRecord[] {
   return (raw as { item: string; uses: number; last_used: string }[]).map((r) => ({
@@ -71,7 +72,8 @@ export function sqliteUsage(db: Database.Database): Pick<MemoryStore, 'recordUsa
           );
         const hi = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
         const sql =
-          'SELECT item, uses, last_used FROM usage WHERE item >= ? AND item < ? ORDER BY uses DESC, last_used DESC LIMIT ?';
+          'SELECT item, uses, last_used FROM usage WHERE item >= ? AND item < ? ORDER BY uses DESC, last_used DESC ' +
+          'LIMIT ?';
         return rows(db.prepare(sql).all(prefix, hi, limit));
       } catch (e) {
         if (noTable(e)) return [];

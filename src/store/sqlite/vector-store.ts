@@ -59,7 +59,8 @@ export function createSqliteVectorStore(db: Database.Database, path: string): Ve
             const tbl = `vec_${sha256(`${model}@${dims}`).slice(0, 12)}`;
             db.exec(`DROP TABLE IF EXISTS "${tbl}"`);
             db.exec(
-              `CREATE VIRTUAL TABLE "${tbl}" USING vec0(embedding float[${dims}] distance_metric=cosine, wing text partition key)`,
+              `CREATE VIRTUAL TABLE "${tbl}" USING vec0(embedding float[${dims}] distance_metric=cosine, wing text ` +
+                'partition key)',
             );
             db.prepare(
               'INSERT INTO vector_models (model, dims, tbl, hwm, active, created_at) VALUES (?, ?, ?, 0, 1, ?)',
@@ -163,7 +164,8 @@ export function createSqliteVectorStore(db: Database.Database, path: string): Ve
           db
             .prepare(
               `SELECT d.id AS id, 1 - v.distance AS score FROM (
-                 SELECT rowid, distance FROM "${cur.tbl}" WHERE embedding MATCH ? AND k = ?${wing !== undefined ? ' AND wing = ?' : ''}
+                 SELECT rowid, distance FROM "${cur.tbl}"
+                 WHERE embedding MATCH ? AND k = ?${wing !== undefined ? ' AND wing = ?' : ''}
                ) v JOIN drawers d ON d.rid = v.rowid ORDER BY v.distance`,
             )
             .all(...(wing !== undefined ? [q, k, wing] : [q, k])) as { id: string; score: number }[];
