@@ -3,7 +3,7 @@
  * in the same run. Usage: node --import tsx bench/locomo.ts [--data FILE] [--captions]
  */
 import { join } from 'node:path';
-import { runLocomoBench } from '../dist/index.js';
+import { runLocomoBench } from '../dist/internal.js';
 
 const i = process.argv.indexOf('--data');
 const data =

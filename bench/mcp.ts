@@ -20,7 +20,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createLociMcpServer, openPalace } from '../dist/index.js';
+import { openPalace } from '../dist/internal.js';
+import { createLociMcpServer } from '../dist/mcp/index.js';
 import { prose, rng } from '../test/helpers/corpus.js';
 
 const arg = (name: string, def: string) => {

@@ -28,7 +28,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createLociMcpServer, openPalace, runHook } from '../dist/index.js';
+import { openPalace } from '../dist/internal.js';
+import { createLociMcpServer } from '../dist/mcp/index.js';
+import { runHook } from '../dist/hooks/index.js';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,7 +48,7 @@ const keep = arg('keep');
 const work = keep ?? mkdtempSync(join(tmpdir(), 'loci-bench-payload-'));
 const home = join(work, 'home');
 // The repository is mined under the wing a session in it resolves to (its canonical git root name).
-const repoWing = (await import('../dist/index.js')).wingForCwd(repoRoot) ?? 'loci';
+const repoWing = (await import('../dist/internal.js')).wingForCwd(repoRoot) ?? 'loci';
 
 // ── the palace ───────────────────────────────────────────────────────────────
 const palace = await openPalace({ home, embedder: null });

@@ -4,7 +4,8 @@
  * Lists the exports of `src/` that no other file uses: a name exported by a source file but
  * referenced (imported, named, called) nowhere outside that file — in `src`, `test`, `bench` and
  * `examples` alike. Re-exporting a name (`export { x } from …`) is not a use; a name listed by a
- * published entry (`package.json` `exports`) is in use by definition. Prints one `file: name` line per
+ * published entry (`package.json` `exports`), or a type named in the signature of one, is in use by
+ * definition. Prints one `file: name` line per
  * dead export and exits 1 when there is any, 0 otherwise.
  *
  * Usage: node scripts/dead-exports.mjs [--json]
@@ -59,6 +60,15 @@ for (const sf of projectFiles) {
         // `ns.name` through `import * as ns` resolves to the member itself: covered above.
       }
     }
+    // `() => import('./x.js')` hands the whole module on (a loader): every export it declares is in use.
+    if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      (ts.isArrowFunction(node.parent) || ts.isReturnStatement(node.parent))
+    ) {
+      const mod = node.arguments[0] && checker.getSymbolAtLocation(node.arguments[0]);
+      if (mod) for (const e of checker.getExportsOfModule(mod)) note(resolveAlias(e), sf.fileName);
+    }
     // `const { name } = await import('./x.js')` names the export through a property of the module.
     if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
       const key = node.propertyName ?? node.name;
@@ -74,11 +84,35 @@ for (const sf of projectFiles) {
 
 const published = publishedEntries();
 const publicSymbols = new Set();
+/** Adds `sym` and every type its declarations name (an option type of a public function is public too). */
+function addPublic(sym) {
+  if (!sym || publicSymbols.has(sym)) return;
+  publicSymbols.add(sym);
+  for (const decl of sym.declarations ?? []) {
+    if (!isSource(decl.getSourceFile().fileName)) continue;
+    const visit = (node) => {
+      if (ts.isTypeReferenceNode(node) || ts.isExpressionWithTypeArguments(node) || ts.isTypeQueryNode(node)) {
+        const name = ts.isTypeReferenceNode(node)
+          ? node.typeName
+          : ts.isTypeQueryNode(node)
+            ? node.exprName
+            : node.expression;
+        const ref = checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.right : name);
+        if (ref) addPublic(resolveAlias(ref));
+      }
+      // Function bodies and initialisers are implementation, not signature.
+      if (ts.isBlock(node) || (ts.isVariableDeclaration(node.parent ?? node) && node === node.parent.initializer))
+        return;
+      ts.forEachChild(node, visit);
+    };
+    visit(decl);
+  }
+}
 for (const entry of published) {
   const sf = program.getSourceFile(entry);
   const mod = sf && checker.getSymbolAtLocation(sf);
   if (!mod) continue;
-  for (const e of checker.getExportsOfModule(mod)) publicSymbols.add(resolveAlias(e));
+  for (const e of checker.getExportsOfModule(mod)) addPublic(resolveAlias(e));
 }
 
 /** Launchers and scripts outside the program (`bin/`, `scripts/`) load built files by path: a word there is a use. */

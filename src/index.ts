@@ -1,360 +1,71 @@
 /**
  * @module loci
- * The public library. Front ends (CLI, MCP server, hooks) import only from here.
- * Exports are listed by name on purpose: adding one is an API change.
+ * The public library: what a program embedding Loci needs to open a palace (or compose one from
+ * ports), mine into it, search it, read drawers, use the knowledge graph, keep Claude Code memory
+ * files, recall them into a prompt and plan a session's wake-up. Every name here is documented at its declaration and pinned by
+ * `test/public-api.test.ts`: adding or removing one is a deliberate API change.
+ *
+ * Optional parts live on subpaths: `loci/kg` (graph engine, extraction, tunnels), `loci/mcp` (the
+ * MCP server, to embed it) and `loci/hooks` (Claude Code hooks). The front ends and tooling of this
+ * repository use the unstable internal entry `src/internal.ts` and capability doors instead.
  */
 
-// ── core ──────────────────────────────────────────────────────────────────────
+// ── errors ────────────────────────────────────────────────────────────────────
+export { LociError, isLociError, type ErrorCode, type ErrorCategory, type ErrorDetails } from './core/errors.js';
+export { stderrLogger, type Logger, type LogLevel } from './core/logger.js';
+export type { Clock } from './core/clock.js';
+
+// ── palace: open (or compose from ports), mine, search, get ──────────────────
 export {
-  LociError,
-  createError,
-  isLociError,
-  fsError,
-  ERRORS,
-  oneLine,
-  shortValue,
-  displayDetails,
-  ECHO_MAX_CHARS,
-  type ErrorCode,
-  type ErrorCategory,
-  type ErrorDetails,
-} from './core/errors.js';
-export { isStrictDate, STRICT_DATE_EXPECTED } from './core/dates.js';
-export { resolveHome, homePaths, readSettings, processEnv, type Env, type LociSettings } from './core/env.js';
-export { writeFileAtomic } from './core/fs-safe.js';
-export { readJsonObjectFile, isJsonObject } from './core/json-file.js';
-export { lociLaunch, lociBin, type LociLaunch, type LociLaunchOptions, type LaunchKind } from './core/launcher.js';
-export { sha256, stableId } from './core/hash.js';
-export { systemClock, fixedClock, isoAt, type Clock } from './core/clock.js';
-export { silentLogger, stderrLogger, fileLogger, type Logger, type LogLevel } from './core/logger.js';
-
-// ── text ──────────────────────────────────────────────────────────────────────
-export { tokenize, searchColumn, queryTokens } from './text/index.js';
-
-// ── store ─────────────────────────────────────────────────────────────────────
-export type {
-  MemoryStore,
-  Drawer,
-  DrawerInput,
-  DrawerPatch,
-  DrawerFilter,
-  ListOptions,
-  LexicalHit,
-  SourceState,
-  StoreStats,
-  StoreCapabilities,
-  UsageRecord,
-} from './store/ports.js';
-
-// ── palace (open, mine, search) ───────────────────────────────────────────────
-export { DIARY_WING, checkName, NAME_MAX_CHARS, type DiaryEntryInput } from './palace/index.js';
-export { openPalace, ensureHome, type OpenPalaceOptions, type Palace, type PalaceStatus } from './palace/index.js';
-export {
+  openPalace,
   createPalace,
-  PALACE_CONFIG_DEFAULTS,
-  type PalaceConfig,
+  type OpenPalaceOptions,
   type PalaceDeps,
-  type LazyPort,
+  type PalaceConfig,
+  type Palace,
+  type PalaceStatus,
+  type MineOptions,
+  type DiaryEntryInput,
 } from './palace/index.js';
-export { defaultWing, wingName } from './core/project-identity.js';
-export { findGitRoot } from './core/git.js';
-export type { MineProjectOptions, MineProgress, MineSummary, SkipReason, SkippedFile } from './ingest/index.js';
-export {
-  matchSpans,
-  highlight,
-  snippetLines,
-  excerptChars,
-  checkDuplicate,
-  type DuplicateCheck,
-  type DuplicateOptions,
-  type Excerpt,
-  type SearchOptions,
-  type SearchHit,
-  type SearchResult,
-  type SignalTrace,
-  type HitExplanation,
-  type MatchSpan,
-} from './search/index.js';
-// The SQLite adapter is opened by `openPalace`; its driver handle is not part of the public API.
-// The in-memory reference adapters, for `createPalace` (tests, embedding Loci without a file).
-export {
-  createMemoryStore,
-  createMemoryGraphTables,
-  createMemoryTunnelStore,
-  createMemoryVectorStore,
-  type GraphTables,
-  type VectorStore,
-} from './store/index.js';
-export {
-  searchHybrid,
-  HYBRID_DEFAULTS,
-  parseTimeCues,
-  type HybridParams,
-  type VectorSearcher,
-  type TimeCue,
-} from './search/index.js';
-export { METRIC_KEYS, scoreRanking, meanMetrics, type Metrics, type MetricKey } from './bench/metrics.js';
-export type {
-  LocomoBenchOptions,
-  LocomoReport,
-  LocomoScores,
-  LongMemEvalOptions,
-  LongMemEvalReport,
-} from './bench/index.js';
-export type {
-  TranscriptsBenchOptions,
-  TranscriptsReport,
-  TranscriptsGroup,
-  TranscriptQuestion,
-  TranscriptsQuestionResult,
-  HitScores,
-} from './bench/index.js';
+export { createMemoryStore, createMemoryGraphTables, createMemoryTunnelStore } from './store/index.js';
+export type { MineConvosSummary } from './ingest/index.js';
+export type { MemoryStore, Drawer, DrawerInput, DrawerPatch, DrawerFilter, ListOptions } from './store/ports.js';
+export type { SearchOptions, SearchResult, SearchHit } from './search/index.js';
 
-// ── conversations (issue 4) ───────────────────────────────────────────────────
-export {
-  mineProject,
-  mineConversations,
-  mineClaudeCode,
-  mineAuto,
-  discoverClaudeFiles,
-  runLocomoBench,
-  runLongMemEvalBench,
-  runTranscriptsBench,
-  loadLocomo,
-} from './lazy.js';
-export { claudeConfigDir } from './ingest/convos-miner/claude-dirs.js';
-export { wingForCwd } from './core/project-identity.js';
-export { CONVO_MINER_VERSION, SLOT_STRIDE } from './ingest/convos-miner/types.js';
-export type {
-  MineConvosOptions,
-  MineConvosSummary,
-  MineClaudeOptions,
-  MineAutoOptions,
-  ConvoFormat,
-  Conversation,
-  ConvoMessage,
-  ExchangeChunk,
-  Hall,
-} from './ingest/index.js';
-export type { MineOptions } from './palace/index.js';
+// ── knowledge graph (engine and extraction on `loci/kg`) ──────────────────────
+export type { PalaceGraph } from './palace/index.js';
+export type { GraphStore, Fact, Entity, Tunnel } from './kg/index.js';
 
-// ── memory files and recall (issue 5) ─────────────────────────────────────────
+// ── memory files ──────────────────────────────────────────────────────────────
 export {
-  MEMORY_TYPES,
-  MEMORY_LIMITS,
-  INDEX_FILE,
-  isMemoryType,
-  isPrivacy,
-  type MemoryType,
-  type Privacy,
-  type MemoryEntry,
-  type Memory,
-  slugify,
-  topicFileName,
-  SLUG_PATTERN,
-  parseTopicFile,
-  renderNewTopicFile,
-  applyTopicPatch,
-  type TopicFile,
-  type TopicPatch,
-  resolveClaudeMemoryDir,
-  sanitizeProjectPath,
-  lociProjectId,
-  lociMemoryDir,
-  lociUserMemoryDir,
   selectMemoryDir,
-  normalizeRemoteUrl,
-  type ResolveOptions,
-  type SelectOptions,
-  type ClaudeMemoryLocation,
-  type LociProject,
-  type MemoryDirChoice,
   listMemories,
-  loadMemories,
-  readMemoryFile,
-  invalidMemoryFiles,
-  type ListMemoriesOptions,
-  type InvalidMemoryFile,
-  rebuildIndex,
-  loadMemoryIndex,
-  truncateIndex,
-  renderIndexLine,
-  type IndexStats,
-  type IndexLimits,
-  type LoadedIndex,
-  defaultPrivacy,
-  checkPrivacy,
-  effectivePrivacy,
-  exportMemories,
-  type ExportOptions,
+  findMemory,
+  getMemory,
   addMemory,
   editMemory,
   forgetMemory,
-  findMemory,
-  getMemory,
-  parseMemoryType,
+  type MemoryDirChoice,
+  type Memory,
+  type MemoryEntry,
+  type MemoryType,
+  type Privacy,
   type AddMemoryInput,
   type EditMemoryInput,
-  type WriteOptions as MemoryWriteOptions,
-  type WriteResult as MemoryWriteResult,
-  memorySystemPrompt,
-  type MemoryPromptOptions,
-  loadClaudeMdChain,
-  managedClaudeMdPath,
-  type ClaudeMdChain,
-  type ClaudeMdPiece,
-  type ClaudeMdSkip,
-  type ClaudeMdKind,
-  type ClaudeMdOptions,
 } from './memdir/index.js';
+
+// ── recall into a prompt ──────────────────────────────────────────────────────
 export {
-  RECALL_LIMITS,
-  selectRelevantMemories,
   buildRecall,
   buildPromptContext,
-  recallWings,
-  FOREIGN_MARGIN,
-  FOREIGN_COVERAGE,
-  FOREIGN_MAX,
-  startRecallPrefetch,
-  prefetchGate,
-  loadRecallSession,
-  recordSurfaced,
-  pruneRecallSessions,
-  sessionPath,
-  sessionBytesLeft,
-  escapeReminderContent,
-  wrapSystemReminder,
-  freshnessWarning,
-  parseSelectionAnswer,
-  selectorSystemPrompt,
-  REMINDER_OPEN,
-  REMINDER_CLOSE,
-  type RecallBudgets,
-  type RecallSelector,
-  type Selection as RecallSelection,
-  type SelectMemoriesOptions,
-  type RecalledMemory,
-  type RecallResult,
   type RecallOptions,
-  type RecallSessionState,
-  type PromptContextOptions,
+  type RecallResult,
   type PromptContext,
-  type RecalledDrawer,
-  type PalaceSearcher,
-  type TunnelSource,
-  type PrefetchOptions,
-  type RecallPrefetch,
-  type SessionOptions as RecallSessionOptions,
-  type SurfacedRecord,
 } from './recall/index.js';
 
-// ── providers and embedders ───────────────────────────────────────────────────
-export {
-  createLlmProvider,
-  providerFromEnv,
-  type LlmProvider,
-  type ProviderConfig,
-  type ChatMessage,
-  type CompleteRequest,
-  type CompleteResult,
-} from './providers/index.js';
-export {
-  createEmbedder,
-  parseEmbedderSpec,
-  embedderConfigFromEnv,
-  type Embedder,
-  type EmbedderConfig,
-  type EmbedOptions,
-} from './embed/index.js';
+// ── wake-up: what a new session should know ───────────────────────────────────
+export { wakeUp, type WakeUpOptions, type WakeUpResult } from './wakeup/index.js';
 
-// ── knowledge graph (issue 6) ─────────────────────────────────────────────────
-export type { PalaceGraph } from './palace/graph.js';
-// Graph storage and extraction live on the `loci/kg` subpath; here only the types (no load cost).
-export type {
-  GraphStore,
-  Fact,
-  FactInput,
-  Entity,
-  EntityInput,
-  GraphBatch,
-  GraphStats,
-  Page,
-  ExtractionInput,
-  Tunnel,
-  TunnelInput,
-  TunnelStore,
-  TraversalStep,
-  RoomRef,
-  ImplicitLink,
-  LlmExtractor,
-} from './kg/index.js';
-
-// ── wake-up, importance and usage (issue 7; capability since issue 12) ──────────
-export {
-  wakeUp,
-  planWakeUp,
-  wakeUpResult,
-  cacheWakeUpPlan,
-  storeCompactSummary,
-  recordUsage,
-  readUsage,
-  topUsage,
-  usageKey,
-  importance,
-  recencyFactor,
-  useFactor,
-  KIND_WEIGHTS,
-  RECENCY_DAYS,
-  estimateTokens,
-  ageLabel,
-  type WakeUpOptions,
-  type WakeUpResult,
-  type WakeUpItem,
-  type WakeUpPlan,
-  type CompactSummary,
-  type Importance,
-  type UsageItem,
-} from './wakeup/index.js';
-
-// ── mcp and hooks (issue 7) ───────────────────────────────────────────────────
-export {
-  createLociMcpServer,
-  serveMcpStdio,
-  serveMcpHttp,
-  installMcpServer,
-  type LociMcpServer,
-  type LociMcpServerOptions,
-  type ServeStdioOptions,
-  type StdioServing,
-  type HttpServing,
-  type ServeHttpOptions,
-  type McpInstallOptions,
-  type McpInstallResult,
-  type McpInstallScope,
-  type McpServerEntry,
-  type McpTool,
-  type McpToolAnnotations,
-} from './mcp/index.js';
-export {
-  runHook,
-  runHookWorker,
-  installHooks,
-  HOOK_EVENTS,
-  HOOK_EVENT_NAMES,
-  HOOK_OUTPUT_CHARS,
-  isTrivialPrompt,
-  parseHookInput,
-  isHumanPrompt,
-  countHumanPrompts,
-  type HookEvent,
-  type HookInput,
-  type PromptCount,
-  type RunHookOptions,
-  type HookWorkerOptions,
-  type HookWorkerSummary,
-  type HooksInstallOptions,
-  type HooksInstallResult,
-  type HooksInstallScope,
-  type HookHandler,
-} from './hooks/index.js';
+// ── models: LLM providers and embedders ───────────────────────────────────────
+export { createLlmProvider, type LlmProvider, type ProviderConfig } from './providers/index.js';
+export { createEmbedder, type Embedder, type EmbedderConfig } from './embed/index.js';

@@ -93,7 +93,16 @@ describe('no heavy static imports', () => {
     );
   });
 
-  const entries = ['dist/index.js', 'dist/cli/main.js', 'dist/providers/index.js', 'dist/embed/index.js'];
+  const entries = [
+    'dist/index.js',
+    'dist/internal.js',
+    'dist/kg/index.js',
+    'dist/mcp/index.js',
+    'dist/hooks/index.js',
+    'dist/cli/main.js',
+    'dist/providers/index.js',
+    'dist/embed/index.js',
+  ];
   const built = existsSync(join(root, 'dist/index.js'));
 
   /** Imports `targets` in a fresh node with a resolve hook; returns what was resolved and required. */

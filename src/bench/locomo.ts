@@ -36,7 +36,7 @@ export interface LocomoBenchOptions {
 }
 
 /** Metrics overall, without category 5, and per category. */
-export interface LocomoScores extends Metrics {
+interface LocomoScores extends Metrics {
   without_category_5: Metrics;
   by_category: Record<string, Metrics & { n: number }>;
 }

@@ -5,7 +5,7 @@
 
 /** Metric names reported by the benches. */
 export const METRIC_KEYS = ['any@5', 'any@10', 'frac@5', 'frac@10', 'all@5', 'all@10', 'ndcg@10'] as const;
-export type MetricKey = (typeof METRIC_KEYS)[number];
+type MetricKey = (typeof METRIC_KEYS)[number];
 export type Metrics = Record<MetricKey, number>;
 
 /** Metrics of one ranked list against the gold set (binary relevance). */

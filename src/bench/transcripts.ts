@@ -66,7 +66,7 @@ export interface TranscriptsBenchOptions {
 }
 
 /** One question's outcome: the 1-based rank of the first gold drawer, or null (not in the top 10). */
-export interface TranscriptsQuestionResult {
+interface TranscriptsQuestionResult {
   id: string;
   kind: string;
   source_kind: string;

@@ -25,7 +25,7 @@ function readStdinAll(): Promise<string> {
 }
 
 /** The real process IO, with the environment `bin/loci.js` hands over. */
-export function processIO(env: Env): CliIO {
+function processIO(env: Env): CliIO {
   return {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
@@ -58,7 +58,7 @@ export function invokedCommand(argv: readonly string[]): string | undefined {
  * Builds the commander program for `argv` (exported for `--help` tests): the module of the command
  * `argv` runs is loaded and registered; every other command is a stub carrying its help line.
  */
-export async function buildProgram(
+async function buildProgram(
   io: CliIO,
   setExit: (code: number) => void,
   argv: readonly string[] = [],

@@ -22,7 +22,7 @@ import { readSettings } from './env.js';
 import { fileURLToPath } from 'node:url';
 
 /** Which rule chose the command (see the module comment). */
-export type LaunchKind = 'project' | 'path' | 'node';
+type LaunchKind = 'project' | 'path' | 'node';
 
 /** A way to start `bin/loci.js`. */
 export interface LociLaunch {
@@ -36,7 +36,7 @@ export interface LociLaunch {
 }
 
 /** Options of {@link lociLaunch}. */
-export interface LociLaunchOptions {
+interface LociLaunchOptions {
   /** The project root (git root or cwd); enables the `project` rule. Default none. */
   projectRoot?: string | undefined;
   /** The environment the command will run in (its `PATH` is searched). Required: read by the caller. */

@@ -1,10 +1,9 @@
 /**
  * @module hooks
  * Claude Code hooks, the archive worker, the warm hook server and `loci hooks install`: the only
- * door of `src/hooks/` (the wake-up itself is the `wakeup` capability). Importing it is cheap —
- * modules that need the library (worker, install, the recall and wake-up answers, the server) are
- * loaded by the first call (dynamic
- * `import()`), which also keeps `src/index.ts` → hooks → `src/index.ts` free of load-order cycles.
+ * door of `src/hooks/` (the wake-up itself is the `wakeup` capability), published as the
+ * `loci/hooks` subpath. Importing it is cheap — modules that need the library (worker, install, the
+ * recall and wake-up answers, the server) are loaded by the first call (dynamic `import()`).
  * The process entry Claude Code runs is `main.ts`. See ARCHITECTURE.md here.
  */
 import type { HooksInstallOptions, HooksInstallResult } from './install.js';

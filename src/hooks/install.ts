@@ -42,7 +42,7 @@ import {
   type LociLaunch,
   processEnv,
   readSettings,
-} from '../index.js';
+} from '../internal.js';
 import { HOOK_EVENT_NAMES, HOOK_EVENTS, type HookEvent } from './protocol.js';
 
 /** Which settings file. */

@@ -1,14 +1,14 @@
 /**
  * @module hooks/light-core
- * The one place where the hook fast path reaches below `src/index.ts`.
+ * The one place where the hook fast path reaches below the library entries.
  *
  * Why: a hook is a whole Node process per event, so its cost is start-up. Importing the public
- * library (`src/index.ts`) evaluates ~100 modules and loads better-sqlite3: measured on the CI box,
+ * library (`src/internal.ts`) evaluates ~100 modules and loads better-sqlite3: measured on the CI box,
  * `node -e 0` takes ~100 ms of CPU and `import('dist/index.js')` ~270 ms. The `stop`,
  * `pre-compact`, `post-compact` and `session-end` hooks and a cached `session-start` need only a
  * few leaf utilities of `core` (no dependencies beyond node built-ins and the error catalogue), so
  * they import them here, and nothing else of Loci. Every other hooks module that needs the library
- * imports `src/index.ts`, and is itself loaded with a dynamic `import()` only when an event needs it
+ * imports `src/internal.ts` or doors, and is itself loaded with a dynamic `import()` only when an event needs it
  * (`run.ts`). Keep this list to leaf modules of `core`, plus the one light function of the
  * `wakeup` capability a cached `session-start` needs ({@link cachedWakeUpText}: its module and
  * `wakeup/wake-render.ts` import only node built-ins and leaf `core` modules; going through the

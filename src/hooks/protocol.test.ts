@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isLociError } from '../index.js';
+import { isLociError } from '../internal.js';
 import { contextAnswer, HOOK_EVENTS, isTrivialPrompt, parseHookEvent, parseHookInput } from './protocol.js';
 
 describe('hook protocol', () => {

@@ -28,7 +28,7 @@ import {
   type Palace,
   processEnv,
   type WakeUpPlan,
-} from '../index.js';
+} from '../internal.js';
 import { errorFields } from './log.js';
 import { acquireLock, heartbeat, moveToFailed, queuedFiles, readJob, releaseLock, type QueuedJob } from './queue.js';
 import { writeFileAtomic } from './light-core.js';

@@ -17,4 +17,4 @@ export {
   type MineConvosOptions,
   type MineConvosSummary,
 } from './convos-miner/types.js';
-export type { ConvoFormat, Conversation, ConvoMessage, ExchangeChunk, Hall } from './convos/index.js';
+export type { ConvoFormat, Conversation, ConvoMessage, ExchangeChunk } from './convos/index.js';

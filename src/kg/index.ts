@@ -43,7 +43,12 @@ export {
   type SqliteGraphStoreOptions,
 } from './graph-store.js';
 // The tunnel adapters are storage (src/store/); re-exported for the `loci/kg` subpath.
-export { createMemoryTunnelStore, createSqliteTunnelStore, type GraphTables } from '../store/index.js';
+export {
+  createMemoryGraphTables,
+  createMemoryTunnelStore,
+  createSqliteTunnelStore,
+  type GraphTables,
+} from '../store/index.js';
 export {
   implicitTunnels,
   traverse,

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import * as z from 'zod';
-import { createError, type Logger } from '../index.js';
+import { createError, type Logger } from '../internal.js';
 import { errorResult, invalidArguments, resultOfThrown } from './failure.js';
 
 const memoryLogger = () => {

@@ -1,8 +1,8 @@
 /**
  * @module mcp
- * The Loci MCP server: the only door of `src/mcp/`. Importing it is free — the SDK, zod and the
- * tool modules are loaded by the first call (dynamic `import()`), so `import 'loci'` and every CLI
- * command other than `loci mcp` stay light. See `README.md` here for the tool list.
+ * The Loci MCP server: the only door of `src/mcp/`, published as the `loci/mcp` subpath (to embed
+ * the server). Importing it is free — the SDK, zod and the tool modules are loaded by the first call
+ * (dynamic `import()`), so every CLI command other than `loci mcp` stays light. See `README.md` here for the tool list.
  */
 import type { HttpServing, ServeHttpOptions } from './http.js';
 import type { McpInstallOptions, McpInstallResult } from './install.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Command } from 'commander';
-import { lociBin, lociLaunch } from '../index.js';
+import { lociBin, lociLaunch } from '../internal.js';
 import { claudeMcpAddCommand, installMcp, shellQuote } from './install.js';
 import { mcpProjectDir } from './project.js';
 

@@ -5,7 +5,7 @@
  * snake_case, like the arguments.
  */
 import * as z from 'zod';
-import type { Drawer } from '../index.js';
+import type { Drawer } from '../internal.js';
 
 /** Characters of a drawer shown in listings (the full text is in `loci_get_drawer`). */
 const PREVIEW_CHARS = 240;

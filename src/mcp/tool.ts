@@ -6,7 +6,7 @@
  * server (`server.ts`) registers and dispatches them.
  */
 import type * as z from 'zod';
-import type { Logger, MemoryDirChoice, Palace, PalaceGraph } from '../index.js';
+import type { Logger, MemoryDirChoice, Palace, PalaceGraph } from '../internal.js';
 
 /** MCP tool annotations as Loci uses them: every hint is stated, none is left to defaults. */
 export interface LociAnnotations {

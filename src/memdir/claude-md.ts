@@ -21,10 +21,10 @@ import { parseYaml, splitFrontmatter } from './frontmatter.js';
 import { maskCode, stripBlockComments } from './markdown.js';
 
 /** Where a piece of the chain comes from. */
-export type ClaudeMdKind = 'managed' | 'user' | 'user-rules' | 'project' | 'project-local' | 'project-rules' | 'import';
+type ClaudeMdKind = 'managed' | 'user' | 'user-rules' | 'project' | 'project-local' | 'project-rules' | 'import';
 
 /** One loaded file. */
-export interface ClaudeMdPiece {
+interface ClaudeMdPiece {
   path: string;
   kind: ClaudeMdKind;
   /** Content with block HTML comments stripped ('' for conditional rules). */
@@ -40,20 +40,20 @@ export interface ClaudeMdPiece {
 }
 
 /** A file that was not loaded, and why. */
-export interface ClaudeMdSkip {
+interface ClaudeMdSkip {
   path: string;
   reason: 'too-large' | 'missing' | 'cycle' | 'depth' | 'duplicate' | 'unreadable' | 'binary';
   importedFrom?: string;
 }
 
 /** The chain, in load order, plus what was skipped. */
-export interface ClaudeMdChain {
+interface ClaudeMdChain {
   files: ClaudeMdPiece[];
   skipped: ClaudeMdSkip[];
 }
 
 /** Options of {@link loadClaudeMdChain}. */
-export interface ClaudeMdOptions {
+interface ClaudeMdOptions {
   /** The working directory (absolute or relative to the process cwd). */
   cwd: string;
   /** The user's home, for `~/` imports. Default `env.HOME`, else `os.homedir()`. */

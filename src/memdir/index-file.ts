@@ -239,7 +239,7 @@ export function rebuildIndex(dir: string, options: BuildIndexOptions = {}): Inde
 }
 
 /** MEMORY.md as it would be injected. */
-export interface LoadedIndex {
+interface LoadedIndex {
   /** Absolute path. */
   file: string;
   exists: boolean;

@@ -14,7 +14,7 @@ export {
   type MemoryEntry,
   type Memory,
 } from './types.js';
-export { slugify, slugifyName, topicFileName, isReservedSlug, SLUG_PATTERN, MAX_SLUG_LENGTH } from './slug.js';
+export { slugify, slugifyName, topicFileName, isReservedSlug, MAX_SLUG_LENGTH } from './slug.js';
 export { splitFrontmatter, joinFrontmatter, type SplitFile } from './frontmatter.js';
 export {
   parseTopicFile,
@@ -22,7 +22,6 @@ export {
   applyTopicPatch,
   withWhyHow,
   NOT_RECORDED,
-  type TopicFile,
   type TopicFields,
   type TopicPatch,
 } from './topic-file.js';
@@ -31,13 +30,10 @@ export {
   resolveClaudeMemoryDir,
   sanitizeProjectPath,
   lociProjectId,
-  lociMemoryDir,
-  lociUserMemoryDir,
   selectMemoryDir,
   type ResolveOptions,
   type SelectOptions,
   type ClaudeMemoryLocation,
-  type LociProject,
   type MemoryDirChoice,
 } from './resolve.js';
 export {
@@ -57,9 +53,8 @@ export {
   renderIndexLine,
   type IndexStats,
   type IndexLimits,
-  type LoadedIndex,
 } from './index-file.js';
-export { defaultPrivacy, checkPrivacy, effectivePrivacy, exportMemories, type ExportOptions } from './privacy.js';
+export { defaultPrivacy, checkPrivacy, effectivePrivacy, exportMemories } from './privacy.js';
 export {
   addMemory,
   editMemory,
@@ -81,15 +76,5 @@ export {
   type TidyReport,
 } from './open.js';
 export { neutraliseLine } from './neutralise.js';
-export { memorySystemPrompt, type MemoryPromptOptions } from './prompt.js';
-export {
-  loadClaudeMdChain,
-  managedClaudeMdPath,
-  extractImports,
-  CLAUDE_MD_MAX_BYTES,
-  type ClaudeMdChain,
-  type ClaudeMdPiece,
-  type ClaudeMdSkip,
-  type ClaudeMdKind,
-  type ClaudeMdOptions,
-} from './claude-md.js';
+export { memorySystemPrompt } from './prompt.js';
+export { loadClaudeMdChain, managedClaudeMdPath, extractImports, CLAUDE_MD_MAX_BYTES } from './claude-md.js';

@@ -19,7 +19,7 @@ import type { Memory, MemoryType } from './types.js';
 export { defaultPrivacy, checkPrivacy, effectivePrivacy } from './privacy-rules.js';
 
 /** Options of {@link exportMemories}. */
-export interface ExportOptions {
+interface ExportOptions {
   /**
    * Who receives the export: `team` gets only team memories; `private` (the owner, e.g. a backup or
    * a sync between the owner's machines) gets everything.

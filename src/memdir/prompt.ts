@@ -8,7 +8,7 @@ import { loadMemoryIndex, type IndexLimits } from './index-file.js';
 import { INDEX_FILE } from './types.js';
 
 /** Options of {@link memorySystemPrompt}. */
-export interface MemoryPromptOptions {
+interface MemoryPromptOptions {
   /** Limits applied to the injected index. Default 200 lines / 25,000 bytes. */
   limits?: IndexLimits;
   /** Heading of the section. Default `# Memory`. */

@@ -274,7 +274,7 @@ export function resolveClaudeMemoryDir(o: ResolveOptions = {}): ClaudeMemoryLoca
 }
 
 /** Loci's stable project identity. */
-export interface LociProject {
+interface LociProject {
   /** `<slug>-<8 hex>`, e.g. `loci-3fa2c1d0`. */
   id: string;
   /** Canonical project root on this machine. */
@@ -312,7 +312,7 @@ export function lociProjectId(o: ResolveOptions = {}): LociProject {
 }
 
 /** `<lociHome>/projects/<id>/memory`. */
-export function lociMemoryDir(lociHome: string, projectId: string): string {
+function lociMemoryDir(lociHome: string, projectId: string): string {
   return join(homePaths(lociHome).projects, projectId, 'memory');
 }
 
@@ -320,7 +320,7 @@ export function lociMemoryDir(lociHome: string, projectId: string): string {
 const USER_PROJECT_ID = '_user';
 
 /** User-level memories that follow the user across projects: `<lociHome>/projects/_user/memory`. */
-export function lociUserMemoryDir(lociHome: string): string {
+function lociUserMemoryDir(lociHome: string): string {
   return lociMemoryDir(lociHome, USER_PROJECT_ID);
 }
 

@@ -18,9 +18,6 @@ import type { MemoryType } from './types.js';
 /** Longest slug produced (characters). */
 export const MAX_SLUG_LENGTH = 60;
 
-/** Slug shape: lower-case ASCII letters, digits and hyphens, starting with a letter or digit. */
-export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
-
 const RESERVED = new Set([
   'con',
   'prn',
@@ -74,8 +71,9 @@ interface SlugResult {
 }
 
 /**
- * Turns a human name into a safe slug. Never throws; the result always matches
- * {@link SLUG_PATTERN}, is never reserved and never empty.
+ * Turns a human name into a safe slug. Never throws; the result always is lower-case ASCII letters,
+ * digits and hyphens starting with a letter or digit (`/^[a-z0-9][a-z0-9-]*$/`), never reserved and
+ * never empty.
  */
 export function slugifyName(name: string): SlugResult {
   const nfc = name.normalize('NFC').trim();

@@ -48,7 +48,7 @@ export interface TopicFields {
 }
 
 /** A parsed topic file: its fields plus what is needed to rewrite it. */
-export interface TopicFile extends TopicFields {
+interface TopicFile extends TopicFields {
   split: SplitFile;
   yaml?: ParsedYaml;
 }

@@ -3,7 +3,7 @@
  * The palace facade used by every front end: `createPalace` (the composition root, ports injected)
  * and `openPalace` (its SQLite-and-environment preset).
  */
-export { openPalace, ensureHome, type OpenPalaceOptions } from './open.js';
+export { openPalace, type OpenPalaceOptions } from './open.js';
 export {
   createPalace,
   PALACE_CONFIG_DEFAULTS,
@@ -15,4 +15,5 @@ export {
   type PalaceStatus,
 } from './palace.js';
 export type { DiaryEntryInput } from './diary.js';
-export { checkName, assertUnderRoots, DIARY_WING, NAME_MAX_CHARS } from './names.js';
+export { checkName, assertUnderRoots, DIARY_WING } from './names.js';
+export type { PalaceGraph } from './graph.js';

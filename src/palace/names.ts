@@ -14,7 +14,7 @@ import { createError } from '../core/errors.js';
 export const DIARY_WING = 'diary';
 
 /** Longest wing, room or hall name, in characters (after NFC): 200. */
-export const NAME_MAX_CHARS = 200;
+const NAME_MAX_CHARS = 200;
 
 // C0/C1 controls, line/paragraph separators, bidi marks/embeddings/overrides/isolates, lone surrogates.
 const FORBIDDEN = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\p{Cs}/u;

@@ -75,7 +75,7 @@ async function embedderFromSpec(spec: string | undefined, env: Env): Promise<Emb
 }
 
 /** Creates a Loci home folder (mode 0700) if needed and checks that it is writable. Idempotent. */
-export function ensureHome(home: string): void {
+function ensureHome(home: string): void {
   try {
     mkdirSync(home, { recursive: true, mode: 0o700 });
     accessSync(home, constants.W_OK | constants.R_OK);

@@ -16,31 +16,20 @@ export {
   type RecallSessionState,
 } from './types.js';
 export { selectRelevantMemories } from './select.js';
-export { selectorSystemPrompt, parseSelectionAnswer, resolveNames } from './select-llm.js';
+export { parseSelectionAnswer, resolveNames } from './select-llm.js';
 export { searchMemoryFiles, RELATIVE_THRESHOLD } from './select-search.js';
 export { buildRecall, resolveBudgets } from './build.js';
 export {
   buildPromptContext,
   recallWings,
-  FOREIGN_MARGIN,
-  FOREIGN_COVERAGE,
-  FOREIGN_MAX,
   type PromptContextOptions,
   type PromptContext,
   type RecalledDrawer,
   type PalaceSearcher,
   type TunnelSource,
 } from './prompt-context.js';
-export { startRecallPrefetch, prefetchGate, type PrefetchOptions, type RecallPrefetch } from './prefetch.js';
-export {
-  loadRecallSession,
-  recordSurfaced,
-  pruneRecallSessions,
-  sessionPath,
-  sessionBytesLeft,
-  type SessionOptions,
-  type SurfacedRecord,
-} from './session.js';
+export { startRecallPrefetch, prefetchGate } from './prefetch.js';
+export { loadRecallSession, recordSurfaced, pruneRecallSessions, sessionPath, sessionBytesLeft } from './session.js';
 export {
   escapeReminderContent,
   escapeAttr,

@@ -13,7 +13,7 @@ import { recordSurfaced, sessionBytesLeft } from './session.js';
 import type { RecallOptions, RecallResult } from './types.js';
 
 /** Options of {@link startRecallPrefetch}. */
-export interface PrefetchOptions extends RecallOptions {
+interface PrefetchOptions extends RecallOptions {
   /**
    * The Loci home. With `session`, `consume()` records what it hands out in
    * `<home>/sessions/<id>.json` (and updates `session` in place). Default: nothing is recorded.
@@ -22,7 +22,7 @@ export interface PrefetchOptions extends RecallOptions {
 }
 
 /** A running (or skipped) prefetch. */
-export interface RecallPrefetch {
+interface RecallPrefetch {
   /** The result when it is ready and not yet consumed, else undefined. Never waits. */
   poll(): RecallResult | undefined;
   /** Like `poll`, but hands the result out only once (later calls return undefined). */

@@ -91,11 +91,11 @@ export async function recallWings(palace: TunnelSource | undefined, wing: string
 }
 
 /** A drawer of another project is recalled only at this multiple of the best in-project score or more. */
-export const FOREIGN_MARGIN = 2.5;
+const FOREIGN_MARGIN = 2.5;
 /** Share of the prompt's distinct search tokens a foreign drawer must hold when the project has no hit. */
-export const FOREIGN_COVERAGE = 0.75;
+const FOREIGN_COVERAGE = 0.75;
 /** Most drawers of other projects per prompt. */
-export const FOREIGN_MAX = 2;
+const FOREIGN_MAX = 2;
 
 /** One palace drawer as injected. */
 export interface RecalledDrawer {

@@ -16,7 +16,7 @@ const QUERY_CHARS = 4_000;
 const DESCRIPTION_CHARS = 300;
 
 /** The system prompt of the selector. `max` is the most files it may return. */
-export function selectorSystemPrompt(max: number): string {
+function selectorSystemPrompt(max: number): string {
   return [
     "You are selecting memories that will be useful to a coding agent as it processes a user's query. You are " +
       'given the query and a list of available memory files, each with its type, filename, date and a one-line ' +

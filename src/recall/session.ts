@@ -20,7 +20,7 @@ const VERSION = 1;
 const MAX_IDS = 2_000;
 
 /** Options of the session functions. */
-export interface SessionOptions {
+interface SessionOptions {
   /** Where corrupt files and failed writes are reported. Default silent. */
   logger?: Logger | undefined;
   /** Time source. Default the system clock. */
@@ -30,7 +30,7 @@ export interface SessionOptions {
 }
 
 /** What one injection adds to a session. */
-export interface SurfacedRecord {
+interface SurfacedRecord {
   /** Memory files injected (relative to the memory directory). */
   files?: Iterable<string> | undefined;
   /** Palace drawer ids injected. */

@@ -8,7 +8,7 @@ import { tokenize } from '../text/index.js';
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
 /** A span of `text` that matched a query token. */
-export interface MatchSpan {
+interface MatchSpan {
   start: number;
   end: number;
 }
@@ -75,7 +75,7 @@ export function snippetLines(
 }
 
 /** A verbatim excerpt of a text: where it starts and ends, and whether it is the whole text. */
-export interface Excerpt {
+interface Excerpt {
   text: string;
   /** Character offsets of the excerpt in the text (end exclusive). */
   start: number;

@@ -144,7 +144,7 @@ export interface HybridParams {
 }
 
 /** Default fusion parameters (see each field for the reason of its value). */
-export const HYBRID_DEFAULTS: Readonly<HybridParams> = {
+const HYBRID_DEFAULTS: Readonly<HybridParams> = {
   bm25: 0.7,
   source: 0.35,
   time: 0.5,

@@ -5,9 +5,9 @@
 import type { DuplicateCheck, DuplicateOptions, DuplicateSource } from './duplicates.js';
 
 export { filterOf, toHit, attachContext } from './search.js';
-export { searchHybrid, HYBRID_DEFAULTS, type HybridParams, type VectorSearcher } from './hybrid.js';
-export { parseTimeCues, stripTimeCues, timeProximity, type TimeCue } from './time-cues.js';
-export { matchSpans, highlight, snippetLines, excerptChars, type MatchSpan, type Excerpt } from './highlight.js';
+export { searchHybrid, type HybridParams, type VectorSearcher } from './hybrid.js';
+export { parseTimeCues, stripTimeCues, timeProximity } from './time-cues.js';
+export { matchSpans, highlight, snippetLines, excerptChars } from './highlight.js';
 export type { SearchOptions, SearchHit, SearchResult, SignalTrace, HitExplanation } from './types.js';
 export type { DuplicateCheck, DuplicateOptions, DuplicateSource } from './duplicates.js';
 

@@ -7,7 +7,7 @@
 import { DAY_MS as DAY, MONTH_NAME as MONTH_RE, monthOfPrefix } from '../text/index.js';
 
 /** A time interval named by the query: [start, end) in ms since the epoch (UTC). */
-export interface TimeCue {
+interface TimeCue {
   start: number;
   end: number;
   /** The words of the query that named it. */

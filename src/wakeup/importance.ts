@@ -17,7 +17,7 @@
  */
 
 /** Weights of the kinds of items. Memory types by `type`; drawers by hall. */
-export const KIND_WEIGHTS = {
+const KIND_WEIGHTS = {
   /** Memory files, by type. */
   memory: { feedback: 1.5, project: 1.4, user: 1.3, reference: 1.0, untyped: 1.0 },
   /** Palace drawers, by hall (decisions and facts, preferences, advice, compaction summaries, diary). */
@@ -25,7 +25,7 @@ export const KIND_WEIGHTS = {
 } as const;
 
 /** Days after which recency has halved (the hyperbola's constant). */
-export const RECENCY_DAYS = 7;
+const RECENCY_DAYS = 7;
 
 /** `1 / (1 + ageDays / 7)`; a negative or unknown age counts as 0 days (recency 1) or a year. */
 export function recencyFactor(ageDays: number | null): number {

@@ -12,7 +12,7 @@ import type { Palace } from '../palace/index.js';
 import type { CompactSummary } from './summaries.js';
 import type { WakeUpOptions, WakeUpPlan, WakeUpResult } from './wake-up.js';
 
-export { importance, recencyFactor, useFactor, KIND_WEIGHTS, RECENCY_DAYS, type Importance } from './importance.js';
+export { importance, recencyFactor, useFactor, type Importance } from './importance.js';
 export { recordUsage, readUsage, topUsage, usageKey, type UsageItem, type UsageRecord } from './usage.js';
 export {
   estimateTokens,
@@ -21,7 +21,6 @@ export {
   wakeUpResult,
   DEFAULT_WAKE_TOKENS,
   type WakeUpDraft,
-  type RenderedWakeUp,
 } from './wake-render.js';
 export { cacheWakeUpPlan, cachedWakeUpText, type WakeDep } from './wake-cache.js';
 export type { WakeUpOptions, WakeUpPlan, WakeUpResult, WakeUpItem } from './wake-up.js';

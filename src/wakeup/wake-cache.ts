@@ -48,7 +48,7 @@ interface WakeCacheEntry {
 }
 
 /** The cache key of a wake-up request. */
-export function wakeCacheKey(home: string, cwd: string, wing: string | undefined, maxTokens: number): string {
+function wakeCacheKey(home: string, cwd: string, wing: string | undefined, maxTokens: number): string {
   return sha256(JSON.stringify([resolve(home), resolve(cwd), wing ?? null, maxTokens])).slice(0, 24);
 }
 
@@ -102,7 +102,7 @@ function depSignature(dep: WakeDep): string {
 }
 
 /** Writes an entry, snapshotting the signatures of `deps` now. Never throws (returns false). */
-export function writeWakeCache(home: string, key: string, draft: WakeUpDraft, deps: WakeDep[]): boolean {
+function writeWakeCache(home: string, key: string, draft: WakeUpDraft, deps: WakeDep[]): boolean {
   const entry: WakeCacheEntry = {
     v: 2,
     key,
@@ -119,7 +119,7 @@ export function writeWakeCache(home: string, key: string, draft: WakeUpDraft, de
 }
 
 /** The cached draft when it is fresh and every dependency is unchanged; else undefined. */
-export function readWakeCache(home: string, key: string, now = Date.now()): WakeUpDraft | undefined {
+function readWakeCache(home: string, key: string, now = Date.now()): WakeUpDraft | undefined {
   let e: WakeCacheEntry;
   try {
     e = JSON.parse(readFileSync(wakeCachePath(home, key), 'utf8')) as WakeCacheEntry;

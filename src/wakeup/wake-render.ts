@@ -51,7 +51,7 @@ export interface WakeUpDraft {
 }
 
 /** A rendered wake-up. */
-export interface RenderedWakeUp {
+interface RenderedWakeUp {
   text: string;
   /** Estimated tokens: ⌈text.length / 4⌉. */
   tokens: number;

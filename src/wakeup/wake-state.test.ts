@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { fixedClock, openPalace, type Palace } from '../index.js';
+import { fixedClock, openPalace, type Palace } from '../internal.js';
 import { wakeUp } from './wake-up.js';
 import { condenseSummary } from './wake-sessions.js';
 import { decisionSentences, proseLines } from './wake-prose.js';

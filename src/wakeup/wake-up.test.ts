@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { fixedClock, openPalace, type Palace } from '../index.js';
+import { fixedClock, openPalace, type Palace } from '../internal.js';
 import { recordUsage } from './usage.js';
 import { wakeUp } from './wake-up.js';
 

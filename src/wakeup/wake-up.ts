@@ -44,7 +44,7 @@ import {
 import { isConversation, latestSessions, type SessionState } from './wake-sessions.js';
 
 /** Defaults and limits of the wake-up. */
-export const WAKE_UP_LIMITS = {
+const WAKE_UP_LIMITS = {
   /** Default token budget (estimated as ⌈chars / 4⌉). */
   maxTokens: DEFAULT_WAKE_TOKENS,
   /** Smallest and largest accepted budgets. */

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runLocomoBench } from '../../src/index.js';
+import { runLocomoBench } from '../../src/internal.js';
 import { tempDir } from '../helpers/cli.js';
 import { LOCOMO_DEV as DEV, LOCOMO_SKIP } from '../helpers/locomo.js';
 

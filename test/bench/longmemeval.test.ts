@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runLongMemEvalBench } from '../../src/index.js';
+import { runLongMemEvalBench } from '../../src/internal.js';
 import { tempDir } from '../helpers/cli.js';
 
 const session = (user: string, assistant = 'Sure, noted.') => [

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isLociError, runTranscriptsBench, type TranscriptQuestion } from '../../src/index.js';
+import { isLociError, runTranscriptsBench, type TranscriptQuestion } from '../../src/internal.js';
 import { foldText, loadTranscriptQuestions } from '../../src/bench/index.js';
 import { tempDir } from '../helpers/cli.js';
 

@@ -123,7 +123,7 @@ describe('hook answers', { skip: NEEDS_BUILD }, () => {
     assert.ok(injected.length >= 2);
     const p = await openPalace({ home: w.home, embedder: null });
     try {
-      const { readUsage } = await import('../../src/index.js');
+      const { readUsage } = await import('../../src/internal.js');
       const usage = await readUsage(
         p,
         [...injected, big.id].map((id) => `drawer:${id}`),

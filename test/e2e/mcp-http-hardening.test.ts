@@ -11,7 +11,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fixedClock, openPalace, serveMcpHttp, type Palace } from '../../src/index.js';
+import { fixedClock, openPalace, type Palace } from '../../src/internal.js';
+import { serveMcpHttp } from '../../src/mcp/index.js';
 
 const INIT = JSON.stringify({
   jsonrpc: '2.0',

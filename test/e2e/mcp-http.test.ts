@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { fixedClock, isLociError, openPalace, serveMcpHttp, type HttpServing, type Palace } from '../../src/index.js';
+import { fixedClock, isLociError, openPalace, type Palace } from '../../src/internal.js';
+import { serveMcpHttp, type HttpServing } from '../../src/mcp/index.js';
 import { BIN, ROOT, loci } from '../helpers/cli.js';
 
 const INIT = {

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { installMcpServer, isLociError } from '../../src/index.js';
+import { isLociError } from '../../src/internal.js';
+import { installMcpServer } from '../../src/mcp/index.js';
 import { BIN, ROOT, loci, tempDir } from '../helpers/cli.js';
 
 const CMD = { command: 'loci', args: ['mcp'] };

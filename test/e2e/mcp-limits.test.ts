@@ -17,7 +17,8 @@ import fc from 'fast-check';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createLociMcpServer, openPalace, type Palace } from '../../src/index.js';
+import { openPalace, type Palace } from '../../src/internal.js';
+import { createLociMcpServer } from '../../src/mcp/index.js';
 import { BIN, ROOT } from '../helpers/cli.js';
 
 const built = existsSync(join(ROOT, 'dist', 'cli', 'main.js'));

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createLociMcpServer, openPalace, selectMemoryDir } from '../../src/index.js';
+import { openPalace, selectMemoryDir } from '../../src/internal.js';
+import { createLociMcpServer } from '../../src/mcp/index.js';
 
 test('CLAUDE_PROJECT_DIR decides the project of the MCP server, not its working directory', async (t) => {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'loci-mcp-projdir-')));

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createLociMcpServer, openPalace, type LociMcpServerOptions, type Palace } from '../../src/index.js';
+import { openPalace, type Palace } from '../../src/internal.js';
+import { createLociMcpServer, type LociMcpServerOptions } from '../../src/mcp/index.js';
 
 interface Result {
   isError?: boolean;

@@ -1,7 +1,8 @@
 /**
  * @module test/e2e/readme-example
  * The README's library example is the same code as examples/quick-start.ts; this test checks that
- * they match, type-checks the example against the built package, and runs it.
+ * they match, type-checks the examples against the built package, and runs them (also
+ * examples/library-use.ts, the root entry in use).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -43,6 +44,26 @@ test('the README example compiles and runs', () => {
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /1 drawers added/);
     assert.match(run.stdout, /deploy\.md \[ 1, 3 \]/);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('the library-use example runs against the root entry', () => {
+  const t = tempDir();
+  try {
+    writeTree(t.dir, { 'docs/deploy.md': '# Deploy\n\nWe deploy with a blue-green switch every Tuesday.\n' });
+    const args = [join(t.dir, 'home'), join(t.dir, 'docs'), join(t.dir, 'memory')];
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'examples/library-use.ts', ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^mined: 1 drawers$/m);
+    assert.match(run.stdout, /^best: .*deploy\.md/m);
+    assert.match(run.stdout, /^fact: Ada works_on deploys since 2026-01-05/m);
+    assert.match(run.stdout, /^recall: 1 memories/m);
+    assert.match(run.stdout, /^error: MEMORY_NOT_FOUND$/m);
   } finally {
     t.cleanup();
   }

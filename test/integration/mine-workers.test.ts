@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { createMemoryStore, mineAuto, mineProject, openPalace, type MemoryStore } from '../../src/index.js';
+import { createMemoryStore, mineAuto, mineProject, openPalace, type MemoryStore } from '../../src/internal.js';
 import { tempDir } from '../helpers/cli.js';
 import { generateTree } from '../helpers/corpus.js';
 

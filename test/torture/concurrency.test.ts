@@ -14,7 +14,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { loadMemories, openPalace, slugify } from '../../src/index.js';
+import { loadMemories, openPalace, slugify } from '../../src/internal.js';
 import { generateClaudeSession } from '../fixtures/convos/generate-claude-session.js';
 import { NEEDS_BUILD } from '../fixtures/hooks/support.js';
 import { BIN, tempDir } from '../helpers/cli.js';

@@ -19,14 +19,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import {
-  createLociMcpServer,
-  HOOK_EVENTS,
-  openPalace,
-  runHook,
-  type LociMcpServer,
-  type Palace,
-} from '../../src/index.js';
+import { openPalace, type Palace } from '../../src/internal.js';
+import { createLociMcpServer, type LociMcpServer } from '../../src/mcp/index.js';
+import { HOOK_EVENTS, runHook } from '../../src/hooks/index.js';
 import { runCli } from '../../src/cli/main.js';
 import { FIXTURES } from '../fixtures/mcp/harness.js';
 import { NEEDS_BUILD } from '../fixtures/hooks/support.js';

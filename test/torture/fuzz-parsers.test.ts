@@ -14,7 +14,8 @@ import fc from 'fast-check';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isLociError, loadMemories, parseHookInput, parseTopicFile, HOOK_EVENTS } from '../../src/index.js';
+import { isLociError, loadMemories, parseTopicFile } from '../../src/internal.js';
+import { parseHookInput, HOOK_EVENTS } from '../../src/hooks/index.js';
 import {
   advanceClaudeCodeThread,
   chunkExchanges,

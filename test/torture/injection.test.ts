@@ -17,15 +17,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import {
-  addMemory,
-  createLociMcpServer,
-  openPalace,
-  runHook,
-  selectMemoryDir,
-  type LociMcpServer,
-  type Palace,
-} from '../../src/index.js';
+import { addMemory, openPalace, selectMemoryDir, type Palace } from '../../src/internal.js';
+import { createLociMcpServer, type LociMcpServer } from '../../src/mcp/index.js';
+import { runHook } from '../../src/hooks/index.js';
 import { runCli } from '../../src/cli/main.js';
 import { recordFigures } from './support.js';
 

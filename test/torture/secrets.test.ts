@@ -13,7 +13,8 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { addMemory, openPalace, runHook, runHookWorker, silentLogger, type Palace } from '../../src/index.js';
+import { addMemory, openPalace, silentLogger, type Palace } from '../../src/internal.js';
+import { runHook, runHookWorker } from '../../src/hooks/index.js';
 
 /** Synthetic secrets of well-known formats (not real credentials). */
 const SECRETS = [

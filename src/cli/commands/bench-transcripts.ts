@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { runTranscriptsBench, type HitScores, type TranscriptsGroup } from '../../index.js';
+import { runTranscriptsBench, type HitScores, type TranscriptsGroup } from '../../internal.js';
 import type { CliContext } from '../context.js';
 import { colors, printJson, table } from '../format.js';
 

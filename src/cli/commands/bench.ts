@@ -3,7 +3,7 @@
  * `loci bench locomo|longmemeval --data FILE` and `loci bench transcripts`: retrieval benchmarks
  * through the product path, with a plain-BM25 baseline in the same run.
  */
-import { METRIC_KEYS, runLocomoBench, runLongMemEvalBench, type Metrics } from '../../index.js';
+import { METRIC_KEYS, runLocomoBench, runLongMemEvalBench, type Metrics } from '../../internal.js';
 import type { RegisterCommand } from '../context.js';
 import { colors, intOption, printJson, table } from '../format.js';
 import { registerTranscriptsBench } from './bench-transcripts.js';

@@ -7,7 +7,8 @@
  * `loci hooks install` writes this command (`bin/loci.js hook <event>` goes straight to the light hook entry).
  */
 import { join } from 'node:path';
-import { fileLogger, homePaths, readSettings, resolveHome, runHook, runHookWorker } from '../../index.js';
+import { fileLogger, homePaths, readSettings, resolveHome } from '../../internal.js';
+import { runHook, runHookWorker } from '../../hooks/index.js';
 import type { RegisterCommand } from '../context.js';
 import { printJson } from '../format.js';
 

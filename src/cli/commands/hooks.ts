@@ -3,7 +3,7 @@
  * `loci hooks install [--scope project|local|user] [--uninstall] [--print] [--json]`: merges Loci's
  * hook handlers into Claude Code's settings (see `src/hooks/install.ts` for the merge rules).
  */
-import { HOOK_EVENT_NAMES, installHooks, type HooksInstallScope } from '../../index.js';
+import { HOOK_EVENT_NAMES, installHooks, type HooksInstallScope } from '../../hooks/index.js';
 import type { RegisterCommand } from '../context.js';
 import { colors, printJson } from '../format.js';
 

@@ -9,7 +9,7 @@
 import type { RegisterCommand } from '../context.js';
 
 /** The help line of one top-level command (what `loci --help` lists). */
-export interface CommandSummary {
+interface CommandSummary {
   name: string;
   /** The command term as commander prints it, e.g. `search [options] <query...>`. */
   term: string;
@@ -18,7 +18,7 @@ export interface CommandSummary {
 }
 
 /** One command module: its loader and the top-level commands it registers. */
-export interface CommandModule {
+interface CommandModule {
   load: () => Promise<{ register: RegisterCommand }>;
   commands: readonly CommandSummary[];
 }

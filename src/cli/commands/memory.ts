@@ -20,7 +20,7 @@ import {
   type IndexStats,
   type MemoryDirChoice,
   type MemoryEntry,
-} from '../../index.js';
+} from '../../internal.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { bytes, colors, printJson, table } from '../format.js';
 

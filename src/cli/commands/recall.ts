@@ -20,7 +20,7 @@ import {
   type PromptContext,
   type RecallResult,
   type RecallSessionState,
-} from '../../index.js';
+} from '../../internal.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { intOption, printJson } from '../format.js';
 

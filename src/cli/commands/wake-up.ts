@@ -4,7 +4,7 @@
  * hook injects — identity, pinned memories, then the project's most important recent memories
  * and decisions (importance = recency × use × kind), each with its age, within the token budget.
  */
-import { wakeUp } from '../../index.js';
+import { wakeUp } from '../../internal.js';
 import type { RegisterCommand } from '../context.js';
 import { intOption, printJson } from '../format.js';
 import { withPalace } from '../open.js';

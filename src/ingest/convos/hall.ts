@@ -36,7 +36,7 @@
 import { PhraseMatcher, wordTokens } from './phrases.js';
 
 /** The halls. */
-export type Hall = 'facts' | 'events' | 'discoveries' | 'preferences' | 'advice' | 'general';
+type Hall = 'facts' | 'events' | 'discoveries' | 'preferences' | 'advice' | 'general';
 
 /** One rule: whole-word phrases and their weight. */
 interface HallRule {

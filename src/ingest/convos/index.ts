@@ -34,7 +34,7 @@ export {
   type ExchangeCursor,
 } from './exchanges.js';
 export { splitText } from './split.js';
-export { classifyHall, hallScores, type Hall } from './hall.js';
+export { classifyHall, hallScores } from './hall.js';
 export { wordTokens, expandPhrase, PhraseMatcher } from './phrases.js';
 export { roomForConversation, roomForText } from './room.js';
 export { readCompleteLines } from './jsonl.js';

@@ -9,8 +9,11 @@
  * folders matches. The walker never enters an ignored folder, so a folder it is inside was
  * re-included by some level, and git then judges the file by its own path only (e.g. `c/*` in
  * `.git/info/exclude` with `!a/` in `.gitignore`: `c/a/x.txt` is not ignored). Each level therefore
- * tests the path alone through the pinned `ignore` version's rule list, falling back to `test()`
- * should that internal ever change (the differential test against git would then show it).
+ * tests the path alone, through `ignore`'s public API only: a path at depth k is tested against the
+ * level's patterns followed by k − 1 anchored re-inclusions (`!/` then one `*` and a slash per level,
+ * for levels 1 … k − 1). They match every parent folder of the path and never the path itself, so no
+ * parent is ever ignored and the verdict is the path's own (the differential test against git
+ * checks it).
  */
 import ignore from 'ignore';
 import { join } from 'node:path';
@@ -25,10 +28,18 @@ interface Verdict {
 /** Tests a path against the patterns alone, without looking at its parent folders. */
 type PathTest = (path: string) => Verdict;
 
-function ownPathTest(ig: ignore.Ignore): PathTest {
-  const rules = (ig as unknown as { _rules?: { test?: (path: string, mode: string) => Verdict } })._rules;
-  if (rules !== undefined && typeof rules.test === 'function') return (p) => rules.test!(p, 'regex');
-  return (p) => ig.test(p);
+function ownPathTest(patterns: string): PathTest {
+  /** By depth: the patterns, then a re-inclusion of every folder shallower than that depth. */
+  const byDepth: ignore.Ignore[] = [];
+  return (p) => {
+    const depth = p.replace(/\/$/, '').split('/').length;
+    let ig = byDepth[depth];
+    if (ig === undefined) {
+      const parents = Array.from({ length: depth - 1 }, (_, i) => `!/${'*/'.repeat(i + 1)}`);
+      ig = byDepth[depth] = ignore().add([patterns, ...parents].join('\n'));
+    }
+    return ig.test(p);
+  };
 }
 
 /** One level of rules: patterns of one folder, tested on paths relative to that folder. */
@@ -52,7 +63,7 @@ export function addLevel(
   const text = patterns.filter((p) => p.trim() !== '');
   if (text.length === 0) return parent;
   // one string: `add` splits a string on line breaks, but takes each array element as one pattern
-  return { test: ownPathTest(ignore().add(text.join('\n'))), base, prefix, parent };
+  return { test: ownPathTest(text.join('\n')), base, prefix, parent };
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { createError } from '../../core/errors.js';
-import type { DrawerFilter, DrawerPatch } from '../../index.js';
+import type { DrawerFilter, DrawerPatch } from '../../internal.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool } from '../tool.js';
 import { ARG_LIMITS, idArg, metadataArg, nameArg } from '../args.js';
 import { DrawerFull, DrawerSummary, headerOf, plural, toFull, toSummary } from '../shapes.js';

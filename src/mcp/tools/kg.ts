@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { createError } from '../../core/errors.js';
-import type { Fact, PalaceGraph } from '../../index.js';
+import type { Fact, PalaceGraph } from '../../internal.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool, type ToolContext } from '../tool.js';
 import { cursorArg, idArg } from '../args.js';
 import { plural } from '../shapes.js';

@@ -5,7 +5,7 @@
  * Registered only when the palace has a graph (`ToolContext.graph`).
  */
 import * as z from 'zod';
-import type { RoomRef, Tunnel as StoredTunnel } from '../../index.js';
+import type { RoomRef, Tunnel as StoredTunnel } from '../../internal.js';
 import { DESTRUCTIVE, READ, WRITE, defineTool, type AnyTool } from '../tool.js';
 import { idArg } from '../args.js';
 import { plural, preview } from '../shapes.js';
