@@ -291,7 +291,7 @@ function compare(name: string, dir: string, bytes: number, variants: Variant[]) 
   };
 }
 
-let t = performance.now();
+const t = performance.now();
 const tree = join(work, 'tree');
 const project = generateProject(tree, mb * 1e6, 11);
 const convos = join(work, 'claude');
