@@ -2,8 +2,9 @@
  * @module loci
  * The public library: what a program embedding Loci needs to open a palace (or compose one from
  * ports), mine into it, search it, read drawers, use the knowledge graph, keep Claude Code memory
- * files, recall them into a prompt and plan a session's wake-up. Every name here is documented at its declaration and pinned by
- * `test/public-api.test.ts`: adding or removing one is a deliberate API change.
+ * files, recall them into a prompt and plan a session's wake-up. Every name here is documented at
+ * its declaration and pinned by `test/public-api.test.ts`: adding or removing one is a deliberate
+ * API change.
  *
  * Optional parts live on subpaths: `loci/kg` (graph engine, extraction, tunnels), `loci/mcp` (the
  * MCP server, to embed it) and `loci/hooks` (Claude Code hooks). The front ends and tooling of this

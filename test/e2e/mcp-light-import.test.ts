@@ -23,12 +23,15 @@ function resolvedBy(script: string): string[] {
     writeFileSync(log, '');
     writeFileSync(
       join(dir, 'hooks.mjs'),
-      `import { appendFileSync } from 'node:fs';
-export async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r; }\n`,
+      `import { appendFileSync } from 'node:fs';\n` +
+        'export async function resolve(s, c, next) {\n' +
+        `  const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + '\\n'); return r;\n` +
+        '}\n',
     );
     writeFileSync(
       join(dir, 'register.mjs'),
-      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+      `import { register } from 'node:module';\n` +
+        `register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
     );
     const r = spawnSync(
       process.execPath,
