@@ -17,6 +17,7 @@ import {
   rebuildIndex,
   resolveHome,
   selectMemoryDir,
+  type AddMemoryInput,
   type IndexStats,
   type MemoryDirChoice,
   type MemoryEntry,
@@ -154,40 +155,26 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--privacy <p>', 'private or team (default by type)')
     .option('--pinned', 'pin it (applies globally)')
     .option('--team', 'write it under team/')
-    .action(
-      async (
-        o: DirOptions & {
-          type: string;
-          name: string;
-          description: string;
-          body?: string;
-          why?: string;
-          how?: string;
-          privacy?: string;
-          pinned?: boolean;
-          team?: boolean;
-        },
-      ) => {
-        parseMemoryType(o.type);
-        const choice = choose(ctx, o);
-        const body = await bodyFrom(ctx, o.body, true);
-        const r = addMemory(choice.dir, {
-          type: o.type,
-          name: o.name,
-          description: o.description,
-          ...(body !== undefined ? { body } : {}),
-          ...(o.why !== undefined ? { why: o.why } : {}),
-          ...(o.how !== undefined ? { how: o.how } : {}),
-          ...(o.privacy !== undefined ? { privacy: o.privacy } : {}),
-          ...(o.pinned ? { pinned: true } : {}),
-          ...(o.team ? { team: true } : {}),
-        });
-        if (o.json)
-          return printJson(ctx.io, { memory: entryJson(r.memory), index: r.index, dir: choice.dir, kind: choice.kind });
-        ctx.io.stdout(`saved ${r.memory.type} memory ${r.memory.name} → ${r.memory.path}\n`);
-        ctx.io.stdout(colors(ctx.io).dim(indexLine(r.index)));
-      },
-    );
+    .action(async (o: DirOptions & AddMemoryInput) => {
+      parseMemoryType(o.type);
+      const choice = choose(ctx, o);
+      const body = await bodyFrom(ctx, o.body, true);
+      const r = addMemory(choice.dir, {
+        type: o.type,
+        name: o.name,
+        description: o.description,
+        ...(body !== undefined ? { body } : {}),
+        ...(o.why !== undefined ? { why: o.why } : {}),
+        ...(o.how !== undefined ? { how: o.how } : {}),
+        ...(o.privacy !== undefined ? { privacy: o.privacy } : {}),
+        ...(o.pinned ? { pinned: true } : {}),
+        ...(o.team ? { team: true } : {}),
+      });
+      if (o.json)
+        return printJson(ctx.io, { memory: entryJson(r.memory), index: r.index, dir: choice.dir, kind: choice.kind });
+      ctx.io.stdout(`saved ${r.memory.type} memory ${r.memory.name} → ${r.memory.path}\n`);
+      ctx.io.stdout(colors(ctx.io).dim(indexLine(r.index)));
+    });
 
   withDirOptions(
     memory
