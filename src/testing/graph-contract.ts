@@ -1,17 +1,17 @@
 /**
  * @module testing/graph-contract
- * The contract every {@link GraphStore} and {@link TunnelStore} adapter must pass, including a
- * property test: a random history of adds, contradicting adds and invalidations answers every
- * as-of query like a naive replay, and windows of one key never overlap. Adapters call
- * `runGraphContract` / `runTunnelContract` from their own test file; a test may be skipped only
- * with a stated reason.
+ * The contract every {@link GraphStore} adapter must pass, including a property test: a random
+ * history of adds, contradicting adds and invalidations answers every as-of query like a naive
+ * replay (`graph-replay-model.ts`), and windows of one key never overlap. Adapters call
+ * `runGraphContract` from their own test file (tunnels: `tunnel-contract.ts`); a test may be
+ * skipped only with a stated reason.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { fixedClock } from '../core/clock.js';
-import { isLociError } from '../core/errors.js';
-import { implicitTunnels, traverse, type Fact, type GraphStore, type TunnelStore } from '../kg/index.js';
+import type { Fact, GraphStore } from '../kg/index.js';
+import { T0, clock, code, day, registrar } from './contract-helpers.js';
+import { ReplayModel, opArb } from './graph-replay-model.js';
 
 /** Options of {@link runGraphContract}. */
 interface GraphContractOptions {
@@ -22,30 +22,7 @@ interface GraphContractOptions {
   skip?: { reason: string; tests: string[] }[];
 }
 
-const T0 = Date.parse('2026-01-15T12:00:00.000Z');
-const clock = fixedClock(T0);
-const day = (n: number) => new Date(Date.UTC(2020, 0, 1 + n)).toISOString();
-const code = async (p: Promise<unknown>): Promise<string> => {
-  try {
-    await p;
-    return 'ok';
-  } catch (e) {
-    if (isLociError(e)) return e.code;
-    throw e;
-  }
-};
 const win = (f: Fact) => `${f.subject} ${f.predicate} ${f.object} [${f.validFrom ?? '-inf'}, ${f.validTo ?? 'open'})`;
-
-function registrar(skip: GraphContractOptions['skip'], get: () => { dangerouslyClearAll(): Promise<void> }) {
-  const skipped = new Map<string, string>();
-  for (const s of skip ?? []) for (const t of s.tests) skipped.set(t, s.reason);
-  return (name: string, fn: () => Promise<void>) =>
-    test(name, skipped.has(name) ? { skip: skipped.get(name) } : {}, async () => {
-      await get().dangerouslyClearAll();
-      await fn();
-    });
-}
-
 /** Registers the graph contract tests for one adapter. */
 export function runGraphContract(opts: GraphContractOptions): void {
   let g: GraphStore;
@@ -514,203 +491,6 @@ export function runGraphContract(opts: GraphContractOptions): void {
         }),
         { numRuns: 200 },
       );
-    });
-  });
-}
-
-type Op =
-  | {
-      kind: 'add';
-      s: string;
-      p: string;
-      o: string;
-      lit: boolean;
-      from: string | null | undefined;
-      to: string | null | undefined;
-    }
-  | { kind: 'invalidate'; s: string; p: string; o: string; ended: string | undefined };
-
-const dateArb = fc.integer({ min: 0, max: 11 }).map(day);
-const objArb = fc.oneof(
-  fc.record({ o: fc.constantFrom('acme', 'globex'), lit: fc.constant(false), p: fc.constantFrom('works_at', 'likes') }),
-  fc.record({ o: fc.constantFrom('open', 'done'), lit: fc.constant(true), p: fc.constant('status') }),
-);
-const opArb: fc.Arbitrary<Op> = fc.oneof(
-  {
-    weight: 4,
-    arbitrary: fc
-      .record({
-        kind: fc.constant('add' as const),
-        s: fc.constantFrom('ann', 'bob'),
-        obj: objArb,
-        from: fc.option(fc.option(dateArb, { nil: null }), { nil: undefined, freq: 6 }),
-        to: fc.option(fc.option(dateArb, { nil: null }), { nil: undefined, freq: 2 }),
-      })
-      .map(({ obj, ...r }) => ({ ...r, ...obj })),
-  },
-  {
-    weight: 1,
-    arbitrary: fc
-      .record({
-        kind: fc.constant('invalidate' as const),
-        s: fc.constantFrom('ann', 'bob'),
-        obj: objArb,
-        ended: fc.option(dateArb, { nil: undefined }),
-      })
-      .map(({ obj, ...r }) => ({ ...r, o: obj.o, p: obj.p })),
-  },
-);
-
-interface MFact {
-  s: string;
-  p: string;
-  o: string;
-  lit: boolean;
-  from: number;
-  to: number;
-  seq: number;
-}
-
-/** The naive model: windows as numbers (±Infinity for open ends), rules applied by linear scans. */
-class ReplayModel {
-  facts: MFact[] = [];
-  private readonly now: number;
-  constructor(
-    private readonly functional: Set<string>,
-    now: string,
-  ) {
-    this.now = Date.parse(now);
-  }
-  add(
-    s: string,
-    p: string,
-    o: string,
-    lit: boolean,
-    fromIn: string | null | undefined,
-    toIn: string | null | undefined,
-  ): boolean {
-    let from = fromIn === undefined ? this.now : fromIn === null ? -Infinity : Date.parse(fromIn);
-    let to = toIn == null ? Infinity : Date.parse(toIn);
-    if (to < from) return false;
-    if (
-      to === Infinity &&
-      this.facts.some((f) => f.s === s && f.p === p && f.o === o && f.lit === lit && f.to === Infinity)
-    )
-      return true;
-    const seq = this.facts.length;
-    if (from === to) {
-      this.facts.push({ s, p, o, lit, from, to, seq });
-      return true;
-    }
-    const rivals = this.facts.filter(
-      (f) => f.s === s && f.p === p && f.from < f.to && (this.functional.has(p) || (f.o === o && f.lit === lit)),
-    );
-    if (from === -Infinity && rivals.some((f) => f.from === -Infinity)) {
-      from = this.now;
-      if (to < from) return false;
-    }
-    for (const f of rivals) if (f.from > from) to = Math.min(to, f.from);
-    for (const f of rivals) if (f.from <= from && f.to > from) f.to = from;
-    this.facts.push({ s, p, o, lit, from, to, seq });
-    return true;
-  }
-  invalidate(s: string, p: string, o: string, endedIn: string | undefined): boolean {
-    const ended = endedIn === undefined ? this.now : Date.parse(endedIn);
-    const open = this.facts.filter((f) => f.s === s && f.p === p && f.o === o && f.to === Infinity);
-    if (open.some((f) => f.from > ended)) return false;
-    for (const f of open) f.to = ended;
-    return true;
-  }
-  query(e: string, at: string): string[] {
-    const t = Date.parse(at);
-    const iso = (n: number, open: string) => (Number.isFinite(n) ? new Date(n).toISOString() : open);
-    return this.facts
-      .filter((f) => (f.s === e || (!f.lit && f.o === e)) && f.from <= t && t < f.to)
-      .sort((a, b) => a.from - b.from || a.seq - b.seq)
-      .map((f) => `${f.s} ${f.p} ${f.o} [${iso(f.from, '-inf')}, ${iso(f.to, 'open')})`);
-  }
-}
-
-/** Options of {@link runTunnelContract}. */
-interface TunnelContractOptions {
-  name: string;
-  /** Returns a fresh, initialised tunnel store. */
-  make: () => Promise<TunnelStore>;
-  skip?: { reason: string; tests: string[] }[];
-}
-
-/** Registers the tunnel contract tests for one adapter. */
-export function runTunnelContract(opts: TunnelContractOptions): void {
-  let t: TunnelStore;
-  const it = registrar(opts.skip, () => t);
-  describe(`tunnel contract: ${opts.name}`, () => {
-    before(async () => {
-      t = await opts.make();
-    });
-    after(async () => {
-      await t.close();
-    });
-
-    it('create is symmetric and upserts the label; list, follow and delete', async () => {
-      const a = await t.create(
-        { source: { wing: 'api', room: 'auth' }, target: { wing: 'web', room: 'login' }, label: 'same bug' },
-        { clock },
-      );
-      const b = await t.create(
-        { source: { wing: 'web', room: 'login' }, target: { wing: 'api', room: 'auth' }, label: 'same flow' },
-        { clock },
-      );
-      assert.equal(b.id, a.id);
-      assert.deepEqual([b.label, b.source.wing, b.createdAt], ['same flow', 'api', '2026-01-15T12:00:00.000Z']);
-      await t.create(
-        { source: { wing: 'api', room: 'auth', drawerId: 'd1' }, target: { wing: 'ops', room: 'deploy' } },
-        { clock },
-      );
-      assert.equal((await t.list()).length, 2);
-      assert.equal((await t.list({ wing: 'web' })).length, 1);
-      assert.deepEqual((await t.follow({ wing: 'api', room: 'auth' })).map((f) => `${f.to.wing}/${f.to.room}`).sort(), [
-        'ops/deploy',
-        'web/login',
-      ]);
-      assert.deepEqual(
-        (await t.follow({ wing: 'web', room: 'login' })).map((f) => f.to.room),
-        ['auth'],
-      );
-      assert.equal(
-        await code(t.create({ source: { wing: 'a', room: 'r' }, target: { wing: 'a', room: 'r' } })),
-        'KG_TUNNEL_SELF',
-      );
-      assert.equal(await t.delete(a.id), true);
-      assert.equal(await t.delete(a.id), false);
-      assert.equal((await t.list()).length, 1);
-    });
-
-    it('traverse walks implicit (same room name) and explicit tunnels breadth-first', async () => {
-      const rooms = [
-        { wing: 'api', room: 'auth', count: 5 },
-        { wing: 'web', room: 'auth', count: 2 },
-        { wing: 'web', room: 'login', count: 3 },
-        { wing: 'ops', room: 'deploy', count: 1 },
-        { wing: 'api', room: 'general', count: 9 },
-        { wing: 'web', room: 'general', count: 9 },
-      ];
-      assert.deepEqual(implicitTunnels(rooms), [{ room: 'auth', wings: ['api', 'web'] }]);
-      await t.create(
-        { source: { wing: 'web', room: 'auth' }, target: { wing: 'ops', room: 'deploy' }, label: 'rollout' },
-        { clock },
-      );
-      const steps = await traverse({ wing: 'api', room: 'auth' }, 3, { rooms: () => rooms, tunnels: t });
-      assert.deepEqual(
-        steps.map((s) => [`${s.wing}/${s.room}`, s.hops, s.via]),
-        [
-          ['api/auth', 0, 'start'],
-          ['web/auth', 1, 'implicit'],
-          ['ops/deploy', 2, 'explicit'],
-        ],
-      );
-      assert.equal(steps[2]?.label, 'rollout');
-      assert.equal((await traverse({ wing: 'api', room: 'auth' }, 1, { rooms: () => rooms, tunnels: t })).length, 2);
-      assert.equal((await traverse({ wing: 'api', room: 'general' }, 3, { rooms: () => rooms })).length, 1);
     });
   });
 }

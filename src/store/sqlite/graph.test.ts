@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSqliteGraphStore } from '../../kg/index.js';
-import { runGraphContract, runTunnelContract } from '../../testing/graph-contract.js';
+import { runGraphContract } from '../../testing/graph-contract.js';
+import { runTunnelContract } from '../../testing/tunnel-contract.js';
 import { createSqliteTunnelStore, openDatabase } from '../index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loci-kg-'));
