@@ -1,7 +1,8 @@
 /**
  * @module kg/types
  * The `GraphStore` port: entities, temporal facts and their provenance. Every backend (in-memory
- * reference, SQLite, later PostgreSQL) implements it and passes `src/testing/graph-contract.ts` (tunnels: `tunnel-contract.ts`).
+ * reference, SQLite, later PostgreSQL) implements it and passes `src/testing/graph-contract.ts`
+ * (tunnels: `tunnel-contract.ts`).
  *
  * Time model (see ARCHITECTURE.md): a fact holds on the half-open window `[validFrom, validTo)`;
  * `validFrom: null` means "since forever", `validTo: null` means "still open". Dates are stored as
