@@ -150,13 +150,18 @@ export function decisionSentences(lines: readonly ProseLine[], max = 3): Decisio
   return out;
 }
 
-/** Joins prose lines into one paragraph of at most `max` characters, cut at a word. */
-export function joinProse(lines: readonly ProseLine[], max: number): string {
-  const text = lines
+/** Prose lines as one paragraph: joined with spaces, whitespace runs folded. */
+function flatProse(lines: readonly ProseLine[]): string {
+  return lines
     .map((l) => l.text)
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/** Joins prose lines into one paragraph of at most `max` characters, cut at a word. */
+export function joinProse(lines: readonly ProseLine[], max: number): string {
+  const text = flatProse(lines);
   if (text.length <= max) return text;
   const slice = text.slice(0, Math.max(1, max - 1));
   const sp = slice.lastIndexOf(' ');
@@ -168,11 +173,7 @@ export function joinProse(lines: readonly ProseLine[], max: number): string {
  * gist, about a third) and its end (whole sentences: results, questions, next steps).
  */
 export function finalProse(lines: readonly ProseLine[], max: number): string {
-  const text = lines
-    .map((l) => l.text)
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = flatProse(lines);
   if (text.length <= max) return text;
   const head = joinProse(lines, Math.floor(max / 3));
   return `${head.replace(/…$/, '')} …${tailProse(lines, max - head.length - 2).replace(/^…/, '')}`;
@@ -180,11 +181,7 @@ export function finalProse(lines: readonly ProseLine[], max: number): string {
 
 /** The last prose of a turn, up to `max` characters (whole sentences from the end when possible). */
 function tailProse(lines: readonly ProseLine[], max: number): string {
-  const text = lines
-    .map((l) => l.text)
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = flatProse(lines);
   if (text.length <= max) return text;
   const parts = sentences(text);
   let out = '';
