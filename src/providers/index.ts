@@ -5,7 +5,17 @@
  * This file is the only door into `src/providers/`.
  */
 export type {
+  AgentMessage,
   ChatMessage,
+  ContentBlock,
+  StreamEvent,
+  StreamRequest,
+  SystemPart,
+  TextBlock,
+  TokenUsage,
+  ToolResultBlock,
+  ToolSpec,
+  ToolUseBlock,
   CompleteRequest,
   CompleteResult,
   LlmProvider,

@@ -100,3 +100,97 @@ export interface ProviderDeps {
   /** Random source in [0, 1) for back-off jitter. Default: `Math.random`. */
   random?: () => number;
 }
+
+// ── agent turns: content blocks, tools and streaming (shared by `context`, the agent loop and `loci chat`) ──
+
+/** Plain text in a turn. */
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+/** The model asks for a tool to be run. `id` is the provider's call id, echoed by the result. */
+export interface ToolUseBlock {
+  type: 'tool_use';
+  id: string;
+  name: string;
+  /** The tool's arguments, as parsed JSON. */
+  input: Record<string, unknown>;
+}
+
+/** What a tool returned, sent back in a user turn. */
+export interface ToolResultBlock {
+  type: 'tool_result';
+  /** The `id` of the {@link ToolUseBlock} this answers. */
+  toolUseId: string;
+  /** The result as the model sees it (a preview plus a path when the full output was persisted). */
+  content: string;
+  /** True when the tool failed; the content is then the error message. */
+  isError?: boolean;
+}
+
+/** One piece of an agent turn. */
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
+
+/**
+ * One turn of an agent conversation: plain text or content blocks. Tool uses appear only in
+ * assistant turns, tool results only in user turns. The system prompt travels separately.
+ */
+export interface AgentMessage {
+  role: 'user' | 'assistant';
+  content: string | ContentBlock[];
+}
+
+/** A tool the model may call: its name, what it does and a JSON Schema of its input object. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/**
+ * Token counts as the provider reports them. Absent figures are 0. `cacheReadTokens` and
+ * `cacheCreationTokens` are Anthropic's prompt-cache counts (OpenAI's cached tokens map to reads).
+ */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheCreationTokens: number;
+}
+
+/**
+ * A system prompt in parts. `cache: true` on a part marks a cache breakpoint after it (Anthropic's
+ * `cache_control: {type: 'ephemeral'}`); providers without prompt caching join the parts as text.
+ */
+export interface SystemPart {
+  text: string;
+  cache?: boolean;
+}
+
+/** One streamed agent turn request. */
+export interface StreamRequest {
+  /** System prompt: plain text or parts with cache breakpoints. Default: none. */
+  system?: string | SystemPart[];
+  /** The conversation, oldest first; must not be empty. */
+  messages: AgentMessage[];
+  /** Tools the model may call. Default: none. */
+  tools?: ToolSpec[];
+  /** Upper bound on generated tokens. Default 4,096; 1 … 1,000,000. */
+  maxTokens?: number;
+  /** Sampling temperature. Default 0; 0 … 2. */
+  temperature?: number;
+  /** Cancels the call; cancellation raises `ABORTED`. */
+  signal?: AbortSignal;
+  /** Total time allowed before the first byte, retries included, in ms. Default: the provider's. */
+  timeoutMs?: number;
+}
+
+/**
+ * What a streamed turn yields, in order: `text` deltas and whole `tool_use` blocks as they
+ * complete, then exactly one `done` with the assembled assistant message, usage and stop reason.
+ */
+export type StreamEvent =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; block: ToolUseBlock }
+  | { type: 'done'; message: AgentMessage; usage?: TokenUsage; stopReason?: string; model: string };
