@@ -8,6 +8,8 @@ import type { Command } from 'commander';
 export interface GlobalOptions {
   /** `--home DIR`. */
   home?: string;
+  /** `--server URL`: the team server of remote mode. */
+  server?: string;
 }
 
 /** Output sinks; tests pass in-memory ones through `runCli`. */
