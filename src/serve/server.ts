@@ -34,7 +34,7 @@ const OMITTED_TOOLS = [
 ];
 
 /** Options of {@link startTeamServer}. */
-export interface TeamServerOptions {
+interface TeamServerOptions {
   /** Palace folder. Default `LOCI_HOME` or `~/.loci`. */
   home?: string;
   /** Environment for the palace settings. Default the process's. */

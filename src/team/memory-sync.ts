@@ -49,8 +49,7 @@ export interface MemorySyncRequest {
  * file someone else changed: it stays), `deleted` (the file is gone everywhere), `pulled` (someone
  * else's newer version), `unchanged`, `refused` (not a shareable memory).
  */
-export type MemoryOutcomeStatus =
-  'accepted' | 'merged' | 'conflict' | 'kept' | 'deleted' | 'pulled' | 'unchanged' | 'refused';
+type MemoryOutcomeStatus = 'accepted' | 'merged' | 'conflict' | 'kept' | 'deleted' | 'pulled' | 'unchanged' | 'refused';
 
 /** The outcome for one file: the member writes `text` (deletes the file when null) and records `version`. */
 export interface MemoryOutcome {

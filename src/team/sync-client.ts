@@ -25,7 +25,7 @@ import {
 } from './memory-sync.js';
 
 /** Options of {@link syncMemoryDir}. */
-export interface SyncMemoryDirOptions {
+interface SyncMemoryDirOptions {
   /** The memory folder (Claude Code's, or Loci's; see `selectMemoryDir`). */
   dir: string;
   /** The project on the server: its wing. */
@@ -39,7 +39,7 @@ export interface SyncMemoryDirOptions {
 }
 
 /** What one sync did. */
-export interface MemorySyncReport {
+interface MemorySyncReport {
   project: string;
   dryRun: boolean;
   /** Files sent (new, changed or deleted locally). */
