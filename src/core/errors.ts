@@ -343,6 +343,28 @@ export const ERRORS = {
       'nothing was written',
   ),
 
+  // ── memory extraction and session notes ────────────────────────────────────
+  /**
+   * `loci extract --session ID` found no transcript of that session under Claude Code's projects
+   * folder. details: session, configDir.
+   */
+  EXTRACT_SESSION_NOT_FOUND: spec<{ session: string; configDir: string }>(
+    'user',
+    (d) =>
+      `no transcript of session ${d.session} under ${d.configDir}/projects — pass the file with --transcript, ` +
+      'or set CLAUDE_CONFIG_DIR',
+  ),
+  /**
+   * The model's answer to an extraction or session-notes request is not the strict JSON asked for,
+   * even after one corrective retry; nothing was written. details: provider, reason.
+   */
+  EXTRACT_ANSWER_INVALID: spec<{ provider: string; reason: string }>(
+    'dependency',
+    (d) =>
+      `the model (${d.provider}) did not answer in the required JSON format: ${d.reason} — nothing was written; ` +
+      'retry, or use a stronger model (LOCI_LLM_MODEL)',
+  ),
+
   // ── embedders and model providers ──────────────────────────────────────────
   /** A local model directory lacks a file. details: dir, file, hint. */
   MODEL_FILE_MISSING: spec<{ dir: string; file: string; hint: string }>(
