@@ -30,7 +30,7 @@
  * | `LOCI_MINE_ROOTS` | `mineRoots` | folders MCP callers may mine (path-list separator) | project + Claude dir |
  * | `LOCI_MCP_ALLOWED_ORIGINS` | `mcpAllowedOrigins` | extra browser origins of `loci mcp --http` (`a,b`) | none |
  * | `LOCI_MCP_IDLE_SECONDS` | `mcpIdleSeconds` | idle session timeout of `loci mcp --http`, s | 300 |
- * | `LOCI_TOKEN` | `token` | bearer token `loci mcp --http` requires; the team server token in remote mode | `''` (none) |
+ * | `LOCI_TOKEN` | `token` | token `loci mcp --http` requires; team server token (remote mode) | `''` (none) |
  * | `LOCI_SERVER` | `server` | team server URL: the CLI runs search/get/add/kg/mine/memory sync there | none (local) |
  * | `LOCI_HOOK_DEBUG` | `hookDebug` | `1`: hooks log at debug level | off |
  * | `LOCI_HOOK_NUDGE` | `hookNudge` | `1`: the Stop hook adds a save nudge | off |
