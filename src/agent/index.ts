@@ -7,6 +7,7 @@
  */
 export {
   createAgent,
+  replayMessages,
   type Agent,
   type AgentOptions,
   type AgentContext,
@@ -17,5 +18,4 @@ export type { AgentEvent, AgentTool, ToolContext, ToolRun, TurnResult } from './
 export { FILE_TOOLS, globRegExp } from './tools-fs.js';
 export { SHELL_TOOL } from './tools-shell.js';
 export { lociTools, type LociToolsOptions } from './tools-loci.js';
-export { editDiff, type EditDiff } from './diff.js';
 export { saveChatSession, loadChatSession, listChatSessions, type ChatSession } from './sessions.js';

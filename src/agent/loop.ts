@@ -37,6 +37,34 @@ export interface AgentContext {
   }>;
   recordUsage(usage: TokenUsage): void;
   flushArchive(): Promise<number>;
+  /** The live messages (saved for `/resume`). */
+  messages(): AgentMessage[];
+}
+
+/**
+ * Appends saved `messages` to a fresh context, in order (`/resume`): plain user turns as prompts,
+ * assistant turns as answers, tool results as tool results (large ones are persisted again, which
+ * the content hash makes a no-op).
+ */
+export function replayMessages(context: AgentContext, messages: readonly AgentMessage[]): void {
+  for (const m of messages) {
+    if (m.role === 'assistant') {
+      context.appendAssistant(m);
+      continue;
+    }
+    if (typeof m.content === 'string') {
+      context.appendUser(m.content);
+      continue;
+    }
+    const results = m.content.flatMap((b) =>
+      b.type === 'tool_result'
+        ? [{ toolUseId: b.toolUseId, content: b.content, ...(b.isError ? { isError: true } : {}) }]
+        : [],
+    );
+    if (results.length > 0) context.appendToolResults(results);
+    const text = m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+    if (text !== '') context.appendUser(text);
+  }
 }
 
 /** Recall settings of the loop. */
@@ -62,8 +90,11 @@ export interface AgentOptions {
   cwd: string;
   /** Asks the person before a side effect (shell). Default: refuse. */
   confirm?: ToolContext['confirm'] | undefined;
-  /** Recall from a memory directory each turn. Default: no recall. */
-  recall?: AgentRecallOptions | undefined;
+  /**
+   * Recall from a memory directory each turn (a function is called per turn, e.g. to follow the
+   * session id after `/clear`). Default: no recall.
+   */
+  recall?: AgentRecallOptions | (() => AgentRecallOptions) | undefined;
   /** Most model calls per turn (tool rounds + 1). Default 25; 1 … 1,000. */
   maxModelCalls?: number | undefined;
   /** `maxTokens` of each model call. Default the provider's stream default (4,096). */
@@ -90,7 +121,7 @@ export function createAgent(opts: AgentOptions): Agent {
 
   async function recallFor(prompt: string, signal: AbortSignal | undefined): Promise<RecallResult | undefined> {
     if (!opts.recall) return undefined;
-    const { waitMs = 1_500, ...recall } = opts.recall;
+    const { waitMs = 1_500, ...recall } = typeof opts.recall === 'function' ? opts.recall() : opts.recall;
     const prefetch = startRecallPrefetch(prompt, { ...recall, ...(signal ? { signal } : {}) });
     if (!prefetch.settled) {
       const ac = new AbortController();
@@ -111,7 +142,8 @@ export function createAgent(opts: AgentOptions): Agent {
     for (const call of calls) {
       const tool = tools.get(call.name);
       let run;
-      if (!tool) run = { content: `unknown tool ${call.name}; available: ${[...tools.keys()].join(', ')}`, isError: true };
+      if (!tool)
+        run = { content: `unknown tool ${call.name}; available: ${[...tools.keys()].join(', ')}`, isError: true };
       else {
         try {
           run = await tool.run(call.input, { cwd: opts.cwd, signal, confirm });

@@ -6,8 +6,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { unifiedDiff } from '../core/diff.js';
 import { writeFileAtomic } from '../core/fs-safe.js';
-import { editDiff } from './diff.js';
 import type { AgentTool, ToolRun } from './types.js';
 
 /** Folders never walked by `list` and `grep`. */
@@ -220,8 +220,8 @@ const editTool: AgentTool = {
       after = before.slice(0, at) + newText + before.slice(at + oldText.length);
     }
     writeFileAtomic(abs, after);
-    const diff = editDiff(name, before, after, !exists);
-    return { content: `${exists ? 'edited' : 'created'} ${name}\n${diff.text}`, display: diff.text };
+    const diff = unifiedDiff(name, exists ? before : undefined, after).trimEnd();
+    return { content: `${exists ? 'edited' : 'created'} ${name}\n${diff}`, display: diff };
   },
 };
 

@@ -110,8 +110,5 @@ function searchTool(palace: Pick<Palace, 'search'>): AgentTool {
 
 /** Loci's tools available with `opts`. */
 export function lociTools(opts: LociToolsOptions): AgentTool[] {
-  return [
-    ...(opts.memoryDir ? [memoryTool(opts.memoryDir)] : []),
-    ...(opts.palace ? [searchTool(opts.palace)] : []),
-  ];
+  return [...(opts.memoryDir ? [memoryTool(opts.memoryDir)] : []), ...(opts.palace ? [searchTool(opts.palace)] : [])];
 }
