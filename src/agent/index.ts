@@ -5,17 +5,9 @@
  * memory and search tools, recall each turn, and the conversation kept by `loci/context`. Saved
  * sessions for `/resume`. This file is the only door into `src/agent/`.
  */
-export {
-  createAgent,
-  replayMessages,
-  type Agent,
-  type AgentOptions,
-  type AgentContext,
-  type AgentRecallOptions,
-  type AgentToolOutput,
-} from './loop.js';
+export { createAgent, replayMessages, type Agent, type AgentContext } from './loop.js';
 export type { AgentEvent, AgentTool, ToolContext, ToolRun, TurnResult } from './types.js';
 export { FILE_TOOLS, globRegExp } from './tools-fs.js';
 export { SHELL_TOOL } from './tools-shell.js';
-export { lociTools, type LociToolsOptions } from './tools-loci.js';
-export { saveChatSession, loadChatSession, listChatSessions, type ChatSession } from './sessions.js';
+export { lociTools } from './tools-loci.js';
+export { saveChatSession, loadChatSession, listChatSessions } from './sessions.js';

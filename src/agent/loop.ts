@@ -14,7 +14,7 @@ import { startRecallPrefetch, type RecallOptions, type RecallResult } from '../r
 import { addUsage, zeroUsage, type AgentEvent, type AgentTool, type ToolContext, type TurnResult } from './types.js';
 
 /** One tool output handed to the context. */
-export interface AgentToolOutput {
+interface AgentToolOutput {
   toolUseId: string;
   content: string;
   isError?: boolean;
@@ -68,7 +68,7 @@ export function replayMessages(context: AgentContext, messages: readonly AgentMe
 }
 
 /** Recall settings of the loop. */
-export interface AgentRecallOptions extends Omit<RecallOptions, 'signal'> {
+interface AgentRecallOptions extends Omit<RecallOptions, 'signal'> {
   /** The Loci home: with `session`, what was injected is recorded in `<home>/sessions/<id>.json`. */
   home?: string | undefined;
   /**
@@ -79,7 +79,7 @@ export interface AgentRecallOptions extends Omit<RecallOptions, 'signal'> {
 }
 
 /** Options of {@link createAgent}. */
-export interface AgentOptions {
+interface AgentOptions {
   /** The model. */
   provider: StreamingLlmProvider;
   /** The conversation (a `loci/context` manager). */

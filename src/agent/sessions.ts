@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../core/fs-safe.js';
 import type { AgentMessage } from '../providers/index.js';
 
 /** One saved session. */
-export interface ChatSession {
+interface ChatSession {
   id: string;
   /** The first prompt, cut to 80 characters. */
   title: string;

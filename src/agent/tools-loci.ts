@@ -9,7 +9,7 @@ import type { Palace } from '../palace/index.js';
 import type { AgentTool, ToolRun } from './types.js';
 
 /** Where Loci's tools read and write. */
-export interface LociToolsOptions {
+interface LociToolsOptions {
   /** The memory directory (`MEMORY.md` plus topic files). Without it there is no `memory` tool. */
   memoryDir?: string | undefined;
   /** The open palace. Without it there is no `search` tool. */

@@ -11,7 +11,7 @@ import type { AgentEvent, TurnResult } from '../agent/index.js';
 import { table } from './format.js';
 
 /** A row of `/context`. */
-export interface ContextRow {
+interface ContextRow {
   section: string;
   tokens: number;
 }
@@ -32,7 +32,7 @@ export interface ChatController {
 }
 
 /** Terminal styling (identity functions when colours are off). */
-export interface TuiStyle {
+interface TuiStyle {
   bold(s: string): string;
   dim(s: string): string;
   cyan(s: string): string;
