@@ -368,15 +368,6 @@ export const ERRORS = {
       'with search',
   ),
 
-  // ── chat (the agent loop) ──────────────────────────────────────────────────
-  /** `loci chat` was run but no LLM provider is configured. details: none. */
-  CHAT_PROVIDER_MISSING: spec<Record<string, never>>(
-    'user',
-    () =>
-      'loci chat needs an LLM and none is configured — set LOCI_LLM_PROVIDER (anthropic, openai or ollama) and ' +
-      'LOCI_LLM_API_KEY (or ANTHROPIC_API_KEY / OPENAI_API_KEY); optionally LOCI_LLM_MODEL and LOCI_LLM_BASE_URL',
-  ),
-
   // ── hooks ──────────────────────────────────────────────────────────────────
   /** `loci hook <event>` got an event it does not handle. details: event, expected (the list). */
   HOOK_EVENT_UNKNOWN: spec<{ event: string; expected: string }>(
@@ -423,6 +414,15 @@ export const ERRORS = {
     (d) =>
       `the model (${d.provider}) did not answer in the required JSON format: ${d.reason} — nothing was written; ` +
       'retry, or use a stronger model (LOCI_LLM_MODEL)',
+  ),
+
+  // ── chat (the agent loop) ──────────────────────────────────────────────────
+  /** `loci chat` was run but no LLM provider is configured. details: none. */
+  CHAT_PROVIDER_MISSING: spec<Record<string, never>>(
+    'user',
+    () =>
+      'loci chat needs an LLM and none is configured — set LOCI_LLM_PROVIDER (anthropic, openai or ollama) and ' +
+      'LOCI_LLM_API_KEY (or ANTHROPIC_API_KEY / OPENAI_API_KEY); optionally LOCI_LLM_MODEL and LOCI_LLM_BASE_URL',
   ),
 
   // ── embedders and model providers ──────────────────────────────────────────
