@@ -443,6 +443,15 @@ export const ERRORS = {
       'retry, or use a stronger model (LOCI_LLM_MODEL)',
   ),
 
+  // ── chat (the agent loop) ──────────────────────────────────────────────────
+  /** `loci chat` was run but no LLM provider is configured. details: none. */
+  CHAT_PROVIDER_MISSING: spec<Record<string, never>>(
+    'user',
+    () =>
+      'loci chat needs an LLM and none is configured — set LOCI_LLM_PROVIDER (anthropic, openai or ollama) and ' +
+      'LOCI_LLM_API_KEY (or ANTHROPIC_API_KEY / OPENAI_API_KEY); optionally LOCI_LLM_MODEL and LOCI_LLM_BASE_URL',
+  ),
+
   // ── embedders and model providers ──────────────────────────────────────────
   /** A local model directory lacks a file. details: dir, file, hint. */
   MODEL_FILE_MISSING: spec<{ dir: string; file: string; hint: string }>(
