@@ -9,3 +9,13 @@ export { derivableReason, sessionFiles, type DerivableContext, type FactFields }
 export { parseAnswer, EXTRACT_SYSTEM, CHUNK_CHARS } from './llm.js';
 export { readSession, findSessionTranscript, sessionDir } from './session.js';
 export type { Candidate, Proposal, Skipped, SessionRead, SessionTurn } from './types.js';
+export {
+  updateSessionNotes,
+  readSessionNotes,
+  claudeSessionSummary,
+  extractiveNotes,
+  NOTES_THRESHOLDS,
+  NOTES_SECTIONS,
+  type SessionNotesOptions,
+  type SessionNotesResult,
+} from './notes.js';
