@@ -19,3 +19,4 @@ export {
   type SessionNotesOptions,
   type SessionNotesResult,
 } from './notes.js';
+export { extractForProject, archiveSessionNotes, type ProjectExtractOptions, type NotesToArchive } from './project.js';
