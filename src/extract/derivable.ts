@@ -42,8 +42,14 @@ export interface FactFields {
 }
 
 const HASH = /\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/;
+const GIT_VERB = String.raw`(?:committed|merged|pushed|rebased|reverted|cherry-picked|squashed|tagged|force-pushed)`;
 const GIT_EVENT = new RegExp(
-  String.raw`\b(?:committed|merged|pushed|rebased|reverted|cherry-picked|squashed|tagged|force-pushed)\b` +
+  String.raw`\b(?:was|were|got|been|has|have|had|I|we|you|they|he|she)\s+(?:\w+\s+)?` +
+    GIT_VERB +
+    String.raw`\b|\b` +
+    GIT_VERB +
+    String.raw`\s+(?:\w+\s+)?(?:to|into|onto|on|in|from)\s+(?:the\s+)?(?:main|master|develop|trunk|origin|upstream|` +
+    String.raw`remote|release|branch|repo)` +
     String.raw`|\b(?:commit|PR|pull request|MR)\s+#?\w+\s+(?:was\s+)?(?:merged|landed|added|fixed|introduced` +
     String.raw`|reverted)\b|\bgit (?:log|blame|history) (?:shows|says)\b`,
   'i',
