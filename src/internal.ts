@@ -212,6 +212,8 @@ export {
   explicitCandidates,
   derivableReason,
   readSession,
+  findSessionTranscript,
+  latestSessionTranscript,
   type ExtractResult,
   type Proposal,
   type Skipped,

@@ -36,7 +36,7 @@ test('explicit: feedback carries Why and How to apply; the reason says no model 
   const [c] = explicitCandidates(turns('From now on, reply in French.'));
   assert.match(c!.why!, /^The user asked for it explicitly on 2026-03-04: "From now on, reply in French\."$/);
   assert.ok(c!.how);
-  assert.match(c!.reason, /^explicit request \(no model\) in turn 0/);
+  assert.match(c!.reason, /^explicit request \(no model\): "From now on, reply in French\."$/);
 });
 
 test('explicit: no request, no memory', () => {

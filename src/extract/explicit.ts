@@ -130,7 +130,11 @@ export function explicitCandidates(turns: readonly SessionTurn[]): Candidate[] {
       if (PRONOUN_ONLY.test(fact) || contentWords(fact) < 2 || seen.has(fact.toLowerCase())) continue;
       seen.add(fact.toLowerCase());
       const type = classify(cue.kind, fact);
-      const quote = m[0].trim().replace(/\s+/g, ' ').slice(0, 160);
+      const quote = m[0]
+        .replace(/^[\s.!?;:,]+/, '')
+        .trim()
+        .replace(/\s+/g, ' ')
+        .slice(0, 160);
       const when = t.at ? ` on ${t.at.slice(0, 10)}` : '';
       const upper = fact[0]!.toUpperCase() + fact.slice(1);
       out.push({
@@ -148,7 +152,7 @@ export function explicitCandidates(turns: readonly SessionTurn[]): Candidate[] {
             }
           : {}),
         turn: t.index,
-        reason: `explicit request (no model) in turn ${t.index}${when}: "${quote}"`,
+        reason: `explicit request (no model): "${quote}"`,
       });
     }
   }
