@@ -30,7 +30,8 @@
  * | `LOCI_MINE_ROOTS` | `mineRoots` | folders MCP callers may mine (path-list separator) | project + Claude dir |
  * | `LOCI_MCP_ALLOWED_ORIGINS` | `mcpAllowedOrigins` | extra browser origins of `loci mcp --http` (`a,b`) | none |
  * | `LOCI_MCP_IDLE_SECONDS` | `mcpIdleSeconds` | idle session timeout of `loci mcp --http`, s | 300 |
- * | `LOCI_TOKEN` | `token` | bearer token `loci mcp --http` requires | `''` (none) |
+ * | `LOCI_TOKEN` | `token` | token `loci mcp --http` requires; team server token (remote mode) | `''` (none) |
+ * | `LOCI_SERVER` | `server` | team server URL: the CLI runs search/get/add/kg/mine/memory sync there | none (local) |
  * | `LOCI_HOOK_DEBUG` | `hookDebug` | `1`: hooks log at debug level | off |
  * | `LOCI_HOOK_NUDGE` | `hookNudge` | `1`: the Stop hook adds a save nudge | off |
  * | `LOCI_HOOK_SAVE_EVERY` | `hookSaveEvery` | prompts between archive runs (1 … 10000; else default) | 15 |
@@ -109,6 +110,8 @@ export interface LociSettings {
   readonly mcpIdleSeconds: string | undefined;
   /** `LOCI_TOKEN`, `''` when unset. */
   readonly token: string;
+  /** `LOCI_SERVER` trimmed, undefined when unset or empty (team server: remote mode). */
+  readonly server: string | undefined;
   /** `LOCI_HOOK_DEBUG` is `1`. */
   readonly hookDebug: boolean;
   /** `LOCI_HOOK_NUDGE` is `1`. */
@@ -182,6 +185,7 @@ export function readSettings(env: Env = process.env): LociSettings {
     mcpAllowedOrigins: list(env['LOCI_MCP_ALLOWED_ORIGINS'], ','),
     mcpIdleSeconds: env['LOCI_MCP_IDLE_SECONDS'],
     token: env['LOCI_TOKEN'] ?? '',
+    server: env['LOCI_SERVER']?.trim() || undefined,
     hookDebug: env['LOCI_HOOK_DEBUG'] === '1',
     hookNudge: env['LOCI_HOOK_NUDGE'] === '1',
     hookSaveEvery: Number.isInteger(every) && every >= 1 && every <= 10_000 ? every : HOOK_SAVE_EVERY_DEFAULT,

@@ -6,7 +6,7 @@
  * only `search.ts` and what it imports. `cli/commands.test.ts` checks that these help lines are the
  * ones the modules register. Add one entry per command file.
  */
-import type { RegisterCommand } from '../context.js';
+import type { DirectCommand, RegisterCommand } from '../context.js';
 
 /** The help line of one top-level command (what `loci --help` lists). */
 interface CommandSummary {
@@ -19,7 +19,8 @@ interface CommandSummary {
 
 /** One command module: its loader and the top-level commands it registers. */
 interface CommandModule {
-  load: () => Promise<{ register: RegisterCommand }>;
+  /** The module; `direct`, when it exports one, runs the plain argv forms without commander. */
+  load: () => Promise<{ register: RegisterCommand; direct?: DirectCommand }>;
   commands: readonly CommandSummary[];
 }
 
