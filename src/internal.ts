@@ -211,6 +211,7 @@ export {
   claudeSessionSummary,
   explicitCandidates,
   derivableReason,
+  sessionFiles,
   readSession,
   findSessionTranscript,
   latestSessionTranscript,

@@ -32,6 +32,16 @@ test('explicit: the usual ways of asking for something to be kept', () => {
   ]);
 });
 
+test('explicit: "remember this" and its variants point at the sentence before', () => {
+  assert.deepEqual(found("We can't deploy on Fridays. Make sure you know about it next time!"), [
+    ['feedback', "We can't deploy on Fridays."],
+  ]);
+  assert.deepEqual(found('The staging VPN drops every hour. Remember this.'), [
+    ['project', 'The staging VPN drops every hour.'],
+  ]);
+  assert.deepEqual(found('Remember this.'), [], 'nothing before it');
+});
+
 test('explicit: feedback carries Why and How to apply; the reason says no model was used', () => {
   const [c] = explicitCandidates(turns('From now on, reply in French.'));
   assert.match(c!.why!, /^The user asked for it explicitly on 2026-03-04: "From now on, reply in French\."$/);
