@@ -66,6 +66,21 @@ export const COMMANDS: readonly CommandModule[] = [
     commands: [line('memory', '', 'Claude Code–compatible memory files (MEMORY.md and topic files)')],
   },
   {
+    load: () => import('./extract.js'),
+    commands: [
+      line(
+        'extract',
+        '[options]',
+        'propose memories from the new part of a session and write them (or --dry-run to see the diff)',
+      ),
+      line(
+        'notes',
+        '[options]',
+        'bring the running notes of a session up to date (thresholds: 10K tokens, then 5K + 3 tool calls)',
+      ),
+    ],
+  },
+  {
     load: () => import('./recall.js'),
     commands: [
       line(
