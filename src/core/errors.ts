@@ -368,6 +368,33 @@ export const ERRORS = {
       'with search',
   ),
 
+  // ── context (loci/context) ─────────────────────────────────────────────────
+  /**
+   * A large tool result could not be written to `<home>/tool-results/` (disk full, permissions);
+   * the result was not added. details: path, reason.
+   */
+  CONTEXT_RESULT_UNWRITABLE: spec<{ path: string; reason: string }>(
+    'system',
+    (d) => `cannot persist a tool result to ${d.path}: ${d.reason} — free disk space or fix the folder's permissions`,
+  ),
+  /**
+   * The archive callback failed before a compaction or a clear, so nothing was replaced (the
+   * messages are still in context). details: reason.
+   */
+  CONTEXT_ARCHIVE_FAILED: spec<{ reason: string }>(
+    'system',
+    (d) =>
+      `could not archive the conversation before compacting it (${d.reason}) — nothing was removed; fix the ` +
+      'palace (disk, lock) and compact again',
+  ),
+  /** The summariser failed and no fallback was allowed; nothing was replaced. details: reason. */
+  CONTEXT_SUMMARY_FAILED: spec<{ reason: string }>(
+    'dependency',
+    (d) =>
+      `could not summarise the conversation (${d.reason}) — nothing was removed; check the LLM provider, or use ` +
+      'the extractive summariser',
+  ),
+
   // ── hooks ──────────────────────────────────────────────────────────────────
   /** `loci hook <event>` got an event it does not handle. details: event, expected (the list). */
   HOOK_EVENT_UNKNOWN: spec<{ event: string; expected: string }>(
@@ -392,6 +419,37 @@ export const ERRORS = {
     (d) =>
       `cannot update ${d.path}: ${d.reason} — fix the file (it must be a JSON object) and run the command again; ` +
       'nothing was written',
+  ),
+
+  // ── memory extraction and session notes ────────────────────────────────────
+  /**
+   * `loci extract --session ID` found no transcript of that session under Claude Code's projects
+   * folder. details: session, configDir.
+   */
+  EXTRACT_SESSION_NOT_FOUND: spec<{ session: string; configDir: string }>(
+    'user',
+    (d) =>
+      `no transcript of session ${d.session} under ${d.configDir}/projects — pass the file with --transcript, ` +
+      'or set CLAUDE_CONFIG_DIR',
+  ),
+  /**
+   * The model's answer to an extraction or session-notes request is not the strict JSON asked for,
+   * even after one corrective retry; nothing was written. details: provider, reason.
+   */
+  EXTRACT_ANSWER_INVALID: spec<{ provider: string; reason: string }>(
+    'dependency',
+    (d) =>
+      `the model (${d.provider}) did not answer in the required JSON format: ${d.reason} — nothing was written; ` +
+      'retry, or use a stronger model (LOCI_LLM_MODEL)',
+  ),
+
+  // ── chat (the agent loop) ──────────────────────────────────────────────────
+  /** `loci chat` was run but no LLM provider is configured. details: none. */
+  CHAT_PROVIDER_MISSING: spec<Record<string, never>>(
+    'user',
+    () =>
+      'loci chat needs an LLM and none is configured — set LOCI_LLM_PROVIDER (anthropic, openai or ollama) and ' +
+      'LOCI_LLM_API_KEY (or ANTHROPIC_API_KEY / OPENAI_API_KEY); optionally LOCI_LLM_MODEL and LOCI_LLM_BASE_URL',
   ),
 
   // ── embedders and model providers ──────────────────────────────────────────

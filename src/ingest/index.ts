@@ -19,3 +19,4 @@ export {
   type MineConvosSummary,
 } from './convos-miner/types.js';
 export type { ConvoFormat, Conversation, ConvoMessage, ExchangeChunk } from './convos/index.js';
+export { parseConversations } from './convos/index.js';
