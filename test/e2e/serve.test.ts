@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { BIN, loci, tempDir } from '../helpers/cli.js';
+import { BIN, loci, tempDir, writeTree } from '../helpers/cli.js';
 
 interface Server {
   url: string;
@@ -209,6 +209,26 @@ describe('loci serve', () => {
     assert.match(down.stderr, /\[TEAM_SERVER_UNREACHABLE\]/);
     assert.match(loci(['sync'], { home: local, env }).stderr, /\[TEAM_REMOTE_UNSUPPORTED\]/);
     assert.match(loci(['memory', 'sync'], { home: local, env: { LOCI_SERVER: '' } }).stderr, /TEAM_SERVER_MISSING/);
+  });
+
+  test('remote mine uploads a folder into a wing; uploads cannot escape their folder', async () => {
+    const docs = join(tmp.dir, 'docs');
+    writeTree(docs, { 'guide.md': '# Guide\n\nThe staging cluster is called heron.\n', 'a/b.txt': 'nested file\n' });
+    const env = { LOCI_SERVER: srv.url, LOCI_TOKEN: alice };
+    const local = join(tmp.dir, 'miner-home');
+    const r = loci(['mine', docs, '--wing', 'proj', '--json'], { home: local, env });
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(loci(['search', 'staging cluster heron', '--json'], { home: local, env }).stdout) as {
+      results: { wing: string; text: string }[];
+    };
+    assert.equal(s.results[0]?.wing, 'proj');
+    assert.match(s.results[0]?.text ?? '', /heron/);
+    const up = (root: string, path: string, tok = alice, wing = 'proj') =>
+      api(srv.url, 'mine-upload', { wing, root, files: [{ path, text: 'x' }] }, tok);
+    assert.equal((await up('x', '../../evil.md')).status, 400);
+    assert.equal((await up('..', 'evil.md')).status, 400);
+    assert.equal((await up('x', '/etc/evil.md')).status, 400);
+    assert.equal((await up('x', 'ok.md', alice, 'other')).status, 403);
   });
 
   test('memory sync: user and feedback memories stay home; two members converge; conflicts kept', async () => {
