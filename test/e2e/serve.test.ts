@@ -182,6 +182,43 @@ describe('loci serve', () => {
     }
   });
 
+  test('one token cannot take every MCP session slot: its own oldest idle session yields', async () => {
+    const init = (tok: string) =>
+      fetch(`${srv.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${tok}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      }).then(async (r) => (await r.text(), { status: r.status, sid: r.headers.get('mcp-session-id') }));
+    const ids: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      const r = await init(alice);
+      assert.equal(r.status, 200);
+      ids.push(r.sid!);
+    }
+    const first = await fetch(`${srv.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${alice}`,
+        'mcp-session-id': ids[0]!,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+    });
+    await first.text();
+    assert.equal(first.status, 404, "alice's oldest session yielded to her ninth");
+    assert.equal((await init(bob)).status, 200, 'another member still gets a session');
+  });
+
   test('remote mode: search, get, add and kg through the server, with catalogue errors', async () => {
     const kg = token(home, 'dana', '*:write');
     const env = { LOCI_SERVER: srv.url, LOCI_TOKEN: kg };
