@@ -115,6 +115,21 @@ export const COMMANDS: readonly CommandModule[] = [
       line('mcp', '[options]', 'run the MCP server for agents (stdio by default; --http for Streamable HTTP)'),
     ],
   },
+  // ── team server (issue 15) ──
+  {
+    load: () => import('./add.js'),
+    commands: [line('add', '[options] [text...]', 'store a piece of text as a drawer (from the arguments or stdin)')],
+  },
+  {
+    load: () => import('./serve.js'),
+    commands: [
+      line(
+        'serve',
+        '[options]',
+        'run the team server: MCP over HTTP and the API of remote mode, with per-member tokens',
+      ),
+    ],
+  },
   {
     load: () => import('./hooks.js'),
     commands: [line('hooks', '', 'Claude Code hooks: wake-up, recall on every prompt, zero-token archiving')],
