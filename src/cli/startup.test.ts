@@ -66,6 +66,11 @@ describe('CLI start-up', () => {
       for (const absent of ['ingest', 'kg', 'embed', 'providers', 'redact', 'memdir', 'recall', 'mcp', 'hooks'])
         assert.ok(!folders.has(absent), `${absent}/ loaded: ${loaded.filter((f) => f.startsWith(absent)).join(', ')}`);
       assert.ok(!loaded.includes('index.js'), 'the whole library entry is not loaded');
+      // The palace opens through the drawer door: no graph, tunnel, vector or in-memory adapter.
+      const adapters = loaded.filter((f) =>
+        /^store\/(index\.js|memory\/|sqlite\/(graph\.js|graph-rows|tunnels|vector))/.test(f),
+      );
+      assert.deepEqual(adapters, [], 'loci search loads only the SQLite drawer store');
       const cliModules = loaded.filter((f) => f.startsWith('cli/commands/') && f !== 'cli/commands/index.js');
       assert.deepEqual(cliModules, ['cli/commands/search.js'], 'only the search command module');
       // The plain argv forms run without commander (cli/argv.ts).

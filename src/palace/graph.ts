@@ -52,8 +52,8 @@ type ExtractDrawer = FedDrawer;
 
 /** Sets up the graph for a palace over the given graph tables and tunnel store (ports, or functions building them). */
 export async function setupGraph(opts: {
-  tables: GraphTables | (() => GraphTables);
-  tunnels: TunnelStore | (() => TunnelStore);
+  tables: GraphTables | (() => GraphTables | Promise<GraphTables>);
+  tunnels: TunnelStore | (() => TunnelStore | Promise<TunnelStore>);
   drawers: MemoryStore;
   clock: Clock;
   logger: Logger;
@@ -61,9 +61,9 @@ export async function setupGraph(opts: {
   userName: string | null;
 }): Promise<PalaceGraph> {
   const { drawers, clock, logger } = opts;
-  const tables = typeof opts.tables === 'function' ? opts.tables() : opts.tables;
+  const tables = typeof opts.tables === 'function' ? await opts.tables() : opts.tables;
   const graph = createGraphStore(tables, { clock });
-  const tunnels = typeof opts.tunnels === 'function' ? opts.tunnels() : opts.tunnels;
+  const tunnels = typeof opts.tunnels === 'function' ? await opts.tunnels() : opts.tunnels;
   await graph.init();
 
   const mark = async (): Promise<string | undefined> => drawers.getMeta(HWM_KEY);

@@ -52,8 +52,11 @@ export const PALACE_CONFIG_DEFAULTS: Readonly<PalaceConfig> = Object.freeze({
   searchParams: Object.freeze({}),
 });
 
-/** A port given as a value, or as a function that builds it on first use. */
-export type LazyPort<T> = T | (() => T);
+/**
+ * A port given as a value, or as a function that builds it on first use (it may return a promise,
+ * so that an adapter's modules load only when it is used).
+ */
+export type LazyPort<T> = T | (() => T | Promise<T>);
 
 /** The ports and settings {@link createPalace} composes. Every port is already constructed. */
 export interface PalaceDeps {
@@ -72,7 +75,7 @@ export interface PalaceDeps {
    * throws, vectors are reported unavailable (`status`, `--explain`) and search uses BM25 and
    * structure. Default `null` (no vector index: vectors are off).
    */
-  vectors?: LazyPort<VectorStore> | null;
+  vectors?: VectorStore | (() => VectorStore) | null;
   /** The embedder for the vector signal; `null` turns vectors off. Default `null`. */
   embedder?: Embedder | null;
   /** Time source for every stamp the palace writes (filed, mined, diary, graph). Default: the system clock. */
