@@ -23,6 +23,7 @@ import {
 } from '../kg/index.js';
 import type { FedDrawer, MemoryStore } from '../store/ports.js';
 import { redactingGraph } from './redacting.js';
+import { GRAPH_MARK_KEY } from './names.js';
 
 /** The graph side of an open palace. */
 export interface PalaceGraph {
@@ -45,7 +46,7 @@ export interface PalaceGraph {
   rooms(): Promise<{ wing: string; room: string; count: number }[]>;
 }
 
-const HWM_KEY = 'kg.extracted_rid';
+const HWM_KEY = GRAPH_MARK_KEY;
 
 /** The fields extraction reads from a drawer. */
 type ExtractDrawer = FedDrawer;
