@@ -65,6 +65,16 @@ export const COMMANDS: readonly CommandModule[] = [
     commands: [line('memory', '', 'Claude Code–compatible memory files (MEMORY.md and topic files)')],
   },
   {
+    load: () => import('./dream.js'),
+    commands: [
+      line(
+        'dream',
+        '[options]',
+        'consolidate the memory files: merge duplicates, date relative words, drop contradicted facts (undoable)',
+      ),
+    ],
+  },
+  {
     load: () => import('./recall.js'),
     commands: [
       line(
