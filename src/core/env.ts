@@ -37,6 +37,7 @@
  * | `LOCI_HOOK_WORKER` | `hookWorker` | `0`: hooks never spawn the archive worker | on |
  * | `LOCI_HOOK_SERVER` | `hookServer` | `0`: hooks never use the warm server | on |
  * | `LOCI_HOOK_SERVER_IDLE_MS` | `hookServerIdleMs` | idle time before the warm server exits, ms | the server's |
+ * | `LOCI_DREAM_AUTO` | `dreamAuto` | `1`: the hook worker consolidates memory when its gates open | off |
  * | `NO_COLOR` | `noColor` | any value: no colours in CLI output | colours on a terminal |
  * | `CLAUDE_PROJECT_DIR` | `claudeProjectDir` | the project Claude Code runs in (MCP, hooks) | the cwd |
  * | `CLAUDE_CONFIG_DIR` | `claudeConfigDir` | Claude Code's configuration folder | `~/.claude` |
@@ -119,6 +120,8 @@ export interface LociSettings {
   readonly hookServer: boolean;
   /** `LOCI_HOOK_SERVER_IDLE_MS` as a number (NaN when unset or not a number; the server clamps it). */
   readonly hookServerIdleMs: number;
+  /** `LOCI_DREAM_AUTO=1`: the hook worker runs memory consolidation (`loci dream`, gated). */
+  readonly dreamAuto: boolean;
   /** `NO_COLOR` set to anything non-empty. */
   readonly noColor: boolean;
   /** `CLAUDE_PROJECT_DIR` (raw). */
@@ -182,6 +185,7 @@ export function readSettings(env: Env = process.env): LociSettings {
     hookWorker: env['LOCI_HOOK_WORKER'] !== '0',
     hookServer: env['LOCI_HOOK_SERVER'] !== '0',
     hookServerIdleMs: Number(env['LOCI_HOOK_SERVER_IDLE_MS']),
+    dreamAuto: env['LOCI_DREAM_AUTO'] === '1',
     noColor: !!env['NO_COLOR'],
     claudeProjectDir: env['CLAUDE_PROJECT_DIR'],
     claudeConfigDir: env['CLAUDE_CONFIG_DIR'],
