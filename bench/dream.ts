@@ -242,9 +242,10 @@ if (asJson) console.log(JSON.stringify({ ...out, withinBudget: ok }, null, 2));
 else {
   console.log(JSON.stringify(out, null, 2));
   console.log(
-    `\n${FILES} memories: ${out.tokensSent} tokens sent (${out.tokensPerMemory}/memory, budget ${BUDGET.tokensPerMemory}), ` +
-      `${out.modelCalls} model calls; wall ${out.wallMs} ms, excluding the model ${out.wallExclModelMs} ms ` +
-      `(budget ${BUDGET.wallExclModelMs}); rules only ${out.baseline.rulesOnlyMs} ms; read + index ${out.baseline.readAndIndexMs} ms` +
+    `\n${FILES} memories: ${out.tokensSent} tokens sent (${out.tokensPerMemory}/memory, ` +
+      `budget ${BUDGET.tokensPerMemory}), ${out.modelCalls} model calls; wall ${out.wallMs} ms, ` +
+      `excluding the model ${out.wallExclModelMs} ms (budget ${BUDGET.wallExclModelMs}); ` +
+      `rules only ${out.baseline.rulesOnlyMs} ms; read + index ${out.baseline.readAndIndexMs} ms` +
       ` — ${ok ? 'within budget' : 'OVER BUDGET'}`,
   );
 }
