@@ -211,6 +211,13 @@ export const ERRORS = {
     (d) => `the frontmatter of ${d.file} is not valid YAML (${d.reason}) — fix it by hand; the file was not changed`,
   ),
 
+  // ── memory consolidation (dream) ───────────────────────────────────────────
+  /** `loci dream --undo` found no run to undo (none, all undone, or the folder is busy). details: dir, reason. */
+  DREAM_NOTHING_TO_UNDO: spec<{ dir: string; reason: string }>(
+    'user',
+    (d) => `nothing to undo in ${d.dir}: ${d.reason}`,
+  ),
+
   // ── knowledge graph ────────────────────────────────────────────────────────
   /** A graph date is not `YYYY-MM-DD` or ISO-8601 with a zone. details: name (which field), value. */
   KG_INVALID_DATE: spec<{ name: string; value: string }>(

@@ -81,6 +81,16 @@ export const COMMANDS: readonly CommandModule[] = [
     ],
   },
   {
+    load: () => import('./dream.js'),
+    commands: [
+      line(
+        'dream',
+        '[options]',
+        'consolidate the memory files: merge duplicates, date relative words, drop contradicted facts (undoable)',
+      ),
+    ],
+  },
+  {
     load: () => import('./recall.js'),
     commands: [
       line(
