@@ -141,6 +141,16 @@ export const COMMANDS: readonly CommandModule[] = [
     ],
   },
   {
+    load: () => import('./ui.js'),
+    commands: [
+      line(
+        'ui',
+        '[options]',
+        'serve the web UI on 127.0.0.1: browse, search, the knowledge graph, memory files, agents, status',
+      ),
+    ],
+  },
+  {
     load: () => import('./hooks.js'),
     commands: [line('hooks', '', 'Claude Code hooks: wake-up, recall on every prompt, zero-token archiving')],
   },
