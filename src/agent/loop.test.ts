@@ -174,6 +174,18 @@ describe('agent loop', () => {
     assert.ok(shown && shown.type === 'memories' && shown.files.length === r.memoriesInjected);
   });
 
+  it('answers an interrupted call with a note so that the roles keep alternating', async () => {
+    const route = 'anthropic.messages';
+    server.reply(route, streamReply(route, { text: 'half an answer', error: 'Overloaded' }));
+    const context = memoryContext();
+    const agent = createAgent({ provider: provider(), context, cwd: project() });
+    await assert.rejects(agent.runTurn('hello there'), { code: 'PROVIDER_FAILED' });
+    const roles = context.messages().map((m) => m.role);
+    assert.deepEqual(roles, ['user', 'assistant']);
+    assert.match(JSON.stringify(context.messages()[1]), /half an answer.*the turn was interrupted/);
+    assert.equal(context.archived(), 2);
+  });
+
   it('replays saved messages into a fresh context in order', () => {
     const saved: AgentMessage[] = [
       { role: 'user', content: 'hi' },
