@@ -368,6 +368,33 @@ export const ERRORS = {
       'with search',
   ),
 
+  // ── context (loci/context) ─────────────────────────────────────────────────
+  /**
+   * A large tool result could not be written to `<home>/tool-results/` (disk full, permissions);
+   * the result was not added. details: path, reason.
+   */
+  CONTEXT_RESULT_UNWRITABLE: spec<{ path: string; reason: string }>(
+    'system',
+    (d) => `cannot persist a tool result to ${d.path}: ${d.reason} — free disk space or fix the folder's permissions`,
+  ),
+  /**
+   * The archive callback failed before a compaction or a clear, so nothing was replaced (the
+   * messages are still in context). details: reason.
+   */
+  CONTEXT_ARCHIVE_FAILED: spec<{ reason: string }>(
+    'system',
+    (d) =>
+      `could not archive the conversation before compacting it (${d.reason}) — nothing was removed; fix the ` +
+      'palace (disk, lock) and compact again',
+  ),
+  /** The summariser failed and no fallback was allowed; nothing was replaced. details: reason. */
+  CONTEXT_SUMMARY_FAILED: spec<{ reason: string }>(
+    'dependency',
+    (d) =>
+      `could not summarise the conversation (${d.reason}) — nothing was removed; check the LLM provider, or use ` +
+      'the extractive summariser',
+  ),
+
   // ── hooks ──────────────────────────────────────────────────────────────────
   /** `loci hook <event>` got an event it does not handle. details: event, expected (the list). */
   HOOK_EVENT_UNKNOWN: spec<{ event: string; expected: string }>(

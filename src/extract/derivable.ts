@@ -42,8 +42,14 @@ export interface FactFields {
 }
 
 const HASH = /\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/;
+const GIT_VERB = String.raw`(?:committed|merged|pushed|rebased|reverted|cherry-picked|squashed|tagged|force-pushed)`;
 const GIT_EVENT = new RegExp(
-  String.raw`\b(?:committed|merged|pushed|rebased|reverted|cherry-picked|squashed|tagged|force-pushed)\b` +
+  String.raw`\b(?:was|were|got|been|has|have|had|I|we|you|they|he|she)\s+(?:\w+\s+)?` +
+    GIT_VERB +
+    String.raw`\b|\b` +
+    GIT_VERB +
+    String.raw`\s+(?:\w+\s+)?(?:to|into|onto|on|in|from)\s+(?:the\s+)?(?:main|master|develop|trunk|origin|upstream|` +
+    String.raw`remote|release|branch|repo)` +
     String.raw`|\b(?:commit|PR|pull request|MR)\s+#?\w+\s+(?:was\s+)?(?:merged|landed|added|fixed|introduced` +
     String.raw`|reverted)\b|\bgit (?:log|blame|history) (?:shows|says)\b`,
   'i',
@@ -75,10 +81,14 @@ const STRUCTURE = new RegExp(
     String.raw`|component|file|folder|directory|hook|handler)\b`,
   'i',
 );
+/**
+ * A command line: a known build/package tool with its subcommand, or any backticked text shaped
+ * like one (a lower-case program name followed by arguments, e.g. `` `mix credo --strict` ``).
+ */
 const COMMAND = new RegExp(
-  String.raw`\`?(?:npm (?:run |test|ci|i\b|install)|npx |yarn |pnpm |bun |make\b|cargo (?:build|test|run|check` +
-    String.raw`|clippy)|go (?:test|build|run)|pytest|python -m|pip install|poetry |uv run|mix (?:test|compile|phx)` +
-    String.raw`|bundle exec|rake |gradle|mvn |dotnet |deno (?:task|test|run)|docker compose|just )`,
+  String.raw`\`?(?:npm|npx|yarn|pnpm|bun|make|cargo|go|pytest|python3?|pip3?|poetry|uv|mix|bundle|rake|gradlew?|mvn|` +
+    String.raw`dotnet|deno|docker|just|tox|nox|node|ruby|php|composer|swift|dart|flutter|cmake|ninja|bazel|` +
+    String.raw`\.\/[\w.-]+)\s+[\w./:=@-]+|\`[a-z][\w.-]*(?: [^\`\n]+)+\``,
   'i',
 );
 const COMMAND_ONLY = new RegExp(

@@ -2,7 +2,8 @@
  * @module extract/explicit
  * Extraction without a model: only the **explicit cases**, where the person asked for something
  * to be kept — "remember that …", "keep in mind …", "from now on …", "going forward …", "next
- * time …", "don't … again", "stop …ing", "always …" / "never …" said as an instruction. Nothing is
+ * time …", "don't … again", "stop …ing", "always …" / "never …" said as an instruction, and
+ * "remember this" / "keep that in mind" / "make sure you know about it" after the fact itself. Nothing is
  * inferred: a sentence counts only when the cue opens one of its clauses (start of the message or
  * sentence, or after "please", "ok", "yes", "but", "and", "also", a comma). Messages longer than
  * {@link MAX_PROMPT_CHARS} are pasted material (logs, documents, prompts written for another agent),
@@ -113,6 +114,35 @@ function proseLines(text: string): string {
 }
 
 /**
+ * "Remember this", "keep that in mind", "make sure you know about it next time": the request
+ * points back at the sentence before it, which is the fact.
+ */
+const BACK_REFERENCE = new RegExp(
+  String.raw`^(?:(?:ok(?:ay)?|and|also|so|please)[,\s]+)*` +
+    String.raw`(?:make sure (?:you|to) (?:know|remember)(?: about)? (?:this|that|it)|remember (?:this|that)|` +
+    String.raw`(?:keep|bear) (?:this|that|it) in mind|(?:don'?t|do not) forget (?:this|that|it))\b`,
+  'i',
+);
+const RULE_WORDS = /\b(?:don'?t|do not|never|always|can'?t|cannot|instead|use|stop|must)\b/i;
+
+function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
+/** Facts that a back-reference request points at: `[request sentence, fact sentence]`. */
+function backReferences(text: string): [string, string][] {
+  const out: [string, string][] = [];
+  const list = sentences(text);
+  for (let i = 1; i < list.length; i++) {
+    if (BACK_REFERENCE.test(list[i]!) && contentWords(list[i - 1]!) >= 2) out.push([list[i]!, list[i - 1]!]);
+  }
+  return out;
+}
+
+/**
  * The explicit requests in the user turns of `turns` (see the module comment), one candidate per
  * request, in order. Pure: no model, no I/O.
  */
@@ -122,15 +152,24 @@ export function explicitCandidates(turns: readonly SessionTurn[]): Candidate[] {
     if (t.role !== 'user' || t.text.length > MAX_PROMPT_CHARS) continue;
     const text = proseLines(t.text);
     const seen = new Set<string>();
+    const found: { kind: 'remember' | 'rule'; raw: string; quote: string }[] = [];
     for (const cue of CUES) {
       const m = cue.re.exec(text);
-      const raw = m?.groups?.['f'];
-      if (!raw) continue;
-      const fact = cleanFact(raw);
+      if (m?.groups?.['f']) found.push({ kind: cue.kind, raw: m.groups['f'], quote: m[0] });
+    }
+    for (const [request, fact] of backReferences(text)) {
+      found.push({ kind: RULE_WORDS.test(fact) ? 'rule' : 'remember', raw: fact, quote: `${fact} ${request}` });
+    }
+    for (const f of found) {
+      const fact = cleanFact(f.raw);
       if (PRONOUN_ONLY.test(fact) || contentWords(fact) < 2 || seen.has(fact.toLowerCase())) continue;
       seen.add(fact.toLowerCase());
-      const type = classify(cue.kind, fact);
-      const quote = m[0].trim().replace(/\s+/g, ' ').slice(0, 160);
+      const type = classify(f.kind, fact);
+      const quote = f.quote
+        .replace(/^[\s.!?;:,]+/, '')
+        .trim()
+        .replace(/\s+/g, ' ')
+        .slice(0, 160);
       const when = t.at ? ` on ${t.at.slice(0, 10)}` : '';
       const upper = fact[0]!.toUpperCase() + fact.slice(1);
       out.push({
@@ -148,7 +187,7 @@ export function explicitCandidates(turns: readonly SessionTurn[]): Candidate[] {
             }
           : {}),
         turn: t.index,
-        reason: `explicit request (no model) in turn ${t.index}${when}: "${quote}"`,
+        reason: `explicit request (no model): "${quote}"`,
       });
     }
   }

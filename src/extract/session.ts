@@ -5,7 +5,7 @@
  * session found by its id, and a per-session cursor under the Loci home (`sessions/<id>/<name>.json`)
  * that remembers how far a reader got, so that each run reads only the new part.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createError, fsError } from '../core/errors.js';
 import { homePaths } from '../core/env.js';
@@ -13,6 +13,7 @@ import { sha256 } from '../core/hash.js';
 import { isJsonObject } from '../core/json-file.js';
 import { writeFileAtomic } from '../core/fs-safe.js';
 import { parseConversations, type Conversation } from '../ingest/index.js';
+import { sanitizeProjectPath } from '../memdir/index.js';
 import type { SessionRead, SessionTurn } from './types.js';
 
 function mainConversation(list: Conversation[]): Conversation | undefined {
@@ -25,8 +26,9 @@ function mainConversation(list: Conversation[]): Conversation | undefined {
 
 /**
  * Reads a transcript into turns (the main thread; abandoned branches and subagent side chains
- * left out). Throws PATH_NOT_FOUND / FILE_UNREADABLE when the file cannot be read; a file in no
- * known format gives no turns.
+ * left out; tool results kept up to 20,000 characters, so that sizes count what the model saw).
+ * Throws PATH_NOT_FOUND / FILE_UNREADABLE when the file cannot be read; a file in no known format
+ * gives no turns.
  */
 export function readSession(transcript: string): SessionRead {
   let text: string;
@@ -35,7 +37,7 @@ export function readSession(transcript: string): SessionRead {
   } catch (e) {
     throw fsError(e, transcript);
   }
-  const c = mainConversation(parseConversations(transcript, text).conversations);
+  const c = mainConversation(parseConversations(transcript, text, { toolResultChars: 20_000 }).conversations);
   const turns: SessionTurn[] = [];
   for (const m of c?.messages ?? []) {
     if (m.kind === 'summary' || m.kind === 'title' || m.role === 'system') continue;
@@ -65,6 +67,25 @@ export function findSessionTranscript(sessionId: string, configDir: string): str
     }
   }
   throw createError('EXTRACT_SESSION_NOT_FOUND', { session: sessionId, configDir });
+}
+
+/**
+ * The newest Claude Code transcript of the project run in `cwd`
+ * (`<configDir>/projects/<cwd with every non-alphanumeric character as ->/*.jsonl`), or undefined.
+ */
+export function latestSessionTranscript(cwd: string, configDir: string): string | undefined {
+  const dir = join(configDir, 'projects', sanitizeProjectPath(cwd));
+  let best: { f: string; t: number } | undefined;
+  try {
+    for (const n of readdirSync(dir)) {
+      if (!n.endsWith('.jsonl')) continue;
+      const t = statSync(join(dir, n)).mtimeMs;
+      if (!best || t > best.t) best = { f: join(dir, n), t };
+    }
+  } catch {
+    return undefined;
+  }
+  return best?.f;
 }
 
 /** The folder of one session under the Loci home: `<home>/sessions/<id>` (unsafe ids hashed). */
