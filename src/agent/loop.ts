@@ -34,6 +34,8 @@ export interface AgentContext {
   prepare(options?: { signal?: AbortSignal }): Promise<{
     request: { system: string | SystemPart[]; messages: AgentMessage[]; tools?: ToolSpec[] };
     compaction?: { mode: 'manual' | 'auto'; tokensBefore: number; tokensAfter: number };
+    /** The context check; from the warning threshold its `nudge` is shown to the model (this call only). */
+    check?: { fraction: number; nudge?: string | undefined };
   }>;
   recordUsage(usage: TokenUsage): void;
   flushArchive(): Promise<number>;
@@ -191,6 +193,10 @@ export function createAgent(opts: AgentOptions): Agent {
         for (;;) {
           if (signal?.aborted) throw createError('ABORTED', { operation: 'chat turn' }, signal.reason);
           const prepared = await ctx.prepare(signal ? { signal } : {});
+          if (prepared.check?.nudge && calls === 0) {
+            const pct = Math.round(prepared.check.fraction * 100);
+            emit({ type: 'notice', text: `the context is ${pct} % full — /compact to make room` });
+          }
           if (prepared.compaction) {
             compactions++;
             const c = prepared.compaction;
@@ -203,7 +209,7 @@ export function createAgent(opts: AgentOptions): Agent {
           text = '';
           const stream = opts.provider.stream({
             system: prepared.request.system,
-            messages: prepared.request.messages,
+            messages: withNudge(prepared.request.messages, prepared.check?.nudge),
             ...(toolSpecs.length > 0 ? { tools: prepared.request.tools ?? toolSpecs } : {}),
             ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
             ...(signal ? { signal } : {}),
@@ -269,6 +275,14 @@ export function createAgent(opts: AgentOptions): Agent {
       };
     },
   };
+}
+
+/** `messages` with `nudge` added as a last text block of the final user turn (not kept in the context). */
+function withNudge(messages: AgentMessage[], nudge: string | undefined): AgentMessage[] {
+  const last = messages.at(-1);
+  if (!nudge || !last || last.role !== 'user') return messages;
+  const blocks = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+  return [...messages.slice(0, -1), { role: 'user', content: [...blocks, { type: 'text', text: nudge }] }];
 }
 
 /** Tool results the context replaced by a preview (their content differs from what the tool returned). */
