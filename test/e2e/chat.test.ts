@@ -73,6 +73,7 @@ describe('loci chat -p', () => {
     );
     assert.ok(Array.isArray(reqs[0]!.body.system), 'system parts for Anthropic');
     assert.ok(reqs[0]!.body.system.some((p: { cache_control?: unknown }) => p.cache_control));
+    assert.match(JSON.stringify(reqs[0]!.body.system), /# Tools\\n- read: .*- grep: /);
     const results = reqs[1]!.body.messages.at(-1).content;
     assert.match(results[0].content, /src\/auth\/token\.ts:1:/);
     assert.ok(results[1].content.length < 20_000, 'the large log was replaced by a preview');

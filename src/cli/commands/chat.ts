@@ -19,6 +19,7 @@ import {
   type AgentEvent,
   type AgentTool,
   type TurnResult,
+  toolGuidance,
 } from '../../agent/index.js';
 import { createContextManager, llmSummariser, palaceArchiver, type ContextManager } from '../../context/index.js';
 import { resolveHome, type Env } from '../../core/env.js';
@@ -72,6 +73,7 @@ function newContext(s: Omit<ChatSetup, 'context' | 'agent'>): ContextManager {
     summariser: llmSummariser(s.provider),
     ...(s.palace ? { archive: palaceArchiver(s.palace, { wing, room: 'chat', addedBy: 'loci-chat' }) } : {}),
     tools: s.tools.map((t) => t.spec),
+    prompt: { toolGuidance: toolGuidance(s.tools) },
   });
 }
 
