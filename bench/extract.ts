@@ -50,11 +50,11 @@ function files(dir: string): string[] {
   return out;
 }
 
-// ── the scripted model ─────────────────────────────────────────────────────────
+// ── the scripted model ──
 type Mem = Record<string, unknown>;
 const TURN = /^#(\d+) \[[^\]]*\] (user|assistant|tool): (.*)$/;
 const PREF =
-  /\b(?:don'?t|do not|never|always|prefer|please use|instead of|stop|from now on|no,|wrong|exactly|perfect|yes,? that)\b/i;
+  /\b(?:don'?t|do not|never|always|prefer|please use|instead of|stop|from now on|no,|wrong|exactly|perfect)\b/i;
 const DEADLINE =
   /\b(?:deadline|tomorrow|next week|by (?:monday|tuesday|wednesday|thursday|friday)|due|release|launch|demo)\b/i;
 const PATHISH = /(?:[\w.-]+\/)+[\w.-]+\.[a-z]{1,5}\b/;
@@ -167,7 +167,7 @@ function script(req: RecordedRequest): Reply {
   };
 }
 
-// ── run ────────────────────────────────────────────────────────────────────────
+// ── run ──
 const all = files(DATA);
 const server = await startLoopback();
 server.handle('anthropic.messages', script);
@@ -239,7 +239,8 @@ for (const f of all) {
       s.turns.filter((t) => t.role === 'tool').flatMap((t) => t.text.match(new RegExp(HASHRE.source, 'g')) ?? []),
     );
     const mem = join(work, 'mem');
-    for (const name of (existsSync(mem) ? readdirSync(mem) : []).filter((n) => n.endsWith('.md') && n !== 'MEMORY.md')) {
+    const names = existsSync(mem) ? readdirSync(mem) : [];
+    for (const name of names.filter((n) => n.endsWith('.md') && n !== 'MEMORY.md')) {
       const text = readFileSync(join(mem, name), 'utf8');
       const body = text.replace(/^---[\s\S]*?\n---\n/, '');
       const type = /type: (\w+)/.exec(text)?.[1] ?? 'project';
