@@ -91,8 +91,10 @@ const KEY_SECTIONS = [
   /current work|current state|where we are/i,
   /pending tasks?|open (items|questions|tasks)|todo/i,
   /next step/i,
-  /primary request|intent|goal/i,
+  /primary request|intent|goal|task spec/i,
 ];
+/** A markdown heading opening a section (session notes, Claude Code's `session-memory/summary.md`). */
+const HEADING = /^#{1,3}\s+([A-Z][A-Za-z /&()'-]{2,60}?)\s*#*\s*$/;
 
 /** Removes boilerplate lines and, when the summary holds an analysis followed by "Summary:", keeps the summary. */
 function cleanSummary(text: string): string {
@@ -118,14 +120,20 @@ function cutLines(text: string, max: number): string {
 
 /**
  * A compaction summary within `max` characters: whole when it fits; else its key sections (current
- * work, pending tasks, next step, request), each cut at a line end; a summary without recognisable
- * sections keeps its start and its end (the latest state).
+ * work, pending tasks, next step, request), each cut at a line end — sections open with `Title:` or
+ * with a markdown heading (session notes, archived by the hook worker as hall `summary` drawers); a
+ * summary without recognisable sections keeps its start and its end (the latest state).
  */
 export function condenseSummary(text: string, max: number): { text: string; whole: boolean } {
   const clean = cleanSummary(text);
   if (clean.length <= max) return { text: clean, whole: true };
   const sections: { title: string; body: string[] }[] = [];
   for (const line of clean.split('\n')) {
+    const h = HEADING.exec(line);
+    if (h) {
+      sections.push({ title: h[1]!.trim(), body: [] });
+      continue;
+    }
     const m = SECTION.exec(line);
     if (m && !line.startsWith(' ') && !line.startsWith('\t') && !/^\s*-/.test(line))
       sections.push({ title: m[1]!.trim(), body: m[2]!.trim() ? [m[2]!.trim()] : [] });
