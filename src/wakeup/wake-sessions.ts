@@ -31,8 +31,11 @@ export interface SessionState {
   /** Newest content date of the session (ISO), or null when none is dated. */
   date: string | null;
   title: string | null;
-  /** The newest compaction summary, condensed to its share, or null. */
-  summary: { text: string; ids: string[]; whole: boolean } | null;
+  /**
+   * The newest compaction summary, condensed to its share, or null. `notes`: it is the session's
+   * running notes (`metadata.kind = 'session-notes'`), not a compaction summary.
+   */
+  summary: { text: string; ids: string[]; whole: boolean; notes?: boolean } | null;
   /** The user's last request (prose), or null. */
   request: { text: string; id: string } | null;
   /** The assistant's final words, or null. */
@@ -93,6 +96,9 @@ const KEY_SECTIONS = [
   /next step/i,
   /primary request|intent|goal|task spec/i,
 ];
+/** Session notes: the extractive notice, and a heading followed only by a placeholder such as `(none)`. */
+const NOTES_NOTICE = /^_Built without a model[^\n]*_\n*/m;
+const EMPTY_SECTION = /^#{1,3} [^\n]+\n\((?:none|no [^)\n]*|not recorded[^)\n]*)\)\n*/gm;
 /** A markdown heading opening a section (session notes, Claude Code's `session-memory/summary.md`). */
 const HEADING = /^#{1,3}\s+([A-Z][A-Za-z /&()'-]{2,60}?)\s*#*\s*$/;
 
@@ -104,6 +110,8 @@ function cleanSummary(text: string): string {
   return lines
     .filter((l) => !isBoilerplate(l))
     .join('\n')
+    .replace(NOTES_NOTICE, '')
+    .replace(EMPTY_SECTION, '')
     .replace(/^Summary:\s*/, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
@@ -227,7 +235,8 @@ export async function latestSessions(
       const newest = summaries.reduce((a, b) => (newer(a, b) >= 0 ? a : b));
       const parts = await exchangeParts(store, newest);
       const c = condenseSummary(joined(parts), o.summaryChars ?? 1_200);
-      if (c.text) summary = { text: c.text, ids: parts.map((p) => p.id), whole: c.whole };
+      const notes = meta(newest, 'kind') === 'session-notes';
+      if (c.text) summary = { text: c.text, ids: parts.map((p) => p.id), whole: c.whole, ...(notes ? { notes } : {}) };
     }
     // A subagent's side conversation (agentId) is not where the session left off.
     const talk = real
