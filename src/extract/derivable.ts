@@ -26,7 +26,7 @@
 import type { MemoryType } from '../memdir/index.js';
 
 /** What the session itself shows (files touched, commands run), to recognise its facts. */
-export interface DerivableContext {
+interface DerivableContext {
   /** Paths the session read or edited (as written in its tool calls). */
   files?: readonly string[];
   /** The text of the project's CLAUDE.md files, one entry per file. */

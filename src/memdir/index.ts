@@ -64,7 +64,6 @@ export {
   parseMemoryType,
   planAdd,
   planEdit,
-  type PlannedFile,
   type AddMemoryInput,
   type EditMemoryInput,
   type WriteOptions,
