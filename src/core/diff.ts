@@ -2,8 +2,8 @@
  * @module core/diff
  * A line diff in unified format, for dry runs that show what a write would change (memory
  * extraction, consolidation). Longest common subsequence over lines; meant for files of a few
- * hundred lines (quadratic beyond that, so inputs over {@link DIFF_MAX_LINES} lines are shown as
- * a whole replacement).
+ * hundred lines (quadratic beyond that, so a changed middle — after the common head and tail — of
+ * over {@link DIFF_MAX_LINES} lines is shown as a whole replacement).
  */
 
 /** Above this many lines on either side, the diff is a whole replacement. */
@@ -11,7 +11,20 @@ const DIFF_MAX_LINES = 2000;
 
 type Op = [' ' | '-' | '+', string];
 
+/** The common head and tail stay unchanged lines; only the middle goes through {@link lcsOps}. */
 function ops(a: string[], b: string[]): Op[] {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  return [
+    ...a.slice(0, head).map((l): Op => [' ', l]),
+    ...lcsOps(a.slice(head, a.length - tail), b.slice(head, b.length - tail)),
+    ...a.slice(a.length - tail).map((l): Op => [' ', l]),
+  ];
+}
+
+function lcsOps(a: string[], b: string[]): Op[] {
   if (a.length > DIFF_MAX_LINES || b.length > DIFF_MAX_LINES) {
     return [...a.map((l): Op => ['-', l]), ...b.map((l): Op => ['+', l])];
   }

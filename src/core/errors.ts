@@ -211,6 +211,13 @@ export const ERRORS = {
     (d) => `the frontmatter of ${d.file} is not valid YAML (${d.reason}) — fix it by hand; the file was not changed`,
   ),
 
+  // ── memory consolidation (dream) ───────────────────────────────────────────
+  /** `loci dream --undo` found no run to undo (none, all undone, or the folder is busy). details: dir, reason. */
+  DREAM_NOTHING_TO_UNDO: spec<{ dir: string; reason: string }>(
+    'user',
+    (d) => `nothing to undo in ${d.dir}: ${d.reason}`,
+  ),
+
   // ── knowledge graph ────────────────────────────────────────────────────────
   /** A graph date is not `YYYY-MM-DD` or ISO-8601 with a zone. details: name (which field), value. */
   KG_INVALID_DATE: spec<{ name: string; value: string }>(
@@ -358,6 +365,26 @@ export const ERRORS = {
     () => 'this palace has no team store — open it with openPalace, or pass `team` to createPalace',
   ),
 
+  // ── web ui (loci ui) ───────────────────────────────────────────────────────
+  /** `loci ui` was asked to bind a non-loopback host without `LOCI_TOKEN`. details: host. */
+  UI_TOKEN_REQUIRED: spec<{ host: string }>(
+    'user',
+    (d) =>
+      `refusing to serve the web UI on ${d.host} without a token — set LOCI_TOKEN to a long random secret ` +
+      '(open the printed URL once: it carries the token), or bind to 127.0.0.1',
+  ),
+  /** `loci ui` cannot listen on the host and port. details: host, port, reason. */
+  UI_LISTEN_FAILED: spec<{ host: string; port: number; reason: string }>(
+    'system',
+    (d) =>
+      `cannot listen on ${d.host}:${d.port}: ${d.reason} — pick another port with --port, or stop the process using it`,
+  ),
+  /** The page's built assets are missing (a checkout that was not built). details: dir. */
+  UI_ASSETS_MISSING: spec<{ dir: string }>(
+    'system',
+    (d) => `the web UI's assets are missing in ${d.dir} — run \`npm run build\` in the Loci checkout`,
+  ),
+
   // ── recall ─────────────────────────────────────────────────────────────────
   /** `loci recall --llm` was given but no LLM provider is configured. details: flag. */
   RECALL_PROVIDER_MISSING: spec<{ flag: string }>(
@@ -366,6 +393,33 @@ export const ERRORS = {
       `${d.flag} needs an LLM provider, and none is configured — set LOCI_LLM_PROVIDER to anthropic, openai or ` +
       `ollama (plus its key, model or LOCI_LLM_BASE_URL as needed), or drop ${d.flag} to select memories ` +
       'with search',
+  ),
+
+  // ── context (loci/context) ─────────────────────────────────────────────────
+  /**
+   * A large tool result could not be written to `<home>/tool-results/` (disk full, permissions);
+   * the result was not added. details: path, reason.
+   */
+  CONTEXT_RESULT_UNWRITABLE: spec<{ path: string; reason: string }>(
+    'system',
+    (d) => `cannot persist a tool result to ${d.path}: ${d.reason} — free disk space or fix the folder's permissions`,
+  ),
+  /**
+   * The archive callback failed before a compaction or a clear, so nothing was replaced (the
+   * messages are still in context). details: reason.
+   */
+  CONTEXT_ARCHIVE_FAILED: spec<{ reason: string }>(
+    'system',
+    (d) =>
+      `could not archive the conversation before compacting it (${d.reason}) — nothing was removed; fix the ` +
+      'palace (disk, lock) and compact again',
+  ),
+  /** The summariser failed and no fallback was allowed; nothing was replaced. details: reason. */
+  CONTEXT_SUMMARY_FAILED: spec<{ reason: string }>(
+    'dependency',
+    (d) =>
+      `could not summarise the conversation (${d.reason}) — nothing was removed; check the LLM provider, or use ` +
+      'the extractive summariser',
   ),
 
   // ── hooks ──────────────────────────────────────────────────────────────────
@@ -414,6 +468,15 @@ export const ERRORS = {
     (d) =>
       `the model (${d.provider}) did not answer in the required JSON format: ${d.reason} — nothing was written; ` +
       'retry, or use a stronger model (LOCI_LLM_MODEL)',
+  ),
+
+  // ── chat (the agent loop) ──────────────────────────────────────────────────
+  /** `loci chat` was run but no LLM provider is configured. details: none. */
+  CHAT_PROVIDER_MISSING: spec<Record<string, never>>(
+    'user',
+    () =>
+      'loci chat needs an LLM and none is configured — set LOCI_LLM_PROVIDER (anthropic, openai or ollama) and ' +
+      'LOCI_LLM_API_KEY (or ANTHROPIC_API_KEY / OPENAI_API_KEY); optionally LOCI_LLM_MODEL and LOCI_LLM_BASE_URL',
   ),
 
   // ── embedders and model providers ──────────────────────────────────────────

@@ -221,7 +221,7 @@ export function openStream(
 }
 
 /** One server-sent event. */
-export interface SseEvent {
+interface SseEvent {
   /** The `event:` field, or `message` when absent. */
   event: string;
   data: string;

@@ -110,7 +110,7 @@ export function guardPalace(palace: Palace, p: TeamPrincipal, team: TeamStore, c
     },
     async addDrawer(input) {
       need(input.wing, 'write');
-      const r = await palace.addDrawer(input);
+      const r = await palace.addDrawer({ ...input, addedBy: input.addedBy ?? p.user });
       if (r.added) await audit('drawer.add', input.wing, r.id, { room: input.room, redactions: r.redactions });
       return r;
     },

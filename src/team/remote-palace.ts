@@ -67,11 +67,18 @@ export function remotePalace(client: TeamClient): Palace {
   const kg = Object.fromEntries(
     REMOTE_GRAPH_METHODS.map((m) => [m, (...args: unknown[]) => client.call('kg', { method: m, args })]),
   );
+  // Not thenable (`then` is undefined), so the objects can be returned from async functions.
   const graph = new Proxy(kg, {
-    get: (t, prop) => (typeof prop === 'string' && prop in t ? t[prop] : unsupported(`kg ${String(prop)}`)),
+    get: (t, prop) =>
+      typeof prop !== 'string' || prop === 'then' ? undefined : prop in t ? t[prop] : unsupported(`kg ${prop}`),
   });
   const palaceGraph = new Proxy({ graph } as unknown as PalaceGraph, {
-    get: (t, prop) => (prop === 'graph' ? graph : unsupported(`graph ${String(prop)}`)),
+    get: (_t, prop) =>
+      prop === 'graph'
+        ? graph
+        : typeof prop !== 'string' || prop === 'then'
+          ? undefined
+          : unsupported(`loci traverse / graph ${prop}`),
   });
   return {
     home: client.url,

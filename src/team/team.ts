@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../core/fs-safe.js';
 import { checkName, type Palace, type PalaceInternals } from '../palace/index.js';
 import type { MineConvosSummary } from '../ingest/index.js';
-import type { TeamAuditEntry, TeamGrant, TeamStore, TeamToken } from '../store/index.js';
+import type { TeamAuditEntry, TeamGrant, TeamToken } from '../store/index.js';
 import { createError } from '../core/errors.js';
 import { authenticate, createToken, hasRight, requireRight, revokeToken, type TeamPrincipal } from './access.js';
 import { auditor, guardPalace } from './guard.js';
@@ -25,7 +25,6 @@ export interface MineUpload {
 
 /** The team server's operations over one palace. */
 export interface Team {
-  readonly store: TeamStore;
   /** Creates a token; the secret is in the result only. */
   createToken(input: { user: string; grants: readonly TeamGrant[] }): Promise<{ token: string; record: TeamToken }>;
   listTokens(): Promise<TeamToken[]>;
@@ -37,6 +36,8 @@ export interface Team {
   guard(p: TeamPrincipal): Palace;
   memorySync(p: TeamPrincipal, req: MemorySyncRequest): Promise<MemorySyncResponse>;
   mineUpload(p: TeamPrincipal, upload: MineUpload): Promise<MineConvosSummary>;
+  /** Every audit entry (the server's own administrator: `loci serve audit`). */
+  auditLog(opts?: { after?: number; limit?: number; wing?: string }): Promise<TeamAuditEntry[]>;
   /** Audit entries: all for an admin of `*`, else those of wings where `p` is admin. */
   audit(p: TeamPrincipal, opts?: { after?: number; limit?: number; wing?: string }): Promise<TeamAuditEntry[]>;
 }
@@ -66,7 +67,6 @@ export async function openTeam(palace: Palace & { internals: PalaceInternals }):
   const store = await palace.internals.teamStore();
   const clock = palace.internals.clock;
   return {
-    store,
     createToken: (input) => createToken(store, input, clock),
     listTokens: () => store.listTokens(),
     revokeToken: (id) => revokeToken(store, id, clock),
@@ -86,6 +86,7 @@ export async function openTeam(palace: Palace & { internals: PalaceInternals }):
       });
       return r;
     },
+    auditLog: (opts) => store.listAudit(opts),
     async audit(p, opts = {}) {
       if (opts.wing !== undefined) requireRight(p, opts.wing, 'admin');
       else if (!hasRight(p, '*', 'admin')) {
