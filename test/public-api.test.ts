@@ -38,6 +38,8 @@ const ROOT_EXPORTS = [
   'LociError',
   'LogLevel',
   'Logger',
+  'ExtractOptions',
+  'ExtractResult',
   'Memory',
   'MemoryDirChoice',
   'MemoryEntry',
@@ -56,6 +58,8 @@ const ROOT_EXPORTS = [
   'ProviderConfig',
   'RecallOptions',
   'RecallResult',
+  'SessionNotesOptions',
+  'SessionNotesResult',
   'SearchHit',
   'SearchOptions',
   'SearchResult',
@@ -72,6 +76,7 @@ const ROOT_EXPORTS = [
   'createMemoryTunnelStore',
   'createPalace',
   'editMemory',
+  'extractMemories',
   'findMemory',
   'forgetMemory',
   'getMemory',
@@ -80,6 +85,7 @@ const ROOT_EXPORTS = [
   'openPalace',
   'selectMemoryDir',
   'stderrLogger',
+  'updateSessionNotes',
   'wakeUp',
 ];
 
