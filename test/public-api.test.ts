@@ -24,6 +24,8 @@ const ROOT_EXPORTS = [
   'DrawerFilter',
   'DrawerInput',
   'DrawerPatch',
+  'DreamOptions',
+  'DreamResult',
   'EditMemoryInput',
   'Embedder',
   'EmbedderConfig',
@@ -78,8 +80,10 @@ const ROOT_EXPORTS = [
   'isLociError',
   'listMemories',
   'openPalace',
+  'runDream',
   'selectMemoryDir',
   'stderrLogger',
+  'undoDream',
   'wakeUp',
 ];
 
