@@ -130,12 +130,15 @@ test('the library never imports a front end', () => {
 
 /**
  * Files of a folder that other folders may import directly besides its `index.ts`: the leaf
- * modules of `core` (kept separate so that a command loads only the helpers it uses) and the port
- * definitions of `store` (types shared by every adapter). Anything else goes through the door.
+ * modules of `core` (kept separate so that a command loads only the helpers it uses), the port
+ * definitions of `store` (types shared by every adapter) and its drawer door `store/drawers.ts` (the
+ * SQLite drawer store alone, so a palace opens without the graph and vector adapters). Anything else
+ * goes through the door.
  */
 const OPEN_DOORS = (target: string): boolean =>
   target.startsWith('core/') ||
   target === 'store/ports.ts' ||
+  target === 'store/drawers.ts' ||
   target === 'store/shared.ts' ||
   target === 'store/vector-port.ts';
 
