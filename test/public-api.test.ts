@@ -24,6 +24,8 @@ const ROOT_EXPORTS = [
   'DrawerFilter',
   'DrawerInput',
   'DrawerPatch',
+  'DreamOptions',
+  'DreamResult',
   'EditMemoryInput',
   'Embedder',
   'EmbedderConfig',
@@ -83,9 +85,11 @@ const ROOT_EXPORTS = [
   'isLociError',
   'listMemories',
   'openPalace',
+  'runDream',
   'selectMemoryDir',
   'stderrLogger',
   'updateSessionNotes',
+  'undoDream',
   'wakeUp',
 ];
 
