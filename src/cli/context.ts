@@ -9,6 +9,8 @@ import type { OptionSpec } from './argv.js';
 export interface GlobalOptions {
   /** `--home DIR`. */
   home?: string;
+  /** `--server URL`: the team server of remote mode. */
+  server?: string;
 }
 
 /** Output sinks; tests pass in-memory ones through `runCli`. */

@@ -19,6 +19,10 @@ async function buildProgram(io: CliIO, setExit: (code: number) => void, wanted: 
     .description('Local-first memory for AI coding agents: mine, search and recall what was said and written.')
     .version(VERSION, '-V, --version')
     .option('--home <dir>', 'palace folder (default: $LOCI_HOME or ~/.loci)')
+    .option(
+      '--server <url>',
+      'use this team server instead of the local palace (default: $LOCI_SERVER; token: $LOCI_TOKEN)',
+    )
     // Usage errors are printed by runCli in the one-line form (CLI_USAGE), not by commander.
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s), outputError: () => {} })
     .exitOverride();

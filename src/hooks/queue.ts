@@ -21,7 +21,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writ
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { fsError, homePaths, processEnv, writeFileAtomic, type Env, type Logger } from './light-core.js';
+import { fsError, homePaths, pidAlive, processEnv, writeFileAtomic, type Env, type Logger } from './light-core.js';
 import type { HookEvent } from './protocol.js';
 
 /** An archive request. */
@@ -36,6 +36,10 @@ interface ArchiveJob {
   cwd: string | null;
   /** Archive the open tail too (session end: nothing more will be appended). */
   flush: boolean;
+  /** Also extract memories from the transcript's new part (`LOCI_EXTRACT_ON_END=1` with an LLM configured). */
+  extract?: boolean;
+  /** Also bring the session's running notes up to date (`LOCI_SESSION_NOTES`, on by default). */
+  notes?: boolean;
   /** A compaction summary to store as a drawer (post-compact). */
   summary?: { text: string; trigger: string | null };
   /** ISO-8601 time the job was queued. */
@@ -126,16 +130,6 @@ export function moveToFailed(file: string, text?: string): boolean {
   }
   rmSync(file, { force: true });
   return true;
-}
-
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The current lock holder, or undefined (no lock, unreadable). */

@@ -13,10 +13,15 @@
  * heartbeat is refreshed between groups. At the end the wake-up cache of every project touched is
  * refreshed (after the palace is closed), so the next `session-start` answers from the cache.
  * After releasing the lock the queue is checked once more, so a job queued while the worker was
- * finishing is not stranded.
+ * finishing is not stranded. With `LOCI_DREAM_AUTO=1` the worker then consolidates the memory of
+ * each project it archived (`src/dream/`, behind its own gates and lock), outside the worker lock.
  */
 import { existsSync, rmSync } from 'node:fs';
 import {
+  archiveSessionNotes,
+  extractForProject,
+  providerFromEnv,
+  updateSessionNotes,
   cacheWakeUpPlan,
   createError,
   homePaths,
@@ -27,6 +32,7 @@ import {
   type MineOptions,
   type Palace,
   processEnv,
+  readSettings,
   type WakeUpPlan,
 } from '../internal.js';
 import { errorFields } from './log.js';
@@ -117,6 +123,47 @@ function fail(group: QueuedJob[], e: unknown, maxAttempts: number, log: Logger):
   }
 }
 
+/**
+ * The opt-in lifecycle steps of a transcript's jobs, after archiving: session notes (when any job
+ * asks, archived in the palace when they changed) and memory extraction (when any job asks; the
+ * hook asks only with `LOCI_EXTRACT_ON_END=1` and an LLM configured). A failing step is logged and
+ * never fails the archive.
+ */
+async function lifecycleSteps(o: HookWorkerOptions, palace: Palace, group: QueuedJob[], transcript: string) {
+  const env = o.env ?? processEnv();
+  const cwd = group.find((q) => q.job.cwd)?.job.cwd ?? null;
+  let provider;
+  try {
+    provider = providerFromEnv(env);
+  } catch (e) {
+    o.logger.log('warn', 'hook worker: the LLM provider cannot be used; notes are extractive', errorFields(e));
+  }
+  if (group.some((q) => q.job.notes)) {
+    try {
+      const n = await updateSessionNotes({ home: o.home, transcript, ...(provider ? { provider } : {}) });
+      o.logger.log('info', `hook worker: session notes ${n.updated ? 'updated' : 'unchanged'}`, { reason: n.reason });
+      if (n.updated && n.notes) {
+        const date = new Date().toISOString();
+        await archiveSessionNotes(palace, { sessionId: n.sessionId, cwd, transcript, notes: n.notes, date });
+      }
+    } catch (e) {
+      o.logger.log('warn', 'hook worker: session notes failed', { transcript, ...errorFields(e) });
+    }
+  }
+  if (provider && cwd && group.some((q) => q.job.extract)) {
+    try {
+      const { result } = await extractForProject({ home: o.home, transcript, cwd, env, provider });
+      o.logger.log('info', 'hook worker: memories extracted', {
+        transcript,
+        proposals: result.proposals.map((p) => `${p.action} ${p.file}: ${p.reason}`),
+        skipped: result.skipped.map((s) => `${s.rule} ${s.name}`),
+      });
+    } catch (e) {
+      o.logger.log('warn', 'hook worker: memory extraction failed', { transcript, ...errorFields(e) });
+    }
+  }
+}
+
 function done(group: QueuedJob[]): void {
   // Deleting is enough: the drawers are the record.
   for (const q of group) rmSync(q.file, { force: true });
@@ -163,6 +210,7 @@ async function drain(
               drawers: r.drawersAdded,
               conversations: r.conversations,
             });
+            await lifecycleSteps(o, palace, group, transcript);
           } else {
             o.logger.log('warn', 'hook worker: transcript no longer exists; nothing to archive', { transcript });
           }
@@ -198,6 +246,33 @@ async function refreshWakeUps(
 }
 
 /**
+ * `LOCI_DREAM_AUTO=1`: consolidates the memory of each project archived (`dreamProject` of
+ * `src/dream/`, loaded only then), behind its own gates and lock, with the palace for archive
+ * searches. Never throws: failures are logged.
+ */
+async function autoDream(o: HookWorkerOptions, cwds: ReadonlySet<string>): Promise<void> {
+  if (!cwds.size) return;
+  let palace: Palace | undefined;
+  try {
+    const { dreamProject } = await import('../dream/index.js');
+    palace = await openPalace({ home: o.home, logger: o.logger });
+    for (const cwd of cwds) {
+      const r = await dreamProject({ home: o.home, cwd, env: o.env ?? processEnv(), palace, logger: o.logger });
+      o.logger.log(r.ran ? 'info' : 'debug', `hook worker: memory consolidation ${r.ran ? 'ran' : 'skipped'}`, {
+        cwd,
+        reason: r.reason,
+        changes: r.changes.length,
+        report: r.report,
+      });
+    }
+  } catch (e) {
+    o.logger.log('warn', 'hook worker: memory consolidation failed', errorFields(e));
+  } finally {
+    await palace?.close().catch(() => {});
+  }
+}
+
+/**
  * Drains the archive queue of `home` under the worker lock (see the module comment). Returns
  * `status: 'busy'` at once when another live worker holds the lock. Never throws for a job's
  * failure (it is logged and retried later); throws only when the lock cannot be handled at all.
@@ -206,6 +281,7 @@ export async function runHookWorker(o: HookWorkerOptions): Promise<HookWorkerSum
   const s: HookWorkerSummary = { status: 'done', jobs: 0, transcripts: 0, summaries: 0, failed: 0 };
   if (!existsSync(homePaths(o.home).queue)) return s;
   const attempted = new Set<string>();
+  const dreamCwds = new Set<string>();
   for (let round = 0; round < 100; round++) {
     if (!acquireLock(o.home)) return round === 0 ? { ...s, status: 'busy' } : s;
     const palaceRef: { p?: Palace } = {};
@@ -227,7 +303,12 @@ export async function runHookWorker(o: HookWorkerOptions): Promise<HookWorkerSum
       const j = readJob(file);
       return j !== undefined && (!j.notBefore || Date.parse(j.notBefore) <= now);
     });
-    if (!left) return s;
+    for (const cwd of cwds) dreamCwds.add(cwd);
+    if (!left) {
+      // After the lock is released: a slow model never holds up archiving.
+      if (readSettings(o.env ?? processEnv()).dreamAuto) await autoDream(o, dreamCwds);
+      return s;
+    }
   }
   throw createError('INTERNAL', { what: 'the hook worker did not drain its queue in 100 rounds' });
 }

@@ -93,7 +93,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   const home = resolveHome(opts.home, env);
   const clock = opts.clock ?? systemClock;
   const embedder = opts.embedder !== undefined ? opts.embedder : await embedderFromSpec(settings.embedder, env);
-  let ports: Pick<PalaceDeps, 'store' | 'graph' | 'tunnels' | 'vectors'>;
+  let ports: Pick<PalaceDeps, 'store' | 'graph' | 'tunnels' | 'vectors' | 'team'>;
   if (opts.store) {
     const store = opts.store;
     const door = await storeDoor();
@@ -102,6 +102,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       graph: () => door.createMemoryGraphTables(),
       tunnels: () => door.createMemoryTunnelStore({ clock }),
       vectors: () => door.createMemoryVectorStore(store),
+      team: () => door.createMemoryTeamStore(),
     };
   } else {
     ensureHome(home);
@@ -113,6 +114,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       // The graph, tunnel and vector adapters load on first use (vectors: only with an embedder).
       graph: async () => (await storeDoor()).createSqliteGraphTables(db),
       tunnels: async () => (await storeDoor()).createSqliteTunnelStore(db, { clock }),
+      team: async () => (await storeDoor()).createSqliteTeamStore(db),
       vectors: null,
     };
     if (embedder) {

@@ -66,6 +66,31 @@ export const COMMANDS: readonly CommandModule[] = [
     commands: [line('memory', '', 'Claude Code–compatible memory files (MEMORY.md and topic files)')],
   },
   {
+    load: () => import('./extract.js'),
+    commands: [
+      line(
+        'extract',
+        '[options]',
+        'propose memories from the new part of a session and write them (or --dry-run to see the diff)',
+      ),
+      line(
+        'notes',
+        '[options]',
+        'bring the running notes of a session up to date (thresholds: 10K tokens, then 5K + 3 tool calls)',
+      ),
+    ],
+  },
+  {
+    load: () => import('./dream.js'),
+    commands: [
+      line(
+        'dream',
+        '[options]',
+        'consolidate the memory files: merge duplicates, date relative words, drop contradicted facts (undoable)',
+      ),
+    ],
+  },
+  {
     load: () => import('./recall.js'),
     commands: [
       line(
@@ -98,6 +123,21 @@ export const COMMANDS: readonly CommandModule[] = [
     load: () => import('./mcp.js'),
     commands: [
       line('mcp', '[options]', 'run the MCP server for agents (stdio by default; --http for Streamable HTTP)'),
+    ],
+  },
+  // ── team server (issue 15) ──
+  {
+    load: () => import('./add.js'),
+    commands: [line('add', '[options] [text...]', 'store a piece of text as a drawer (from the arguments or stdin)')],
+  },
+  {
+    load: () => import('./serve.js'),
+    commands: [
+      line(
+        'serve',
+        '[options]',
+        'run the team server: MCP over HTTP and the API of remote mode, with per-member tokens',
+      ),
     ],
   },
   {
