@@ -141,6 +141,8 @@ export interface ContextBreakdown {
   fraction: number;
   /** The correction ratio in use (1 before the first reported usage). */
   ratio: number;
+  /** Each verbatim message in context: sequence number, role and corrected tokens, oldest first. */
+  messages: { seq: number; role: 'user' | 'assistant'; tokens: number }[];
 }
 
 /** The fields of a `StreamRequest` that the manager fills. */
@@ -182,7 +184,10 @@ export interface ContextManager {
   readonly toolResults: ToolResultStore;
   /** The live messages, summary first when there is one. */
   messages(): AgentMessage[];
-  /** Appends a person's prompt; `memories` (already wrapped, e.g. in a system reminder) goes first, counted apart. */
+  /**
+   * Appends a person's prompt and starts a turn of the budget (`budget.continuation()` then decides
+   * whether to go on). `memories` (already wrapped, e.g. in a system reminder) goes first, counted apart.
+   */
   appendUser(text: string, options?: { memories?: string }): AgentMessage;
   /** Appends the model's answer (the `message` of a stream's `done` event). */
   appendAssistant(message: AgentMessage): void;
@@ -194,7 +199,9 @@ export interface ContextManager {
   request(): PreparedRequest;
   /**
    * Compacts automatically when the threshold is crossed (and `autoCompact`), then returns the
-   * request, the context check (with a nudge from 90 %) and the compaction, if one ran.
+   * request, the context check (with a nudge from 90 %) and the compaction, if one ran. When even
+   * the compacted context is over the window (one exchange larger than it), `check.level` is
+   * `over` and the caller decides (e.g. clear, or refuse the turn).
    */
   prepare(options?: { signal?: AbortSignal }): Promise<{
     request: PreparedRequest;
@@ -462,6 +469,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         ? { role: 'user', content: [memoryBlock, { type: 'text', text }] }
         : { role: 'user', content: text };
       push(message, memoryBlock);
+      budget.startTurn();
       return message;
     },
     appendAssistant(message) {
@@ -477,10 +485,10 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     request,
     async prepare(opts = {}) {
       let compaction: CompactionRecord | undefined;
-      if (options.autoCompact !== false && budget.check(contextTokens()).shouldCompact)
+      if (options.autoCompact !== false && budget.check(contextTokens(), { track: false }).shouldCompact)
         compaction = await compact('auto', undefined, opts.signal);
       const req = request();
-      const check = budget.check(counter.correct(lastRequestRaw));
+      const check = budget.check(counter.correct(lastRequestRaw), { track: false });
       archiveInBackground();
       return { request: req, check, ...(compaction ? { compaction } : {}) };
     },
@@ -508,7 +516,14 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       ];
       const sections = rows.map(([section, raw]) => ({ section, tokens: counter.correct(raw) }));
       const total = sections.reduce((s, r) => s + r.tokens, 0);
-      return { sections, total, window: budget.window, fraction: total / budget.window, ratio: counter.ratio };
+      return {
+        sections,
+        total,
+        window: budget.window,
+        fraction: total / budget.window,
+        ratio: counter.ratio,
+        messages: entries.map((e) => ({ seq: e.seq, role: e.message.role, tokens: counter.correct(e.raw) })),
+      };
     },
     compact: (o = {}) => compact('manual', o.instructions, o.signal),
     async clear() {
