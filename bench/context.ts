@@ -21,6 +21,9 @@
  * The simulated model takes `--model-ms` per call (default 40 ms, far below a real model's
  * seconds); the background archive of new messages runs meanwhile and is reported apart.
  *
+ * Also reports how Loci's Claude estimate compares with real usage in the Claude Code transcripts
+ * of ../shared/data/transcripts (bench/context/calibrate.ts), when they are present.
+ *
  * Usage: npm run build && node --import tsx bench/context.ts [--turns 200] [--seed 13] [--model-ms 40] [--keep DIR]
  * Prints one JSON document.
  */
@@ -31,6 +34,7 @@ import { rng, prose } from '../test/helpers/corpus.js';
 import { startLoopback, type RecordedRequest, type Reply } from '../test/helpers/loopback.js';
 import { createLlmProvider, openPalace } from '../dist/index.js';
 import { createContextManager, llmSummariser, palaceArchiver, type Summariser } from '../dist/context/index.js';
+import { calibrateOnTranscripts } from './context/calibrate.js';
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -272,6 +276,8 @@ try {
     target: 'overhead p50 <= 15 ms per turn; peak context under the usable window',
     summarisation_requests: server.requests.length,
     runs,
+    estimate_calibration:
+      calibrateOnTranscripts(join(import.meta.dirname, '..')) ?? 'skipped: no ../shared/data/transcripts',
   };
   console.log(JSON.stringify(doc, null, 2));
 } finally {
