@@ -14,10 +14,12 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { MemoryStore } from '../store/ports.js';
 import {
   createMemoryGraphTables,
+  createMemoryTeamStore,
   createMemoryTunnelStore,
   createMemoryVectorStore,
   createSqliteGraphTables,
   createSqliteStore,
+  createSqliteTeamStore,
   createSqliteTunnelStore,
   createSqliteVectorStore,
   loadSqliteVec,
@@ -100,7 +102,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   const home = resolveHome(opts.home, env);
   const clock = opts.clock ?? systemClock;
   const embedder = opts.embedder !== undefined ? opts.embedder : await embedderFromSpec(settings.embedder, env);
-  let ports: Pick<PalaceDeps, 'store' | 'graph' | 'tunnels' | 'vectors'>;
+  let ports: Pick<PalaceDeps, 'store' | 'graph' | 'tunnels' | 'vectors' | 'team'>;
   if (opts.store) {
     const store = opts.store;
     ports = {
@@ -108,6 +110,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       graph: () => createMemoryGraphTables(),
       tunnels: () => createMemoryTunnelStore({ clock }),
       vectors: () => createMemoryVectorStore(store),
+      team: () => createMemoryTeamStore(),
     };
   } else {
     ensureHome(home);
@@ -122,6 +125,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
         loadSqliteVec(db);
         return createSqliteVectorStore(db, path);
       },
+      team: () => createSqliteTeamStore(db),
     };
   }
   return createPalace({

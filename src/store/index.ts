@@ -33,3 +33,8 @@ export type { RoomRef, Tunnel, TunnelInput, TunnelStore } from './tunnel-port.js
 export { otherEnd, touches, tunnelId } from './tunnel-port.js';
 export { createMemoryTunnelStore } from './memory/tunnels.js';
 export { createSqliteTunnelStore } from './sqlite/tunnels.js';
+// ── team server (tokens, grants, audit, shared memories) ──────────────────────
+export type { TeamAuditEntry, TeamGrant, TeamMemoryVersion, TeamRight, TeamStore, TeamToken } from './team-port.js';
+export { TEAM_RIGHTS } from './team-port.js';
+export { createMemoryTeamStore } from './memory/team.js';
+export { createSqliteTeamStore } from './sqlite/team.js';
