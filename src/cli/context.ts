@@ -8,6 +8,8 @@ import type { Command } from 'commander';
 export interface GlobalOptions {
   /** `--home DIR`. */
   home?: string;
+  /** `--database-url postgres://…`: a PostgreSQL palace. */
+  databaseUrl?: string;
 }
 
 /** Output sinks; tests pass in-memory ones through `runCli`. */

@@ -38,7 +38,7 @@ function processIO(env: Env): CliIO {
 }
 
 /** Global options that take a value (skipped when looking for the command name). */
-const VALUE_OPTIONS = new Set(['--home']);
+const VALUE_OPTIONS = new Set(['--home', '--database-url']);
 
 /**
  * The top-level command `argv` runs (`loci --home x search …` → `search`; `loci help kg` → `kg`),
@@ -67,6 +67,7 @@ async function buildProgram(
     .description('Local-first memory for AI coding agents: mine, search and recall what was said and written.')
     .version(VERSION, '-V, --version')
     .option('--home <dir>', 'palace folder (default: $LOCI_HOME or ~/.loci)')
+    .option('--database-url <url>', 'a PostgreSQL palace: postgres://user@host/db (default: $LOCI_DATABASE_URL)')
     // Usage errors are printed by runCli in the one-line form (CLI_USAGE), not by commander.
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s), outputError: () => {} })
     .exitOverride();

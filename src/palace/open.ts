@@ -3,7 +3,8 @@
  * The SQLite-and-environment preset of the composition root: {@link openPalace} reads the settings
  * (`core/env.ts`), opens the palace database in the Loci home with the SQLite adapters of
  * `src/store/` and hands them to `createPalace`. With a `store` given it uses the in-memory graph,
- * tunnel and vector adapters instead.
+ * tunnel and vector adapters instead; with a PostgreSQL URL (`databaseUrl`, `LOCI_DATABASE_URL`) the
+ * PostgreSQL adapters (loaded on demand).
  */
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -22,6 +23,7 @@ import {
   createSqliteVectorStore,
   loadSqliteVec,
   openDatabase,
+  openPostgresPalace,
 } from '../store/index.js';
 import type { Embedder } from '../embed/index.js';
 import type { HybridParams } from '../search/index.js';
@@ -33,6 +35,11 @@ export interface OpenPalaceOptions {
   home?: string;
   /** Use this store instead of the SQLite file in the home (e.g. `createMemoryStore()`). */
   store?: MemoryStore;
+  /**
+   * A PostgreSQL palace (`postgres://user[:pw]@host[:port]/db[?schema=name]`) instead of the SQLite
+   * file in the home. Default: `LOCI_DATABASE_URL`, else SQLite.
+   */
+  databaseUrl?: string;
   /** Diagnostics sink. Default: silent. */
   logger?: Logger;
   /** Time source. Default: the system clock. */
@@ -101,7 +108,11 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   const clock = opts.clock ?? systemClock;
   const embedder = opts.embedder !== undefined ? opts.embedder : await embedderFromSpec(settings.embedder, env);
   let ports: Pick<PalaceDeps, 'store' | 'graph' | 'tunnels' | 'vectors'>;
-  if (opts.store) {
+  const databaseUrl = opts.store ? undefined : (opts.databaseUrl ?? settings.databaseUrl);
+  if (databaseUrl) {
+    const pg = await openPostgresPalace(databaseUrl, { clock });
+    ports = { store: pg.store, graph: pg.graph, tunnels: pg.tunnels, vectors: pg.vectors };
+  } else if (opts.store) {
     const store = opts.store;
     ports = {
       store,
