@@ -202,6 +202,25 @@ export {
   type TunnelSource,
 } from './recall/index.js';
 
+// ── memory extraction and session notes ──────────────────────────────────────
+export {
+  extractForProject,
+  updateSessionNotes,
+  archiveSessionNotes,
+  readSessionNotes,
+  claudeSessionSummary,
+  explicitCandidates,
+  derivableReason,
+  sessionFiles,
+  readSession,
+  findSessionTranscript,
+  latestSessionTranscript,
+  type ExtractResult,
+  type Proposal,
+  type Skipped,
+  type SessionNotesResult,
+} from './extract/index.js';
+
 // ── providers and embedders ───────────────────────────────────────────────────
 export {
   createLlmProvider,

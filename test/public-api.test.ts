@@ -89,6 +89,7 @@ const PUBLISHED: Record<string, string> = {
   './kg': 'src/kg/index.ts',
   './mcp': 'src/mcp/index.ts',
   './hooks': 'src/hooks/index.ts',
+  './context': 'src/context/index.ts',
 };
 
 const entries = Object.values(PUBLISHED).map((e) => join(root, e));

@@ -3,6 +3,7 @@
  * What every command receives: global options, output helpers and the exit-code convention.
  */
 import type { Command } from 'commander';
+import type { OptionSpec } from './argv.js';
 
 /** Global options shared by all commands. */
 export interface GlobalOptions {
@@ -10,6 +11,8 @@ export interface GlobalOptions {
   home?: string;
   /** `--database-url postgres://…`: a PostgreSQL palace. */
   databaseUrl?: string;
+  /** `--server URL`: the team server of remote mode. */
+  server?: string;
 }
 
 /** Output sinks; tests pass in-memory ones through `runCli`. */
@@ -37,6 +40,17 @@ export interface CliContext {
 
 /** A command module: `src/cli/commands/<verb>.ts` exports `register`. */
 export type RegisterCommand = (program: Command, ctx: CliContext) => void;
+
+/**
+ * What a command module may export besides `register` to run without commander (start-up): its
+ * name, its options (the ones `register` declares) and its action. Used only when the argv is in
+ * the plain forms `cli/argv.ts` reads; anything else goes through commander.
+ */
+export interface DirectCommand {
+  name: string;
+  options: readonly OptionSpec[];
+  run(args: string[], opts: Record<string, string | true>, ctx: CliContext): Promise<void>;
+}
 
 /** Exit codes. */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;

@@ -5,14 +5,15 @@
  *
  * Start-up: this module loads no library module. Only the module of the command being run is
  * imported (see `commands/index.ts`); the other commands are listed for `--help` from their help
- * lines alone, and the error catalogue is loaded when an error is reported.
+ * lines alone, and the error catalogue is loaded when an error is reported. A command whose module
+ * exports a `direct` form (`loci search`) runs without commander when its argv is in the plain
+ * forms of `cli/argv.ts`; everything else goes through the commander program (`cli/program.ts`).
  */
-import { Command, CommanderError, Help } from 'commander';
 import type { LociError } from '../core/errors.js';
 import type { Env } from '../core/env.js';
+import { parseDirect } from './argv.js';
 import { COMMANDS } from './commands/index.js';
-import { EXIT, type CliContext, type CliIO, type GlobalOptions } from './context.js';
-import { VERSION } from './version.js';
+import { EXIT, type CliContext, type CliIO } from './context.js';
 
 function readStdinAll(): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -38,7 +39,7 @@ function processIO(env: Env): CliIO {
 }
 
 /** Global options that take a value (skipped when looking for the command name). */
-const VALUE_OPTIONS = new Set(['--home', '--database-url']);
+const VALUE_OPTIONS = new Set(['--home', '--server', '--database-url']);
 
 /**
  * The top-level command `argv` runs (`loci --home x search …` → `search`; `loci help kg` → `kg`),
@@ -54,75 +55,25 @@ export function invokedCommand(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-/**
- * Builds the commander program for `argv` (exported for `--help` tests): the module of the command
- * `argv` runs is loaded and registered; every other command is a stub carrying its help line.
- */
-async function buildProgram(
-  io: CliIO,
-  setExit: (code: number) => void,
-  argv: readonly string[] = [],
-): Promise<Command> {
-  const program = new Command('loci')
-    .description('Local-first memory for AI coding agents: mine, search and recall what was said and written.')
-    .version(VERSION, '-V, --version')
-    .option('--home <dir>', 'palace folder (default: $LOCI_HOME or ~/.loci)')
-    .option('--database-url <url>', 'a PostgreSQL palace: postgres://user@host/db (default: $LOCI_DATABASE_URL)')
-    // Usage errors are printed by runCli in the one-line form (CLI_USAGE), not by commander.
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s), outputError: () => {} })
-    .exitOverride();
-  const ctx: CliContext = {
-    io,
-    globals: () => program.opts<GlobalOptions>(),
-    setExit,
-  };
-  const wanted = invokedCommand(argv);
-  const terms = new Map<Command, string>();
-  for (const m of COMMANDS) {
-    if (wanted !== undefined && m.commands.some((c) => c.name === wanted)) {
-      (await m.load()).register(program, ctx);
-      continue;
-    }
-    for (const c of m.commands) {
-      terms.set(program.command(c.name, c.hidden ? { hidden: true } : {}).description(c.description), c.term);
-    }
-  }
-  program.configureHelp({
-    subcommandTerm(this: Help, cmd: Command) {
-      return terms.get(cmd) ?? Help.prototype.subcommandTerm.call(this, cmd);
-    },
-  });
-  return program;
-}
-
-/** The command `argv` names (`loci diary read`), for the `--help` hint of a usage error. */
-function commandPath(program: Command, argv: readonly string[]): string {
-  const names = ['loci'];
-  let cmd = program;
-  for (const a of argv) {
-    if (a === '--') break;
-    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
-    if (!sub) continue;
-    names.push(sub.name());
-    cmd = sub;
-  }
-  return names.join(' ');
-}
-
-/** Commander's usage error (`error: …`, possibly with a second `(Did you mean …?)` line) as CLI_USAGE. */
-async function usageError(e: CommanderError, program: Command, argv: readonly string[]): Promise<LociError> {
-  const problem = e.message
-    .replace(/^error:\s*/i, '')
-    .replace(/\s*\n\s*/g, ' ')
-    .trim();
-  const { createError } = await import('../core/errors.js');
-  return createError('CLI_USAGE', { problem, command: commandPath(program, argv) });
-}
-
 /** Prints an error in the documented one-line form and returns the exit code. */
 function report(io: CliIO, e: LociError): number {
   io.stderr(`loci: ${e.message} [${e.code}]\n`);
   return e.category === 'user' ? EXIT.usage : EXIT.failure;
+}
+
+/**
+ * Runs the command of `argv` without commander when its module has a `direct` form and the argv is
+ * in the plain forms (see `cli/argv.ts`). Returns false when it did not run (commander will).
+ */
+async function runDirect(argv: string[], io: CliIO, setExit: (code: number) => void, wanted: string): Promise<boolean> {
+  const entry = COMMANDS.find((m) => m.commands.some((c) => c.name === wanted));
+  if (!entry || argv.includes('--help') || argv.includes('-h')) return false;
+  const { direct } = await entry.load();
+  const parsed = direct?.name === wanted ? parseDirect(argv, direct.name, direct.options) : undefined;
+  if (!direct || !parsed) return false;
+  const ctx: CliContext = { io, globals: () => (parsed.home !== undefined ? { home: parsed.home } : {}), setExit };
+  await direct.run(parsed.args, parsed.opts, ctx);
+  return true;
 }
 
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
@@ -131,16 +82,14 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const setExit = (c: number) => {
     code = Math.max(code, c);
   };
-  const program = await buildProgram(io, setExit, argv);
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    const wanted = invokedCommand(argv);
+    if (wanted !== undefined && (await runDirect(argv, io, setExit, wanted))) return code;
+    const { runProgram } = await import('./program.js');
+    const r = await runProgram(argv, io, setExit, wanted);
+    if (typeof r === 'number') return r;
+    if (r !== undefined) return report(io, r);
   } catch (e) {
-    if (e instanceof CommanderError) {
-      // Help and version (also help shown for a bare command group) were printed by commander.
-      if (e.exitCode === 0 || e.code === 'commander.help' || e.code === 'commander.helpDisplayed')
-        return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
-      return report(io, await usageError(e, program, argv));
-    }
     const { createError, isLociError } = await import('../core/errors.js');
     if (isLociError(e)) return report(io, e);
     // A bug: one line with its message; the stack only on request (LOCI_DEBUG=1), on the lines after.

@@ -34,7 +34,15 @@ function distModules(args: string[], env: NodeJS.ProcessEnv = process.env): stri
  * `core/env.js` is the environment module (the one reader of `process.env`, a leaf of node
  * built-ins) that the entry hands to every command as `io.env`.
  */
-const CLI_ENTRY = ['cli/main.js', 'cli/commands/index.js', 'cli/context.js', 'cli/version.js', 'core/env.js'];
+const CLI_ENTRY = [
+  'cli/main.js',
+  'cli/argv.js',
+  'cli/program.js',
+  'cli/commands/index.js',
+  'cli/context.js',
+  'cli/version.js',
+  'core/env.js',
+];
 
 describe('CLI start-up', () => {
   for (const args of [['--version'], ['-V'], ['--help'], ['help']]) {
@@ -60,6 +68,17 @@ describe('CLI start-up', () => {
       assert.ok(!loaded.includes('index.js'), 'the whole library entry is not loaded');
       const cliModules = loaded.filter((f) => f.startsWith('cli/commands/') && f !== 'cli/commands/index.js');
       assert.deepEqual(cliModules, ['cli/commands/search.js'], 'only the search command module');
+      // The plain argv forms run without commander (cli/argv.ts).
+      const all = modulesLoaded([BIN, 'search', 'anything', '-n', '3'], {
+        env: { ...process.env, LOCI_HOME: home, LOCI_EMBEDDER: '', NO_COLOR: '1' },
+      });
+      assert.equal(all.status, 0, all.stderr);
+      assert.deepEqual(
+        all.files.filter((f) => /[\\/]commander[\\/]/.test(f)),
+        [],
+        'loci search loads no commander module',
+      );
+      assert.ok(!loaded.includes('cli/program.js'));
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

@@ -31,12 +31,15 @@
  * | `LOCI_MINE_ROOTS` | `mineRoots` | folders MCP callers may mine (path-list separator) | project + Claude dir |
  * | `LOCI_MCP_ALLOWED_ORIGINS` | `mcpAllowedOrigins` | extra browser origins of `loci mcp --http` (`a,b`) | none |
  * | `LOCI_MCP_IDLE_SECONDS` | `mcpIdleSeconds` | idle session timeout of `loci mcp --http`, s | 300 |
- * | `LOCI_TOKEN` | `token` | bearer token `loci mcp --http` requires | `''` (none) |
+ * | `LOCI_TOKEN` | `token` | token `loci mcp --http` requires; team server token (remote mode) | `''` (none) |
+ * | `LOCI_SERVER` | `server` | team server URL: the CLI runs search/get/add/kg/mine/memory sync there | none (local) |
  * | `LOCI_HOOK_DEBUG` | `hookDebug` | `1`: hooks log at debug level | off |
  * | `LOCI_HOOK_NUDGE` | `hookNudge` | `1`: the Stop hook adds a save nudge | off |
  * | `LOCI_HOOK_SAVE_EVERY` | `hookSaveEvery` | prompts between archive runs (1 … 10000; else default) | 15 |
  * | `LOCI_HOOK_WORKER` | `hookWorker` | `0`: hooks never spawn the archive worker | on |
  * | `LOCI_HOOK_SERVER` | `hookServer` | `0`: hooks never use the warm server | on |
+ * | `LOCI_EXTRACT_ON_END` | `extractOnEnd` | `1`: hooks also extract memories (needs an LLM) | off |
+ * | `LOCI_SESSION_NOTES` | `sessionNotes` | `0`: hooks keep no running session notes | on |
  * | `LOCI_HOOK_SERVER_IDLE_MS` | `hookServerIdleMs` | idle time before the warm server exits, ms | the server's |
  * | `NO_COLOR` | `noColor` | any value: no colours in CLI output | colours on a terminal |
  * | `CLAUDE_PROJECT_DIR` | `claudeProjectDir` | the project Claude Code runs in (MCP, hooks) | the cwd |
@@ -110,6 +113,8 @@ export interface LociSettings {
   readonly mcpIdleSeconds: string | undefined;
   /** `LOCI_TOKEN`, `''` when unset. */
   readonly token: string;
+  /** `LOCI_SERVER` trimmed, undefined when unset or empty (team server: remote mode). */
+  readonly server: string | undefined;
   /** `LOCI_HOOK_DEBUG` is `1`. */
   readonly hookDebug: boolean;
   /** `LOCI_HOOK_NUDGE` is `1`. */
@@ -120,6 +125,10 @@ export interface LociSettings {
   readonly hookWorker: boolean;
   /** `LOCI_HOOK_SERVER` is not `0`. */
   readonly hookServer: boolean;
+  /** `LOCI_EXTRACT_ON_END` is `1` (memory extraction from the hooks; used only when an LLM is configured). */
+  readonly extractOnEnd: boolean;
+  /** `LOCI_SESSION_NOTES` is not `0` (running session notes kept by the hook worker). */
+  readonly sessionNotes: boolean;
   /** `LOCI_HOOK_SERVER_IDLE_MS` as a number (NaN when unset or not a number; the server clamps it). */
   readonly hookServerIdleMs: number;
   /** `NO_COLOR` set to anything non-empty. */
@@ -180,11 +189,14 @@ export function readSettings(env: Env = process.env): LociSettings {
     mcpAllowedOrigins: list(env['LOCI_MCP_ALLOWED_ORIGINS'], ','),
     mcpIdleSeconds: env['LOCI_MCP_IDLE_SECONDS'],
     token: env['LOCI_TOKEN'] ?? '',
+    server: env['LOCI_SERVER']?.trim() || undefined,
     hookDebug: env['LOCI_HOOK_DEBUG'] === '1',
     hookNudge: env['LOCI_HOOK_NUDGE'] === '1',
     hookSaveEvery: Number.isInteger(every) && every >= 1 && every <= 10_000 ? every : HOOK_SAVE_EVERY_DEFAULT,
     hookWorker: env['LOCI_HOOK_WORKER'] !== '0',
     hookServer: env['LOCI_HOOK_SERVER'] !== '0',
+    extractOnEnd: env['LOCI_EXTRACT_ON_END'] === '1',
+    sessionNotes: env['LOCI_SESSION_NOTES'] !== '0',
     hookServerIdleMs: Number(env['LOCI_HOOK_SERVER_IDLE_MS']),
     noColor: !!env['NO_COLOR'],
     claudeProjectDir: env['CLAUDE_PROJECT_DIR'],

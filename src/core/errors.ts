@@ -329,6 +329,57 @@ export const ERRORS = {
       `cannot listen on ${d.host}:${d.port}: ${d.reason} — pick another port with --port, or stop the process using it`,
   ),
 
+  // ── team server (loci serve, remote mode, memory sync) ──────────────────────
+  /**
+   * The team server refused the request's token (missing, unknown or revoked): HTTP 401.
+   * details: server (the URL, '' on the server side).
+   */
+  TEAM_UNAUTHORISED: spec<{ server: string }>(
+    'user',
+    (d) =>
+      `the team server${d.server ? ` ${d.server}` : ''} did not accept the token — set LOCI_TOKEN to a live token ` +
+      '(an admin creates one with `loci serve token create --user NAME --grant WING:RIGHT`)',
+  ),
+  /** The token has no `right` on `wing` (`*` = every wing and the graph): HTTP 403. details: user, wing, right. */
+  TEAM_FORBIDDEN: spec<{ user: string; wing: string; right: string }>(
+    'user',
+    (d) =>
+      `${d.user} has no ${d.right} right on wing ${d.wing === '*' ? '* (every wing and the graph)' : d.wing} — ` +
+      `ask an admin for a token with --grant ${d.wing}:${d.right}`,
+  ),
+  /** The team server cannot be reached (refused, DNS, TLS, reset). details: url, reason. */
+  TEAM_SERVER_UNREACHABLE: spec<{ url: string; reason: string }>(
+    'dependency',
+    (d) => `cannot reach the team server ${d.url}: ${d.reason} — check LOCI_SERVER / --server and that it runs`,
+  ),
+  /** The team server answered with an unexpected status or body. details: url, status, reason. */
+  TEAM_SERVER_FAILED: spec<{ url: string; status: number; reason: string }>(
+    'dependency',
+    (d) => `the team server ${d.url} failed (HTTP ${d.status}): ${d.reason}`,
+  ),
+  /** A command that needs the team server (`loci memory sync`) ran without one. details: command. */
+  TEAM_SERVER_MISSING: spec<{ command: string }>(
+    'user',
+    (d) => `${d.command} needs a team server — set LOCI_SERVER=https://… and LOCI_TOKEN, or pass --server URL`,
+  ),
+  /** A command is not available in remote mode. details: operation. */
+  TEAM_REMOTE_UNSUPPORTED: spec<{ operation: string }>(
+    'user',
+    (d) =>
+      `${d.operation} is not available through the team server — unset LOCI_SERVER to run it on the local palace, ` +
+      'or run it on the server',
+  ),
+  /** `loci serve token revoke` named no live token. details: id. */
+  TEAM_TOKEN_NOT_FOUND: spec<{ id: string }>(
+    'user',
+    (d) => `no live token ${d.id} — \`loci serve token list\` shows the ids`,
+  ),
+  /** The palace was built without a team store (a custom `createPalace` without `team`). details: none. */
+  TEAM_STORE_MISSING: spec<Record<string, never>>(
+    'system',
+    () => 'this palace has no team store — open it with openPalace, or pass `team` to createPalace',
+  ),
+
   // ── recall ─────────────────────────────────────────────────────────────────
   /** `loci recall --llm` was given but no LLM provider is configured. details: flag. */
   RECALL_PROVIDER_MISSING: spec<{ flag: string }>(
@@ -337,6 +388,33 @@ export const ERRORS = {
       `${d.flag} needs an LLM provider, and none is configured — set LOCI_LLM_PROVIDER to anthropic, openai or ` +
       `ollama (plus its key, model or LOCI_LLM_BASE_URL as needed), or drop ${d.flag} to select memories ` +
       'with search',
+  ),
+
+  // ── context (loci/context) ─────────────────────────────────────────────────
+  /**
+   * A large tool result could not be written to `<home>/tool-results/` (disk full, permissions);
+   * the result was not added. details: path, reason.
+   */
+  CONTEXT_RESULT_UNWRITABLE: spec<{ path: string; reason: string }>(
+    'system',
+    (d) => `cannot persist a tool result to ${d.path}: ${d.reason} — free disk space or fix the folder's permissions`,
+  ),
+  /**
+   * The archive callback failed before a compaction or a clear, so nothing was replaced (the
+   * messages are still in context). details: reason.
+   */
+  CONTEXT_ARCHIVE_FAILED: spec<{ reason: string }>(
+    'system',
+    (d) =>
+      `could not archive the conversation before compacting it (${d.reason}) — nothing was removed; fix the ` +
+      'palace (disk, lock) and compact again',
+  ),
+  /** The summariser failed and no fallback was allowed; nothing was replaced. details: reason. */
+  CONTEXT_SUMMARY_FAILED: spec<{ reason: string }>(
+    'dependency',
+    (d) =>
+      `could not summarise the conversation (${d.reason}) — nothing was removed; check the LLM provider, or use ` +
+      'the extractive summariser',
   ),
 
   // ── hooks ──────────────────────────────────────────────────────────────────
@@ -363,6 +441,37 @@ export const ERRORS = {
     (d) =>
       `cannot update ${d.path}: ${d.reason} — fix the file (it must be a JSON object) and run the command again; ` +
       'nothing was written',
+  ),
+
+  // ── memory extraction and session notes ────────────────────────────────────
+  /**
+   * `loci extract --session ID` found no transcript of that session under Claude Code's projects
+   * folder. details: session, configDir.
+   */
+  EXTRACT_SESSION_NOT_FOUND: spec<{ session: string; configDir: string }>(
+    'user',
+    (d) =>
+      `no transcript of session ${d.session} under ${d.configDir}/projects — pass the file with --transcript, ` +
+      'or set CLAUDE_CONFIG_DIR',
+  ),
+  /**
+   * The model's answer to an extraction or session-notes request is not the strict JSON asked for,
+   * even after one corrective retry; nothing was written. details: provider, reason.
+   */
+  EXTRACT_ANSWER_INVALID: spec<{ provider: string; reason: string }>(
+    'dependency',
+    (d) =>
+      `the model (${d.provider}) did not answer in the required JSON format: ${d.reason} — nothing was written; ` +
+      'retry, or use a stronger model (LOCI_LLM_MODEL)',
+  ),
+
+  // ── chat (the agent loop) ──────────────────────────────────────────────────
+  /** `loci chat` was run but no LLM provider is configured. details: none. */
+  CHAT_PROVIDER_MISSING: spec<Record<string, never>>(
+    'user',
+    () =>
+      'loci chat needs an LLM and none is configured — set LOCI_LLM_PROVIDER (anthropic, openai or ollama) and ' +
+      'LOCI_LLM_API_KEY (or ANTHROPIC_API_KEY / OPENAI_API_KEY); optionally LOCI_LLM_MODEL and LOCI_LLM_BASE_URL',
   ),
 
   // ── embedders and model providers ──────────────────────────────────────────

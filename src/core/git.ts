@@ -101,10 +101,18 @@ function git(cwd: string, args: string[], timeoutMs: number): string | undefined
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
       windowsHide: true,
-    }).trim();
+    }).trimEnd();
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Runs `git <args>` in `cwd` and returns its stdout without trailing whitespace, or undefined when git is missing,
+ * fails or times out (default {@link GIT_TIMEOUT_MS}). Never throws.
+ */
+export function gitOutput(cwd: string, args: string[], timeoutMs = GIT_TIMEOUT_MS): string | undefined {
+  return git(cwd, args, timeoutMs);
 }
 
 /** Asks the git binary (`git rev-parse --git-common-dir --git-dir --show-toplevel`). */

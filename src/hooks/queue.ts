@@ -36,6 +36,10 @@ interface ArchiveJob {
   cwd: string | null;
   /** Archive the open tail too (session end: nothing more will be appended). */
   flush: boolean;
+  /** Also extract memories from the transcript's new part (`LOCI_EXTRACT_ON_END=1` with an LLM configured). */
+  extract?: boolean;
+  /** Also bring the session's running notes up to date (`LOCI_SESSION_NOTES`, on by default). */
+  notes?: boolean;
   /** A compaction summary to store as a drawer (post-compact). */
   summary?: { text: string; trigger: string | null };
   /** ISO-8601 time the job was queued. */

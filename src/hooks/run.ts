@@ -82,6 +82,17 @@ function kick(ctx: Ctx): void {
   if (ctx.spawn && readSettings(ctx.env).hookWorker) spawnWorker(ctx.home, ctx.log, ctx.env);
 }
 
+/**
+ * The opt-in lifecycle steps a job carries: session notes (on unless `LOCI_SESSION_NOTES=0`) and
+ * memory extraction (only with `LOCI_EXTRACT_ON_END=1` and an LLM named by `LOCI_LLM_PROVIDER`).
+ * Both run in the detached worker; the hook only sets the flags.
+ */
+function lifecycle(ctx: Ctx, extract: boolean): { extract?: true; notes?: true } {
+  const s = readSettings(ctx.env);
+  const llm = !!s.llmProvider?.trim() && s.llmProvider.trim().toLowerCase() !== 'none';
+  return { ...(extract && s.extractOnEnd && llm ? { extract: true } : {}), ...(s.sessionNotes ? { notes: true } : {}) };
+}
+
 function requireTranscript(event: HookEvent, input: HookInput): string {
   const t = input.transcriptPath;
   if (!t) throw createError('HOOK_INPUT_INVALID', { event, reason: 'it has no transcript_path' });
@@ -113,6 +124,7 @@ function stop(input: HookInput, ctx: Ctx): string {
       sessionId: input.sessionId ?? null,
       cwd: input.cwd ?? null,
       flush: false,
+      ...lifecycle(ctx, since >= every),
     });
     kick(ctx);
     ctx.log.log('debug', 'stop: archive queued', { humans: state.humans, every });
@@ -133,6 +145,7 @@ function archive(event: 'pre-compact' | 'session-end', input: HookInput, ctx: Ct
     sessionId: input.sessionId ?? null,
     cwd: input.cwd ?? null,
     flush: event === 'session-end',
+    ...lifecycle(ctx, true),
   });
   kick(ctx);
   return '';

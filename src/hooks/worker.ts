@@ -17,6 +17,10 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import {
+  archiveSessionNotes,
+  extractForProject,
+  providerFromEnv,
+  updateSessionNotes,
   cacheWakeUpPlan,
   createError,
   homePaths,
@@ -117,6 +121,47 @@ function fail(group: QueuedJob[], e: unknown, maxAttempts: number, log: Logger):
   }
 }
 
+/**
+ * The opt-in lifecycle steps of a transcript's jobs, after archiving: session notes (when any job
+ * asks, archived in the palace when they changed) and memory extraction (when any job asks; the
+ * hook asks only with `LOCI_EXTRACT_ON_END=1` and an LLM configured). A failing step is logged and
+ * never fails the archive.
+ */
+async function lifecycleSteps(o: HookWorkerOptions, palace: Palace, group: QueuedJob[], transcript: string) {
+  const env = o.env ?? processEnv();
+  const cwd = group.find((q) => q.job.cwd)?.job.cwd ?? null;
+  let provider;
+  try {
+    provider = providerFromEnv(env);
+  } catch (e) {
+    o.logger.log('warn', 'hook worker: the LLM provider cannot be used; notes are extractive', errorFields(e));
+  }
+  if (group.some((q) => q.job.notes)) {
+    try {
+      const n = await updateSessionNotes({ home: o.home, transcript, ...(provider ? { provider } : {}) });
+      o.logger.log('info', `hook worker: session notes ${n.updated ? 'updated' : 'unchanged'}`, { reason: n.reason });
+      if (n.updated && n.notes) {
+        const date = new Date().toISOString();
+        await archiveSessionNotes(palace, { sessionId: n.sessionId, cwd, transcript, notes: n.notes, date });
+      }
+    } catch (e) {
+      o.logger.log('warn', 'hook worker: session notes failed', { transcript, ...errorFields(e) });
+    }
+  }
+  if (provider && cwd && group.some((q) => q.job.extract)) {
+    try {
+      const { result } = await extractForProject({ home: o.home, transcript, cwd, env, provider });
+      o.logger.log('info', 'hook worker: memories extracted', {
+        transcript,
+        proposals: result.proposals.map((p) => `${p.action} ${p.file}: ${p.reason}`),
+        skipped: result.skipped.map((s) => `${s.rule} ${s.name}`),
+      });
+    } catch (e) {
+      o.logger.log('warn', 'hook worker: memory extraction failed', { transcript, ...errorFields(e) });
+    }
+  }
+}
+
 function done(group: QueuedJob[]): void {
   // Deleting is enough: the drawers are the record.
   for (const q of group) rmSync(q.file, { force: true });
@@ -163,6 +208,7 @@ async function drain(
               drawers: r.drawersAdded,
               conversations: r.conversations,
             });
+            await lifecycleSteps(o, palace, group, transcript);
           } else {
             o.logger.log('warn', 'hook worker: transcript no longer exists; nothing to archive', { transcript });
           }

@@ -5,6 +5,7 @@
 export { mineProject, type MineProjectOptions, type MineProgress, type MineSummary } from './mine-project.js';
 export { wingName, defaultWing } from '../core/project-identity.js';
 export { type SkipReason, type SkippedFile } from './skips.js';
+export { walkProject } from './project/walk.js';
 // The conversation miner loads on first use (see convos-miner/lazy); types are free.
 export { mineConversations, mineClaudeCode, mineAuto } from './convos-miner/lazy.js';
 export type { MineClaudeOptions } from './mine-convos.js';
@@ -18,3 +19,4 @@ export {
   type MineConvosSummary,
 } from './convos-miner/types.js';
 export type { ConvoFormat, Conversation, ConvoMessage, ExchangeChunk } from './convos/index.js';
+export { parseConversations } from './convos/index.js';

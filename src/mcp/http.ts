@@ -14,6 +14,12 @@
  * read to its end and discarded, then answered 413 (no connection reset). Sessions without a
  * request for `idleSessionMs` (default 5 minutes) are closed, and when all `maxSessions` slots are
  * taken the least recently used idle session yields its slot to the new client.
+ *
+ * Embedding (the team server, `src/serve`): `authenticate` replaces the single token with per-request
+ * callers, each MCP session bound to the caller that opened it and served over the caller's own
+ * palace; `routes` answers paths besides `/mcp` (a JSON API) after the same Origin, Host and
+ * authentication checks. `close()` is graceful: new requests get 503, requests in flight finish
+ * (up to `drainMs`), then sessions, connections and the palace close.
  */
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -26,6 +32,23 @@ import { silentLogger } from '../core/logger.js';
 import { openPalace, type Palace } from '../palace/index.js';
 import { createLociMcpServer, type LociMcpServer, type LociMcpServerOptions } from './server.js';
 import { MAX_MESSAGE_BYTES } from './args.js';
+
+/** Who is calling, as `authenticate` identifies them. */
+export interface HttpCaller {
+  /** Stable id (the user); an MCP session answers only the caller that opened it. */
+  id: string;
+  /** The palace this caller's MCP session uses (e.g. a rights-checking wrapper). */
+  palace: Palace;
+}
+
+/** What a route handler receives besides the request and response. */
+export interface HttpRouteContext {
+  caller: HttpCaller;
+  /** The path without the query string. */
+  path: string;
+  /** Reads the body (at most `maxBodyBytes`; rejects with MCP_MESSAGE_TOO_LARGE, which should be answered 413). */
+  readBody(): Promise<string>;
+}
 
 /** Options of {@link serveHttp}. */
 export interface ServeHttpOptions extends LociMcpServerOptions {
@@ -51,6 +74,20 @@ export interface ServeHttpOptions extends LociMcpServerOptions {
   allowedOrigins?: readonly string[];
   /** Time source for session idleness. Default the system clock. */
   clock?: Clock;
+  /**
+   * Identifies the caller of each request (undefined → 401); replaces `token`, and allows any host.
+   * Default: the `token` check, every caller sharing the one palace.
+   */
+  authenticate?: (req: IncomingMessage) => Promise<HttpCaller | undefined>;
+  /** Answers a path other than `/mcp`; resolves false when the path is not its own (→ 404). Default none. */
+  routes?: (req: IncomingMessage, res: ServerResponse, ctx: HttpRouteContext) => Promise<boolean>;
+  /**
+   * `Host` header values accepted (e.g. `loci.example:5625`) besides the loopback ones of the port.
+   * Default: any host when bound to a non-loopback interface, loopback names only otherwise.
+   */
+  allowedHosts?: readonly string[];
+  /** The longest `close()` waits for requests in flight, in ms. Default 30000. */
+  drainMs?: number;
 }
 
 /** A running HTTP server. */
@@ -168,7 +205,7 @@ function allowedOriginSet(list: readonly string[] = []): Set<string> {
 export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServing> {
   const host = opts.host ?? '127.0.0.1';
   const token = opts.token ?? '';
-  if (!isLoopback(host) && !token) throw createError('MCP_TOKEN_REQUIRED', { host });
+  if (!isLoopback(host) && !token && !opts.authenticate) throw createError('MCP_TOKEN_REQUIRED', { host });
   const logger = opts.logger ?? silentLogger;
   const maxSessions = opts.maxSessions ?? 64;
   const maxBody = opts.maxBodyBytes ?? MAX_MESSAGE_BYTES;
@@ -181,7 +218,7 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
   /** Sessions by id; `busy` counts requests in flight (a standalone GET stream does not count). */
   const sessions = new Map<
     string,
-    { transport: StreamableHTTPServerTransport; mcp: LociMcpServer; seen: number; busy: number }
+    { transport: StreamableHTTPServerTransport; mcp: LociMcpServer; seen: number; busy: number; caller: string }
   >();
   const idleMs = opts.idleSessionMs ?? DEFAULT_IDLE_SESSION_MS;
   if (!(idleMs >= 1))
@@ -198,6 +235,20 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
     const got = req.headers.authorization;
     return typeof got === 'string' && timingSafeEqual(digest(got), expected);
   };
+  const identify = async (req: IncomingMessage): Promise<HttpCaller | undefined> =>
+    opts.authenticate ? opts.authenticate(req) : authorised(req) ? { id: '', palace } : undefined;
+  const extraHosts = new Set((opts.allowedHosts ?? []).map((h) => h.toLowerCase()));
+  /** The Host check: loopback binds accept loopback names of the port (and `allowedHosts`). */
+  const hostAllowed = (raw: string | undefined): boolean => {
+    const h = (raw ?? '').toLowerCase();
+    if (extraHosts.has(h)) return true;
+    if (!isLoopback(host)) return extraHosts.size === 0;
+    const at = h.lastIndexOf(':');
+    return at > 0 && h.slice(at + 1) === String(port) && isLoopback(h.slice(0, at));
+  };
+  let inflight = 0;
+  let closingNow = false;
+  let drained: (() => void) | undefined;
 
   const endSession = (id: string, why: string) => {
     const s = sessions.get(id);
@@ -223,7 +274,12 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (closingNow)
+      return rpcError(res, 503, -32000, 'the server is shutting down: retry shortly', {
+        connection: 'close',
+        'retry-after': '1',
+      });
     const origin = req.headers.origin;
     if (!originAllowed(origin, origins)) {
       return rpcError(
@@ -234,11 +290,23 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
           'allowed with --allow-origin (LOCI_MCP_ALLOWED_ORIGINS) may call this server',
       );
     }
-    if (!authorised(req))
+    if (!hostAllowed(req.headers.host))
+      return rpcError(
+        res,
+        403,
+        -32000,
+        `forbidden host ${JSON.stringify(oneLine(shortValue(String(req.headers.host))))}`,
+      );
+    const caller = await identify(req);
+    if (!caller)
       return rpcError(res, 401, -32001, 'unauthorised: send Authorization: Bearer <LOCI_TOKEN>', {
         'www-authenticate': 'Bearer realm="loci"',
       });
-    if (path !== MCP_PATH) return rpcError(res, 404, -32601, `not found: the MCP endpoint is ${MCP_PATH}`);
+    if (path !== MCP_PATH) {
+      if (opts.routes && (await opts.routes(req, res, { caller, path, readBody: () => readBody(req, maxBody) })))
+        return;
+      return rpcError(res, 404, -32601, `not found: the MCP endpoint is ${MCP_PATH}`);
+    }
     const sid = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(sid) ? sid[0] : sid;
     let body: unknown;
@@ -255,6 +323,7 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
       const s = sessions.get(sessionId);
       if (!s)
         return rpcError(res, 404, -32001, 'session not found (it ended or expired): start a new one with initialize');
+      if (s.caller !== caller.id) return rpcError(res, 403, -32000, 'this session belongs to another token');
       s.seen = now();
       if (req.method !== 'GET') {
         s.busy++;
@@ -269,11 +338,11 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
       return rpcError(res, 400, -32000, 'bad request: no valid session id (send initialize first)');
     sweep();
     if (!freeSlot()) return rpcError(res, 503, -32000, `too many sessions (${maxSessions}), all busy; retry shortly`);
-    const mcp = await createLociMcpServer({ ...opts, palace, logger });
+    const mcp = await createLociMcpServer({ ...opts, palace: caller.palace, logger });
     const loopback = isLoopback(host);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, mcp, seen: now(), busy: 0 }),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, mcp, seen: now(), busy: 0, caller: caller.id }),
       ...(loopback
         ? {
             enableDnsRebindingProtection: true,
@@ -295,6 +364,13 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
   }
 
   const http = createServer((req, res) => {
+    // Standalone GET streams of MCP sessions stay open for the session's life: they are not "in flight".
+    if (!(req.method === 'GET' && (req.url ?? '').split('?')[0] === MCP_PATH)) {
+      inflight++;
+      res.once('close', () => {
+        if (--inflight === 0) drained?.();
+      });
+    }
     handle(req, res).catch((e: unknown) => {
       logger.log('error', 'MCP HTTP request failed', { error: (e as Error)?.stack ?? String(e) });
       rpcError(res, 500, -32603, 'internal server error');
@@ -333,11 +409,19 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      closingNow = true;
       clearInterval(sweeper);
+      const stopped = new Promise<void>((r) => http.close(() => r()));
+      http.closeIdleConnections();
+      if (inflight > 0)
+        await new Promise<void>((r) => {
+          drained = r;
+          setTimeout(r, opts.drainMs ?? 30_000).unref();
+        });
       for (const { transport } of [...sessions.values()]) await transport.close().catch(() => {});
       sessions.clear();
       http.closeAllConnections();
-      await new Promise<void>((r) => http.close(() => r()));
+      await stopped;
       if (owned) await palace.close();
       resolveClosed();
     })());

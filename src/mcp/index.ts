@@ -11,7 +11,7 @@ import type { ServeStdioOptions, StdioServing } from './stdio.js';
 
 export type { LociMcpServer, LociMcpServerOptions } from './server.js';
 export type { ServeStdioOptions, StdioServing } from './stdio.js';
-export type { HttpServing, ServeHttpOptions } from './http.js';
+export type { HttpCaller, HttpRouteContext, HttpServing, ServeHttpOptions } from './http.js';
 export type { McpInstallOptions, McpInstallResult, McpInstallScope, McpServerEntry } from './install.js';
 export type { AnyTool as McpTool, LociAnnotations as McpToolAnnotations } from './tool.js';
 

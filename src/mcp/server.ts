@@ -55,6 +55,8 @@ export interface LociMcpServerOptions {
   strictOutputSchemas?: boolean;
   /** Server version reported at initialize. Default: the package version. */
   version?: string;
+  /** Tools left out by name (the team server omits the memory-folder tools of its own machine). Default none. */
+  omitTools?: readonly string[];
 }
 
 /** A built server: connect it to a transport with `server.connect(transport)`. */
@@ -141,7 +143,7 @@ export async function createLociMcpServer(opts: LociMcpServerOptions = {}): Prom
   const mineRoots = () =>
     (roots ??= opts.mineRoots ? Promise.resolve(opts.mineRoots) : defaultMineRoots(env, () => memoryDir().projectRoot));
   const ctx: ToolContext = { palace, logger, cwd, env, memoryDir, mineRoots, ...(graph ? { graph } : {}) };
-  const tools = lociTools({ kg: graph !== undefined });
+  const tools = lociTools({ kg: graph !== undefined }).filter((t) => !opts.omitTools?.includes(t.name));
 
   const server = new McpServer(
     { name: 'loci', title: 'Loci memory', version: opts.version ?? packageVersion() },

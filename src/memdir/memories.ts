@@ -137,11 +137,19 @@ function sameName(m: Memory, slug: string): boolean {
   );
 }
 
+/** A new topic file as {@link addMemory} would write it: its path in the folder and its text. */
+export interface PlannedFile {
+  /** Path relative to the memory directory (`team/x.md` under team/). */
+  file: string;
+  /** The text written (secrets redacted). */
+  text: string;
+}
+
 /**
- * Adds a memory (secrets in its text redacted). Throws MEMORY_EXISTS when one with the same slug
- * (any type) or file exists.
+ * The topic file {@link addMemory} would create for `input`, without writing anything (dry runs).
+ * Throws what `addMemory` throws for invalid input or an existing memory of the same name.
  */
-export function addMemory(dir: string, input: AddMemoryInput, options: WriteOptions = {}): WriteResult {
+export function planAdd(dir: string, input: AddMemoryInput, options: WriteOptions = {}): PlannedFile {
   input = redactMemoryFields(input);
   const type = parseMemoryType(input.type);
   checkName(input.name);
@@ -168,8 +176,16 @@ export function addMemory(dir: string, input: AddMemoryInput, options: WriteOpti
   });
   const existing = loadMemories(dir, { limit: Infinity, includeInvalid: true }).find((m) => sameName(m, rendered.slug));
   if (existing) throw createError('MEMORY_EXISTS', { name: input.name, file: existing.file });
-  const file = input.team ? `team/${rendered.fileName}` : rendered.fileName;
-  if (!createFileExclusive(join(dir, ...file.split('/')), rendered.text)) {
+  return { file: input.team ? `team/${rendered.fileName}` : rendered.fileName, text: rendered.text };
+}
+
+/**
+ * Adds a memory (secrets in its text redacted). Throws MEMORY_EXISTS when one with the same slug
+ * (any type) or file exists.
+ */
+export function addMemory(dir: string, input: AddMemoryInput, options: WriteOptions = {}): WriteResult {
+  const { file, text } = planAdd(dir, input, options);
+  if (!createFileExclusive(join(dir, ...file.split('/')), text)) {
     throw createError('MEMORY_EXISTS', { name: input.name, file });
   }
   const index = rebuildIndex(dir, { touched: [file] });
@@ -253,18 +269,11 @@ export interface EditMemoryInput extends Omit<TopicPatch, 'type' | 'privacy'> {
   privacy?: string;
 }
 
-/**
- * Edits a memory in place. Frontmatter keys, order, quoting and unknown keys are kept; `modified`
- * is stamped when something changed; a file without frontmatter only has its body edited. If the
- * file changes under us between read and write, the edit is re-applied (up to 5 times). Secrets in
- * the new text are redacted.
- */
-export function editMemory(
+function editPlan(
   dir: string,
   query: string,
   input: EditMemoryInput,
-  options: WriteOptions = {},
-): WriteResult {
+): { m: Memory; type?: MemoryType; patch: TopicPatch } {
   input = redactMemoryFields(input);
   const m = findMemory(dir, query);
   const type = input.type !== undefined ? parseMemoryType(input.type) : undefined;
@@ -285,6 +294,38 @@ export function editMemory(
     ...(type !== undefined ? { type } : {}),
     ...(privacy !== undefined ? { privacy } : {}),
   };
+  return { m, ...(type !== undefined ? { type } : {}), patch };
+}
+
+/**
+ * The text {@link editMemory} would give the memory found by `query`, without writing anything
+ * (dry runs): `before` is the file as it is, `after` as it would be (equal when nothing changes).
+ * A type change that renames the file is not shown. Throws what `editMemory` throws.
+ */
+export function planEdit(
+  dir: string,
+  query: string,
+  input: EditMemoryInput,
+  options: WriteOptions = {},
+): { file: string; before: string; after: string } {
+  const { m, patch } = editPlan(dir, query, input);
+  const after = applyTopicPatch(m.text, m.file, patch, isoAt((options.clock ?? systemClock).now()));
+  return { file: m.file, before: m.text, after };
+}
+
+/**
+ * Edits a memory in place. Frontmatter keys, order, quoting and unknown keys are kept; `modified`
+ * is stamped when something changed; a file without frontmatter only has its body edited. If the
+ * file changes under us between read and write, the edit is re-applied (up to 5 times). Secrets in
+ * the new text are redacted.
+ */
+export function editMemory(
+  dir: string,
+  query: string,
+  input: EditMemoryInput,
+  options: WriteOptions = {},
+): WriteResult {
+  const { m, type, patch } = editPlan(dir, query, input);
   const now = isoAt((options.clock ?? systemClock).now());
   let file = m.file;
   let changed = false;

@@ -13,6 +13,7 @@ export {
   type MineOptions,
   type Palace,
   type PalaceStatus,
+  type PalaceInternals,
 } from './palace.js';
 export type { DiaryEntryInput } from './diary.js';
 export { checkName, assertUnderRoots, DIARY_WING } from './names.js';

@@ -15,10 +15,12 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { MemoryStore } from '../store/ports.js';
 import {
   createMemoryGraphTables,
+  createMemoryTeamStore,
   createMemoryTunnelStore,
   createMemoryVectorStore,
   createSqliteGraphTables,
   createSqliteStore,
+  createSqliteTeamStore,
   createSqliteTunnelStore,
   createSqliteVectorStore,
   loadSqliteVec,
@@ -107,9 +109,10 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   const home = resolveHome(opts.home, env);
   const clock = opts.clock ?? systemClock;
   const embedder = opts.embedder !== undefined ? opts.embedder : await embedderFromSpec(settings.embedder, env);
-  let ports: Pick<PalaceDeps, 'store' | 'graph' | 'tunnels' | 'vectors'>;
+  let ports: Pick<PalaceDeps, 'store' | 'graph' | 'tunnels' | 'vectors' | 'team'>;
   const databaseUrl = opts.store ? undefined : (opts.databaseUrl ?? settings.databaseUrl);
   if (databaseUrl) {
+    // No PostgreSQL adapter of the team store yet: `loci serve` needs the SQLite palace for now.
     const pg = await openPostgresPalace(databaseUrl, { clock });
     ports = { store: pg.store, graph: pg.graph, tunnels: pg.tunnels, vectors: pg.vectors };
   } else if (opts.store) {
@@ -119,6 +122,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
       graph: () => createMemoryGraphTables(),
       tunnels: () => createMemoryTunnelStore({ clock }),
       vectors: () => createMemoryVectorStore(store),
+      team: () => createMemoryTeamStore(),
     };
   } else {
     ensureHome(home);
@@ -133,6 +137,7 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
         loadSqliteVec(db);
         return createSqliteVectorStore(db, path);
       },
+      team: () => createSqliteTeamStore(db),
     };
   }
   return createPalace({

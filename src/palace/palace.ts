@@ -14,7 +14,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { MineClaudeOptions, MineConvosOptions, MineConvosSummary, MineProjectOptions } from '../ingest/index.js';
 import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, MemoryStore } from '../store/ports.js';
 import type { VectorStore } from '../store/vector-port.js';
-import type { GraphTables, TunnelStore } from '../store/index.js';
+import type { GraphTables, TeamStore, TunnelStore } from '../store/index.js';
 import type { DiaryEntryInput } from './diary.js';
 import { assertUnderRoots, checkName, checkOptionalName } from './names.js';
 import { setupVectors } from './vectors.js';
@@ -81,6 +81,12 @@ export interface PalaceDeps {
   logger?: Logger;
   /** Settings; missing ones take {@link PALACE_CONFIG_DEFAULTS}. */
   config?: Partial<PalaceConfig>;
+  /**
+   * The team server's storage (tokens, grants, audit, shared memories; `src/team`). A function is
+   * called on first use (`internals.teamStore()`), so a palace that never serves creates nothing.
+   * Default none (`teamStore()` then throws TEAM_STORE_MISSING).
+   */
+  team?: LazyPort<TeamStore>;
 }
 
 /** Options of `palace.mine`: those of the project miner and of the conversation miner. */
@@ -183,6 +189,8 @@ export interface Palace {
 export interface PalaceInternals {
   logger: Logger;
   clock: Clock;
+  /** The team server's store, initialised on first call (`src/team` uses it; front ends never do). */
+  teamStore(): Promise<TeamStore>;
 }
 
 /** The secret redaction of the write paths, loaded on the first write (reading never needs it). */
@@ -210,6 +218,14 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
     clock,
   });
   let graphSide: Promise<PalaceGraph> | undefined;
+  let teamSide: Promise<TeamStore> | undefined;
+  const teamStore = () =>
+    (teamSide ??= (async () => {
+      if (!deps.team) throw createError('TEAM_STORE_MISSING', {});
+      const t = typeof deps.team === 'function' ? deps.team() : deps.team;
+      await t.init();
+      return t;
+    })());
   /** Extraction during project mining: computed in the miner's workers, applied after each batch. */
   const graphExtractHook = async () => {
     const g = await getGraph();
@@ -240,7 +256,7 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
   const palace: Palace & { internals: PalaceInternals } = {
     home,
     store: st,
-    internals: { logger, clock },
+    internals: { logger, clock, teamStore },
 
     mine: async (path, o = {}) => {
       const { mode = 'auto', roots, ...given } = o;
@@ -380,7 +396,10 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
     graph: getGraph,
     diaryRead: async (agent, o) => (await diary()).diaryRead(st, agent, o),
 
-    close: () => st.close(),
+    close: async () => {
+      if (teamSide) await (await teamSide.catch(() => undefined))?.close();
+      await st.close();
+    },
   };
   return palace;
 }

@@ -49,13 +49,23 @@ function normaliseRequest(req: CompleteRequest, rt: ProviderRuntime): Normalised
       });
     }
   }
-  const maxTokens = req.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const { maxTokens, temperature, timeoutMs } = numericOptions(req, rt, DEFAULT_MAX_TOKENS);
+  return { system: req.system, messages: req.messages, maxTokens, temperature, signal: req.signal, timeoutMs };
+}
+
+/** `maxTokens`, `temperature` and `timeoutMs` of a request with defaults applied; throws INVALID_ARGUMENT. */
+export function numericOptions(
+  req: { maxTokens?: number | undefined; temperature?: number | undefined; timeoutMs?: number | undefined },
+  rt: ProviderRuntime,
+  defaultMaxTokens: number,
+): { maxTokens: number; temperature: number; timeoutMs: number } {
+  const maxTokens = req.maxTokens ?? defaultMaxTokens;
   checkRange('maxTokens', maxTokens, 1, 1_000_000, true);
   const temperature = req.temperature ?? DEFAULT_TEMPERATURE;
   checkRange('temperature', temperature, 0, 2, false);
   const timeoutMs = req.timeoutMs ?? rt.timeoutMs;
   checkRange('timeoutMs', timeoutMs, 1, 600_000, true);
-  return { system: req.system, messages: req.messages, maxTokens, temperature, signal: req.signal, timeoutMs };
+  return { maxTokens, temperature, timeoutMs };
 }
 
 /** Throws INVALID_ARGUMENT unless `value` is a finite number in [min, max] (an integer if asked). */

@@ -9,7 +9,7 @@ import { DEFAULT_TIMEOUT_MS, checkRange, type ProviderRuntime } from './common.j
 import { DEFAULT_RETRY, httpEffects } from './http.js';
 import { ollamaProvider } from './ollama.js';
 import { openaiProvider } from './openai.js';
-import type { LlmProvider, ProviderConfig, ProviderDeps, ProviderName } from './types.js';
+import type { ProviderConfig, ProviderDeps, ProviderName, StreamingLlmProvider } from './types.js';
 
 /** Per-protocol defaults: model, server root and the provider's own key variable. */
 export const PROVIDER_DEFAULTS: Readonly<Record<ProviderName, { model: string; baseUrl: string; keyEnv?: string }>> = {
@@ -36,7 +36,7 @@ function nonEmpty(v: string | undefined): string | undefined {
  * Throws PROVIDER_KEY_MISSING when anthropic, or openai at `api.openai.com`, has no key;
  * INVALID_ARGUMENT for an unknown provider, a bad URL or an out-of-range number.
  */
-export function createLlmProvider(cfg: ProviderConfig, deps: ProviderDeps = {}): LlmProvider {
+export function createLlmProvider(cfg: ProviderConfig, deps: ProviderDeps = {}): StreamingLlmProvider {
   if (!isProviderName(cfg.provider)) {
     throw createError('INVALID_ARGUMENT', { name: 'provider', value: cfg.provider, expected: NAMES.join(', ') });
   }
@@ -117,7 +117,7 @@ const PROVIDER_KEYS: Readonly<Record<string, (s: LociSettings) => string | undef
 export function providerFromEnv(
   env: Env = processEnv(),
   deps: Omit<ProviderDeps, 'env'> = {},
-): LlmProvider | undefined {
+): StreamingLlmProvider | undefined {
   const vars = readSettings(env);
   const name = nonEmpty(vars.llmProvider)?.toLowerCase();
   if (name === undefined || name === 'none') return undefined;

@@ -133,17 +133,8 @@ export async function postJson(call: JsonCall, fx: HttpEffects): Promise<unknown
   const started = Date.now();
   const deadline = AbortSignal.timeout(call.timeoutMs);
   const signal = call.signal ? AbortSignal.any([call.signal, deadline]) : deadline;
-  const interrupted = (): LociError | undefined => {
-    if (call.signal?.aborted) return createError('ABORTED', { operation: call.operation }, call.signal.reason);
-    if (deadline.aborted) return createError('TIMEOUT', { operation: call.operation, ms: call.timeoutMs });
-    return undefined;
-  };
-  const failed = (reason: string, status?: number, cause?: unknown): LociError =>
-    createError(
-      'PROVIDER_FAILED',
-      { provider: call.provider, url: call.url, ...(status ? { status } : {}), reason },
-      cause,
-    );
+  const interrupted = () => interruption(call, deadline.aborted);
+  const failed = (reason: string, status?: number, cause?: unknown) => callFailed(call, reason, status, cause);
 
   const once = async (): Promise<Attempt> => {
     let res: Response;
@@ -194,7 +185,24 @@ export async function postJson(call: JsonCall, fx: HttpEffects): Promise<unknown
   }
 }
 
-function networkReason(e: unknown): string {
+/** ABORTED when the caller's signal fired, TIMEOUT when the deadline passed, else undefined. */
+export function interruption(call: JsonCall, timedOut: boolean): LociError | undefined {
+  if (call.signal?.aborted) return createError('ABORTED', { operation: call.operation }, call.signal.reason);
+  if (timedOut) return createError('TIMEOUT', { operation: call.operation, ms: call.timeoutMs });
+  return undefined;
+}
+
+/** PROVIDER_FAILED for `call`, with the HTTP status when there is one. */
+export function callFailed(call: JsonCall, reason: string, status?: number, cause?: unknown): LociError {
+  return createError(
+    'PROVIDER_FAILED',
+    { provider: call.provider, url: call.url, ...(status ? { status } : {}), reason },
+    cause,
+  );
+}
+
+/** A network error's message with its cause's code (`fetch failed (ECONNREFUSED)`). */
+export function networkReason(e: unknown): string {
   const err = e as { message?: string; cause?: { code?: string; message?: string } } | undefined;
   const cause = err?.cause;
   const detail = cause?.code ?? cause?.message;

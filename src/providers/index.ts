@@ -19,6 +19,7 @@ export type {
   CompleteRequest,
   CompleteResult,
   LlmProvider,
+  StreamingLlmProvider,
   ProviderConfig,
   ProviderDeps,
   ProviderName,

@@ -58,6 +58,16 @@ export interface LlmProvider {
   complete(req: CompleteRequest): Promise<CompleteResult>;
 }
 
+/**
+ * A provider that also streams agent turns with tool use (every provider `createLlmProvider` builds).
+ * `stream()` throws, from the iterator, the errors `complete()` throws; retries (429, 5xx, network)
+ * happen only before the first byte, and `timeoutMs` also bounds each silence inside the stream.
+ */
+export interface StreamingLlmProvider extends LlmProvider {
+  /** Streams one model call: text deltas, whole tool calls, then one `done` (see {@link StreamEvent}). */
+  stream(req: StreamRequest): AsyncIterable<StreamEvent>;
+}
+
 /** How to reach a provider. */
 export interface ProviderConfig {
   /** Which protocol to speak. */
@@ -151,6 +161,8 @@ export interface ToolSpec {
 /**
  * Token counts as the provider reports them. Absent figures are 0. `cacheReadTokens` and
  * `cacheCreationTokens` are Anthropic's prompt-cache counts (OpenAI's cached tokens map to reads).
+ * `inputTokens` is the uncached input, as Anthropic counts it (for OpenAI: `prompt_tokens` minus the
+ * cached tokens), so the whole prompt is `inputTokens + cacheReadTokens + cacheCreationTokens`.
  */
 export interface TokenUsage {
   inputTokens: number;

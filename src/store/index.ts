@@ -49,3 +49,8 @@ export async function openPostgresPalace(
 export async function dropPostgresPalace(url: string): Promise<void> {
   return (await import('./postgres/admin.js')).dropPostgresPalace(url);
 }
+// ── team server (tokens, grants, audit, shared memories) ──────────────────────
+export type { TeamAuditEntry, TeamGrant, TeamMemoryVersion, TeamRight, TeamStore, TeamToken } from './team-port.js';
+export { TEAM_RIGHTS } from './team-port.js';
+export { createMemoryTeamStore } from './memory/team.js';
+export { createSqliteTeamStore } from './sqlite/team.js';

@@ -33,10 +33,13 @@ export function loci(
 }
 
 /** Like {@link loci} but asynchronous (for concurrent runs). */
-export function lociAsync(args: string[], opts: { home?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+export function lociAsync(
+  args: string[],
+  opts: { home?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
+      cwd: opts.cwd ?? ROOT,
       env: { ...process.env, NO_COLOR: '1', ...(opts.home ? { LOCI_HOME: opts.home } : {}), ...opts.env },
     });
     let stdout = '';

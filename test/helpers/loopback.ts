@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { streamReply } from './stream-replies.js';
 
 /** The API endpoints the server speaks, by name. */
 export const ROUTES = {
@@ -27,6 +28,11 @@ export type Route = keyof typeof ROUTES;
 export type Reply =
   | { status?: number; headers?: Record<string, string>; body: unknown }
   | { status?: number; headers?: Record<string, string>; raw: string }
+  /**
+   * A streamed answer: each chunk written on its own (SSE or NDJSON, see `stream-replies.ts`), then
+   * the response ends, or with `then` the connection hangs or is dropped after the last chunk.
+   */
+  | { status?: number; headers?: Record<string, string>; chunks: string[]; then?: 'hang' | 'reset' }
   /** `hang`: never answer; `malformed`: 200 with broken JSON; `reset`: drop the connection. */
   | { fail: 'hang' | 'malformed' | 'reset' };
 
@@ -103,9 +109,13 @@ function defaults(dims: number): Record<Route, (req: RecordedRequest) => Reply> 
     return Array.isArray(input) ? input.map(String) : [String(input)];
   };
   return {
-    'anthropic.messages': () => recording('anthropic', 'messages.ok'),
-    'openai.chat': () => recording('openai', 'chat.ok'),
-    'ollama.chat': () => recording('ollama', 'chat.ok'),
+    // A streamed request (`stream: true`) gets a short streamed answer in the route's protocol.
+    'anthropic.messages': (req) =>
+      req.body?.stream ? streamReply('anthropic.messages', { text: 'ok' }) : recording('anthropic', 'messages.ok'),
+    'openai.chat': (req) =>
+      req.body?.stream ? streamReply('openai.chat', { text: 'ok' }) : recording('openai', 'chat.ok'),
+    'ollama.chat': (req) =>
+      req.body?.stream ? streamReply('ollama.chat', { text: 'ok' }) : recording('ollama', 'chat.ok'),
     'openai.embeddings': (req) => ({
       body: {
         object: 'list',
@@ -206,11 +216,33 @@ function send(res: ServerResponse, reply: Reply): void {
     return;
   }
   const status = reply.status ?? 200;
+  if ('chunks' in reply) {
+    void writeChunks(res, status, reply);
+    return;
+  }
   if ('raw' in reply) {
     res.writeHead(status, { 'content-type': 'text/plain', ...reply.headers }).end(reply.raw);
     return;
   }
   res.writeHead(status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body));
+}
+
+/** Writes a streamed reply chunk by chunk, letting the event loop turn between chunks. */
+async function writeChunks(
+  res: ServerResponse,
+  status: number,
+  reply: { headers?: Record<string, string>; chunks: string[]; then?: 'hang' | 'reset' },
+): Promise<void> {
+  res.writeHead(status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
+  res.flushHeaders();
+  for (const c of reply.chunks) {
+    if (res.destroyed) return;
+    res.write(c);
+    await new Promise((r) => setImmediate(r));
+  }
+  if (reply.then === 'hang') return;
+  if (reply.then === 'reset') res.socket?.destroy();
+  else res.end();
 }
 
 /** A `sleep` for retry tests that returns at once and records each requested wait. */

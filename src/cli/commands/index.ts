@@ -6,7 +6,7 @@
  * only `search.ts` and what it imports. `cli/commands.test.ts` checks that these help lines are the
  * ones the modules register. Add one entry per command file.
  */
-import type { RegisterCommand } from '../context.js';
+import type { DirectCommand, RegisterCommand } from '../context.js';
 
 /** The help line of one top-level command (what `loci --help` lists). */
 interface CommandSummary {
@@ -19,7 +19,8 @@ interface CommandSummary {
 
 /** One command module: its loader and the top-level commands it registers. */
 interface CommandModule {
-  load: () => Promise<{ register: RegisterCommand }>;
+  /** The module; `direct`, when it exports one, runs the plain argv forms without commander. */
+  load: () => Promise<{ register: RegisterCommand; direct?: DirectCommand }>;
   commands: readonly CommandSummary[];
 }
 
@@ -65,6 +66,21 @@ export const COMMANDS: readonly CommandModule[] = [
     commands: [line('memory', '', 'Claude Code–compatible memory files (MEMORY.md and topic files)')],
   },
   {
+    load: () => import('./extract.js'),
+    commands: [
+      line(
+        'extract',
+        '[options]',
+        'propose memories from the new part of a session and write them (or --dry-run to see the diff)',
+      ),
+      line(
+        'notes',
+        '[options]',
+        'bring the running notes of a session up to date (thresholds: 10K tokens, then 5K + 3 tool calls)',
+      ),
+    ],
+  },
+  {
     load: () => import('./recall.js'),
     commands: [
       line(
@@ -97,6 +113,21 @@ export const COMMANDS: readonly CommandModule[] = [
     load: () => import('./mcp.js'),
     commands: [
       line('mcp', '[options]', 'run the MCP server for agents (stdio by default; --http for Streamable HTTP)'),
+    ],
+  },
+  // ── team server (issue 15) ──
+  {
+    load: () => import('./add.js'),
+    commands: [line('add', '[options] [text...]', 'store a piece of text as a drawer (from the arguments or stdin)')],
+  },
+  {
+    load: () => import('./serve.js'),
+    commands: [
+      line(
+        'serve',
+        '[options]',
+        'run the team server: MCP over HTTP and the API of remote mode, with per-member tokens',
+      ),
     ],
   },
   {

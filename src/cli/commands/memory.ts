@@ -1,6 +1,6 @@
 /**
  * @module cli/commands/memory
- * `loci memory list|show|add|edit|forget|index|where`: Claude Code–compatible memory files, in
+ * `loci memory list|show|add|edit|forget|index|where|sync`: Claude Code–compatible memory files, in
  * Claude Code's memory directory when it is in use here, else in Loci's own (`where` says which).
  */
 import type { Command } from 'commander';
@@ -24,6 +24,7 @@ import {
 } from '../../internal.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { bytes, colors, printJson, table } from '../format.js';
+import { registerMemorySync } from './memory-sync.js';
 
 interface DirOptions {
   dir?: string;
@@ -298,4 +299,6 @@ export const register: RegisterCommand = (program, ctx) => {
       for (const warn of w.claude.warnings) ctx.io.stderr(`loci: warning: ${warn}\n`);
     },
   );
+
+  registerMemorySync(memory, ctx, choose);
 };

@@ -1,0 +1,22 @@
+/**
+ * @module extract
+ * The memory lifecycle's reading side: extraction of memories from a session (`loci extract`, the
+ * opt-in hook step) and running session notes. The only door of `src/extract/`.
+ */
+export { extractMemories, type ExtractOptions, type ExtractResult } from './extract.js';
+export { explicitCandidates, MAX_PROMPT_CHARS } from './explicit.js';
+export { derivableReason, sessionFiles, type DerivableContext, type FactFields } from './derivable.js';
+export { parseAnswer, EXTRACT_SYSTEM, CHUNK_CHARS } from './llm.js';
+export { readSession, findSessionTranscript, latestSessionTranscript, sessionDir } from './session.js';
+export type { Candidate, Proposal, Skipped, SessionRead, SessionTurn } from './types.js';
+export {
+  updateSessionNotes,
+  readSessionNotes,
+  claudeSessionSummary,
+  extractiveNotes,
+  NOTES_THRESHOLDS,
+  NOTES_SECTIONS,
+  type SessionNotesOptions,
+  type SessionNotesResult,
+} from './notes.js';
+export { extractForProject, archiveSessionNotes, type ProjectExtractOptions, type NotesToArchive } from './project.js';

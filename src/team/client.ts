@@ -1,0 +1,99 @@
+/**
+ * @module team/client
+ * The HTTP client of the team server's JSON API (`/api/v1/…`, bearer token), used by the CLI's
+ * remote mode and by `loci memory sync`. Failures are catalogue errors: 401 → TEAM_UNAUTHORISED,
+ * 403 → TEAM_FORBIDDEN, a refused or broken connection → TEAM_SERVER_UNREACHABLE, any other
+ * failure → the server's own error when it sent one (same code and details), else
+ * TEAM_SERVER_FAILED.
+ */
+import { createError, LociError, type ErrorCode } from '../core/errors.js';
+
+/** The JSON API's path prefix. */
+export const API_PREFIX = '/api/v1';
+
+/** A connection to a team server. */
+export interface TeamClient {
+  /** The server's base URL (no trailing slash). */
+  readonly url: string;
+  /** Calls `POST /api/v1/<op>` with a JSON body; resolves to the JSON answer. */
+  call<T>(op: string, body?: unknown): Promise<T>;
+}
+
+/** Options of {@link createTeamClient}. */
+export interface TeamClientOptions {
+  /** Base URL, e.g. `https://loci.example:5625` (a trailing `/mcp` or `/` is dropped). */
+  url: string;
+  /** The bearer token (`LOCI_TOKEN`). */
+  token: string;
+  /** Per-request timeout in ms. Default 120000 (uploads may mine for a while). */
+  timeoutMs?: number;
+  /** The fetch implementation. Default the global one. */
+  fetch?: typeof fetch;
+}
+
+/** Parses a server URL; throws INVALID_ARGUMENT for anything but http(s). */
+function baseUrl(raw: string): string {
+  let u: URL | undefined;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    u = undefined;
+  }
+  if (!u || !/^https?:$/.test(u.protocol))
+    throw createError('INVALID_ARGUMENT', {
+      name: 'team server URL (LOCI_SERVER / --server)',
+      value: raw,
+      expected: 'an http:// or https:// URL such as https://loci.example:5625',
+    });
+  return `${u.origin}${u.pathname.replace(/\/(mcp\/?)?$/, '').replace(/\/+$/, '')}`;
+}
+
+/** A client of the team server at `opts.url`. */
+export function createTeamClient(opts: TeamClientOptions): TeamClient {
+  const url = baseUrl(opts.url);
+  const doFetch = opts.fetch ?? fetch;
+  const timeoutMs = opts.timeoutMs ?? 120_000;
+  return {
+    url,
+    async call<T>(op: string, body: unknown = {}): Promise<T> {
+      const target = `${url}${API_PREFIX}/${op}`;
+      let res: Response;
+      try {
+        res = await doFetch(target, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.token}` },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (e) {
+        const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+        const reason = cause?.code ?? cause?.message ?? (e as Error).message;
+        if ((e as Error).name === 'TimeoutError')
+          throw createError('TIMEOUT', { operation: `${op} on ${url}`, ms: timeoutMs });
+        throw createError('TEAM_SERVER_UNREACHABLE', { url, reason }, e);
+      }
+      const text = await res.text().catch(() => '');
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      if (res.ok) return json as T;
+      const err = (json as { error?: { code?: string; details?: unknown; message?: string } } | undefined)?.error;
+      if (res.status === 401) throw createError('TEAM_UNAUTHORISED', { server: url });
+      if (err?.code && err.code !== 'INTERNAL' && typeof err.details === 'object' && err.details !== null) {
+        try {
+          throw new LociError(err.code as ErrorCode, err.details as never);
+        } catch (e) {
+          if (e instanceof LociError) throw e;
+        }
+      }
+      throw createError('TEAM_SERVER_FAILED', {
+        url,
+        status: res.status,
+        reason: err?.message ?? (text.slice(0, 200) || res.statusText),
+      });
+    },
+  };
+}
