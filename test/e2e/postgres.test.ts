@@ -89,6 +89,16 @@ describe('CLI on PostgreSQL', { skip: server.skip }, () => {
     assert.equal(v.rows[0].n, 3);
   });
 
+  it('two processes mining the same tree into one palace at once store every drawer once', async () => {
+    const url = withFreshSchema(server.url!, 'twice');
+    const runs = await Promise.all([0, 1].map(() => lociAsync(['--database-url', url, 'mine', src], { home })));
+    for (const r of runs) assert.equal(r.code, 0, r.stderr);
+    const ref = withFreshSchema(server.url!, 'once');
+    assert.equal(loci(['--database-url', ref, 'mine', src], { home }).code, 0);
+    const [a, b] = [statusOf(url, home), statusOf(ref, home)];
+    assert.deepEqual([a.drawers, a.sources], [b.drawers, b.sources]);
+  });
+
   it('a mining run whose connections are terminated resumes without loss or duplicates', async () => {
     const ref = withFreshSchema(server.url!, 'ref');
     assert.equal(loci(['--database-url', ref, 'mine', src], { home }).code, 0);
