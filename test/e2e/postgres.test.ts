@@ -116,8 +116,8 @@ describe('CLI on PostgreSQL', { skip: server.skip }, () => {
         .catch(() => 0);
       if (n > 0) {
         const r = await admin.query(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'loci%' " +
-            'AND pid <> pg_backend_pid()',
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ANY($1::text[])',
+          [[`loci:${schema}`, `loci-graph:${schema}`]],
         );
         killed = r.rowCount ?? 0;
       } else await new Promise((r) => setTimeout(r, 20));

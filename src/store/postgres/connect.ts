@@ -118,7 +118,8 @@ export function poolConfig(pg: PgModule, target: PgTarget, max = 4) {
     types: typesOf(pg),
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 10_000,
-    application_name: 'loci',
+    // Per palace, so that an administrator (or a test) can tell the connections of one schema apart.
+    application_name: `loci:${target.schema}`,
   };
 }
 

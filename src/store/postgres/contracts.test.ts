@@ -4,7 +4,9 @@
  * in a schema of its own (see `test/helpers/postgres.ts` for where the server comes from; without
  * one the suites skip with the reason, except in CI, where `LOCI_REQUIRE_POSTGRES=1` fails them).
  */
+import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import pg from 'pg';
 import { pgServer, withFreshSchema } from '../../../test/helpers/postgres.js';
 import { createGraphStore } from '../../kg/index.js';
 import { runGraphContract } from '../../testing/graph-contract.js';
@@ -54,5 +56,28 @@ if (server.skip !== undefined) {
       const p = await openPostgresPalace(withFreshSchema(url));
       return { drawers: p.store, vectors: p.vectors(), close: () => p.store.close() };
     },
+  });
+
+  test('the graph reconnects after its connection is terminated (the next batch succeeds)', async () => {
+    const p = await openPostgresPalace(withFreshSchema(url));
+    const g = createGraphStore(p.graph());
+    const schema = p.target.schema;
+    const admin = new pg.Client({ connectionString: url });
+    try {
+      await g.init();
+      await g.addFact({ subject: 'Maya', predicate: 'works_on', object: 'auth' });
+      await admin.connect();
+      const killed = await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+        [`loci-graph:${schema}`],
+      );
+      assert.ok((killed.rowCount ?? 0) >= 1);
+      await g.addFact({ subject: 'Maya', predicate: 'works_on', object: 'billing' });
+      assert.equal((await g.stats()).facts, 2);
+    } finally {
+      await admin.end();
+      await g.close();
+      await p.store.close();
+    }
   });
 }

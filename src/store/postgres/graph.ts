@@ -25,6 +25,7 @@ import {
   type SqlFact as PgFact,
   type SqlFactRow as PgFactRow,
 } from '../sql-rows.js';
+import { isLociError } from '../../core/errors.js';
 import { LOCK_SPACE } from './connect.js';
 import type { SyncConnection } from './sync-connection.js';
 
@@ -64,7 +65,13 @@ class PostgresGraphTables implements GraphTables {
     return fn();
   }
   write<T>(fn: () => T): T {
-    this.q('BEGIN');
+    try {
+      this.q('BEGIN');
+    } catch (e) {
+      // The connection died since the last batch (nothing of this one was sent): once more, on a new one.
+      if (!isLociError(e) || e.code !== 'PG_UNREACHABLE') throw e;
+      this.q('BEGIN');
+    }
     try {
       this.q('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()) + 2)', [LOCK_SPACE]);
       const out = fn();

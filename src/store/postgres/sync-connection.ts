@@ -25,11 +25,20 @@ const { workerData } = require('node:worker_threads');
 const { port, flag, pgPath, config } = workerData;
 const pg = require(pgPath);
 const types = { getTypeParser: (oid, f) => (oid === 20 || oid === 1700 ? Number : pg.types.getTypeParser(oid, f)) };
-const client = new pg.Client({ ...config, types });
-client.on('error', () => {});
-const ready = client.connect();
+let client, ready, lost = false;
+const connect = () => {
+  client = new pg.Client({ ...config, types });
+  lost = false;
+  client.on('error', () => { lost = true; });
+  ready = client.connect();
+  ready.catch(() => { lost = true; });
+};
+connect();
 const answer = (m) => { port.postMessage(m); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
 port.on('message', async (m) => {
+  // A connection that died (server restart, terminated backend) is replaced on the next statement;
+  // the transaction it held is gone, so the statement that saw it die fails.
+  if (lost && !m.close) connect();
   try {
     await ready;
     if (m.close) { await client.end(); answer({ rows: [], rowCount: 0 }); port.close(); return; }
@@ -37,6 +46,8 @@ port.on('message', async (m) => {
     const last = Array.isArray(r) ? r[r.length - 1] : r;
     answer({ rows: last ? last.rows : [], rowCount: last ? last.rowCount || 0 : 0 });
   } catch (e) {
+    if (/terminat|ECONN|EPIPE|not queryable/i.test(String(e && e.message)) || String(e && e.code).startsWith('08'))
+      lost = true;
     answer({ error: { message: String(e && e.message), code: e && e.code } });
   }
 });
@@ -59,7 +70,7 @@ export function openSyncConnection(target: PgTarget): SyncConnection {
       config: {
         connectionString: target.connectionString,
         options: `-c search_path=${target.schema}`,
-        application_name: 'loci-graph',
+        application_name: `loci-graph:${target.schema}`,
       },
     },
     transferList: [port2 as unknown as MessagePort],
