@@ -35,7 +35,7 @@ const NODE_GLOBALS = {
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'scratch/**', 'test/fixtures/**', 'bench/data/**'] },
   {
-    files: ['**/*.ts', '**/*.js', '**/*.mjs'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs'],
     extends: [js.configs.recommended, tseslint.configs.recommended],
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     languageOptions: { globals: NODE_GLOBALS },

@@ -29,6 +29,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { createError, isLociError, oneLine, shortValue } from '../core/errors.js';
 import { silentLogger } from '../core/logger.js';
+import { isLoopback } from '../core/loopback.js';
 import { openPalace, type Palace } from '../palace/index.js';
 import { createLociMcpServer, type LociMcpServer, type LociMcpServerOptions } from './server.js';
 import { MAX_MESSAGE_BYTES } from './args.js';
@@ -108,12 +109,6 @@ const DEFAULT_HTTP_PORT = 5624;
 const DEFAULT_IDLE_SESSION_MS = 5 * 60_000;
 /** The endpoint path. */
 const MCP_PATH = '/mcp';
-
-/** True for 127.0.0.0/8, ::1 and localhost. */
-function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 

@@ -18,6 +18,7 @@ export { slugify, slugifyName, topicFileName, isReservedSlug, MAX_SLUG_LENGTH } 
 export { splitFrontmatter, joinFrontmatter, type SplitFile } from './frontmatter.js';
 export {
   parseTopicFile,
+  isTeamMemory,
   renderNewTopicFile,
   applyTopicPatch,
   withWhyHow,

@@ -4,7 +4,8 @@
  * (incremental); `loci mine --claude`: every Claude Code transcript; `loci sync`: drop deleted files.
  */
 import { resolve } from 'node:path';
-import { createError, type MineConvosSummary, type MineOptions } from '../../internal.js';
+import { createError } from '../../core/errors.js';
+import type { MineConvosSummary, MineOptions } from '../../internal.js';
 import type { RegisterCommand } from '../context.js';
 import { bytes, colors, intOption, printJson } from '../format.js';
 import { withPalace } from '../open.js';
