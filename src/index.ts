@@ -55,6 +55,9 @@ export {
   type EditMemoryInput,
 } from './memdir/index.js';
 
+// ── memory consolidation ("dream"): gated, reported, undoable ──────────────────
+export { runDream, undoDream, type DreamOptions, type DreamResult } from './dream/index.js';
+
 // ── recall into a prompt ──────────────────────────────────────────────────────
 export {
   buildRecall,
