@@ -70,6 +70,16 @@ export {
 // ── wake-up: what a new session should know ───────────────────────────────────
 export { wakeUp, type WakeUpOptions, type WakeUpResult } from './wakeup/index.js';
 
+// ── memory lifecycle: extraction from a session, running session notes ─────────
+export {
+  extractMemories,
+  updateSessionNotes,
+  type ExtractOptions,
+  type ExtractResult,
+  type SessionNotesOptions,
+  type SessionNotesResult,
+} from './extract/index.js';
+
 // ── models: LLM providers and embedders ───────────────────────────────────────
 export { createLlmProvider, type LlmProvider, type ProviderConfig } from './providers/index.js';
 export { createEmbedder, type Embedder, type EmbedderConfig } from './embed/index.js';
