@@ -5,6 +5,19 @@
  * JSON. Errors answer `{ error: { code, category, message, details } }` with 401 (no valid token),
  * 403 (no right on the wing), 404 (unknown id), 413 (body over the limit), 400 (other bad input),
  * 500 (anything else; logged).
+ *
+ * | op | body | answer |
+ * | --- | --- | --- |
+ * | `whoami` | — | `{ user, token, grants }` |
+ * | `search` | `{ query, options }` (`SearchOptions`) | `SearchResult` (wings narrowed to the readable ones) |
+ * | `get`, `neighbours` | `{ id }`, `{ id, n }` | `{ drawer }`, `{ drawers }` |
+ * | `wings`, `rooms`, `drawers`, `status` | —, `{ wing }`, `{ filter, opts }`, — | as the palace methods |
+ * | `add` | `{ input }` (`DrawerInput`) | `{ id, added, redactions }` |
+ * | `diary-write`, `diary-read` | `{ input }`, `{ agent, options }` | as the palace methods |
+ * | `kg` | `{ method, args }`, method one of `REMOTE_GRAPH_METHODS` | the graph method's result |
+ * | `memory-sync` | `MemorySyncRequest` | `MemorySyncResponse` |
+ * | `mine-upload` | `{ wing, root, files: [{ path, text }] }` | the mining summary |
+ * | `audit` | `{ after?, limit?, wing? }` | `{ entries }` (admin) |
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createError, isLociError, type LociError } from '../core/errors.js';
