@@ -9,6 +9,8 @@ import type { OptionSpec } from './argv.js';
 export interface GlobalOptions {
   /** `--home DIR`. */
   home?: string;
+  /** `--database-url postgres://…`: a PostgreSQL palace. */
+  databaseUrl?: string;
   /** `--server URL`: the team server of remote mode. */
   server?: string;
 }
@@ -47,6 +49,8 @@ export type RegisterCommand = (program: Command, ctx: CliContext) => void;
 export interface DirectCommand {
   name: string;
   options: readonly OptionSpec[];
+  /** The most positional words it takes (more go to commander, which reports them). Default: no limit. */
+  maxArgs?: number;
   run(args: string[], opts: Record<string, string | true>, ctx: CliContext): Promise<void>;
 }
 

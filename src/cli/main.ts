@@ -39,7 +39,7 @@ function processIO(env: Env): CliIO {
 }
 
 /** Global options that take a value (skipped when looking for the command name). */
-const VALUE_OPTIONS = new Set(['--home', '--server']);
+const VALUE_OPTIONS = new Set(['--home', '--server', '--database-url']);
 
 /**
  * The top-level command `argv` runs (`loci --home x search …` → `search`; `loci help kg` → `kg`),
@@ -69,7 +69,7 @@ async function runDirect(argv: string[], io: CliIO, setExit: (code: number) => v
   const entry = COMMANDS.find((m) => m.commands.some((c) => c.name === wanted));
   if (!entry || argv.includes('--help') || argv.includes('-h')) return false;
   const { direct } = await entry.load();
-  const parsed = direct?.name === wanted ? parseDirect(argv, direct.name, direct.options) : undefined;
+  const parsed = direct?.name === wanted ? parseDirect(argv, direct.name, direct.options, direct.maxArgs) : undefined;
   if (!direct || !parsed) return false;
   const ctx: CliContext = { io, globals: () => (parsed.home !== undefined ? { home: parsed.home } : {}), setExit };
   await direct.run(parsed.args, parsed.opts, ctx);

@@ -101,6 +101,12 @@ export const COMMANDS: readonly CommandModule[] = [
     ],
   },
   {
+    load: () => import('./chat.js'),
+    commands: [
+      line('chat', '[options]', 'a terminal coding agent on the LLM of LOCI_LLM_PROVIDER, with recall and the palace'),
+    ],
+  },
+  {
     load: () => import('./kg.js'),
     commands: [
       line('kg', '', 'the temporal knowledge graph: facts with validity windows, filled at ingest'),
