@@ -105,6 +105,12 @@ describe('CLI start-up', () => {
           'the first mine extracts the graph (the probe sees kg/)',
         );
         const again = distModules(['mine', tree], env);
+        const withDeps = modulesLoaded([BIN, 'mine', tree], { env: { ...env, NO_COLOR: '1' } });
+        assert.deepEqual(
+          withDeps.files.filter((f) => /[\\/]commander[\\/]/.test(f)),
+          [],
+          'loci mine <path> loads no commander module',
+        );
         const folders = new Set(again.map((f) => f.split('/')[0]));
         for (const absent of ['kg', 'memdir', 'recall', 'wakeup', 'providers', 'embed', 'mcp', 'hooks'])
           assert.ok(!folders.has(absent), `${absent}/ loaded: ${again.filter((f) => f.startsWith(absent)).join(', ')}`);

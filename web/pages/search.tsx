@@ -174,7 +174,7 @@ export function SearchPage(props: { url: URL }) {
       {!res && !f.q && (
         <p class="muted">Type to search. Keys: / focuses the box, ↓ ↑ move between hits, Enter opens.</p>
       )}
-      <ol class="hits" ref={list}>
+      <ol class="hits" ref={list} data-query={res?.query ?? ''}>
         {res?.hits.map((h) => (
           <li class="hit" key={h.id}>
             <div class="hit-head">
