@@ -9,6 +9,7 @@ import {
   buildPromptContext,
   createError,
   editMemory,
+  estimateTokens,
   excerptChars,
   findMemory,
   forgetMemory,
@@ -270,7 +271,7 @@ export async function recallView(ctx: ApiContext, prompt: string): Promise<Recal
   });
   return {
     text: r.text,
-    tokens: Math.ceil(r.text.length / 4),
+    tokens: estimateTokens(r.text),
     bytes: r.bytes,
     selector: r.selector,
     reason: r.reason ?? null,
