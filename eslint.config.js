@@ -9,7 +9,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** Front ends own stdout and stderr (AGENTS.md "Output discipline"); everything else is library. */
-const FRONT_ENDS = ['src/cli/**', 'src/mcp/**', 'src/hooks/**'];
+const FRONT_ENDS = ['src/cli/**', 'src/mcp/**', 'src/hooks/**', 'src/serve/**'];
 
 /**
  * Files that may read `process.env`: the ENV_READERS list of test/architecture.test.ts, read from there so

@@ -10,8 +10,8 @@
  * 4. another folder is entered through its `index.ts` door;
  * 5. SQL and the SQLite driver live in the storage adapters only;
  * 6. the environment is read in one module, `core/env.ts` (and `createPalace` reads none, nor opens a driver);
- * 7. front ends (`cli`, `mcp`, `hooks`, `ui`) are protocol adapters: they import neither `store` nor `kg`
- *    (palace owns storage), the documented exception reaches only leaf `core` modules and the
+ * 7. front ends (`cli`, `mcp`, `hooks`, `ui`, `serve`) are protocol adapters: they import neither `store`
+ *    nor `kg` (palace owns storage), the documented exception reaches only leaf `core` modules and the
  *    wake-up cache reader, and they hold no ranking logic — no scoring primitive of the library,
  *    no storage-port access, no score arithmetic.
  * 8. the web UI's page (`web/`, bundled for the browser) imports nothing of `src/` at run time: only
@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
-const FRONT_ENDS = new Set(['cli', 'mcp', 'hooks', 'ui']);
+const FRONT_ENDS = new Set(['cli', 'mcp', 'hooks', 'ui', 'serve']);
 /** The entry files front ends may import: the internal entry and the public root. */
 const ENTRIES = new Set(['internal.ts', 'index.ts']);
 /** Files at the root of `src/` that are entries of the library, not a folder of their own. */
@@ -132,12 +132,15 @@ test('the library never imports a front end', () => {
 
 /**
  * Files of a folder that other folders may import directly besides its `index.ts`: the leaf
- * modules of `core` (kept separate so that a command loads only the helpers it uses) and the port
- * definitions of `store` (types shared by every adapter). Anything else goes through the door.
+ * modules of `core` (kept separate so that a command loads only the helpers it uses), the port
+ * definitions of `store` (types shared by every adapter) and its drawer door `store/drawers.ts` (the
+ * SQLite drawer store alone, so a palace opens without the graph and vector adapters). Anything else
+ * goes through the door.
  */
 const OPEN_DOORS = (target: string): boolean =>
   target.startsWith('core/') ||
   target === 'store/ports.ts' ||
+  target === 'store/drawers.ts' ||
   target === 'store/shared.ts' ||
   target === 'store/vector-port.ts';
 
