@@ -59,9 +59,18 @@ describe('a whole consolidation of the fixture folder', () => {
     p.addSessions(5, T0 - HOUR);
     const claudeBefore = readFileSync(p.claudeMdPath, 'utf8');
     server.reply('anthropic.messages', anthropicAnswer(JSON.stringify(FIXTURE_ACTIONS)));
-    const r = await runDream(opts({ llm: llm('anthropic') }));
+    const queries: string[] = [];
+    const archive = {
+      search: async (q: string) => {
+        queries.push(q);
+        return [{ text: 'We parse configs with parseConfig() in src/config/parse.ts now', date: '2026-02-25' }];
+      },
+    };
+    const r = await runDream(opts({ llm: llm('anthropic'), archive }));
     assert.equal(r.ran, true, r.reason);
     assert.match(r.reason, /5 new sessions/);
+    // Gather: narrow archive searches for the drifted memory only.
+    assert.deepEqual(queries, ['The config parser lives in the legacy module']);
     assert.equal(r.model, 'used');
     const files = filesOf(p.dir);
     // Rules: the exact duplicate is folded into the newest copy.
@@ -101,8 +110,8 @@ describe('a whole consolidation of the fixture folder', () => {
     assert.match(report, /Conflicts with CLAUDE\.md/);
     // The model saw the memories, the sessions and CLAUDE.md.
     const sent = JSON.stringify(server.requestsTo('anthropic.messages').at(-1)!.body);
-    for (const s of ['project_db_switch.md', 'Please look at task', 'Indent with 2 spaces', 'src/legacy/parser.ts'])
-      assert.ok(sent.includes(s), `prompt holds ${s}`);
+    const expected = ['project_db_switch.md', 'Please look at task', 'Indent with 2 spaces', 'src/legacy/parser.ts'];
+    for (const s of [...expected, 'src/config/parse.ts now']) assert.ok(sent.includes(s), `prompt holds ${s}`);
     assert.ok(r.tokensSent > 0);
   });
 

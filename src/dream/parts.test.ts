@@ -8,7 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { projectWing } from '../core/project-identity.js';
 import type { Memory } from '../memdir/index.js';
+import { createPalace } from '../palace/index.js';
+import { createMemoryGraphTables, createMemoryStore, createMemoryTunnelStore } from '../store/index.js';
+import { palaceArchive } from './archive.js';
 import { namedReferences } from './drift.js';
 import { findDuplicates, mergeBodies } from './duplicates.js';
 import { parseDreamAnswer } from './model.js';
@@ -150,6 +154,29 @@ describe('readSessionLines', () => {
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('palaceArchive', () => {
+  it('searches the palace in the wing of the working directory only', async () => {
+    const palace = await createPalace({
+      store: createMemoryStore(),
+      graph: createMemoryGraphTables(),
+      tunnels: createMemoryTunnelStore(),
+      config: { extractGraph: false },
+    });
+    try {
+      const wing = projectWing('/work/acme-api');
+      await palace.addDrawer({ wing, room: 'decisions', text: 'The job queue moved from Postgres to SQLite.' });
+      await palace.addDrawer({ wing: 'other', room: 'decisions', text: 'The job queue stays on Postgres.' });
+      const hits = await palaceArchive(palace, '/work/acme-api').search('job queue Postgres', 5);
+      assert.deepEqual(
+        hits.map((h) => h.text),
+        ['The job queue moved from Postgres to SQLite.'],
+      );
+    } finally {
+      await palace.close();
     }
   });
 });

@@ -19,6 +19,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import {
   archiveSessionNotes,
+  claudeSessionSummary,
   extractForProject,
   providerFromEnv,
   updateSessionNotes,
@@ -125,7 +126,8 @@ function fail(group: QueuedJob[], e: unknown, maxAttempts: number, log: Logger):
 
 /**
  * The opt-in lifecycle steps of a transcript's jobs, after archiving: session notes (when any job
- * asks, archived in the palace when they changed) and memory extraction (when any job asks; the
+ * asks, archived in the palace when they changed; Claude Code's own `session-memory/summary.md`
+ * too when present) and memory extraction (when any job asks; the
  * hook asks only with `LOCI_EXTRACT_ON_END=1` and an LLM configured). A failing step is logged and
  * never fails the archive.
  */
@@ -149,6 +151,15 @@ async function lifecycleSteps(o: HookWorkerOptions, palace: Palace, group: Queue
     } catch (e) {
       o.logger.log('warn', 'hook worker: session notes failed', { transcript, ...errorFields(e) });
     }
+  }
+  // Claude Code's own session memory (older versions), archived the same way when present.
+  const sid = group.find((q) => q.job.sessionId)?.job.sessionId;
+  const cc = sid ? claudeSessionSummary(transcript, sid) : undefined;
+  if (cc && sid) {
+    const date = new Date().toISOString();
+    await archiveSessionNotes(palace, { sessionId: sid, cwd, transcript, notes: cc.text, date }).catch((e: unknown) =>
+      o.logger.log('warn', 'hook worker: archiving session-memory/summary.md failed', errorFields(e)),
+    );
   }
   if (provider && cwd && group.some((q) => q.job.extract)) {
     try {

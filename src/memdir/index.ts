@@ -65,7 +65,6 @@ export {
   parseMemoryType,
   planAdd,
   planEdit,
-  type PlannedFile,
   type AddMemoryInput,
   type EditMemoryInput,
   type WriteOptions,

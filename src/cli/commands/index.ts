@@ -101,6 +101,12 @@ export const COMMANDS: readonly CommandModule[] = [
     ],
   },
   {
+    load: () => import('./chat.js'),
+    commands: [
+      line('chat', '[options]', 'a terminal coding agent on the LLM of LOCI_LLM_PROVIDER, with recall and the palace'),
+    ],
+  },
+  {
     load: () => import('./kg.js'),
     commands: [
       line('kg', '', 'the temporal knowledge graph: facts with validity windows, filled at ingest'),
@@ -137,6 +143,16 @@ export const COMMANDS: readonly CommandModule[] = [
         'serve',
         '[options]',
         'run the team server: MCP over HTTP and the API of remote mode, with per-member tokens',
+      ),
+    ],
+  },
+  {
+    load: () => import('./ui.js'),
+    commands: [
+      line(
+        'ui',
+        '[options]',
+        'serve the web UI on 127.0.0.1: browse, search, the knowledge graph, memory files, agents, status',
       ),
     ],
   },
