@@ -9,7 +9,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** Front ends own stdout and stderr (AGENTS.md "Output discipline"); everything else is library. */
-const FRONT_ENDS = ['src/cli/**', 'src/mcp/**', 'src/hooks/**'];
+const FRONT_ENDS = ['src/cli/**', 'src/mcp/**', 'src/hooks/**', 'src/serve/**'];
 
 /**
  * Files that may read `process.env`: the ENV_READERS list of test/architecture.test.ts, read from there so
@@ -35,7 +35,7 @@ const NODE_GLOBALS = {
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'scratch/**', 'test/fixtures/**', 'bench/data/**'] },
   {
-    files: ['**/*.ts', '**/*.js', '**/*.mjs'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs'],
     extends: [js.configs.recommended, tseslint.configs.recommended],
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     languageOptions: { globals: NODE_GLOBALS },

@@ -50,11 +50,11 @@ function files(dir: string): string[] {
   return out;
 }
 
-// ── the scripted model ─────────────────────────────────────────────────────────
+// ── the scripted model ──
 type Mem = Record<string, unknown>;
 const TURN = /^#(\d+) \[[^\]]*\] (user|assistant|tool): (.*)$/;
 const PREF =
-  /\b(?:don'?t|do not|never|always|prefer|please use|instead of|stop|from now on|no,|wrong|exactly|perfect|yes,? that)\b/i;
+  /\b(?:don'?t|do not|never|always|prefer|please use|instead of|stop|from now on|no,|wrong|exactly|perfect)\b/i;
 const DEADLINE =
   /\b(?:deadline|tomorrow|next week|by (?:monday|tuesday|wednesday|thursday|friday)|due|release|launch|demo)\b/i;
 const PATHISH = /(?:[\w.-]+\/)+[\w.-]+\.[a-z]{1,5}\b/;
@@ -167,7 +167,7 @@ function script(req: RecordedRequest): Reply {
   };
 }
 
-// ── run ────────────────────────────────────────────────────────────────────────
+// ── run ──
 const all = files(DATA);
 const server = await startLoopback();
 server.handle('anthropic.messages', script);
@@ -180,6 +180,7 @@ const byRule: Record<string, number> = {};
 const bait = { total: 0, caught: 0, byKind: {} as Record<string, { total: number; caught: number }> };
 const legit = { total: 0, dropped: 0, droppedAs: [] as string[] };
 const check = { written: 0, derivable: 0, sessionFile: 0, seenHash: 0, examples: [] as string[] };
+const exposure = { prompts: 0, byRule: {} as Record<string, number>, samples: [] as string[] };
 let calls = 0;
 let promptChars = 0;
 const t0 = performance.now();
@@ -187,6 +188,16 @@ for (const f of all) {
   const rel = relative(DATA, f);
   const s = readSession(f);
   for (const c of explicitCandidates(s.turns)) explicit.push({ file: rel, type: c.type, text: c.body.slice(0, 100) });
+  // Exposure: every short user prompt taken as a project memory — what would the rules drop?
+  for (const t of s.turns.filter((x) => x.role === 'user' && x.text.length < 600)) {
+    exposure.prompts++;
+    const d = derivableReason({ type: 'project', name: 'prompt', description: '', body: t.text }, {});
+    if (d) {
+      exposure.byRule[d.rule] = (exposure.byRule[d.rule] ?? 0) + 1;
+      if (exposure.samples.length < SHOW)
+        exposure.samples.push(`${d.rule}: ${t.text.replace(/\s+/g, ' ').slice(0, 110)}`);
+    }
+  }
   const work = mkdtempSync(join(tmpdir(), 'loci-bench-extract-'));
   try {
     const before = server.requests.length;
@@ -239,7 +250,8 @@ for (const f of all) {
       s.turns.filter((t) => t.role === 'tool').flatMap((t) => t.text.match(new RegExp(HASHRE.source, 'g')) ?? []),
     );
     const mem = join(work, 'mem');
-    for (const name of (existsSync(mem) ? readdirSync(mem) : []).filter((n) => n.endsWith('.md') && n !== 'MEMORY.md')) {
+    const names = existsSync(mem) ? readdirSync(mem) : [];
+    for (const name of names.filter((n) => n.endsWith('.md') && n !== 'MEMORY.md')) {
       const text = readFileSync(join(mem, name), 'utf8');
       const body = text.replace(/^---[\s\S]*?\n---\n/, '');
       const type = /type: (\w+)/.exec(text)?.[1] ?? 'project';
@@ -262,6 +274,7 @@ const report = {
   machine: { nproc: cpus().length, node: process.version },
   transcripts: all.length,
   explicit: { candidates: explicit.length, list: explicit },
+  exposure,
   scripted: {
     modelCalls: calls,
     promptChars,
@@ -278,6 +291,10 @@ else {
   w(`transcripts: ${all.length} (${DATA}); machine: ${cpus().length} cores, Node ${process.version}`);
   w(`\nexplicit cases (no model): ${explicit.length}`);
   for (const e of explicit) w(`  ${e.file.padEnd(60).slice(0, 60)} ${e.type.padEnd(9)} ${e.text}`);
+  const dropped = Object.values(exposure.byRule).reduce((a, b) => a + b, 0);
+  w(`\nuser prompts (< 600 chars) read as project memories: ${exposure.prompts}; dropped by the rules: ${dropped}`);
+  w(`  ${JSON.stringify(exposure.byRule)}`);
+  for (const x of exposure.samples) w(`    ${x}`);
   w(`\nscripted model: ${calls} calls, ${promptChars} request characters, ${Math.round(wallMs)} ms wall`);
   w(`  bait caught by the rule set: ${bait.caught}/${bait.total}`);
   for (const [k, v] of Object.entries(bait.byKind)) w(`    ${k.padEnd(15)} ${v.caught}/${v.total}`);

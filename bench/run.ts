@@ -12,7 +12,7 @@ const file = name ? join(here, `${name}.ts`) : '';
 if (!name || !existsSync(file)) {
   console.error(`usage: npm run bench -- <name> [args]
 benches: mine, search-latency, chunker, walker, convos, kg, mcp, hooks, startup, payload, locomo,
-transcripts, redact`);
+transcripts, redact, extract, dream, serve, context, ui`);
   process.exit(2);
 }
 const r = spawnSync(process.execPath, ['--import', 'tsx', file, ...args], { stdio: 'inherit' });

@@ -1,8 +1,8 @@
 /**
  * @module examples/library-use
  * The root entry (`loci`) in use: a palace (mine, search, get, the knowledge graph), Claude Code
- * memory files, recall into a prompt, and catalogue errors. Type-checked by `npm run typecheck` and
- * run by test/e2e/readme-example.test.ts.
+ * memory files, recall into a prompt, consolidation, and catalogue errors. Type-checked by
+ * `npm run typecheck` and run by test/e2e/readme-example.test.ts.
  * Run: node --import tsx examples/library-use.ts <home> <folder> <memory-dir>
  */
 import {
@@ -12,6 +12,7 @@ import {
   isLociError,
   listMemories,
   openPalace,
+  runDream,
   type Fact,
   type SearchHit,
 } from 'loci';
@@ -51,6 +52,11 @@ console.log(
 );
 const recall = await buildRecall('when do we deploy?', { dir: memoryDir });
 console.log(`recall: ${recall.memories.length} memories, ${recall.bytes} bytes`);
+
+// Consolidation ("dream"): duplicates merged, relative dates made absolute, MEMORY.md rebuilt; a
+// report per run, and `undoDream` puts the files back. With `llm`, contradictions are judged too.
+const dream = await runDream({ dir: memoryDir, home, force: true });
+console.log(`dream: ${dream.ran ? 'ran' : 'skipped'}, ${dream.changes.length} changes, model ${dream.model}`);
 
 // Errors: one class, one catalogue; branch on `code`, never on the message.
 try {

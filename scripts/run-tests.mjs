@@ -30,6 +30,12 @@ if (build.status !== 0) {
   console.error('build failed: fix the TypeScript errors above');
   process.exit(build.status ?? 1);
 }
+// The page of `loci ui` (dist/ui/assets), which the UI tests serve.
+const page = spawnSync(process.execPath, ['scripts/build-ui.mjs'], { stdio: 'inherit' });
+if (page.status !== 0) {
+  console.error('the web UI build failed (scripts/build-ui.mjs)');
+  process.exit(page.status ?? 1);
+}
 
 const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
   stdio: 'inherit',

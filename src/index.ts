@@ -55,6 +55,9 @@ export {
   type EditMemoryInput,
 } from './memdir/index.js';
 
+// ── memory consolidation ("dream"): gated, reported, undoable ──────────────────
+export { runDream, undoDream, type DreamOptions, type DreamResult } from './dream/index.js';
+
 // ── recall into a prompt ──────────────────────────────────────────────────────
 export {
   buildRecall,
@@ -66,6 +69,16 @@ export {
 
 // ── wake-up: what a new session should know ───────────────────────────────────
 export { wakeUp, type WakeUpOptions, type WakeUpResult } from './wakeup/index.js';
+
+// ── memory lifecycle: extraction from a session, running session notes ─────────
+export {
+  extractMemories,
+  updateSessionNotes,
+  type ExtractOptions,
+  type ExtractResult,
+  type SessionNotesOptions,
+  type SessionNotesResult,
+} from './extract/index.js';
 
 // ── models: LLM providers and embedders ───────────────────────────────────────
 export { createLlmProvider, type LlmProvider, type ProviderConfig } from './providers/index.js';

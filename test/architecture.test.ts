@@ -10,10 +10,12 @@
  * 4. another folder is entered through its `index.ts` door;
  * 5. SQL and the database drivers (better-sqlite3, pg) live in the storage adapters only;
  * 6. the environment is read in one module, `core/env.ts` (and `createPalace` reads none, nor opens a driver);
- * 7. front ends (`cli`, `mcp`, `hooks`) are protocol adapters: they import neither `store` nor `kg`
- *    (palace owns storage), the documented exception reaches only leaf `core` modules and the
+ * 7. front ends (`cli`, `mcp`, `hooks`, `ui`, `serve`) are protocol adapters: they import neither `store`
+ *    nor `kg` (palace owns storage), the documented exception reaches only leaf `core` modules and the
  *    wake-up cache reader, and they hold no ranking logic — no scoring primitive of the library,
  *    no storage-port access, no score arithmetic.
+ * 8. the web UI's page (`web/`, bundled for the browser) imports nothing of `src/` at run time: only
+ *    types, and only from `src/ui/api-types.ts` (the wire shapes, built from the library's types).
  * Each rule has an explicit list of today's known exceptions (debt, to shrink, never to grow):
  * a new violation fails with the file and the import that broke the rule.
  */
@@ -25,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
-const FRONT_ENDS = new Set(['cli', 'mcp', 'hooks']);
+const FRONT_ENDS = new Set(['cli', 'mcp', 'hooks', 'ui', 'serve']);
 /** The entry files front ends may import: the internal entry and the public root. */
 const ENTRIES = new Set(['internal.ts', 'index.ts']);
 /** Files at the root of `src/` that are entries of the library, not a folder of their own. */
@@ -130,12 +132,15 @@ test('the library never imports a front end', () => {
 
 /**
  * Files of a folder that other folders may import directly besides its `index.ts`: the leaf
- * modules of `core` (kept separate so that a command loads only the helpers it uses) and the port
- * definitions of `store` (types shared by every adapter). Anything else goes through the door.
+ * modules of `core` (kept separate so that a command loads only the helpers it uses), the port
+ * definitions of `store` (types shared by every adapter) and its drawer door `store/drawers.ts` (the
+ * SQLite drawer store alone, so a palace opens without the graph and vector adapters). Anything else
+ * goes through the door.
  */
 const OPEN_DOORS = (target: string): boolean =>
   target.startsWith('core/') ||
   target === 'store/ports.ts' ||
+  target === 'store/drawers.ts' ||
   target === 'store/shared.ts' ||
   target === 'store/vector-port.ts';
 
@@ -326,4 +331,30 @@ test('front ends hold no ranking or storage logic', () => {
     for (const [what, re] of LOGIC_MARKERS) if (re.test(code)) bad.push(`${f.path}: ${what}`);
   }
   assert.deepEqual(bad, [], 'move the logic into its capability (search, recall, wakeup, memdir…) and call it');
+});
+
+// ── web UI page (issue 16) ────────────────────────────────────────────────────
+function listWeb(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) listWeb(p, out);
+    else if (/\.tsx?$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+test('the web page imports only types from src/, and only the API shapes', () => {
+  const bad: string[] = [];
+  for (const abs of listWeb(join(root, 'web'))) {
+    const text = readFileSync(abs, 'utf8');
+    for (const m of text.matchAll(/^\s*(import|export)(\s+type)?\s[^'"]*?from\s*['"]([^'"]+)['"]/gm)) {
+      const spec = m[3]!;
+      const target = resolve(dirname(abs), spec);
+      if (!target.startsWith(src)) continue;
+      const rel = relative(root, abs);
+      if (!m[2]) bad.push(`${rel}: value import of ${spec}`);
+      else if (relative(src, target) !== 'ui/api-types.js') bad.push(`${rel}: ${spec} (only src/ui/api-types.ts)`);
+    }
+  }
+  assert.deepEqual(bad, [], 'the page talks to the server over HTTP; it shares only the types of src/ui/api-types.ts');
 });

@@ -12,6 +12,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { silentLogger } from '../src/core/logger.js';
 import { runHook, runHookWorker } from '../src/hooks/index.js';
 import { listMemories, selectMemoryDir } from '../src/memdir/index.js';
+import { openPalace } from '../src/palace/index.js';
+import { wakeUp } from '../src/wakeup/index.js';
 import { startLoopback, type Loopback } from './helpers/loopback.js';
 import { anthropicText, fakeTranscript } from './helpers/session.js';
 
@@ -106,5 +108,26 @@ describe('hook lifecycle steps', () => {
       listMemories(dir).map((m) => m.file),
       ['feedback_imperative-commit-messages.md'],
     );
+  });
+
+  it('session notes are kept by the worker, archived, and shown by the wake-up as where we left off', async () => {
+    const env = { ...baseEnv(), LOCI_EMBEDDER: 'none' };
+    t.append([
+      { assistant: `${'Reworking the limiter so it counts per API key. '.repeat(900)}`, at: '2026-03-04T09:10:00Z' },
+      { assistant: 'The limiter now counts per API key; the gateway tests are next.', at: '2026-03-04T09:20:00Z' },
+    ]);
+    await sessionEnd(env);
+    const s = await runHookWorker({ home, logger: silentLogger, env, refreshWakeUp: false });
+    assert.equal(s.failed, 0);
+    const notes = readFileSync(join(home, 'sessions', 'sess-h', 'notes.md'), 'utf8');
+    assert.match(notes, /# Current State\n2026-03-04 09:20 The limiter now counts per API key/);
+    const palace = await openPalace({ home, env, embedder: null });
+    try {
+      const w = await wakeUp({ palace, home, cwd, env, memoryDir: null });
+      assert.match(w.text, /Session notes:\n.*# Current State\n.*2026-03-04 09:20 The limiter now counts per API key/s);
+      assert.doesNotMatch(w.text, /\(none\)|Built without a model/, 'placeholders and the notice are not repeated');
+    } finally {
+      await palace.close();
+    }
   });
 });

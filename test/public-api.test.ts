@@ -24,6 +24,8 @@ const ROOT_EXPORTS = [
   'DrawerFilter',
   'DrawerInput',
   'DrawerPatch',
+  'DreamOptions',
+  'DreamResult',
   'EditMemoryInput',
   'Embedder',
   'EmbedderConfig',
@@ -38,6 +40,8 @@ const ROOT_EXPORTS = [
   'LociError',
   'LogLevel',
   'Logger',
+  'ExtractOptions',
+  'ExtractResult',
   'Memory',
   'MemoryDirChoice',
   'MemoryEntry',
@@ -56,6 +60,8 @@ const ROOT_EXPORTS = [
   'ProviderConfig',
   'RecallOptions',
   'RecallResult',
+  'SessionNotesOptions',
+  'SessionNotesResult',
   'SearchHit',
   'SearchOptions',
   'SearchResult',
@@ -72,14 +78,18 @@ const ROOT_EXPORTS = [
   'createMemoryTunnelStore',
   'createPalace',
   'editMemory',
+  'extractMemories',
   'findMemory',
   'forgetMemory',
   'getMemory',
   'isLociError',
   'listMemories',
   'openPalace',
+  'runDream',
   'selectMemoryDir',
   'stderrLogger',
+  'updateSessionNotes',
+  'undoDream',
   'wakeUp',
 ];
 
@@ -126,7 +136,7 @@ test('the root entry exports exactly the pinned names', () => {
     { added: [], removed: [] },
     'the public API changed: update ROOT_EXPORTS in test/public-api.test.ts if that is deliberate',
   );
-  assert.ok(names.length <= 70, `${names.length} names: the root entry is for library users, keep it small`);
+  assert.ok(names.length <= 80, `${names.length} names: the root entry is for library users, keep it small`);
 });
 
 test('every name of the published entries has TSDoc at its declaration', () => {

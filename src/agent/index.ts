@@ -6,7 +6,14 @@
  * sessions for `/resume`. This file is the only door into `src/agent/`.
  */
 export { createAgent, replayMessages, type Agent, type AgentContext } from './loop.js';
-export type { AgentEvent, AgentTool, ToolContext, ToolRun, TurnResult } from './types.js';
+export {
+  toolGuidance,
+  type AgentEvent,
+  type AgentTool,
+  type ToolContext,
+  type ToolRun,
+  type TurnResult,
+} from './types.js';
 export { FILE_TOOLS, globRegExp } from './tools-fs.js';
 export { SHELL_TOOL } from './tools-shell.js';
 export { lociTools } from './tools-loci.js';

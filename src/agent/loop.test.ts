@@ -174,6 +174,36 @@ describe('agent loop', () => {
     assert.ok(shown && shown.type === 'memories' && shown.files.length === r.memoriesInjected);
   });
 
+  it('answers an interrupted call with a note so that the roles keep alternating', async () => {
+    const route = 'anthropic.messages';
+    server.reply(route, streamReply(route, { text: 'half an answer', error: 'Overloaded' }));
+    const context = memoryContext();
+    const agent = createAgent({ provider: provider(), context, cwd: project() });
+    await assert.rejects(agent.runTurn('hello there'), { code: 'PROVIDER_FAILED' });
+    const roles = context.messages().map((m) => m.role);
+    assert.deepEqual(roles, ['user', 'assistant']);
+    assert.match(JSON.stringify(context.messages()[1]), /half an answer.*the turn was interrupted/);
+    assert.equal(context.archived(), 2);
+  });
+
+  it('shows the context nudge to the model for the call only, and tells the person', async () => {
+    const route = 'anthropic.messages';
+    const context = memoryContext();
+    const prepare = context.prepare;
+    context.prepare = async () => ({ ...(await prepare()), check: { fraction: 0.93, nudge: 'Context 93 % full.' } });
+    const events: AgentEvent[] = [];
+    await createAgent({ provider: provider(), context, cwd: project() }).runTurn('hi there', {
+      onEvent: (e) => events.push(e),
+    });
+    const sent = server.requestsTo(route).at(-1)!.body.messages.at(-1);
+    assert.deepEqual(sent.content, [
+      { type: 'text', text: 'hi there' },
+      { type: 'text', text: 'Context 93 % full.' },
+    ]);
+    assert.equal(context.messages()[0]!.content, 'hi there');
+    assert.ok(events.some((e) => e.type === 'notice' && e.text.includes('93 %')));
+  });
+
   it('replays saved messages into a fresh context in order', () => {
     const saved: AgentMessage[] = [
       { role: 'user', content: 'hi' },

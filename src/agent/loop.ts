@@ -34,6 +34,8 @@ export interface AgentContext {
   prepare(options?: { signal?: AbortSignal }): Promise<{
     request: { system: string | SystemPart[]; messages: AgentMessage[]; tools?: ToolSpec[] };
     compaction?: { mode: 'manual' | 'auto'; tokensBefore: number; tokensAfter: number };
+    /** The context check; from the warning threshold its `nudge` is shown to the model (this call only). */
+    check?: { fraction: number; nudge?: string | undefined };
   }>;
   recordUsage(usage: TokenUsage): void;
   flushArchive(): Promise<number>;
@@ -184,55 +186,77 @@ export function createAgent(opts: AgentOptions): Agent {
       if (memories.length > 0) emit({ type: 'memories', files: memories.map((m) => m.file) });
 
       let calls = 0;
-      for (;;) {
-        if (signal?.aborted) throw createError('ABORTED', { operation: 'chat turn' }, signal.reason);
-        const prepared = await ctx.prepare(signal ? { signal } : {});
-        if (prepared.compaction) {
-          compactions++;
-          const c = prepared.compaction;
-          emit({ type: 'compaction', mode: c.mode, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter });
-        }
-        calls++;
-        let message: AgentMessage | undefined;
-        let callUsage: TokenUsage | undefined;
-        const uses: { id: string; name: string; input: Record<string, unknown> }[] = [];
-        let text = '';
-        const stream = opts.provider.stream({
-          system: prepared.request.system,
-          messages: prepared.request.messages,
-          ...(toolSpecs.length > 0 ? { tools: prepared.request.tools ?? toolSpecs } : {}),
-          ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
-          ...(signal ? { signal } : {}),
-        });
-        for await (const ev of stream) {
-          if (ev.type === 'text') {
-            text += ev.text;
-            emit({ type: 'text', text: ev.text });
-          } else if (ev.type === 'tool_use') {
-            uses.push(ev.block);
-            emit({ type: 'tool_call', id: ev.block.id, name: ev.block.name, input: ev.block.input });
-          } else {
-            message = ev.message;
-            callUsage = ev.usage;
-            stopReason = ev.stopReason;
+      // True while the conversation ends with a user turn (a prompt or tool results) owed an answer.
+      let owed = true;
+      let text = '';
+      try {
+        for (;;) {
+          if (signal?.aborted) throw createError('ABORTED', { operation: 'chat turn' }, signal.reason);
+          const prepared = await ctx.prepare(signal ? { signal } : {});
+          if (prepared.check?.nudge && calls === 0) {
+            const pct = Math.round(prepared.check.fraction * 100);
+            emit({ type: 'notice', text: `the context is ${pct} % full — /compact to make room` });
+          }
+          if (prepared.compaction) {
+            compactions++;
+            const c = prepared.compaction;
+            emit({ type: 'compaction', mode: c.mode, tokensBefore: c.tokensBefore, tokensAfter: c.tokensAfter });
+          }
+          calls++;
+          let message: AgentMessage | undefined;
+          let callUsage: TokenUsage | undefined;
+          const uses: { id: string; name: string; input: Record<string, unknown> }[] = [];
+          text = '';
+          const stream = opts.provider.stream({
+            system: prepared.request.system,
+            messages: withNudge(prepared.request.messages, prepared.check?.nudge),
+            ...(toolSpecs.length > 0 ? { tools: prepared.request.tools ?? toolSpecs } : {}),
+            ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+            ...(signal ? { signal } : {}),
+          });
+          for await (const ev of stream) {
+            if (ev.type === 'text') {
+              text += ev.text;
+              emit({ type: 'text', text: ev.text });
+            } else if (ev.type === 'tool_use') {
+              uses.push(ev.block);
+              emit({ type: 'tool_call', id: ev.block.id, name: ev.block.name, input: ev.block.input });
+            } else {
+              message = ev.message;
+              callUsage = ev.usage;
+              stopReason = ev.stopReason;
+            }
+          }
+          ctx.appendAssistant(message ?? { role: 'assistant', content: text });
+          owed = false;
+          if (callUsage) {
+            ctx.recordUsage(callUsage);
+            addUsage(usage, callUsage);
+          }
+          emit({ type: 'model_call', usage: callUsage, stopReason });
+          if (text.trim() !== '') answer = text;
+          if (uses.length === 0) break;
+          const outputs = await runTools(uses, signal, emit);
+          const sent = ctx.appendToolResults(outputs);
+          owed = true;
+          persisted += countPersisted(outputs, sent);
+          if (calls >= maxCalls) {
+            truncated = true;
+            emit({ type: 'notice', text: `stopped after ${calls} model calls (the limit of one turn)` });
+            break;
           }
         }
-        ctx.appendAssistant(message ?? { role: 'assistant', content: text });
-        if (callUsage) {
-          ctx.recordUsage(callUsage);
-          addUsage(usage, callUsage);
+      } catch (e) {
+        // Keep the roles alternating for the next turn: the interrupted call gets a short answer.
+        if (owed) {
+          const why = `[the turn was interrupted: ${(e as Error)?.message ?? String(e)}]`;
+          ctx.appendAssistant({
+            role: 'assistant',
+            content: [{ type: 'text', text: text ? `${text}\n\n${why}` : why }],
+          });
         }
-        emit({ type: 'model_call', usage: callUsage, stopReason });
-        if (text.trim() !== '') answer = text;
-        if (uses.length === 0) break;
-        const outputs = await runTools(uses, signal, emit);
-        const sent = ctx.appendToolResults(outputs);
-        persisted += countPersisted(outputs, sent);
-        if (calls >= maxCalls) {
-          truncated = true;
-          emit({ type: 'notice', text: `stopped after ${calls} model calls (the limit of one turn)` });
-          break;
-        }
+        await ctx.flushArchive().catch(() => 0);
+        throw e;
       }
       try {
         await ctx.flushArchive();
@@ -251,6 +275,14 @@ export function createAgent(opts: AgentOptions): Agent {
       };
     },
   };
+}
+
+/** `messages` with `nudge` added as a last text block of the final user turn (not kept in the context). */
+function withNudge(messages: AgentMessage[], nudge: string | undefined): AgentMessage[] {
+  const last = messages.at(-1);
+  if (!nudge || !last || last.role !== 'user') return messages;
+  const blocks = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+  return [...messages.slice(0, -1), { role: 'user', content: [...blocks, { type: 'text', text: nudge }] }];
 }
 
 /** Tool results the context replaced by a preview (their content differs from what the tool returned). */

@@ -36,7 +36,7 @@ function runCommand(
     const finish = (code: number | null) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', kill);
-      let output = out + (err ? `${out ? '\n' : ''}${err}` : '');
+      let output = (out.trimEnd() + (err.trim() ? `${out.trim() ? '\n' : ''}${err.trimEnd()}` : '')).trimStart();
       if (output.length > SHELL_MAX_CHARS) output = `${output.slice(0, SHELL_MAX_CHARS)}\n… output cut`;
       resolve({ output, code, killed });
     };

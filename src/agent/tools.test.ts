@@ -68,7 +68,7 @@ describe('shell tool', () => {
     assert.equal(declined.isError, true);
     assert.match(declined.content, /declined/);
     const r = await tool('shell').run({ command: 'ls src && exit 3' }, ctx(dir, true));
-    assert.equal(r.content, 'a.ts\nauth\n\n[exit code 3]');
+    assert.equal(r.content, 'a.ts\nauth\n[exit code 3]');
     assert.equal(r.isError, true);
   });
 });

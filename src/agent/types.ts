@@ -78,3 +78,25 @@ export function addUsage(a: TokenUsage, b: TokenUsage | undefined): void {
   a.cacheReadTokens += b.cacheReadTokens;
   a.cacheCreationTokens += b.cacheCreationTokens;
 }
+
+/** One line of guidance per tool, for the system prompt's tool section. */
+const GUIDANCE: Readonly<Record<string, string>> = {
+  read: 'read: look at a file before changing it; use offset/limit for long files.',
+  list: 'list: find files by glob (`src/**/*.ts`).',
+  grep: 'grep: find where a name or text occurs; prefer it to reading whole folders.',
+  edit:
+    'edit: change a file by replacing an exact piece that occurs once (copy it from read); the person sees ' +
+    'the diff. Create a file with an empty old.',
+  shell: 'shell: run tests or commands; the person confirms each command, so explain why you need it.',
+  memory:
+    'memory: list, read or add memory files. Save only durable facts (preferences, decisions and their ' +
+    'reasons), never what the code or git already says.',
+  search: "search: Loci's palace of mined project files and past conversations; cite what you use.",
+};
+
+/** The tool section of the system prompt for `tools` (names without guidance are listed plainly). */
+export function toolGuidance(tools: readonly AgentTool[]): string {
+  if (tools.length === 0) return '';
+  const lines = tools.map((t) => `- ${GUIDANCE[t.spec.name] ?? `${t.spec.name}: ${t.spec.description}`}`);
+  return `# Tools\n${lines.join('\n')}`;
+}

@@ -4,12 +4,14 @@
  * and that a search gives the same answer through it and through commander.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { lociIn } from '../../test/helpers/cli-in-process.js';
+import { Command } from 'commander';
 import { parseDirect, type OptionSpec } from './argv.js';
+import { COMMANDS } from './commands/index.js';
 
 const OPTIONS: OptionSpec[] = [
   { flags: '-w, --wing <wing>', description: '' },
@@ -55,7 +57,26 @@ describe('parseDirect', () => {
   });
 });
 
-describe('loci search through the direct parser and through commander', () => {
+describe('the direct forms of the command modules', () => {
+  it('read only options that the command also registers with commander, with the same flags', async () => {
+    const io = { stdout: () => {}, stderr: () => {}, isTTY: false, readStdin: async () => '', env: {}, cwd: '.' };
+    let seen = 0;
+    for (const m of COMMANDS) {
+      const mod = await m.load();
+      if (!mod.direct) continue;
+      seen++;
+      const program = new Command('loci');
+      mod.register(program, { io, globals: () => ({}), setExit: () => {} });
+      const cmd = program.commands.find((c) => c.name() === mod.direct!.name);
+      assert.ok(cmd, `${mod.direct.name} is registered`);
+      const registered = new Set(cmd.options.map((o) => o.flags));
+      for (const o of mod.direct.options) assert.ok(registered.has(o.flags), `${mod.direct.name} ${o.flags}`);
+    }
+    assert.ok(seen >= 2, 'search and mine have a direct form');
+  });
+});
+
+describe('loci search and mine through the direct parser and through commander', () => {
   it('prints the same results and reports the same errors', async () => {
     const home = mkdtempSync(join(tmpdir(), 'loci-argv-'));
     try {
@@ -73,6 +94,17 @@ describe('loci search through the direct parser and through commander', () => {
       const badCommander = await lociIn(['search', 'x', '-n0'], { home });
       assert.equal(bad.code, 2);
       assert.deepEqual([bad.code, bad.stderr], [badCommander.code, badCommander.stderr]);
+      // loci mine: `mine <dir> --json` is read directly, `mine --json -- <dir>` by commander.
+      const tree = join(home, 'tree');
+      mkdirSync(tree);
+      writeFileSync(join(tree, 'notes.md'), '# Notes\n\nThe limiter keeps a window per user.\n');
+      const mined = await lociIn(['mine', '--json', '--', tree], { home });
+      const again = await lociIn(['mine', tree, '--json'], { home });
+      assert.equal(again.code, 0, again.stderr);
+      const files = (r: { stdout: string }) => JSON.parse(r.stdout) as { files_mined: number; files_unchanged: number };
+      assert.deepEqual([files(mined).files_mined, files(again).files_unchanged], [1, 1]);
+      const two = await lociIn(['mine', tree, tree], { home });
+      assert.equal(two.code, 2, 'a second path is a usage error (commander reports it)');
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

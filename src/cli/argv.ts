@@ -42,12 +42,13 @@ function readFlags(flags: string): { names: string[]; flag: ParsedFlag } | undef
 
 /**
  * Parses `argv` (without `node` and the script) for the command `name` whose options are `options`
- * and which takes one or more positional words; undefined when the argv is not in the plain forms.
+ * and which takes from one to `maxArgs` positional words; undefined when the argv is not in the plain forms.
  */
 export function parseDirect(
   argv: readonly string[],
   name: string,
   options: readonly OptionSpec[],
+  maxArgs = Infinity,
 ): DirectArgs | undefined {
   const known = new Map<string, ParsedFlag>();
   for (const o of options) {
@@ -82,6 +83,6 @@ export function parseDirect(
     else if (i + 1 < argv.length) opts[flag.key] = argv[++i]!;
     else return undefined;
   }
-  if (args.length === 0) return undefined;
+  if (args.length === 0 || args.length > maxArgs) return undefined;
   return { ...(home !== undefined ? { home } : {}), args, opts };
 }

@@ -49,6 +49,8 @@ export type RegisterCommand = (program: Command, ctx: CliContext) => void;
 export interface DirectCommand {
   name: string;
   options: readonly OptionSpec[];
+  /** The most positional words it takes (more go to commander, which reports them). Default: no limit. */
+  maxArgs?: number;
   run(args: string[], opts: Record<string, string | true>, ctx: CliContext): Promise<void>;
 }
 

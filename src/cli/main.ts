@@ -69,7 +69,7 @@ async function runDirect(argv: string[], io: CliIO, setExit: (code: number) => v
   const entry = COMMANDS.find((m) => m.commands.some((c) => c.name === wanted));
   if (!entry || argv.includes('--help') || argv.includes('-h')) return false;
   const { direct } = await entry.load();
-  const parsed = direct?.name === wanted ? parseDirect(argv, direct.name, direct.options) : undefined;
+  const parsed = direct?.name === wanted ? parseDirect(argv, direct.name, direct.options, direct.maxArgs) : undefined;
   if (!direct || !parsed) return false;
   const ctx: CliContext = { io, globals: () => (parsed.home !== undefined ? { home: parsed.home } : {}), setExit };
   await direct.run(parsed.args, parsed.opts, ctx);

@@ -7,7 +7,7 @@
  * the modules register, and how the invoked command is found in argv.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
@@ -66,6 +66,11 @@ describe('CLI start-up', () => {
       for (const absent of ['ingest', 'kg', 'embed', 'providers', 'redact', 'memdir', 'recall', 'mcp', 'hooks'])
         assert.ok(!folders.has(absent), `${absent}/ loaded: ${loaded.filter((f) => f.startsWith(absent)).join(', ')}`);
       assert.ok(!loaded.includes('index.js'), 'the whole library entry is not loaded');
+      // The palace opens through the drawer door: no graph, tunnel, vector or in-memory adapter.
+      const adapters = loaded.filter((f) =>
+        /^store\/(index\.js|memory\/|sqlite\/(graph\.js|graph-rows|tunnels|vector))/.test(f),
+      );
+      assert.deepEqual(adapters, [], 'loci search loads only the SQLite drawer store');
       const cliModules = loaded.filter((f) => f.startsWith('cli/commands/') && f !== 'cli/commands/index.js');
       assert.deepEqual(cliModules, ['cli/commands/search.js'], 'only the search command module');
       // The plain argv forms run without commander (cli/argv.ts).
@@ -83,6 +88,38 @@ describe('CLI start-up', () => {
       rmSync(home, { recursive: true, force: true });
     }
   });
+
+  it(
+    're-mining an unchanged folder loads neither the graph nor the parts of the library mining never uses',
+    { skip },
+    () => {
+      const home = mkdtempSync(join(tmpdir(), 'loci-startup-'));
+      const tree = mkdtempSync(join(tmpdir(), 'loci-startup-tree-'));
+      try {
+        writeFileSync(join(tree, 'notes.md'), '# Notes\n\nWe moved the rate limiter to Redis because Alice asked.\n');
+        writeFileSync(join(tree, 'app.ts'), 'export function limit(n: number): number {\n  return n * 2;\n}\n');
+        const env = { ...process.env, LOCI_HOME: home, LOCI_EMBEDDER: '' };
+        const first = distModules(['mine', tree], env);
+        assert.ok(
+          first.some((f) => f.startsWith('kg/')),
+          'the first mine extracts the graph (the probe sees kg/)',
+        );
+        const again = distModules(['mine', tree], env);
+        const withDeps = modulesLoaded([BIN, 'mine', tree], { env: { ...env, NO_COLOR: '1' } });
+        assert.deepEqual(
+          withDeps.files.filter((f) => /[\\/]commander[\\/]/.test(f)),
+          [],
+          'loci mine <path> loads no commander module',
+        );
+        const folders = new Set(again.map((f) => f.split('/')[0]));
+        for (const absent of ['kg', 'memdir', 'recall', 'wakeup', 'providers', 'embed', 'mcp', 'hooks'])
+          assert.ok(!folders.has(absent), `${absent}/ loaded: ${again.filter((f) => f.startsWith(absent)).join(', ')}`);
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+        rmSync(tree, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('the help lines of commands/index.ts', () => {

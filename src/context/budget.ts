@@ -90,8 +90,11 @@ export type ContinuationDecision =
 export interface TokenBudget {
   /** The usable window, in tokens. */
   readonly window: number;
-  /** How full a context of `tokens` tokens is; also tracks the peak. */
-  check(tokens: number): ContextCheck;
+  /**
+   * How full a context of `tokens` tokens is. Also tracks the peak, unless `track` is false (for a
+   * context that is not sent as is, e.g. before a compaction).
+   */
+  check(tokens: number, options?: { track?: boolean }): ContextCheck;
   /** Starts a turn (resets its output counter and continuations). */
   startTurn(): void;
   /** Adds one model call's reported usage to the turn and the session. */
@@ -155,9 +158,11 @@ export function createTokenBudget(options: TokenBudgetOptions): TokenBudget {
     get peakContextTokens() {
       return peak;
     },
-    check(tokens) {
-      peak = Math.max(peak, tokens);
-      turn.peak = Math.max(turn.peak, tokens);
+    check(tokens, opts = {}) {
+      if (opts.track !== false) {
+        peak = Math.max(peak, tokens);
+        turn.peak = Math.max(turn.peak, tokens);
+      }
       const fraction = tokens / window;
       const level = fraction > 1 ? 'over' : fraction >= warnAt ? 'warn' : fraction >= compactAt ? 'compact' : 'ok';
       const out: ContextCheck = { tokens, window, fraction, level, shouldCompact: fraction >= compactAt };

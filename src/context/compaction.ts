@@ -17,8 +17,11 @@ export interface ArchivedMessage {
 export interface ArchiveBatch {
   /** The session the messages belong to. */
   sessionId: string;
-  /** Why they are archived: before a compaction, before a clear, or an explicit flush. */
-  reason: 'compact' | 'clear' | 'flush';
+  /**
+   * Why they are archived: in the background after a turn (`turn`), before a compaction, before a
+   * clear, or an explicit flush.
+   */
+  reason: 'turn' | 'compact' | 'clear' | 'flush';
   /** The messages, oldest first; each is archived once per session. */
   messages: ArchivedMessage[];
 }

@@ -75,3 +75,14 @@ export {
   type DynamicPromptInput,
 } from './system-prompt.js';
 export { palaceArchiver, type PalaceArchiverOptions } from './palace-archive.js';
+// The message model is the providers' (one model for context, agent loop and providers), re-exported for builders.
+export type {
+  AgentMessage,
+  ContentBlock,
+  TextBlock,
+  ToolUseBlock,
+  ToolResultBlock,
+  ToolSpec,
+  TokenUsage,
+  SystemPart,
+} from '../providers/index.js';

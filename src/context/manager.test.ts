@@ -180,3 +180,29 @@ test('breakdown by section, and the correction ratio learnt from usage', () => {
   assert.ok(Math.abs(ctx.counter.ratio - 2) < 0.05, `ratio ${ctx.counter.ratio}`);
   assert.ok(Math.abs(ctx.contextTokens() - est * 2) <= 2);
 });
+
+test('the peak counts only what is sent, per-message accounting, and a prompt starts a budget turn', async () => {
+  const ctx = createContextManager({ ...base, turnTokens: 1_000 });
+  let maxSent = 0;
+  for (let i = 0; i < 60; i++) {
+    exchange(ctx, i);
+    await ctx.prepare();
+    maxSent = Math.max(maxSent, ctx.contextTokens());
+  }
+  assert.ok(ctx.compactions().length > 0);
+  assert.ok(ctx.budget.peakContextTokens <= maxSent, 'a context compacted before sending is not a peak');
+  assert.ok(ctx.budget.peakContextTokens < ctx.budget.window * 0.85);
+  const b = ctx.breakdown();
+  assert.deepEqual(
+    b.messages.map((m) => m.seq),
+    ctx.bookkeeping().live,
+  );
+  assert.equal(
+    b.messages.reduce((s, m) => s + m.tokens, 0) >= b.sections.find((s) => s.section === 'tool results')!.tokens,
+    true,
+  );
+  ctx.appendUser('next');
+  ctx.recordUsage({ inputTokens: 100, outputTokens: 300, cacheReadTokens: 0, cacheCreationTokens: 0 });
+  const d = ctx.budget.continuation();
+  assert.ok(d.action === 'continue' && d.continuations === 1, 'a fresh turn: 300 of 1,000 output tokens');
+});

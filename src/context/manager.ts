@@ -60,7 +60,10 @@ export interface ContextManagerOptions {
   provider?: ProviderName;
   /** Token family. Default: {@link modelFamily}(model, provider). */
   family?: ModelFamily;
-  /** Context window in tokens. Default per family: claude 200,000, openai 128,000, llama 8,192; 1,000 … 10,000,000. */
+  /**
+   * Context window in tokens. Default per family: claude 200,000, openai 128,000, llama 8,192;
+   * 1,000 … 10,000,000.
+   */
   contextWindow?: number;
   /** Tokens kept free for the answer. Default min(8,192, 10 % of the window). */
   reserveOutputTokens?: number;
@@ -78,7 +81,11 @@ export interface ContextManagerOptions {
   turnTokens?: number;
   /** The Loci home: large tool results go to `<home>/tool-results/`. Default: none (results stay inline). */
   home?: string;
-  /** Results longer than this are persisted (needs `home`). Default 20,000 characters. */
+  /**
+   * Results longer than this are persisted (needs `home`). Default: 5 % of the usable window at
+   * four characters a token, between 2,000 and 20,000 characters (20,000 for a 200k window, about
+   * 5,900 for 32k), so that no single result takes a large share of a small window.
+   */
   maxResultSizeChars?: number;
   /** Characters of a persisted result shown to the model. Default 2,000. */
   previewChars?: number;
@@ -86,6 +93,12 @@ export interface ContextManagerOptions {
   summariser?: Summariser;
   /** Stores messages before they leave the context (e.g. `palaceArchiver`). Default: none. */
   archive?: Archiver;
+  /**
+   * Archive new messages in the background after each `prepare()` (while the model works), so that
+   * compactions find them archived already. Background failures are retried by the next archive
+   * call; a compaction still refuses to replace what is not archived. Default true.
+   */
+  archiveEagerly?: boolean;
   /** Session id (archive keys, summary text). Default: a random UUID, renewed by `clear()`. */
   sessionId?: string;
   /** Working directory for the git snapshot and the CLAUDE.md chain. Default: none (no environment section). */
@@ -128,6 +141,8 @@ export interface ContextBreakdown {
   fraction: number;
   /** The correction ratio in use (1 before the first reported usage). */
   ratio: number;
+  /** Each verbatim message in context: sequence number, role and corrected tokens, oldest first. */
+  messages: { seq: number; role: 'user' | 'assistant'; tokens: number }[];
 }
 
 /** The fields of a `StreamRequest` that the manager fills. */
@@ -169,7 +184,10 @@ export interface ContextManager {
   readonly toolResults: ToolResultStore;
   /** The live messages, summary first when there is one. */
   messages(): AgentMessage[];
-  /** Appends a person's prompt; `memories` (already wrapped, e.g. in a system reminder) goes first, counted apart. */
+  /**
+   * Appends a person's prompt and starts a turn of the budget (`budget.continuation()` then decides
+   * whether to go on). `memories` (already wrapped, e.g. in a system reminder) goes first, counted apart.
+   */
   appendUser(text: string, options?: { memories?: string }): AgentMessage;
   /** Appends the model's answer (the `message` of a stream's `done` event). */
   appendAssistant(message: AgentMessage): void;
@@ -181,7 +199,9 @@ export interface ContextManager {
   request(): PreparedRequest;
   /**
    * Compacts automatically when the threshold is crossed (and `autoCompact`), then returns the
-   * request, the context check (with a nudge from 90 %) and the compaction, if one ran.
+   * request, the context check (with a nudge from 90 %) and the compaction, if one ran. When even
+   * the compacted context is over the window (one exchange larger than it), `check.level` is
+   * `over` and the caller decides (e.g. clear, or refuse the turn).
    */
   prepare(options?: { signal?: AbortSignal }): Promise<{
     request: PreparedRequest;
@@ -247,7 +267,9 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   const summaryMax = options.summaryMaxTokens ?? Math.min(8_000, Math.floor(budget.window * 0.1));
   const toolResults = createToolResultStore({
     home: options.home ?? '',
-    maxResultSizeChars: options.home ? options.maxResultSizeChars : Number.MAX_SAFE_INTEGER,
+    maxResultSizeChars: options.home
+      ? (options.maxResultSizeChars ?? Math.min(20_000, Math.max(2_000, Math.floor(budget.window * 0.05 * 4))))
+      : Number.MAX_SAFE_INTEGER,
     ...(options.previewChars !== undefined ? { previewChars: options.previewChars } : {}),
   });
   const summariser = options.summariser ?? extractiveSummariser;
@@ -329,6 +351,19 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
   };
   const contextTokens = () => counter.correct(rawTotal());
 
+  let archiveQueue: Promise<unknown> = Promise.resolve();
+  /** Archive calls run one at a time, in order, so no message is archived twice. */
+  const enqueueArchive = (list: () => Entry[], reason: ArchiveBatch['reason']): Promise<number> => {
+    const run = archiveQueue.then(() => archiveEntries(list(), reason));
+    archiveQueue = run.catch(() => undefined);
+    return run;
+  };
+  const archiveInBackground = () => {
+    if (!options.archive || options.archiveEagerly === false) return;
+    if (entries.every((e) => archived.has(e.seq))) return;
+    // After the caller has sent its request: the archive runs while the model works.
+    setImmediate(() => void enqueueArchive(() => entries, 'turn').catch(() => undefined));
+  };
   const archiveEntries = async (list: Entry[], reason: ArchiveBatch['reason']): Promise<number> => {
     const todo = list.filter((e) => !archived.has(e.seq));
     if (!options.archive || todo.length === 0) return 0;
@@ -368,7 +403,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     if (cut <= 0) return undefined;
     const tokensBefore = contextTokens();
     const part = entries.slice(0, cut);
-    await archiveEntries(part, 'compact');
+    await enqueueArchive(() => part, 'compact');
     const ids = toolResultIds(part.map((e) => e.message));
     const paths = ids.map((id) => toolResults.get(id)?.path).filter((p): p is string => !!p);
     const t0 = now();
@@ -434,6 +469,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
         ? { role: 'user', content: [memoryBlock, { type: 'text', text }] }
         : { role: 'user', content: text };
       push(message, memoryBlock);
+      budget.startTurn();
       return message;
     },
     appendAssistant(message) {
@@ -449,10 +485,11 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     request,
     async prepare(opts = {}) {
       let compaction: CompactionRecord | undefined;
-      if (options.autoCompact !== false && budget.check(contextTokens()).shouldCompact)
+      if (options.autoCompact !== false && budget.check(contextTokens(), { track: false }).shouldCompact)
         compaction = await compact('auto', undefined, opts.signal);
       const req = request();
-      const check = budget.check(counter.correct(lastRequestRaw));
+      const check = budget.check(counter.correct(lastRequestRaw), { track: false });
+      archiveInBackground();
       return { request: req, check, ...(compaction ? { compaction } : {}) };
     },
     recordUsage(usage) {
@@ -479,11 +516,18 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       ];
       const sections = rows.map(([section, raw]) => ({ section, tokens: counter.correct(raw) }));
       const total = sections.reduce((s, r) => s + r.tokens, 0);
-      return { sections, total, window: budget.window, fraction: total / budget.window, ratio: counter.ratio };
+      return {
+        sections,
+        total,
+        window: budget.window,
+        fraction: total / budget.window,
+        ratio: counter.ratio,
+        messages: entries.map((e) => ({ seq: e.seq, role: e.message.role, tokens: counter.correct(e.raw) })),
+      };
     },
     compact: (o = {}) => compact('manual', o.instructions, o.signal),
     async clear() {
-      await archiveEntries(entries, 'clear');
+      await enqueueArchive(() => entries, 'clear');
       for (const e of entries) replaced.add(e.seq);
       entries = [];
       liveRaw = 0;
@@ -497,7 +541,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       prompt = undefined;
       budget = newBudget();
     },
-    flushArchive: () => archiveEntries(entries, 'flush'),
+    flushArchive: () => enqueueArchive(() => entries, 'flush'),
     compactions: () => records,
     summary: () => summary?.text,
     bookkeeping: () => ({

@@ -12,7 +12,7 @@ export function blocksOf(message: AgentMessage): ContentBlock[] {
 }
 
 /** True for a user turn typed by a person (text only, no tool results). */
-export function isUserPrompt(message: AgentMessage): boolean {
+function isUserPrompt(message: AgentMessage): boolean {
   return message.role === 'user' && blocksOf(message).every((b) => b.type === 'text');
 }
 

@@ -18,7 +18,7 @@ import { loadClaudeMdChain, memorySystemPrompt } from '../memdir/index.js';
 import { clip } from './messages.js';
 
 /** Default cap on the `git status` text: 2,000 characters. */
-export const GIT_STATUS_MAX_CHARS = 2_000;
+const GIT_STATUS_MAX_CHARS = 2_000;
 
 /** The system context of a session. */
 export interface SystemContext {

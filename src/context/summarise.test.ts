@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startLoopback, type Loopback } from '../../test/helpers/loopback.js';
 import { isLociError } from '../core/errors.js';
-import { openPalace } from '../palace/index.js';
+import { openPalace, type Palace } from '../palace/index.js';
 import { createLlmProvider, type AgentMessage } from '../providers/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createContextManager } from './manager.js';
@@ -87,36 +87,49 @@ test('the extractive summary keeps the previous summary, prompts, first answer l
   assert.match(small.text, /older lines omitted[\s\S]*prompt 1999/);
 });
 
-test('compaction archives into a palace: one searchable drawer per message, nothing lost', async () => {
-  const home = mkdtempSync(join(tmpdir(), 'loci-ctx-palace-'));
-  const palace = await openPalace({ home, store: createMemoryStore(), embedder: null });
-  try {
-    const ctx = createContextManager({
-      model: 'claude-haiku-4-5',
-      contextWindow: 10_000,
-      keepRecentTokens: 1,
-      systemContext: { capturedAt: '2026-01-01T00:00:00.000Z', date: '2026-01-01', cwd: '/r' },
-      userContext: () => ({ claudeMd: '', claudeMdFiles: [], memory: '' }),
-      archive: palaceArchiver(palace, { wing: 'myapp' }),
-    });
-    ctx.appendUser('Migrate the auth tables to the new schema');
-    ctx.appendAssistant(messages[1]!);
-    ctx.appendToolResults([{ toolUseId: 't1', content: 'CREATE TABLE users (...)' }]);
-    ctx.appendAssistant(messages[3]!);
-    ctx.appendUser('now the sessions table');
-    const r = await ctx.compact();
-    assert.ok(r);
-    const { drawers, total } = await palace.listDrawers({ wing: 'myapp' });
-    assert.equal(total, r.replaced.count);
-    assert.ok(drawers.every((d) => d.room === 'chat' && d.source?.startsWith(`loci-context://${ctx.sessionId}#`)));
-    const hits = await palace.search('tenant column', { limit: 3 });
-    assert.match(hits.hits[0]?.text ?? '', /tenant column/);
-    await ctx.compact();
-    await ctx.flushArchive();
-    const again = await palace.listDrawers({ wing: 'myapp' });
-    assert.equal(again.total, ctx.bookkeeping().appended, 'every message is a drawer, once');
-  } finally {
-    await palace.close();
-    rmSync(home, { recursive: true, force: true });
-  }
-});
+/** Sequence numbers covered by the archive drawers of a wing, sorted. */
+async function archivedSeqs(palace: Palace, wing: string): Promise<number[]> {
+  const { drawers } = await palace.listDrawers({ wing });
+  return drawers
+    .flatMap((d) => {
+      const m = d.metadata as { seqFrom: number; seqTo: number };
+      return Array.from({ length: m.seqTo - m.seqFrom + 1 }, (_, i) => m.seqFrom + i);
+    })
+    .sort((a, b) => a - b);
+}
+
+for (const maxDrawerChars of [0, 8_000])
+  test(`archive into a palace (drawers of ≤ ${maxDrawerChars} chars): searchable, nothing lost`, async () => {
+    const home = mkdtempSync(join(tmpdir(), 'loci-ctx-palace-'));
+    const palace = await openPalace({ home, store: createMemoryStore(), embedder: null });
+    try {
+      const ctx = createContextManager({
+        model: 'claude-haiku-4-5',
+        contextWindow: 10_000,
+        keepRecentTokens: 1,
+        systemContext: { capturedAt: '2026-01-01T00:00:00.000Z', date: '2026-01-01', cwd: '/r' },
+        userContext: () => ({ claudeMd: '', claudeMdFiles: [], memory: '' }),
+        archive: palaceArchiver(palace, { wing: 'myapp', maxDrawerChars }),
+      });
+      ctx.appendUser('Migrate the auth tables to the new schema');
+      ctx.appendAssistant(messages[1]!);
+      ctx.appendToolResults([{ toolUseId: 't1', content: 'CREATE TABLE users (...)' }]);
+      ctx.appendAssistant(messages[3]!);
+      ctx.appendUser('now the sessions table');
+      const r = await ctx.compact();
+      assert.ok(r);
+      const { drawers, total } = await palace.listDrawers({ wing: 'myapp' });
+      assert.equal(total, maxDrawerChars ? 1 : r.replaced.count);
+      assert.deepEqual(await archivedSeqs(palace, 'myapp'), [0, 1, 2, 3]);
+      assert.ok(drawers.every((d) => d.room === 'chat' && d.source?.startsWith(`loci-context://${ctx.sessionId}#`)));
+      const hits = await palace.search('tenant column', { limit: 3 });
+      assert.match(hits.hits[0]?.text ?? '', /tenant column/);
+      await ctx.compact();
+      await ctx.flushArchive();
+      const all = Array.from({ length: ctx.bookkeeping().appended }, (_, i) => i);
+      assert.deepEqual(await archivedSeqs(palace, 'myapp'), all, 'every message archived, once');
+    } finally {
+      await palace.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });

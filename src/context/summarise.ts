@@ -72,7 +72,7 @@ export interface LlmSummariserOptions {
 }
 
 /** The user message sent to the summarising model. */
-export function compactionRequestText(req: SummaryRequest, options: LlmSummariserOptions = {}): string {
+function compactionRequestText(req: SummaryRequest, options: LlmSummariserOptions = {}): string {
   let transcript = renderTranscript(req.messages, options.maxBlockChars ?? 4_000);
   const maxInput = options.maxInputChars ?? 400_000;
   if (transcript.length > maxInput)

@@ -13,12 +13,12 @@ import { renderSystemContext, type SystemContext, type UserContext } from './ses
 export const SYSTEM_PROMPT_DYNAMIC_BOUNDARY = '__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__';
 
 /** The default identity line. */
-export const DEFAULT_IDENTITY =
+const DEFAULT_IDENTITY =
   'You are a coding agent working in the user’s repository from a terminal. You read and change code with the ' +
   'tools you are given, and you answer concisely.';
 
 /** The default rules. */
-export const DEFAULT_RULES = `# Rules
+const DEFAULT_RULES = `# Rules
 - Read files before changing them; make the smallest change that does what was asked.
 - Do not invent file names, functions or results: check with the tools.
 - Run commands only when needed, and say what a command will do before a destructive one.
@@ -27,11 +27,14 @@ export const DEFAULT_RULES = `# Rules
 
 /** What the static part is made of. */
 export interface StaticPromptInput {
-  /** Who the agent is. Default {@link DEFAULT_IDENTITY}. */
+  /** Who the agent is. Default: one line naming a terminal coding agent that answers concisely. */
   identity?: string;
   /** How to use the tools (one paragraph or a list). Default: none. */
   toolGuidance?: string;
-  /** Rules of conduct. Default {@link DEFAULT_RULES}. */
+  /**
+   * Rules of conduct. Default: Loci's five rules (read first, check with tools, careful commands,
+   * saved outputs, summaries).
+   */
   rules?: string;
 }
 

@@ -1,6 +1,6 @@
 /** @module context/tool-results.test — persistence of large tool results, dedup and the ledger. */
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -54,3 +54,20 @@ test(
     }
   },
 );
+
+test('a torn file (wrong size) left by a crash is rewritten; an intact one is reused', () => {
+  const home = mkdtempSync(join(tmpdir(), 'loci-ctx-tr-'));
+  try {
+    const content = 'y'.repeat(500);
+    const path = join(home, 'tool-results', `${sha256(content)}.txt`);
+    mkdirSync(join(home, 'tool-results'));
+    writeFileSync(path, 'y'.repeat(100));
+    createToolResultStore({ home, maxResultSizeChars: 10 }).add({ toolUseId: 'a', content });
+    assert.equal(readFileSync(path, 'utf8'), content);
+    const inode = statSync(path).ino;
+    createToolResultStore({ home, maxResultSizeChars: 10 }).add({ toolUseId: 'b', content });
+    assert.equal(statSync(path).ino, inode, 'an intact file is not rewritten');
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});

@@ -1,12 +1,13 @@
 /**
  * @module context/tool-results
  * Large tool results kept out of the context window: a result longer than `maxResultSizeChars` is
- * written once to `<home>/tool-results/<sha256>.txt` (atomic write; the same output twice is one
- * file), and the model receives a preview plus the path, which it can read back with a file tool.
+ * written once to `<home>/tool-results/<sha256>.txt` (atomic write by rename, without fsync: a file
+ * of the wrong size is rewritten; the same output twice is one file), and the model receives a
+ * preview plus the path, which it can read back with a file tool.
  * A per-session ledger records every result: its size, whether it is on disk, and whether its
  * text (or preview) is still in the live messages or was replaced by a compaction summary.
  */
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createError, isLociError } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs-safe.js';
@@ -16,7 +17,7 @@ import type { ToolResultBlock } from '../providers/index.js';
 /** Default size above which a result is persisted: 20,000 characters. */
 export const DEFAULT_MAX_RESULT_SIZE_CHARS = 20_000;
 /** Default preview length: 2,000 characters. */
-export const DEFAULT_PREVIEW_CHARS = 2_000;
+const DEFAULT_PREVIEW_CHARS = 2_000;
 
 /** Options of {@link createToolResultStore}. */
 export interface ToolResultStoreOptions {
@@ -86,7 +87,7 @@ export interface ToolResultStore {
 }
 
 /** The text the model receives in place of a persisted result. */
-export function persistedPreview(content: string, path: string, previewChars: number): string {
+function persistedPreview(content: string, path: string, previewChars: number): string {
   const lines = content.split('\n').length;
   let preview = content.slice(0, previewChars);
   const nl = preview.lastIndexOf('\n');
@@ -96,6 +97,15 @@ export function persistedPreview(content: string, path: string, previewChars: nu
     `Full output saved to: ${path}\nRead that file for the rest.\n\nPreview (first ${preview.length} characters):\n` +
     `${preview}\n…\n</persisted-output>`
   );
+}
+
+/** True when `path` holds a file of `content`'s size (its name is the hash of the content). */
+function intact(path: string, content: string): boolean {
+  try {
+    return statSync(path).size === Buffer.byteLength(content, 'utf8');
+  } catch {
+    return false;
+  }
 }
 
 /** Creates a {@link ToolResultStore}. */
@@ -122,9 +132,10 @@ export function createToolResultStore(options: ToolResultStoreOptions): ToolResu
       }
       const hash = sha256(content);
       const path = join(dir, `${hash}.txt`);
-      if (!written.has(hash) && !existsSync(path)) {
+      if (!written.has(hash) && !intact(path, content)) {
         try {
-          writeFileAtomic(path, content, 0o600);
+          // No fsync: the file is a content-addressed cache; a torn file is detected by size and rewritten.
+          writeFileAtomic(path, content, 0o600, { fsync: false });
         } catch (e) {
           const reason = isLociError(e) ? e.message : String(e);
           throw createError('CONTEXT_RESULT_UNWRITABLE', { path, reason }, e);

@@ -41,6 +41,7 @@
  * | `LOCI_EXTRACT_ON_END` | `extractOnEnd` | `1`: hooks also extract memories (needs an LLM) | off |
  * | `LOCI_SESSION_NOTES` | `sessionNotes` | `0`: hooks keep no running session notes | on |
  * | `LOCI_HOOK_SERVER_IDLE_MS` | `hookServerIdleMs` | idle time before the warm server exits, ms | the server's |
+ * | `LOCI_DREAM_AUTO` | `dreamAuto` | `1`: the hook worker consolidates memory when its gates open | off |
  * | `NO_COLOR` | `noColor` | any value: no colours in CLI output | colours on a terminal |
  * | `CLAUDE_PROJECT_DIR` | `claudeProjectDir` | the project Claude Code runs in (MCP, hooks) | the cwd |
  * | `CLAUDE_CONFIG_DIR` | `claudeConfigDir` | Claude Code's configuration folder | `~/.claude` |
@@ -131,6 +132,8 @@ export interface LociSettings {
   readonly sessionNotes: boolean;
   /** `LOCI_HOOK_SERVER_IDLE_MS` as a number (NaN when unset or not a number; the server clamps it). */
   readonly hookServerIdleMs: number;
+  /** `LOCI_DREAM_AUTO=1`: the hook worker runs memory consolidation (`loci dream`, gated). */
+  readonly dreamAuto: boolean;
   /** `NO_COLOR` set to anything non-empty. */
   readonly noColor: boolean;
   /** `CLAUDE_PROJECT_DIR` (raw). */
@@ -198,6 +201,7 @@ export function readSettings(env: Env = process.env): LociSettings {
     extractOnEnd: env['LOCI_EXTRACT_ON_END'] === '1',
     sessionNotes: env['LOCI_SESSION_NOTES'] !== '0',
     hookServerIdleMs: Number(env['LOCI_HOOK_SERVER_IDLE_MS']),
+    dreamAuto: env['LOCI_DREAM_AUTO'] === '1',
     noColor: !!env['NO_COLOR'],
     claudeProjectDir: env['CLAUDE_PROJECT_DIR'],
     claudeConfigDir: env['CLAUDE_CONFIG_DIR'],

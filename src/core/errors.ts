@@ -233,6 +233,13 @@ export const ERRORS = {
     (d) => `the frontmatter of ${d.file} is not valid YAML (${d.reason}) — fix it by hand; the file was not changed`,
   ),
 
+  // ── memory consolidation (dream) ───────────────────────────────────────────
+  /** `loci dream --undo` found no run to undo (none, all undone, or the folder is busy). details: dir, reason. */
+  DREAM_NOTHING_TO_UNDO: spec<{ dir: string; reason: string }>(
+    'user',
+    (d) => `nothing to undo in ${d.dir}: ${d.reason}`,
+  ),
+
   // ── knowledge graph ────────────────────────────────────────────────────────
   /** A graph date is not `YYYY-MM-DD` or ISO-8601 with a zone. details: name (which field), value. */
   KG_INVALID_DATE: spec<{ name: string; value: string }>(
@@ -378,6 +385,26 @@ export const ERRORS = {
   TEAM_STORE_MISSING: spec<Record<string, never>>(
     'system',
     () => 'this palace has no team store — open it with openPalace, or pass `team` to createPalace',
+  ),
+
+  // ── web ui (loci ui) ───────────────────────────────────────────────────────
+  /** `loci ui` was asked to bind a non-loopback host without `LOCI_TOKEN`. details: host. */
+  UI_TOKEN_REQUIRED: spec<{ host: string }>(
+    'user',
+    (d) =>
+      `refusing to serve the web UI on ${d.host} without a token — set LOCI_TOKEN to a long random secret ` +
+      '(open the printed URL once: it carries the token), or bind to 127.0.0.1',
+  ),
+  /** `loci ui` cannot listen on the host and port. details: host, port, reason. */
+  UI_LISTEN_FAILED: spec<{ host: string; port: number; reason: string }>(
+    'system',
+    (d) =>
+      `cannot listen on ${d.host}:${d.port}: ${d.reason} — pick another port with --port, or stop the process using it`,
+  ),
+  /** The page's built assets are missing (a checkout that was not built). details: dir. */
+  UI_ASSETS_MISSING: spec<{ dir: string }>(
+    'system',
+    (d) => `the web UI's assets are missing in ${d.dir} — run \`npm run build\` in the Loci checkout`,
   ),
 
   // ── recall ─────────────────────────────────────────────────────────────────

@@ -11,8 +11,15 @@ import { fsError } from './errors.js';
  * Atomically replaces `path` with `data`. Readers see either the old or the new content, never a
  * partial file; a crash leaves at most a stray `.<name>.<random>.tmp` beside it.
  * @param mode file mode for a new file (default 0o644; use 0o600 for private data)
+ * @param options `fsync: false` skips the flush before the rename (still atomic for readers, not
+ *   durable across a power loss; for caches that can check and rewrite their files). Default true.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): void {
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  mode = 0o644,
+  options: { fsync?: boolean } = {},
+): void {
   const dir = dirname(path);
   try {
     mkdirSync(dir, { recursive: true });
@@ -26,7 +33,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let off = 0;
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
+    if (options.fsync !== false) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
     renameSync(tmp, path);

@@ -45,6 +45,10 @@ test('not derivable: preferences, plans, decisions, incidents, external pointers
   assert.equal(rule(f('reference', 'Incidents are tracked at https://linear.app/acme/team/OPS.')), undefined);
   assert.equal(rule(f('project', 'Legal asked us to keep EU data in Frankfurt.')), undefined);
   assert.equal(rule(f('feedback', 'Squash commits before merging pull requests.')), undefined, 'a rule, not history');
+  // Regressions found on real prompts: hex inside a path, tool names used as English words.
+  assert.equal(rule(f('project', 'The nightly export lands in /tmp/tasks/ac27727.output for QA.')), undefined);
+  assert.equal(rule(f('project', 'We may move to a docker server to test the whole thing on Linux.')), undefined);
+  assert.equal(rule(f('project', 'Make it so a script has already run when you run a shell command.')), undefined);
 });
 
 test('sessionFiles reads the paths of read and edit tool lines', () => {

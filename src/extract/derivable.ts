@@ -26,7 +26,7 @@
 import type { MemoryType } from '../memdir/index.js';
 
 /** What the session itself shows (files touched, commands run), to recognise its facts. */
-export interface DerivableContext {
+interface DerivableContext {
   /** Paths the session read or edited (as written in its tool calls). */
   files?: readonly string[];
   /** The text of the project's CLAUDE.md files, one entry per file. */
@@ -41,7 +41,8 @@ export interface FactFields {
   body: string;
 }
 
-const HASH = /\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/;
+/** A commit hash: 7–40 hex digits with a letter and a digit, standing alone (not part of a path or file name). */
+const HASH = /(?<![\w./-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![\w/-]|\.\w)/;
 const GIT_VERB = String.raw`(?:committed|merged|pushed|rebased|reverted|cherry-picked|squashed|tagged|force-pushed)`;
 const GIT_EVENT = new RegExp(
   String.raw`\b(?:was|were|got|been|has|have|had|I|we|you|they|he|she)\s+(?:\w+\s+)?` +
@@ -75,20 +76,23 @@ const PATH = new RegExp(
 const SYMBOL = /`[A-Za-z_$][\w$.]*(?:\(\))?`|\b[a-z]+[A-Z]\w*\(\)|\b[A-Za-z_][\w]*\.[A-Za-z_]\w*\(\)/;
 const STRUCTURE = new RegExp(
   String.raw`\b(?:lives?|is|are) (?:in|under|at)\b|\b(?:is |are )?(?:defined|declared|implemented|located` +
-    String.raw`|exported|stored|kept|configured|registered) (?:in|at|by|from)\b|\b(?:contains?|implements?` +
-    String.raw`|exports?|imports?|returns?|calls?|handles?|wraps?|extends?|inherits?|renders?|parses?|takes? an?` +
-    String.raw`|accepts?)\b|\bentry ?point\b|\bis responsible for\b|\bthe (?:function|method|class|module` +
+    String.raw`|exported|stored|kept|configured|registered) (?:in|at|by|from)\b|\b(?:contains|implements` +
+    String.raw`|exports|imports|returns|calls|handles|wraps|extends|inherits|renders|parses|takes an?` +
+    String.raw`|accepts)\b|\bentry ?point\b|\bis responsible for\b|\bthe (?:function|method|class|module` +
     String.raw`|component|file|folder|directory|hook|handler)\b`,
   'i',
 );
 /**
- * A command line: a known build/package tool with its subcommand, or any backticked text shaped
- * like one (a lower-case program name followed by arguments, e.g. `` `mix credo --strict` ``).
+ * A command line: backticked text shaped like one (a lower-case program name and arguments, e.g.
+ * `` `mix credo --strict` ``), or a known build or package tool with an argument right after
+ * "run", "with", "via", "using" (tool names that are English words — make, go, just — are only
+ * trusted there or in backticks).
  */
 const COMMAND = new RegExp(
-  String.raw`\`?(?:npm|npx|yarn|pnpm|bun|make|cargo|go|pytest|python3?|pip3?|poetry|uv|mix|bundle|rake|gradlew?|mvn|` +
+  String.raw`\`[a-z][\w.-]*(?: [^\`\n]+)+\`|\b(?:run|runs|running|with|via|using|execute)\s+` +
+    String.raw`(?:npm|npx|yarn|pnpm|bun|make|cargo|go|pytest|python3?|pip3?|poetry|uv|mix|bundle|rake|gradlew?|mvn|` +
     String.raw`dotnet|deno|docker|just|tox|nox|node|ruby|php|composer|swift|dart|flutter|cmake|ninja|bazel|` +
-    String.raw`\.\/[\w.-]+)\s+[\w./:=@-]+|\`[a-z][\w.-]*(?: [^\`\n]+)+\``,
+    String.raw`\.\/[\w.-]+)\s+[\w./:=@-]+`,
   'i',
 );
 const COMMAND_ONLY = new RegExp(

@@ -95,7 +95,7 @@ function contentWords(s: string): number {
 }
 
 /** A title of at most six words from the fact. */
-export function titleOf(fact: string): string {
+function titleOf(fact: string): string {
   const words = fact
     .replace(/https?:\/\/\S+/g, '')
     .replace(/[`*_"'()[\]{}<>]/g, '')

@@ -5,18 +5,16 @@
  */
 export { extractMemories, type ExtractOptions, type ExtractResult } from './extract.js';
 export { explicitCandidates, MAX_PROMPT_CHARS } from './explicit.js';
-export { derivableReason, sessionFiles, type DerivableContext, type FactFields } from './derivable.js';
-export { parseAnswer, EXTRACT_SYSTEM, CHUNK_CHARS } from './llm.js';
+export { derivableReason, sessionFiles, type FactFields } from './derivable.js';
 export { readSession, findSessionTranscript, latestSessionTranscript, sessionDir } from './session.js';
 export type { Candidate, Proposal, Skipped, SessionRead, SessionTurn } from './types.js';
 export {
   updateSessionNotes,
   readSessionNotes,
   claudeSessionSummary,
-  extractiveNotes,
   NOTES_THRESHOLDS,
   NOTES_SECTIONS,
   type SessionNotesOptions,
   type SessionNotesResult,
 } from './notes.js';
-export { extractForProject, archiveSessionNotes, type ProjectExtractOptions, type NotesToArchive } from './project.js';
+export { extractForProject, archiveSessionNotes } from './project.js';

@@ -13,7 +13,7 @@ import type { ChatMessage, LlmProvider } from '../providers/index.js';
 import type { Candidate, SessionTurn } from './types.js';
 
 /** Characters of rendered turns per model call. */
-export const CHUNK_CHARS = 24_000;
+const CHUNK_CHARS = 24_000;
 const TURN_CHARS = { user: 4000, assistant: 1500, tool: 200 } as const;
 
 /** Renders one turn as the model sees it: `#12 [2026-03-04T10:00:00Z] user: …`. */
@@ -42,7 +42,7 @@ export function chunkTurns(turns: readonly SessionTurn[], maxChars = CHUNK_CHARS
 }
 
 /** The system prompt: the taxonomy, what not to save, the answer format. */
-export const EXTRACT_SYSTEM =
+const EXTRACT_SYSTEM =
   "You maintain a coding agent's long-term memory: a folder of small memory files.\n" +
   'Read the conversation excerpt and propose only what will still matter in later sessions.\n' +
   '\n' +
@@ -77,7 +77,7 @@ export const EXTRACT_SYSTEM =
   '{"memories":[]}\n';
 
 /** The user message for one chunk. */
-export function extractPrompt(chunk: readonly SessionTurn[], existing: readonly MemoryEntry[]): string {
+function extractPrompt(chunk: readonly SessionTurn[], existing: readonly MemoryEntry[]): string {
   const list = existing.length
     ? existing.map((m) => `- ${m.file} (${m.type ?? 'untyped'}): ${m.name} — ${m.description}`).join('\n')
     : '(none yet)';
@@ -111,7 +111,7 @@ function str(o: Record<string, unknown>, k: string, max: number, required: boole
  * project, a `turn` among `turns`, and `updates` naming one of `files` or null. Throws an Error
  * whose message says what is wrong.
  */
-export function parseAnswer(text: string, turns: ReadonlySet<number>, files: ReadonlySet<string>): ModelCandidate[] {
+function parseAnswer(text: string, turns: ReadonlySet<number>, files: ReadonlySet<string>): ModelCandidate[] {
   const raw = text.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n?```$/, '$1');
   let doc: unknown;
   try {
@@ -159,7 +159,7 @@ export function parseAnswer(text: string, turns: ReadonlySet<number>, files: Rea
 }
 
 /** Options of {@link modelCandidates}. */
-export interface ModelCallOptions {
+interface ModelCallOptions {
   /** Total time per call, retries included, in ms. Default: the provider's. */
   timeoutMs?: number;
   /** Cancels the run. */

@@ -45,7 +45,7 @@ export const NOTES_SECTIONS = [
 ] as const;
 
 /** The first line of notes built without a model. */
-export const EXTRACTIVE_NOTICE =
+const EXTRACTIVE_NOTICE =
   '_Built without a model (extractive): the files, commands, errors and prompts the transcript records; ' +
   'no interpretation. Configure LOCI_LLM_PROVIDER for written notes._';
 
@@ -91,7 +91,7 @@ const line1 = (s: string, max: number): string => {
 const stamp = (at: string | null): string => (at ? `${at.slice(0, 16).replace('T', ' ')} ` : '');
 
 /** Notes built from what the transcript records, without a model. */
-export function extractiveNotes(s: SessionRead): string {
+function extractiveNotes(s: SessionRead): string {
   const users = s.turns.filter((t) => t.role === 'user');
   const prose = s.turns.filter((t) => t.role === 'assistant' && t.text.trim());
   const calls = s.turns.filter(isCall).map((t) => t.text);
@@ -135,7 +135,7 @@ function render(body: Record<string, string[]>, notice?: string): string {
 }
 
 /** Keeps notes under the cap: the oldest list lines of the longest sections go first. */
-export function capNotes(text: string, capTokens: number = NOTES_THRESHOLDS.cap): string {
+function capNotes(text: string, capTokens: number = NOTES_THRESHOLDS.cap): string {
   const max = capTokens * 4;
   if (text.length <= max) return text;
   const lines = text.split('\n');

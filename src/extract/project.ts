@@ -12,7 +12,7 @@ import type { Palace } from '../palace/index.js';
 import { extractMemories, type ExtractOptions, type ExtractResult } from './extract.js';
 
 /** Options of {@link extractForProject}: those of `extractMemories` without `dir`, plus how to choose it. */
-export interface ProjectExtractOptions extends Omit<ExtractOptions, 'dir' | 'claudeMd'> {
+interface ProjectExtractOptions extends Omit<ExtractOptions, 'dir' | 'claudeMd'> {
   /** The session's working directory (chooses the memory folder and the CLAUDE.md chain). */
   cwd: string;
   /** Environment for the folder choice. Default: the process's. */
@@ -41,7 +41,7 @@ export async function extractForProject(
 }
 
 /** Session notes to archive. */
-export interface NotesToArchive {
+interface NotesToArchive {
   sessionId: string;
   cwd: string | null;
   transcript: string;

@@ -95,7 +95,7 @@ export function sessionDir(home: string, sessionId: string): string {
 }
 
 /** How far a reader (extraction, notes) got in one session. */
-export interface SessionCursor {
+interface SessionCursor {
   /** Turns already read. */
   turns: number;
   /** The uuid of the last turn read, when the format has ids (a rewritten transcript is then detected). */

@@ -9,6 +9,7 @@
 import type { HooksInstallOptions, HooksInstallResult } from './install.js';
 import type { HookWorkerOptions, HookWorkerSummary } from './worker.js';
 import type { RunHookOptions } from './run.js';
+import type { HookActivity } from './activity.js';
 
 export {
   HOOK_EVENTS,
@@ -20,6 +21,7 @@ export {
   type HookInput,
 } from './protocol.js';
 export { isHumanPrompt, countHumanPrompts, type PromptCount } from './transcript.js';
+export type { HookActivity, HookLogLine } from './activity.js';
 export type { RunHookOptions } from './run.js';
 export type { HookWorkerOptions, HookWorkerSummary } from './worker.js';
 export type { HooksInstallOptions, HooksInstallResult, HooksInstallScope, HookHandler } from './install.js';
@@ -41,4 +43,9 @@ export async function runHookWorker(opts: HookWorkerOptions): Promise<HookWorker
 /** Merges (or with `uninstall` removes) Loci's hook handlers in a Claude Code settings file. */
 export async function installHooks(opts: HooksInstallOptions = {}): Promise<HooksInstallResult> {
   return (await import('./install.js')).installHooks(opts);
+}
+
+/** The hook log's latest lines (newest first, at most `limit`), the archive queue and the worker lock (`loci ui`). */
+export async function hookActivity(home: string, limit?: number): Promise<HookActivity> {
+  return (await import('./activity.js')).hookActivity(home, limit);
 }

@@ -19,6 +19,7 @@ export { createError, fsError, isLociError, type ErrorCode } from '../core/error
 export { resolveHome, homePaths, readSettings, processEnv, type Env, type LociSettings } from '../core/env.js';
 export { sha256 } from '../core/hash.js';
 export { countWords } from '../core/words.js';
+export { pidAlive } from '../core/process.js';
 export type { Logger, LogLevel } from '../core/logger.js';
 
 /**

@@ -21,7 +21,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writ
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { fsError, homePaths, processEnv, writeFileAtomic, type Env, type Logger } from './light-core.js';
+import { fsError, homePaths, pidAlive, processEnv, writeFileAtomic, type Env, type Logger } from './light-core.js';
 import type { HookEvent } from './protocol.js';
 
 /** An archive request. */
@@ -130,16 +130,6 @@ export function moveToFailed(file: string, text?: string): boolean {
   }
   rmSync(file, { force: true });
   return true;
-}
-
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The current lock holder, or undefined (no lock, unreadable). */

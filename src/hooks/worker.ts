@@ -13,11 +13,13 @@
  * heartbeat is refreshed between groups. At the end the wake-up cache of every project touched is
  * refreshed (after the palace is closed), so the next `session-start` answers from the cache.
  * After releasing the lock the queue is checked once more, so a job queued while the worker was
- * finishing is not stranded.
+ * finishing is not stranded. With `LOCI_DREAM_AUTO=1` the worker then consolidates the memory of
+ * each project it archived (`src/dream/`, behind its own gates and lock), outside the worker lock.
  */
 import { existsSync, rmSync } from 'node:fs';
 import {
   archiveSessionNotes,
+  claudeSessionSummary,
   extractForProject,
   providerFromEnv,
   updateSessionNotes,
@@ -31,6 +33,7 @@ import {
   type MineOptions,
   type Palace,
   processEnv,
+  readSettings,
   type WakeUpPlan,
 } from '../internal.js';
 import { errorFields } from './log.js';
@@ -123,7 +126,8 @@ function fail(group: QueuedJob[], e: unknown, maxAttempts: number, log: Logger):
 
 /**
  * The opt-in lifecycle steps of a transcript's jobs, after archiving: session notes (when any job
- * asks, archived in the palace when they changed) and memory extraction (when any job asks; the
+ * asks, archived in the palace when they changed; Claude Code's own `session-memory/summary.md`
+ * too when present) and memory extraction (when any job asks; the
  * hook asks only with `LOCI_EXTRACT_ON_END=1` and an LLM configured). A failing step is logged and
  * never fails the archive.
  */
@@ -147,6 +151,15 @@ async function lifecycleSteps(o: HookWorkerOptions, palace: Palace, group: Queue
     } catch (e) {
       o.logger.log('warn', 'hook worker: session notes failed', { transcript, ...errorFields(e) });
     }
+  }
+  // Claude Code's own session memory (older versions), archived the same way when present.
+  const sid = group.find((q) => q.job.sessionId)?.job.sessionId;
+  const cc = sid ? claudeSessionSummary(transcript, sid) : undefined;
+  if (cc && sid) {
+    const date = new Date().toISOString();
+    await archiveSessionNotes(palace, { sessionId: sid, cwd, transcript, notes: cc.text, date }).catch((e: unknown) =>
+      o.logger.log('warn', 'hook worker: archiving session-memory/summary.md failed', errorFields(e)),
+    );
   }
   if (provider && cwd && group.some((q) => q.job.extract)) {
     try {
@@ -244,6 +257,33 @@ async function refreshWakeUps(
 }
 
 /**
+ * `LOCI_DREAM_AUTO=1`: consolidates the memory of each project archived (`dreamProject` of
+ * `src/dream/`, loaded only then), behind its own gates and lock, with the palace for archive
+ * searches. Never throws: failures are logged.
+ */
+async function autoDream(o: HookWorkerOptions, cwds: ReadonlySet<string>): Promise<void> {
+  if (!cwds.size) return;
+  let palace: Palace | undefined;
+  try {
+    const { dreamProject } = await import('../dream/index.js');
+    palace = await openPalace({ home: o.home, logger: o.logger });
+    for (const cwd of cwds) {
+      const r = await dreamProject({ home: o.home, cwd, env: o.env ?? processEnv(), palace, logger: o.logger });
+      o.logger.log(r.ran ? 'info' : 'debug', `hook worker: memory consolidation ${r.ran ? 'ran' : 'skipped'}`, {
+        cwd,
+        reason: r.reason,
+        changes: r.changes.length,
+        report: r.report,
+      });
+    }
+  } catch (e) {
+    o.logger.log('warn', 'hook worker: memory consolidation failed', errorFields(e));
+  } finally {
+    await palace?.close().catch(() => {});
+  }
+}
+
+/**
  * Drains the archive queue of `home` under the worker lock (see the module comment). Returns
  * `status: 'busy'` at once when another live worker holds the lock. Never throws for a job's
  * failure (it is logged and retried later); throws only when the lock cannot be handled at all.
@@ -252,6 +292,7 @@ export async function runHookWorker(o: HookWorkerOptions): Promise<HookWorkerSum
   const s: HookWorkerSummary = { status: 'done', jobs: 0, transcripts: 0, summaries: 0, failed: 0 };
   if (!existsSync(homePaths(o.home).queue)) return s;
   const attempted = new Set<string>();
+  const dreamCwds = new Set<string>();
   for (let round = 0; round < 100; round++) {
     if (!acquireLock(o.home)) return round === 0 ? { ...s, status: 'busy' } : s;
     const palaceRef: { p?: Palace } = {};
@@ -273,7 +314,12 @@ export async function runHookWorker(o: HookWorkerOptions): Promise<HookWorkerSum
       const j = readJob(file);
       return j !== undefined && (!j.notBefore || Date.parse(j.notBefore) <= now);
     });
-    if (!left) return s;
+    for (const cwd of cwds) dreamCwds.add(cwd);
+    if (!left) {
+      // After the lock is released: a slow model never holds up archiving.
+      if (readSettings(o.env ?? processEnv()).dreamAuto) await autoDream(o, dreamCwds);
+      return s;
+    }
   }
   throw createError('INTERNAL', { what: 'the hook worker did not drain its queue in 100 rounds' });
 }

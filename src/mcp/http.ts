@@ -29,6 +29,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { createError, isLociError, oneLine, shortValue } from '../core/errors.js';
 import { silentLogger } from '../core/logger.js';
+import { isLoopback } from '../core/loopback.js';
 import { openPalace, type Palace } from '../palace/index.js';
 import { createLociMcpServer, type LociMcpServer, type LociMcpServerOptions } from './server.js';
 import { MAX_MESSAGE_BYTES } from './args.js';
@@ -60,6 +61,11 @@ export interface ServeHttpOptions extends LociMcpServerOptions {
   token?: string;
   /** Most concurrent sessions; when full, the least recently used idle one is closed for a new client. Default 64. */
   maxSessions?: number;
+  /**
+   * Most sessions one caller (one `authenticate` id) may hold; its own least recently used idle
+   * session yields to its new one, so one client cannot take every slot. Default `maxSessions`.
+   */
+  maxSessionsPerCaller?: number;
   /** Largest accepted request body in bytes (larger ones get 413). Default 4 MiB. */
   maxBodyBytes?: number;
   /**
@@ -108,12 +114,6 @@ const DEFAULT_HTTP_PORT = 5624;
 const DEFAULT_IDLE_SESSION_MS = 5 * 60_000;
 /** The endpoint path. */
 const MCP_PATH = '/mcp';
-
-/** True for 127.0.0.0/8, ::1 and localhost. */
-function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -264,6 +264,21 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
       if (s.busy === 0 && t - s.seen >= idleMs) endSession(id, `idle for ${Math.round((t - s.seen) / 1000)} s`);
   };
   /** When all slots are taken, the least recently used idle session yields; false when every one is busy. */
+  const perCaller = opts.maxSessionsPerCaller ?? maxSessions;
+  /** The caller's own least recently used idle session yields when it holds `perCaller`; false when all are busy. */
+  const freeCallerSlot = (caller: string): boolean => {
+    let held = 0;
+    let oldest: [string, number] | undefined;
+    for (const [id, s] of sessions) {
+      if (s.caller !== caller) continue;
+      held++;
+      if (s.busy === 0 && (!oldest || s.seen < oldest[1])) oldest = [id, s.seen];
+    }
+    if (held < perCaller) return true;
+    if (!oldest) return false;
+    endSession(oldest[0], `its caller holds ${perCaller} sessions and it is their least recently used`);
+    return true;
+  };
   const freeSlot = (): boolean => {
     if (sessions.size < maxSessions) return true;
     let oldest: [string, number] | undefined;
@@ -337,6 +352,8 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
     if (req.method !== 'POST' || !isInitializeRequest(body))
       return rpcError(res, 400, -32000, 'bad request: no valid session id (send initialize first)');
     sweep();
+    if (!freeCallerSlot(caller.id))
+      return rpcError(res, 429, -32000, `this token holds ${perCaller} sessions, all busy; retry shortly`);
     if (!freeSlot()) return rpcError(res, 503, -32000, `too many sessions (${maxSessions}), all busy; retry shortly`);
     const mcp = await createLociMcpServer({ ...opts, palace: caller.palace, logger });
     const loopback = isLoopback(host);

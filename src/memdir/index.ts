@@ -18,6 +18,7 @@ export { slugify, slugifyName, topicFileName, isReservedSlug, MAX_SLUG_LENGTH } 
 export { splitFrontmatter, joinFrontmatter, type SplitFile } from './frontmatter.js';
 export {
   parseTopicFile,
+  isTeamMemory,
   renderNewTopicFile,
   applyTopicPatch,
   withWhyHow,
@@ -64,7 +65,6 @@ export {
   parseMemoryType,
   planAdd,
   planEdit,
-  type PlannedFile,
   type AddMemoryInput,
   type EditMemoryInput,
   type WriteOptions,

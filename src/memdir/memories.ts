@@ -138,7 +138,7 @@ function sameName(m: Memory, slug: string): boolean {
 }
 
 /** A new topic file as {@link addMemory} would write it: its path in the folder and its text. */
-export interface PlannedFile {
+interface PlannedFile {
   /** Path relative to the memory directory (`team/x.md` under team/). */
   file: string;
   /** The text written (secrets redacted). */

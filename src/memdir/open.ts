@@ -14,6 +14,7 @@
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fsError } from '../core/errors.js';
+import { pidAlive } from '../core/process.js';
 import { buildIndex, pointerTarget, rebuildIndex } from './index-file.js';
 import { createFileExclusive } from './memories.js';
 import { listMemories, scanTopicFiles } from './scan.js';
@@ -30,16 +31,6 @@ export const INDEX_REPAIR_GRACE_MS = 60_000;
 
 const NEW_TMP = /^\.new\.(?:(\d+)\.)?[0-9a-f]{12}\.tmp$/;
 const ATOMIC_TMP = /^\..+\.md\.[0-9a-f]{12}\.tmp$/;
-
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Removes stale temp files in `dir` and `dir/team`: older than {@link STALE_TEMP_MS}, or named
@@ -62,7 +53,7 @@ function removeStaleTemps(dir: string, now: number = Date.now()): string[] {
       try {
         const st = statSync(path);
         if (!st.isFile()) continue;
-        const dead = m?.[1] !== undefined && !alive(Number(m[1]));
+        const dead = m?.[1] !== undefined && !pidAlive(Number(m[1]));
         if (!dead && now - st.mtimeMs < STALE_TEMP_MS) continue;
         rmSync(path, { force: true });
         removed.push(sub ? `${sub}/${name}` : name);

@@ -111,6 +111,16 @@ export function parseTopicFile(text: string, file: string): TopicFile {
   };
 }
 
+/**
+ * True for a team memory: a file under `team/`, or one whose frontmatter marks it `team: true`
+ * (top level or `metadata.team`). Consolidation changes these conservatively and never promotes a
+ * private memory into one.
+ */
+export function isTeamMemory(fields: Pick<TopicFields, 'team' | 'data'>): boolean {
+  const marked = (v: unknown) => v === true || v === 'true';
+  return fields.team || marked(fields.data['team']) || marked(meta(fields.data)['team']);
+}
+
 /** Fallback text for a missing **Why:** or **How to apply:** value. */
 export const NOT_RECORDED = '(not recorded)';
 

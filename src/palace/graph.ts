@@ -23,6 +23,7 @@ import {
 } from '../kg/index.js';
 import type { FedDrawer, MemoryStore } from '../store/ports.js';
 import { redactingGraph } from './redacting.js';
+import { GRAPH_MARK_KEY } from './names.js';
 
 /** The graph side of an open palace. */
 export interface PalaceGraph {
@@ -45,15 +46,15 @@ export interface PalaceGraph {
   rooms(): Promise<{ wing: string; room: string; count: number }[]>;
 }
 
-const HWM_KEY = 'kg.extracted_rid';
+const HWM_KEY = GRAPH_MARK_KEY;
 
 /** The fields extraction reads from a drawer. */
 type ExtractDrawer = FedDrawer;
 
 /** Sets up the graph for a palace over the given graph tables and tunnel store (ports, or functions building them). */
 export async function setupGraph(opts: {
-  tables: GraphTables | (() => GraphTables);
-  tunnels: TunnelStore | (() => TunnelStore);
+  tables: GraphTables | (() => GraphTables | Promise<GraphTables>);
+  tunnels: TunnelStore | (() => TunnelStore | Promise<TunnelStore>);
   drawers: MemoryStore;
   clock: Clock;
   logger: Logger;
@@ -61,9 +62,9 @@ export async function setupGraph(opts: {
   userName: string | null;
 }): Promise<PalaceGraph> {
   const { drawers, clock, logger } = opts;
-  const tables = typeof opts.tables === 'function' ? opts.tables() : opts.tables;
+  const tables = typeof opts.tables === 'function' ? await opts.tables() : opts.tables;
   const graph = createGraphStore(tables, { clock });
-  const tunnels = typeof opts.tunnels === 'function' ? opts.tunnels() : opts.tunnels;
+  const tunnels = typeof opts.tunnels === 'function' ? await opts.tunnels() : opts.tunnels;
   await graph.init();
 
   const mark = async (): Promise<string | undefined> => drawers.getMeta(HWM_KEY);

@@ -79,3 +79,6 @@ export function assertUnderRoots(path: string, roots: readonly string[]): void {
   });
   if (!inside) throw createError('MINE_OUTSIDE_ROOTS', { path, roots: [...roots] });
 }
+
+/** The meta key of the knowledge graph's high-water mark: the last drawer `rid` extracted. */
+export const GRAPH_MARK_KEY = 'kg.extracted_rid';

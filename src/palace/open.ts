@@ -13,20 +13,7 @@ import { readSettings, processEnv, resolveHome, homePaths, type Env } from '../c
 import type { Logger } from '../core/logger.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { MemoryStore } from '../store/ports.js';
-import {
-  createMemoryGraphTables,
-  createMemoryTeamStore,
-  createMemoryTunnelStore,
-  createMemoryVectorStore,
-  createSqliteGraphTables,
-  createSqliteStore,
-  createSqliteTeamStore,
-  createSqliteTunnelStore,
-  createSqliteVectorStore,
-  loadSqliteVec,
-  openDatabase,
-  openPostgresPalace,
-} from '../store/index.js';
+import { createSqliteStore, openDatabase } from '../store/drawers.js';
 import type { Embedder } from '../embed/index.js';
 import type { HybridParams } from '../search/index.js';
 import { createPalace, type Palace, type PalaceDeps, type PalaceInternals } from './palace.js';
@@ -83,6 +70,9 @@ async function embedderFromSpec(spec: string | undefined, env: Env): Promise<Emb
   return embed.createEmbedder(embed.parseEmbedderSpec(s, env), { env });
 }
 
+/** The whole store door (graph, tunnel, vector and in-memory adapters), loaded when a palace needs it. */
+const storeDoor = () => import('../store/index.js');
+
 /** Creates a Loci home folder (mode 0700) if needed and checks that it is writable. Idempotent. */
 function ensureHome(home: string): void {
   try {
@@ -113,16 +103,17 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   const databaseUrl = opts.store ? undefined : (opts.databaseUrl ?? settings.databaseUrl);
   if (databaseUrl) {
     // No PostgreSQL adapter of the team store yet: `loci serve` needs the SQLite palace for now.
-    const pg = await openPostgresPalace(databaseUrl, { clock });
+    const pg = await (await storeDoor()).openPostgresPalace(databaseUrl, { clock });
     ports = { store: pg.store, graph: pg.graph, tunnels: pg.tunnels, vectors: pg.vectors };
   } else if (opts.store) {
     const store = opts.store;
+    const door = await storeDoor();
     ports = {
       store,
-      graph: () => createMemoryGraphTables(),
-      tunnels: () => createMemoryTunnelStore({ clock }),
-      vectors: () => createMemoryVectorStore(store),
-      team: () => createMemoryTeamStore(),
+      graph: () => door.createMemoryGraphTables(),
+      tunnels: () => door.createMemoryTunnelStore({ clock }),
+      vectors: () => door.createMemoryVectorStore(store),
+      team: () => door.createMemoryTeamStore(),
     };
   } else {
     ensureHome(home);
@@ -131,14 +122,19 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
     const db = openDatabase(path, { busyTimeoutMs });
     ports = {
       store: createSqliteStore(db, { path, now: () => clock.now(), busyTimeoutMs }),
-      graph: () => createSqliteGraphTables(db),
-      tunnels: () => createSqliteTunnelStore(db, { clock }),
-      vectors: () => {
-        loadSqliteVec(db);
-        return createSqliteVectorStore(db, path);
-      },
-      team: () => createSqliteTeamStore(db),
+      // The graph, tunnel and vector adapters load on first use (vectors: only with an embedder).
+      graph: async () => (await storeDoor()).createSqliteGraphTables(db),
+      tunnels: async () => (await storeDoor()).createSqliteTunnelStore(db, { clock }),
+      team: async () => (await storeDoor()).createSqliteTeamStore(db),
+      vectors: null,
     };
+    if (embedder) {
+      const door = await storeDoor();
+      ports.vectors = () => {
+        door.loadSqliteVec(db);
+        return door.createSqliteVectorStore(db, path);
+      };
+    }
   }
   return createPalace({
     ...ports,

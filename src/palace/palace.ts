@@ -16,7 +16,7 @@ import type { Drawer, DrawerFilter, DrawerInput, DrawerPatch, ListOptions, Memor
 import type { VectorStore } from '../store/vector-port.js';
 import type { GraphTables, TeamStore, TunnelStore } from '../store/index.js';
 import type { DiaryEntryInput } from './diary.js';
-import { assertUnderRoots, checkName, checkOptionalName } from './names.js';
+import { assertUnderRoots, checkName, checkOptionalName, GRAPH_MARK_KEY } from './names.js';
 import { setupVectors } from './vectors.js';
 import type { PalaceGraph } from './graph.js';
 import type { GraphBatch } from '../kg/index.js';
@@ -52,8 +52,11 @@ export const PALACE_CONFIG_DEFAULTS: Readonly<PalaceConfig> = Object.freeze({
   searchParams: Object.freeze({}),
 });
 
-/** A port given as a value, or as a function that builds it on first use. */
-export type LazyPort<T> = T | (() => T);
+/**
+ * A port given as a value, or as a function that builds it on first use (it may return a promise,
+ * so that an adapter's modules load only when it is used).
+ */
+export type LazyPort<T> = T | (() => T | Promise<T>);
 
 /** The ports and settings {@link createPalace} composes. Every port is already constructed. */
 export interface PalaceDeps {
@@ -72,7 +75,7 @@ export interface PalaceDeps {
    * throws, vectors are reported unavailable (`status`, `--explain`) and search uses BM25 and
    * structure. Default `null` (no vector index: vectors are off).
    */
-  vectors?: LazyPort<VectorStore> | null;
+  vectors?: VectorStore | (() => VectorStore) | null;
   /** The embedder for the vector signal; `null` turns vectors off. Default `null`. */
   embedder?: Embedder | null;
   /** Time source for every stamp the palace writes (filed, mined, diary, graph). Default: the system clock. */
@@ -222,18 +225,20 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
   const teamStore = () =>
     (teamSide ??= (async () => {
       if (!deps.team) throw createError('TEAM_STORE_MISSING', {});
-      const t = typeof deps.team === 'function' ? deps.team() : deps.team;
+      const t = await (typeof deps.team === 'function' ? deps.team() : deps.team);
       await t.init();
       return t;
     })());
-  /** Extraction during project mining: computed in the miner's workers, applied after each batch. */
-  const graphExtractHook = async () => {
-    const g = await getGraph();
-    return {
-      userName,
-      onWritten: (w: { id: string; batch: GraphBatch | null }[]) => g.applyWritten(w),
-    };
-  };
+  /**
+   * Extraction during project mining: computed in the miner's workers, applied after each batch.
+   * The graph is set up on the first batch written, so re-mining an unchanged tree never loads it.
+   */
+  const graphExtractHook = () => ({
+    userName,
+    onWritten: async (w: { id: string; batch: GraphBatch | null }[]) => (await getGraph()).applyWritten(w),
+  });
+  /** True when drawers were written after the graph's high-water mark (a `sync` would extract them). */
+  const graphBehind = async () => (await st.feedAfter(Number((await st.getMeta(GRAPH_MARK_KEY)) ?? 0), 1)).length > 0;
   const getGraph = () =>
     (graphSide ??= import('./graph.js').then(({ setupGraph }) =>
       setupGraph({ tables: deps.graph, tunnels: deps.tunnels, drawers: st, clock, logger, userName }),
@@ -250,7 +255,7 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
       logger.log('warn', msg);
       warnings?.push(msg);
     }
-    if (extractGraph) await (await getGraph()).sync();
+    if (extractGraph && (graphSide || (await graphBehind()))) await (await getGraph()).sync();
   };
 
   const palace: Palace & { internals: PalaceInternals } = {
@@ -270,7 +275,7 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
       let summary: MineConvosSummary;
       // The miners (walker, chunkers, parsers) load on first use: search and status never pay for them.
       const { mineAuto, mineConversations, mineProject } = await import('../ingest/index.js');
-      const extract = extractGraph ? await graphExtractHook() : undefined;
+      const extract = extractGraph ? graphExtractHook() : undefined;
       if (mode === 'projects')
         summary = {
           ...(await mineProject(st, path, { logger, ...rest, ...(extract ? { extract } : {}) })),

@@ -97,7 +97,8 @@ export function chatMessages(r: NormalisedStream, ollama = false): unknown[] {
           : { role: 'tool', tool_call_id: b.toolUseId, content },
       );
     }
-    const text = textOf(m.content);
+    // Separate text blocks (injected memories, then the prompt) stay separate paragraphs.
+    const text = textOf(m.content, '\n\n');
     if (text !== '') out.push({ role: 'user', content: text });
   }
   return out;

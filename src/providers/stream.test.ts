@@ -204,6 +204,16 @@ describe('stream requests', () => {
     assert.equal((await failure(collect(llm.stream({ messages: [bad] })))).code, 'INVALID_ARGUMENT');
   });
 
+  it('keeps text blocks of a user turn as separate paragraphs for chat-completions servers', async () => {
+    const content = [
+      { type: 'text' as const, text: '<system-reminder>a memory</system-reminder>' },
+      { type: 'text' as const, text: 'the prompt' },
+    ];
+    await collect(provider('openai').stream({ messages: [{ role: 'user', content }] }));
+    const sent = server.requestsTo('openai.chat').at(-1)!.body.messages;
+    assert.deepEqual(sent, [{ role: 'user', content: '<system-reminder>a memory</system-reminder>\n\nthe prompt' }]);
+  });
+
   it('answers a streamed request by default with a short text (the loopback default handler)', async () => {
     const events = await collect(provider('openai').stream({ messages: [{ role: 'user', content: 'hi' }] }));
     const done = events.at(-1)!;

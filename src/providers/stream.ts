@@ -87,13 +87,13 @@ export function systemText(r: NormalisedStream): string | undefined {
   return r.system.length === 0 ? undefined : r.system.map((p) => p.text).join('\n\n');
 }
 
-/** The text blocks of a message's content, joined (a string content as is). */
-export function textOf(content: string | ContentBlock[]): string {
+/** The text blocks of a message's content, joined by `separator` (a string content as is). */
+export function textOf(content: string | ContentBlock[], separator = ''): string {
   if (typeof content === 'string') return content;
   return content
     .filter((b): b is { type: 'text'; text: string } => b.type === 'text')
     .map((b) => b.text)
-    .join('');
+    .join(separator);
 }
 
 /** The tool-use blocks of a message's content. */

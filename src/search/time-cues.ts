@@ -16,27 +16,36 @@ interface TimeCue {
 
 const month = (m: string) => monthOfPrefix(m) ?? -1;
 
-const PATTERNS: { re: RegExp; make: (m: RegExpExecArray, now: number) => [number, number] | null }[] = [
+/** `digits`: the pattern cannot match a query without a digit (skipped then: its regex is not even compiled). */
+const PATTERNS: {
+  re: RegExp;
+  digits?: true;
+  make: (m: RegExpExecArray, now: number) => [number, number] | null;
+}[] = [
   // 8 May, 2023 / 8th of May 2023
   {
     re: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_RE}\\.?,?\\s*(\\d{4})\\b`, 'gi'),
+    digits: true,
     make: (m) => day(+m[3]!, month(m[2]!), +m[1]!),
   },
   // May 8, 2023
   {
     re: new RegExp(`\\b${MONTH_RE}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s*(\\d{4})\\b`, 'gi'),
+    digits: true,
     make: (m) => day(+m[3]!, month(m[1]!), +m[2]!),
   },
   // 2023-05-08
-  { re: /\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b/g, make: (m) => day(+m[1]!, +m[2]! - 1, +m[3]!) },
+  { re: /\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b/g, digits: true, make: (m) => day(+m[1]!, +m[2]! - 1, +m[3]!) },
   // May 2023
   {
     re: new RegExp(`\\b${MONTH_RE}\\.?,?\\s+(\\d{4})\\b`, 'gi'),
+    digits: true,
     make: (m) => [Date.UTC(+m[2]!, month(m[1]!), 1), Date.UTC(+m[2]!, month(m[1]!) + 1, 1)],
   },
   // in 2022 / during 2022
   {
     re: /\b(?:in|during|of|since|from|by)\s+((?:19|20)\d{2})\b/gi,
+    digits: true,
     make: (m) => [Date.UTC(+m[1]!, 0, 1), Date.UTC(+m[1]! + 1, 0, 1)],
   },
   // yesterday / today
@@ -54,6 +63,7 @@ const PATTERNS: { re: RegExp; make: (m: RegExpExecArray, now: number) => [number
   // N days/weeks ago
   {
     re: /\b(\d{1,3})\s+(day|week|month)s?\s+ago\b/gi,
+    digits: true,
     make: (m, now) => {
       const span = m[2]!.toLowerCase() === 'day' ? DAY : m[2]!.toLowerCase() === 'week' ? 7 * DAY : 30 * DAY;
       const t = now - +m[1]! * span;
@@ -77,7 +87,9 @@ function dayOf(t: number): [number, number] {
 export function parseTimeCues(query: string, now: number = Date.now()): TimeCue[] {
   const out: TimeCue[] = [];
   const used: [number, number][] = [];
+  const digits = /\d/.test(query);
   for (const p of PATTERNS) {
+    if (p.digits && !digits) continue;
     p.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = p.re.exec(query)) !== null) {

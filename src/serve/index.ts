@@ -4,4 +4,4 @@
  * remote mode over one palace, with per-member tokens, rights per wing and an audit log (the rules
  * live in `src/team`). The only door of `src/serve/`.
  */
-export { startTeamServer, DEFAULT_SERVE_PORT, type TeamServerOptions } from './server.js';
+export { startTeamServer, DEFAULT_SERVE_PORT } from './server.js';

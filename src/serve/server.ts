@@ -34,7 +34,7 @@ const OMITTED_TOOLS = [
 ];
 
 /** Options of {@link startTeamServer}. */
-export interface TeamServerOptions {
+interface TeamServerOptions {
   /** Palace folder. Default `LOCI_HOME` or `~/.loci`. */
   home?: string;
   /** Environment for the palace settings. Default the process's. */
@@ -51,6 +51,8 @@ export interface TeamServerOptions {
   idleSessionMs?: number;
   /** Most concurrent MCP sessions. Default 64. */
   maxSessions?: number;
+  /** Most MCP sessions one token may hold (its least recently used idle one yields). Default 8. */
+  maxSessionsPerToken?: number;
   /** Largest request body, bytes (413 above). Default 4 MiB. */
   maxBodyBytes?: number;
   /** Diagnostics (never stdout). Default silent. */
@@ -81,6 +83,7 @@ export async function startTeamServer(opts: TeamServerOptions = {}): Promise<Htt
       ...(opts.allowedHosts ? { allowedHosts: opts.allowedHosts } : {}),
       ...(opts.idleSessionMs ? { idleSessionMs: opts.idleSessionMs } : {}),
       ...(opts.maxSessions ? { maxSessions: opts.maxSessions } : {}),
+      maxSessionsPerCaller: opts.maxSessionsPerToken ?? 8,
       ...(opts.maxBodyBytes ? { maxBodyBytes: opts.maxBodyBytes } : {}),
       omitTools: OMITTED_TOOLS,
       authenticate: async (req) => {

@@ -20,7 +20,7 @@ export interface TeamClient {
 }
 
 /** Options of {@link createTeamClient}. */
-export interface TeamClientOptions {
+interface TeamClientOptions {
   /** Base URL, e.g. `https://loci.example:5625` (a trailing `/mcp` or `/` is dropped). */
   url: string;
   /** The bearer token (`LOCI_TOKEN`). */
@@ -58,12 +58,19 @@ export function createTeamClient(opts: TeamClientOptions): TeamClient {
     async call<T>(op: string, body: unknown = {}): Promise<T> {
       const target = `${url}${API_PREFIX}/${op}`;
       let res: Response;
-      try {
-        res = await doFetch(target, {
+      const send = () =>
+        doFetch(target, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.token}` },
           body: JSON.stringify(body),
           signal: AbortSignal.timeout(timeoutMs),
+        });
+      try {
+        // One retry when a kept-alive connection was closed under us: every operation is idempotent
+        // (drawer ids are content-addressed, a repeated memory push merges to the same text).
+        res = await send().catch((e: { cause?: { code?: string } }) => {
+          if (!/ECONNRESET|UND_ERR_SOCKET|EPIPE/.test(e.cause?.code ?? '')) throw e;
+          return send();
         });
       } catch (e) {
         const cause = (e as { cause?: { code?: string; message?: string } }).cause;

@@ -16,7 +16,7 @@
 const MAX_CELLS = 4_000_000;
 
 /** Labels of a conflict block. */
-export interface MergeLabels {
+interface MergeLabels {
   /** Who wrote `ours`, e.g. `alice`. */
   ours: string;
   /** Who wrote `theirs`, e.g. `bob (team v4)`. */
@@ -24,7 +24,7 @@ export interface MergeLabels {
 }
 
 /** The result of {@link merge3}. */
-export interface MergeResult {
+interface MergeResult {
   text: string;
   /** Number of conflict blocks left in `text` (0: clean merge). */
   conflicts: number;

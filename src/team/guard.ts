@@ -89,7 +89,7 @@ export function guardPalace(palace: Palace, p: TeamPrincipal, team: TeamStore, c
       await audit('palace.sync', '*', path ?? '', { drawersRemoved: r.drawersRemoved });
       return r;
     },
-    search: (query, o = {}) => {
+    search: async (query, o = {}) => {
       const w = wings(o.wing);
       return palace.search(query, { ...o, ...(w !== undefined ? { wing: w } : {}) });
     },
@@ -104,7 +104,7 @@ export function guardPalace(palace: Palace, p: TeamPrincipal, team: TeamStore, c
       else if (readable !== '*') need('*', 'read');
       return palace.listRooms(wing);
     },
-    listDrawers(filter = {}, o) {
+    async listDrawers(filter = {}, o) {
       const w = wings(filter.wing);
       return palace.listDrawers({ ...filter, ...(w !== undefined ? { wing: w } : {}) }, o);
     },

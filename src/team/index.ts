@@ -5,18 +5,17 @@
  * history, the member's folder side), and the client of the server's JSON API with the remote
  * palace the CLI's remote mode uses. The only door of `src/team/`; storage is the `TeamStore` port.
  */
-export { openTeam, type Team, type MineUpload } from './team.js';
+export { openTeam, type Team } from './team.js';
 export { parseGrant, hasRight, type TeamPrincipal } from './access.js';
-export { merge3, type MergeLabels, type MergeResult } from './diff3.js';
+export { merge3 } from './diff3.js';
 export {
   applyMemorySync,
   type MemoryChange,
   type MemoryOutcome,
-  type MemoryOutcomeStatus,
   type MemorySyncRequest,
   type MemorySyncResponse,
 } from './memory-sync.js';
-export { syncMemoryDir, syncStatePath, type MemorySyncReport, type SyncMemoryDirOptions } from './sync-client.js';
-export { createTeamClient, API_PREFIX, type TeamClient, type TeamClientOptions } from './client.js';
+export { syncMemoryDir, syncStatePath } from './sync-client.js';
+export { createTeamClient, API_PREFIX, type TeamClient } from './client.js';
 export { remotePalace, REMOTE_GRAPH_METHODS } from './remote-palace.js';
 export type { TeamAuditEntry, TeamGrant, TeamRight, TeamToken } from '../store/index.js';

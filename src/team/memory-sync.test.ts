@@ -136,3 +136,15 @@ test('a pushed user memory is refused by the server whatever the client sends', 
   assert.equal(r.outcomes[0]?.status, 'refused');
   assert.deepEqual(await store.listMemories('proj'), []);
 });
+
+test('secrets in a shared memory never reach the server; the local file is rewritten redacted', async () => {
+  const s = setup();
+  const secret = 'ghp_' + 'Zq8Lm2Vx9Rt4Kp7Wn3Hs6Jd1Fc5Gb0Ny2Ea8U';
+  s.a.write('reference_ci.md', memory('reference', 'ci', `CI token ${secret}\n`));
+  await s.a.sync();
+  assert.ok(!JSON.stringify(s.sent).includes(secret));
+  assert.match((await s.store.latestMemory('proj', 'reference_ci.md'))?.text ?? '', /\[REDACTED:github\]/);
+  assert.ok(!s.a.read('reference_ci.md').includes(secret));
+  assert.equal((await s.a.sync()).pushed.length, 0, 'nothing to push on the next sync');
+  s.done();
+});

@@ -18,6 +18,7 @@
 import { isoAt, type Clock } from '../core/clock.js';
 import { createError } from '../core/errors.js';
 import { effectivePrivacy, parseTopicFile } from '../memdir/index.js';
+import { redactSecrets } from '../redact/index.js';
 import type { TeamMemoryVersion, TeamStore } from '../store/index.js';
 import { auditor } from './guard.js';
 import { requireRight, type TeamPrincipal } from './access.js';
@@ -49,8 +50,7 @@ export interface MemorySyncRequest {
  * file someone else changed: it stays), `deleted` (the file is gone everywhere), `pulled` (someone
  * else's newer version), `unchanged`, `refused` (not a shareable memory).
  */
-export type MemoryOutcomeStatus =
-  'accepted' | 'merged' | 'conflict' | 'kept' | 'deleted' | 'pulled' | 'unchanged' | 'refused';
+type MemoryOutcomeStatus = 'accepted' | 'merged' | 'conflict' | 'kept' | 'deleted' | 'pulled' | 'unchanged' | 'refused';
 
 /** The outcome for one file: the member writes `text` (deletes the file when null) and records `version`. */
 export interface MemoryOutcome {
@@ -144,8 +144,10 @@ export async function applyMemorySync(
   const audit = auditor(store, p, clock);
   const outcomes: MemoryOutcome[] = [];
   const touched = new Set<string>();
-  for (const c of req.changes) {
-    checkMemoryFile(c.file);
+  for (const given of req.changes) {
+    checkMemoryFile(given.file);
+    // Defence in depth: whatever a client sends, no credential is stored.
+    const c = given.text === null ? given : { ...given, text: redactSecrets(given.text).text };
     touched.add(c.file);
     const reason = c.text === null ? undefined : unshareable(c.text, c.file);
     if (reason) {

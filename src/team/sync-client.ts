@@ -5,7 +5,8 @@
  * file as last synced), pushes it, writes what the server answers (merged, pulled, deleted) and
  * rebuilds MEMORY.md. Only `reference` memories and `project` memories marked team are read and
  * sent (`exportMemories` with the team audience, then the type rule); `user` and `feedback`
- * memories never leave the machine, and a pulled file never replaces a local file that is not
+ * memories never leave the machine, secrets in the others are redacted before they are sent (and
+ * the file here is rewritten redacted), and a pulled file never replaces a local file that is not
  * shareable.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { writeFileAtomic } from '../core/fs-safe.js';
 import { sha256 } from '../core/hash.js';
 import { readJsonObjectFile } from '../core/json-file.js';
 import { exportMemories, rebuildIndex } from '../memdir/index.js';
+import { redactSecrets } from '../redact/index.js';
 import {
   checkMemoryFile,
   unshareable,
@@ -25,7 +27,7 @@ import {
 } from './memory-sync.js';
 
 /** Options of {@link syncMemoryDir}. */
-export interface SyncMemoryDirOptions {
+interface SyncMemoryDirOptions {
   /** The memory folder (Claude Code's, or Loci's; see `selectMemoryDir`). */
   dir: string;
   /** The project on the server: its wing. */
@@ -39,7 +41,7 @@ export interface SyncMemoryDirOptions {
 }
 
 /** What one sync did. */
-export interface MemorySyncReport {
+interface MemorySyncReport {
   project: string;
   dryRun: boolean;
   /** Files sent (new, changed or deleted locally). */
@@ -76,10 +78,12 @@ export async function syncMemoryDir(o: SyncMemoryDirOptions): Promise<MemorySync
     for (const m of exportMemories(o.dir, { audience: 'team' }))
       if (!unshareable(m.text, m.file)) local.set(m.file, m.text);
   const changes: MemoryChange[] = [];
-  for (const [file, text] of local) {
+  for (const [file, raw] of local) {
+    // Secrets never leave the machine: the pushed text is redacted (and written back redacted).
+    const text = redactSecrets(raw).text;
     const st = state.files[file];
     if (!st) changes.push({ file, base: 0, text });
-    else if (sha256(text) !== st.hash) changes.push({ file, base: st.version, text });
+    else if (sha256(raw) !== st.hash) changes.push({ file, base: st.version, text });
   }
   for (const [file, st] of Object.entries(state.files)) {
     if (local.has(file)) continue;

@@ -16,7 +16,7 @@ import { auditor, guardPalace } from './guard.js';
 import { applyMemorySync, type MemorySyncRequest, type MemorySyncResponse } from './memory-sync.js';
 
 /** A mine upload: files of one folder, mined into `wing` on the server. */
-export interface MineUpload {
+interface MineUpload {
   wing: string;
   /** The uploaded folder's name (the files land in `<home>/uploads/<wing>/<root>/`). */
   root: string;

@@ -31,8 +31,11 @@ export interface SessionState {
   /** Newest content date of the session (ISO), or null when none is dated. */
   date: string | null;
   title: string | null;
-  /** The newest compaction summary, condensed to its share, or null. */
-  summary: { text: string; ids: string[]; whole: boolean } | null;
+  /**
+   * The newest compaction summary, condensed to its share, or null. `notes`: it is the session's
+   * running notes (`metadata.kind = 'session-notes'`), not a compaction summary.
+   */
+  summary: { text: string; ids: string[]; whole: boolean; notes?: boolean } | null;
   /** The user's last request (prose), or null. */
   request: { text: string; id: string } | null;
   /** The assistant's final words, or null. */
@@ -91,8 +94,13 @@ const KEY_SECTIONS = [
   /current work|current state|where we are/i,
   /pending tasks?|open (items|questions|tasks)|todo/i,
   /next step/i,
-  /primary request|intent|goal/i,
+  /primary request|intent|goal|task spec/i,
 ];
+/** Session notes: the extractive notice, and a heading followed only by a placeholder such as `(none)`. */
+const NOTES_NOTICE = /^_Built without a model[^\n]*_\n*/m;
+const EMPTY_SECTION = /^#{1,3} [^\n]+\n\((?:none|no [^)\n]*|not recorded[^)\n]*)\)\n*/gm;
+/** A markdown heading opening a section (session notes, Claude Code's `session-memory/summary.md`). */
+const HEADING = /^#{1,3}\s+([A-Z][A-Za-z /&()'-]{2,60}?)\s*#*\s*$/;
 
 /** Removes boilerplate lines and, when the summary holds an analysis followed by "Summary:", keeps the summary. */
 function cleanSummary(text: string): string {
@@ -102,6 +110,8 @@ function cleanSummary(text: string): string {
   return lines
     .filter((l) => !isBoilerplate(l))
     .join('\n')
+    .replace(NOTES_NOTICE, '')
+    .replace(EMPTY_SECTION, '')
     .replace(/^Summary:\s*/, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
@@ -118,14 +128,20 @@ function cutLines(text: string, max: number): string {
 
 /**
  * A compaction summary within `max` characters: whole when it fits; else its key sections (current
- * work, pending tasks, next step, request), each cut at a line end; a summary without recognisable
- * sections keeps its start and its end (the latest state).
+ * work, pending tasks, next step, request), each cut at a line end — sections open with `Title:` or
+ * with a markdown heading (session notes, archived by the hook worker as hall `summary` drawers); a
+ * summary without recognisable sections keeps its start and its end (the latest state).
  */
 export function condenseSummary(text: string, max: number): { text: string; whole: boolean } {
   const clean = cleanSummary(text);
   if (clean.length <= max) return { text: clean, whole: true };
   const sections: { title: string; body: string[] }[] = [];
   for (const line of clean.split('\n')) {
+    const h = HEADING.exec(line);
+    if (h) {
+      sections.push({ title: h[1]!.trim(), body: [] });
+      continue;
+    }
     const m = SECTION.exec(line);
     if (m && !line.startsWith(' ') && !line.startsWith('\t') && !/^\s*-/.test(line))
       sections.push({ title: m[1]!.trim(), body: m[2]!.trim() ? [m[2]!.trim()] : [] });
@@ -219,7 +235,8 @@ export async function latestSessions(
       const newest = summaries.reduce((a, b) => (newer(a, b) >= 0 ? a : b));
       const parts = await exchangeParts(store, newest);
       const c = condenseSummary(joined(parts), o.summaryChars ?? 1_200);
-      if (c.text) summary = { text: c.text, ids: parts.map((p) => p.id), whole: c.whole };
+      const notes = meta(newest, 'kind') === 'session-notes';
+      if (c.text) summary = { text: c.text, ids: parts.map((p) => p.id), whole: c.whole, ...(notes ? { notes } : {}) };
     }
     // A subagent's side conversation (agentId) is not where the session left off.
     const talk = real

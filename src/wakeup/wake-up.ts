@@ -288,7 +288,8 @@ function sessionBlock(s: SessionState, first: boolean): WakeUpBlock {
     const more = s.summary.ids.length > 1 ? ` + ${s.summary.ids.length - 1} parts` : '';
     lines.push(
       escapeReminderContent(
-        `Compaction summary${s.summary.whole ? '' : ` (key sections; whole: drawer ${s.summary.ids[0]}${more})`}:\n` +
+        `${s.summary.notes ? 'Session notes' : 'Compaction summary'}` +
+          `${s.summary.whole ? '' : ` (key sections; whole: drawer ${s.summary.ids[0]}${more})`}:\n` +
           `${s.summary.text}`,
       ),
     );

@@ -63,6 +63,7 @@ test('the library-use example runs against the root entry', () => {
     assert.match(run.stdout, /^best: .*deploy\.md/m);
     assert.match(run.stdout, /^fact: Ada works_on deploys since 2026-01-05/m);
     assert.match(run.stdout, /^recall: 1 memories/m);
+    assert.match(run.stdout, /^dream: ran, \d+ changes, model none$/m);
     assert.match(run.stdout, /^error: MEMORY_NOT_FOUND$/m);
   } finally {
     t.cleanup();

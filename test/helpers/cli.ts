@@ -64,3 +64,19 @@ export function writeTree(root: string, files: Record<string, string | Buffer>):
     writeFileSync(p, content);
   }
 }
+
+/**
+ * The environment of a `loci chat` child process: private homes under `root` (no Claude Code
+ * folders) and the LLM at `baseUrl` (a loopback server) speaking Anthropic's protocol.
+ */
+export function chatEnv(root: string, baseUrl: string): Record<string, string> {
+  return {
+    HOME: join(root, 'userhome'),
+    LOCI_HOME: join(root, 'home'),
+    CLAUDE_CONFIG_DIR: '',
+    LOCI_LLM_PROVIDER: 'anthropic',
+    LOCI_LLM_BASE_URL: baseUrl,
+    LOCI_LLM_API_KEY: 'sk-loopback',
+    LOCI_EMBEDDER: 'none',
+  };
+}

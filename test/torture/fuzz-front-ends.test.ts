@@ -155,6 +155,7 @@ const COMMANDS: [string[], string[], number][] = [
   [['memory', 'forget'], ['--json', '--dir'], 1],
   [['memory', 'index'], ['--json', '--dir', '--regenerate'], 0],
   [['memory', 'where'], ['--json'], 0],
+  [['dream'], ['--json', '--dir', '--dry-run', '--force', '--undo'], 0],
   [['recall'], ['--json', '--dir', '--drawers', '-n'], 2],
   [['kg', 'add'], ['--json', '--from', '--to', '--source', '--confidence', '--literal', '--replace-dates'], 3],
   [['kg', 'query'], ['--json', '--as-of', '--direction', '--predicate'], 1],
@@ -184,6 +185,8 @@ const FLAGS = new Set([
   '--replace-dates',
   '--unpinned',
   '--drawers',
+  '--force',
+  '--undo',
 ]);
 
 const argv = fc

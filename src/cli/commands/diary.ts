@@ -2,7 +2,7 @@
  * @module cli/commands/diary
  * `loci diary write|read --agent A`: an agent's journal, kept as searchable drawers.
  */
-import { createError } from '../../internal.js';
+import { createError } from '../../core/errors.js';
 import type { RegisterCommand } from '../context.js';
 import { colors, dateOption, intOption, printJson } from '../format.js';
 import { withPalace } from '../open.js';

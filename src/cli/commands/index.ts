@@ -81,6 +81,16 @@ export const COMMANDS: readonly CommandModule[] = [
     ],
   },
   {
+    load: () => import('./dream.js'),
+    commands: [
+      line(
+        'dream',
+        '[options]',
+        'consolidate the memory files: merge duplicates, date relative words, drop contradicted facts (undoable)',
+      ),
+    ],
+  },
+  {
     load: () => import('./recall.js'),
     commands: [
       line(
@@ -88,6 +98,12 @@ export const COMMANDS: readonly CommandModule[] = [
         '[options] <query...>',
         'print what recall would inject for a prompt (memory files, optionally palace drawers)',
       ),
+    ],
+  },
+  {
+    load: () => import('./chat.js'),
+    commands: [
+      line('chat', '[options]', 'a terminal coding agent on the LLM of LOCI_LLM_PROVIDER, with recall and the palace'),
     ],
   },
   {
@@ -127,6 +143,16 @@ export const COMMANDS: readonly CommandModule[] = [
         'serve',
         '[options]',
         'run the team server: MCP over HTTP and the API of remote mode, with per-member tokens',
+      ),
+    ],
+  },
+  {
+    load: () => import('./ui.js'),
+    commands: [
+      line(
+        'ui',
+        '[options]',
+        'serve the web UI on 127.0.0.1: browse, search, the knowledge graph, memory files, agents, status',
       ),
     ],
   },

@@ -2,7 +2,8 @@
  * @module cli/commands/kg
  * `loci kg add|query|timeline|invalidate|stats|entities` and `loci traverse <wing>/<room>`.
  */
-import { createError, type Fact } from '../../internal.js';
+import { createError } from '../../core/errors.js';
+import type { Fact } from '../../internal.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { colors, dateOption, intOption, printJson, table } from '../format.js';
 import { withPalace } from '../open.js';

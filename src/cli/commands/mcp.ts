@@ -11,6 +11,7 @@ import { stderrLogger, type LogLevel } from '../../core/logger.js';
 import { installMcpServer, serveMcpHttp, serveMcpStdio } from '../../mcp/index.js';
 import type { CliContext, RegisterCommand } from '../context.js';
 import { intOption, printJson } from '../format.js';
+import { untilStopped } from '../serve.js';
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
@@ -71,12 +72,7 @@ async function serve(ctx: CliContext, o: ServeOptions): Promise<void> {
     `loci mcp: serving at ${serving.url}${token ? ' (Authorization: Bearer $LOCI_TOKEN required)' : ''}; Ctrl-C to ` +
       'stop\n',
   );
-  const stop = () => void serving.close();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  await serving.closed;
-  process.off('SIGINT', stop);
-  process.off('SIGTERM', stop);
+  await untilStopped(serving);
 }
 
 export const register: RegisterCommand = (program, ctx) => {

@@ -4,8 +4,9 @@
  * (incremental); `loci mine --claude`: every Claude Code transcript; `loci sync`: drop deleted files.
  */
 import { resolve } from 'node:path';
-import { createError, type MineConvosSummary, type MineOptions } from '../../internal.js';
-import type { RegisterCommand } from '../context.js';
+import { createError } from '../../core/errors.js';
+import type { MineConvosSummary, MineOptions } from '../../internal.js';
+import type { CliContext, DirectCommand, RegisterCommand } from '../context.js';
 import { bytes, colors, intOption, printJson } from '../format.js';
 import { withPalace } from '../open.js';
 import { bar, progressLine } from '../progress.js';
@@ -62,6 +63,88 @@ function summaryJson(s: MineConvosSummary, verbose = false) {
   };
 }
 
+/** Mines `path` (or every Claude Code transcript with `--claude`) and prints the summary. */
+async function run(path: string | undefined, o: MineFlags, ctx: CliContext): Promise<void> {
+  const mode = (o.mode ?? 'auto') as (typeof MODES)[number];
+  if (!MODES.includes(mode))
+    throw createError('INVALID_ARGUMENT', { name: '--mode', value: o.mode, expected: MODES.join(', ') });
+  if (path === undefined && !o.claude)
+    throw createError('INVALID_ARGUMENT', {
+      name: 'path',
+      value: null,
+      expected: 'a folder or file to mine, or --claude',
+    });
+  const chunk: { targetChars?: number; maxChars?: number; overlapChars?: number } = {};
+  if (o.chunkSize) {
+    chunk.targetChars = intOption('--chunk-size', o.chunkSize, 1200, 100, 100_000);
+    chunk.maxChars = chunk.targetChars * 2;
+  }
+  if (o.chunkOverlap) chunk.overlapChars = intOption('--chunk-overlap', o.chunkOverlap, 200, 0, 10_000);
+  const progress = progressLine(ctx.io, !o.json);
+  const opts: MineOptions = {
+    ...(o.wing ? { wing: o.wing } : {}),
+    ...(o.room ? { room: o.room } : {}),
+    ...(o.prune ? { prune: true } : {}),
+    ...(o.maxFileSize ? { maxFileBytes: intOption('--max-file-size', o.maxFileSize, 2 << 20, 1, 2 ** 40) } : {}),
+    ...(Object.keys(chunk).length ? { chunk } : {}),
+    ...(o.gitignore === false ? { respectGitignore: false } : {}),
+    ...(o.ignore ? { ignore: o.ignore } : {}),
+    ...(o.redact === false ? { redact: false } : {}),
+    ...(o.flush ? { flush: true } : {}),
+    ...(o.idleMinutes ? { idleMinutes: intOption('--idle-minutes', o.idleMinutes, 10, 0, 100_000) } : {}),
+    onProgress: (pr) =>
+      progress.update(
+        `${bar(pr.bytesTotal ? pr.bytesRead / pr.bytesTotal : pr.filesSeen / Math.max(1, pr.filesTotal))} ` +
+          `${pr.filesSeen}/${pr.filesTotal} files, ${bytes(pr.bytesRead)} of ${bytes(pr.bytesTotal)} — ` +
+          `${pr.current}`,
+      ),
+  };
+  const s = await withPalace(ctx, (p) =>
+    o.claude
+      ? p.mineClaude({
+          ...opts,
+          env: ctx.io.env,
+          ...(path !== undefined ? { configDir: resolve(ctx.io.cwd, path) } : {}),
+        })
+      : p.mine(resolve(ctx.io.cwd, path!), { ...opts, mode }),
+  ).finally(() => progress.done());
+  if (o.json) return printJson(ctx.io, summaryJson(s, o.verbose === true));
+  const c = colors(ctx.io);
+  for (const w of s.warnings) ctx.io.stderr(`loci: warning: ${w}\n`);
+  const reasons = Object.entries(s.skipped)
+    .filter(([, n]) => n > 0)
+    .map(([r, n]) => `${n} ${r}`);
+  ctx.io.stdout(
+    `${c.bold('mined')} ${s.path} → wing ${c.cyan(s.wing)}: ${s.filesScanned} files scanned ` +
+      `(${s.filesMined} mined, ${s.filesUnchanged} unchanged, ${s.filesSkipped} ` +
+      `skipped${reasons.length ? `: ${reasons.join(', ')}` : ''}), ` +
+      `drawers +${s.drawersAdded} ~${s.drawersUpdated} -${s.drawersRemoved}, ` +
+      (s.conversations || s.redactions ? `${s.conversations} conversations, ${s.redactions} secrets redacted, ` : '') +
+      `${bytes(s.bytesRead)} in ${s.seconds.toFixed(2)} s\n`,
+  );
+  if (o.verbose) {
+    for (const f of s.skippedFiles)
+      ctx.io.stdout(`  skipped (${f.reason}${f.detail ? `: ${f.detail}` : ''}) ${f.path}\n`);
+    if (s.skippedFiles.length < s.filesSkipped)
+      ctx.io.stdout(`  … and ${s.filesSkipped - s.skippedFiles.length} more\n`);
+  } else if (s.filesSkipped > 0 && (s.skipped.ignored || s.skipped.unrecognised || s.skipped.unreadable)) {
+    ctx.io.stdout(`  (--verbose lists the skipped files)\n`);
+  }
+}
+
+/**
+ * `loci mine <path>` without commander, for the everyday options (re-mining an unchanged tree is
+ * mostly start-up); every other option goes through commander.
+ */
+export const direct: DirectCommand = {
+  name: 'mine',
+  maxArgs: 1,
+  options: ['--mode <mode>', '--claude', '--verbose', '--wing <wing>', '--room <room>', '--prune', '--json'].map(
+    (flags) => ({ flags, description: '' }),
+  ),
+  run: (args, opts, ctx) => run(args[0], opts as MineFlags, ctx),
+};
+
 export const register: RegisterCommand = (program, ctx) => {
   program
     .command('mine')
@@ -106,75 +189,7 @@ export const register: RegisterCommand = (program, ctx) => {
       '\nExamples:\n  loci mine ~/code/myapp\n  loci mine ./docs --wing myapp --room docs --json\n' +
         '  loci mine --claude\n  loci mine ~/Downloads/chatgpt-export --mode convos\n',
     )
-    .action(async (path: string | undefined, o: MineFlags) => {
-      const mode = (o.mode ?? 'auto') as (typeof MODES)[number];
-      if (!MODES.includes(mode))
-        throw createError('INVALID_ARGUMENT', { name: '--mode', value: o.mode, expected: MODES.join(', ') });
-      if (path === undefined && !o.claude)
-        throw createError('INVALID_ARGUMENT', {
-          name: 'path',
-          value: null,
-          expected: 'a folder or file to mine, or --claude',
-        });
-      const chunk: { targetChars?: number; maxChars?: number; overlapChars?: number } = {};
-      if (o.chunkSize) {
-        chunk.targetChars = intOption('--chunk-size', o.chunkSize, 1200, 100, 100_000);
-        chunk.maxChars = chunk.targetChars * 2;
-      }
-      if (o.chunkOverlap) chunk.overlapChars = intOption('--chunk-overlap', o.chunkOverlap, 200, 0, 10_000);
-      const progress = progressLine(ctx.io, !o.json);
-      const opts: MineOptions = {
-        ...(o.wing ? { wing: o.wing } : {}),
-        ...(o.room ? { room: o.room } : {}),
-        ...(o.prune ? { prune: true } : {}),
-        ...(o.maxFileSize ? { maxFileBytes: intOption('--max-file-size', o.maxFileSize, 2 << 20, 1, 2 ** 40) } : {}),
-        ...(Object.keys(chunk).length ? { chunk } : {}),
-        ...(o.gitignore === false ? { respectGitignore: false } : {}),
-        ...(o.ignore ? { ignore: o.ignore } : {}),
-        ...(o.redact === false ? { redact: false } : {}),
-        ...(o.flush ? { flush: true } : {}),
-        ...(o.idleMinutes ? { idleMinutes: intOption('--idle-minutes', o.idleMinutes, 10, 0, 100_000) } : {}),
-        onProgress: (pr) =>
-          progress.update(
-            `${bar(pr.bytesTotal ? pr.bytesRead / pr.bytesTotal : pr.filesSeen / Math.max(1, pr.filesTotal))} ` +
-              `${pr.filesSeen}/${pr.filesTotal} files, ${bytes(pr.bytesRead)} of ${bytes(pr.bytesTotal)} — ` +
-              `${pr.current}`,
-          ),
-      };
-      const s = await withPalace(ctx, (p) =>
-        o.claude
-          ? p.mineClaude({
-              ...opts,
-              env: ctx.io.env,
-              ...(path !== undefined ? { configDir: resolve(ctx.io.cwd, path) } : {}),
-            })
-          : p.mine(resolve(ctx.io.cwd, path!), { ...opts, mode }),
-      ).finally(() => progress.done());
-      if (o.json) return printJson(ctx.io, summaryJson(s, o.verbose === true));
-      const c = colors(ctx.io);
-      for (const w of s.warnings) ctx.io.stderr(`loci: warning: ${w}\n`);
-      const reasons = Object.entries(s.skipped)
-        .filter(([, n]) => n > 0)
-        .map(([r, n]) => `${n} ${r}`);
-      ctx.io.stdout(
-        `${c.bold('mined')} ${s.path} → wing ${c.cyan(s.wing)}: ${s.filesScanned} files scanned ` +
-          `(${s.filesMined} mined, ${s.filesUnchanged} unchanged, ${s.filesSkipped} ` +
-          `skipped${reasons.length ? `: ${reasons.join(', ')}` : ''}), ` +
-          `drawers +${s.drawersAdded} ~${s.drawersUpdated} -${s.drawersRemoved}, ` +
-          (s.conversations || s.redactions
-            ? `${s.conversations} conversations, ${s.redactions} secrets redacted, `
-            : '') +
-          `${bytes(s.bytesRead)} in ${s.seconds.toFixed(2)} s\n`,
-      );
-      if (o.verbose) {
-        for (const f of s.skippedFiles)
-          ctx.io.stdout(`  skipped (${f.reason}${f.detail ? `: ${f.detail}` : ''}) ${f.path}\n`);
-        if (s.skippedFiles.length < s.filesSkipped)
-          ctx.io.stdout(`  … and ${s.filesSkipped - s.skippedFiles.length} more\n`);
-      } else if (s.filesSkipped > 0 && (s.skipped.ignored || s.skipped.unrecognised || s.skipped.unreadable)) {
-        ctx.io.stdout(`  (--verbose lists the skipped files)\n`);
-      }
-    });
+    .action((path: string | undefined, o: MineFlags) => run(path, o, ctx));
 
   program
     .command('sync')

@@ -71,12 +71,16 @@ async function serve(ctx: CliContext, o: ServeFlags): Promise<void> {
     `loci serve: team server at ${serving.url} (MCP at ${serving.url}/mcp, API at ${serving.url}/api/v1); ` +
       'every request needs Authorization: Bearer <token>; Ctrl-C to stop\n',
   );
+  let stopping = false;
+  // A repeated signal while draining is ignored: the requests in flight still finish.
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     ctx.io.stderr('loci serve: stopping: finishing requests in flight\n');
     void serving.close();
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   await serving.closed;
   process.off('SIGINT', stop);
   process.off('SIGTERM', stop);

@@ -2,7 +2,7 @@
  * @module cli/commands/status
  * `loci status`, `loci get <id>`, `loci list wings|rooms|drawers`.
  */
-import { createError } from '../../internal.js';
+import { createError } from '../../core/errors.js';
 import type { RegisterCommand } from '../context.js';
 import { bytes, colors, intOption, printJson, table } from '../format.js';
 import { withPalace } from '../open.js';

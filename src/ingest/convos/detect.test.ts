@@ -73,11 +73,16 @@ describe('companions', () => {
     assert.equal(isConvoCompanion(`/c/projects/p/${S}/session-memory/summary.md`), true);
     assert.equal(isConvoCompanion(`/c/projects/p/${S}/subagents/agent-1.meta.json`), true);
     assert.equal(isConvoCompanion(`/c/projects/p/${S}.jsonl`), false);
+    assert.equal(isConvoCompanion(`C:\\c\\projects\\p\\${S}\\tool-results\\toolu_1.txt`), true);
+    assert.equal(isConvoCompanion(`/c/projects/p/${S}/subagents/agent-1.jsonl`), false);
+    assert.equal(isConvoCompanion('/c/src/tool-results.ts'), false);
     assert.equal(detectFormat(`/c/projects/p/${S}/tool-results/x.txt`, 'Human: a\nAssistant: b\n'), null);
   });
 
   it('recognises the root of a Slack export', () => {
     assert.equal(isSlackExportRoot(['users.json', 'channels.json', 'general']), true);
     assert.equal(isSlackExportRoot(['users.json', 'src']), false);
+    assert.equal(isSlackExportRoot(['Users.JSON', 'DMS.json']), true);
+    assert.equal(isSlackExportRoot(['groups.json', 'channels.json']), false);
   });
 });

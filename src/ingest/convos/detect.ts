@@ -197,6 +197,8 @@ export function detectFormatPastHugeLine(
  * `.meta.json` files. Miners skip them (they are neither conversations nor project files).
  */
 export function isConvoCompanion(path: string): boolean {
+  // Asked of every walked file: most paths hold none of the three folder names.
+  if (!path.includes('tool-results') && !path.includes('session-memory') && !path.includes('subagents')) return false;
   const p = path.replace(/\\/g, '/');
   return (
     /\/tool-results\//.test(p) || /\/session-memory\//.test(p) || (/\/subagents\//.test(p) && p.endsWith('.meta.json'))
@@ -208,6 +210,14 @@ export function isConvoCompanion(path: string): boolean {
  * present): its JSON files at the root are metadata, each sub-folder is a channel.
  */
 export function isSlackExportRoot(names: readonly string[]): boolean {
-  const s = new Set(names.map((n) => n.toLowerCase()));
-  return s.has('users.json') && (s.has('channels.json') || s.has('groups.json') || s.has('dms.json'));
+  // Asked of every walked folder: only names of 8 to 13 characters can be one of the four.
+  let users = false;
+  let lists = false;
+  for (const n of names) {
+    if (n.length < 8 || n.length > 13) continue;
+    const l = n.toLowerCase();
+    if (l === 'users.json') users = true;
+    else if (l === 'channels.json' || l === 'groups.json' || l === 'dms.json') lists = true;
+  }
+  return users && lists;
 }

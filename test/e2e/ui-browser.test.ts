@@ -1,0 +1,137 @@
+/**
+ * @module test/e2e/ui-browser
+ * `loci ui` in a real browser: Debian's chromium driven by playwright-core (test/helpers/browser.ts;
+ * nothing downloads a browser) against `bin/loci.js ui --port 0` over a mined fixture palace. Each
+ * page loads without a script error; a search typed in the box returns the mined text; a memory
+ * edited in the page changes its file and MEMORY.md; a drawer holding `<script>` shows it as text and
+ * runs nothing; the keyboard alone reaches the search box, a hit and its drawer. Skips only when
+ * chromium is missing and `LOCI_REQUIRE_BROWSER` is unset (`.ci/run` sets it).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { browserSkip, launchChromium } from '../helpers/browser.js';
+import { BIN } from '../helpers/cli.js';
+import { buildUiPalace, type UiPalace } from '../helpers/ui-palace.js';
+
+const skip = browserSkip();
+
+/** Starts `loci ui --port 0` and resolves with its URL (the first stdout line). */
+function startUi(fx: UiPalace): Promise<{ child: ChildProcess; origin: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'ui', '--port', '0'], {
+      cwd: fx.project,
+      env: { PATH: process.env.PATH, ...fx.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /loci ui: (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, origin: m[1]!.replace(/\/$/, '') });
+    });
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    child.once('exit', (code) => reject(new Error(`loci ui exited ${code}: ${err}`)));
+  });
+}
+
+describe('loci ui in chromium', { skip }, () => {
+  let base: string;
+  let fx: UiPalace;
+  let ui: { child: ChildProcess; origin: string };
+  let browser: { context: BrowserContext; close: () => Promise<void> };
+  let page: Page;
+  const errors: string[] = [];
+  before(async () => {
+    base = realpathSync(mkdtempSync(join(tmpdir(), 'loci-ui-browser-')));
+    fx = await buildUiPalace(base);
+    ui = await startUi(fx);
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    ui?.child.kill('SIGTERM');
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  test('each page loads', async () => {
+    const pages: [string, string][] = [
+      ['/', 'nav.tree a.wing'],
+      ['/palace?wing=widget', 'table.list tbody tr'],
+      ['/search?q=decisions', 'li.hit'],
+      ['/kg', 'ul.chips li'],
+      ['/kg/widget', 'li.fact'],
+      ['/memory', 'nav.tree li'],
+      ['/memory?name=deploys', 'form.editor textarea'],
+      ['/agents', 'section pre.verbatim'],
+      ['/status', 'svg.chart'],
+    ];
+    for (const [path, ready] of pages) {
+      await page.goto(ui.origin + path);
+      await page.waitForSelector(ready, { timeout: 15_000 });
+      assert.equal(await page.locator('.error').count(), 0, `${path} shows an error`);
+    }
+    assert.deepEqual(errors, []);
+  });
+
+  test('a search typed in the box returns the mined text', async () => {
+    await page.goto(`${ui.origin}/search`);
+    await page.fill('#q', 'hybrid fusion');
+    await page.waitForSelector('li.hit pre.excerpt mark');
+    assert.match((await page.textContent('li.hit pre.excerpt')) ?? '', /ranks search results with hybrid fusion/);
+    assert.ok((await page.locator('li.hit .signal .fill').count()) > 0, 'signal bars are drawn');
+    assert.match(page.url(), /\/search\?q=hybrid\+fusion$/);
+  });
+
+  test('a memory edited in the page changes on disk and in MEMORY.md', async () => {
+    await page.goto(`${ui.origin}/memory?name=deploys`);
+    await page.waitForSelector('form.editor textarea');
+    await page.fill('input[name="description"]', 'deploy steps, edited in the browser');
+    await page.fill('textarea[name="body"]', 'Deploys run on GitHub Actions; tag a release first.');
+    await page.click('form.editor button[type="submit"]');
+    await page.waitForSelector('[role="status"]');
+    assert.match((await page.textContent('[role="status"]')) ?? '', /saved/);
+    assert.match(readFileSync(join(fx.memoryDir, 'project_deploys.md'), 'utf8'), /tag a release first/);
+    assert.match(readFileSync(join(fx.memoryDir, 'MEMORY.md'), 'utf8'), /deploy steps, edited in the browser/);
+  });
+
+  test('a drawer holding <script> shows it as text and runs nothing', async () => {
+    await page.goto(`${ui.origin}/search?q=escaping+notes`);
+    await page.waitForSelector('li.hit a.hit-link');
+    await page.click('li.hit a.hit-link');
+    await page.waitForSelector('[data-testid="verbatim"]');
+    const shown = (await page.textContent('[data-testid="verbatim"]')) ?? '';
+    assert.ok(shown.includes(fx.hostile), 'the markup is shown verbatim');
+    assert.equal(await page.locator('[data-testid="verbatim"] script, [data-testid="verbatim"] img').count(), 0);
+    assert.equal(await page.evaluate('window.__lociPwned'), undefined);
+  });
+
+  test('the keyboard reaches the search box, a hit and its drawer', async () => {
+    await page.goto(`${ui.origin}/palace`);
+    await page.waitForSelector('nav.tree a.wing');
+    await page.keyboard.press('/');
+    await page.waitForURL(/\/search$/);
+    await page.waitForFunction('document.activeElement?.id === "q"');
+    await page.keyboard.type('jenkins');
+    await page.waitForSelector('li.hit');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate('document.activeElement?.className'), 'hit-link');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/drawer\/d[0-9a-f]+$/);
+    await page.waitForSelector('[data-testid="verbatim"]');
+    assert.match((await page.textContent('[data-testid="verbatim"]')) ?? '', /Jenkins/);
+    await page.goBack();
+    await page.waitForURL(/\/search\?q=jenkins$/);
+    await page.waitForSelector('li.hit');
+  });
+});
