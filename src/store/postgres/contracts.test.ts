@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import pg from 'pg';
 import { pgServer, withFreshSchema } from '../../../test/helpers/postgres.js';
 import { createGraphStore } from '../../kg/index.js';
 import { runGraphContract } from '../../testing/graph-contract.js';
@@ -62,6 +61,7 @@ if (server.skip !== undefined) {
     const p = await openPostgresPalace(withFreshSchema(url));
     const g = createGraphStore(p.graph());
     const schema = p.target.schema;
+    const { default: pg } = await import('pg');
     const admin = new pg.Client({ connectionString: url });
     try {
       await g.init();

@@ -21,7 +21,7 @@ import { pgFilter, quoteLexeme } from './rows.js';
 import type { Queryable } from './connect.js';
 
 /** Postings scored per query before the search narrows its candidates. */
-const CANDIDATE_BUDGET = 20_000;
+const CANDIDATE_BUDGET = 5000;
 
 const K1 = 1.2;
 const B = 0.75;
@@ -40,6 +40,7 @@ export async function searchBm25(
   tokens: readonly string[],
   filter: DrawerFilter | undefined,
   limit: number,
+  budget = CANDIDATE_BUDGET,
 ): Promise<LexicalHit[]> {
   const unique = [...new Set(tokens)].filter((t) => t !== '');
   if (unique.length === 0 || limit <= 0) return [];
@@ -62,14 +63,14 @@ export async function searchBm25(
 
   let match: string;
   const total = terms.reduce((a, x) => a + x.df, 0);
-  if (total <= CANDIDATE_BUDGET) match = orQuery(terms.map((x) => x.t));
+  if (total <= budget) match = orQuery(terms.map((x) => x.t));
   else {
     const useful = terms.filter((x) => x.df <= N / 2);
     const pool = useful.length ? useful : [terms[0]!];
     const rare: string[] = [];
     let spent = 0;
     for (const x of pool) {
-      if (rare.length > 0 && spent + x.df > CANDIDATE_BUDGET) break;
+      if (rare.length > 0 && spent + x.df > budget) break;
       rare.push(x.t);
       spent += x.df;
     }
