@@ -9,7 +9,7 @@ import type { AgentMessage } from '../providers/index.js';
 import type { ArchiveBatch } from './compaction.js';
 import { createContextManager, type ContextManagerOptions } from './manager.js';
 import { blocksOf } from './messages.js';
-import type { SummaryRequest } from './summarise.js';
+import { extractiveSummariser, type SummaryRequest } from './summarise.js';
 
 const base: ContextManagerOptions = {
   model: 'claude-sonnet-4-5',
@@ -205,4 +205,38 @@ test('the peak counts only what is sent, per-message accounting, and a prompt st
   ctx.recordUsage({ inputTokens: 100, outputTokens: 300, cacheReadTokens: 0, cacheCreationTokens: 0 });
   const d = ctx.budget.continuation();
   assert.ok(d.action === 'continue' && d.continuations === 1, 'a fresh turn: 300 of 1,000 output tokens');
+});
+
+test('session notes reach the summariser at each compaction; the extractive summary leads with them once', async () => {
+  let notes = '# Current state\nMigrating the drawer table; step 2 of 3 done.';
+  const seen: SummaryRequest[] = [];
+  const ctx = createContextManager({
+    ...base,
+    sessionNotes: () => notes,
+    summariser: async (r) => {
+      seen.push(r);
+      return extractiveSummariser(r);
+    },
+  });
+  for (let i = 0; i < 6; i++) exchange(ctx, i);
+  const first = await ctx.compact();
+  assert.ok(first);
+  assert.match(seen[0]!.sessionNotes ?? '', /step 2 of 3/);
+  notes = '# Current state\nMigration done; verifying the indexes.';
+  for (let i = 6; i < 12; i++) exchange(ctx, i);
+  await ctx.compact();
+  const summary = (await extractiveSummariser(seen[1]!)).text;
+  assert.match(summary, /^Where we left off \(session notes\):\n# Current state\nMigration done/);
+  assert.doesNotMatch(summary, /step 2 of 3/, 'the earlier notes are replaced, not repeated');
+});
+
+test('a failing session-notes reader leaves the notes out and the compaction goes on', async () => {
+  const ctx = createContextManager({
+    ...base,
+    sessionNotes: () => {
+      throw new Error('unreadable');
+    },
+  });
+  for (let i = 0; i < 6; i++) exchange(ctx, i);
+  assert.ok(await ctx.compact());
 });

@@ -94,6 +94,12 @@ export interface ContextManagerOptions {
   /** Stores messages before they leave the context (e.g. `palaceArchiver`). Default: none. */
   archive?: Archiver;
   /**
+   * The session's running notes, read at each compaction (e.g. `() => readSessionNotes(home, id)`
+   * from the extract capability, or Claude Code's `session-memory/summary.md`): the summariser keeps
+   * them as "where we left off". Default: none.
+   */
+  sessionNotes?: () => string | undefined;
+  /**
    * Archive new messages in the background after each `prepare()` (while the model works), so that
    * compactions find them archived already. Background failures are retried by the next archive
    * call; a compaction still refuses to replace what is not archived. Default true.
@@ -273,6 +279,16 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
     ...(options.previewChars !== undefined ? { previewChars: options.previewChars } : {}),
   });
   const summariser = options.summariser ?? extractiveSummariser;
+  /** The session notes for one compaction; a failing reader only leaves them out. */
+  const notesNow = (): { sessionNotes?: string } => {
+    let notes: string | undefined;
+    try {
+      notes = options.sessionNotes?.();
+    } catch {
+      notes = undefined; // notes are a help to the summary, never a reason to fail a compaction
+    }
+    return notes?.trim() ? { sessionNotes: notes } : {};
+  };
   const toolsRaw = options.tools?.length ? estimateToolsTokens(options.tools, family) : 0;
 
   let sessionId = options.sessionId ?? randomUUID();
@@ -412,6 +428,7 @@ export function createContextManager(options: ContextManagerOptions): ContextMan
       messages: part.map((e) => e.message),
       ...(instructions?.trim() ? { instructions: instructions.trim() } : {}),
       persistedPaths: [...new Set(paths)],
+      ...notesNow(),
       maxTokens: summaryMax,
       ...(signal ? { signal } : {}),
     });

@@ -21,6 +21,11 @@ export interface SummaryRequest {
   instructions?: string;
   /** Full tool outputs on disk that the replaced messages refer to. */
   persistedPaths: readonly string[];
+  /**
+   * The session's running notes (issue 14's session notes: current state, task, files, errors…),
+   * when the host keeps them: where the session left off, kept ahead of the summary's own lines.
+   */
+  sessionNotes?: string;
   /** Rough size limit of the summary, in tokens. */
   maxTokens: number;
   /** Cancels the call. */
@@ -79,6 +84,11 @@ function compactionRequestText(req: SummaryRequest, options: LlmSummariserOption
     transcript = `[… ${transcript.length - maxInput} earlier characters clipped]\n` + transcript.slice(-maxInput);
   const parts = [];
   if (req.previousSummary) parts.push(`<previous-summary>\n${req.previousSummary}\n</previous-summary>`);
+  if (req.sessionNotes?.trim())
+    parts.push(
+      `<session-notes>\n${clip(req.sessionNotes.trim(), 48_000)}\n</session-notes>\n` +
+        'These running notes say where the session left off: keep their current state, task and errors.',
+    );
   parts.push(`<new-messages>\n${transcript}\n</new-messages>`);
   if (req.persistedPaths.length)
     parts.push(`Full tool outputs saved on disk:\n${req.persistedPaths.map((p) => `- ${p}`).join('\n')}`);
@@ -134,8 +144,13 @@ export const extractiveSummariser: Summariser = async (req) => {
   const paths = req.persistedPaths.length
     ? `\nFull tool outputs on disk:\n${req.persistedPaths.map((p) => `- ${p}`).join('\n')}`
     : '';
-  const prev = req.previousSummary ? clip(req.previousSummary, Math.floor(budget / 2)) + '\n\n' : '';
-  let room = budget - prev.length - paths.length;
+  const notes = req.sessionNotes?.trim()
+    ? `Where we left off (session notes):\n${clip(req.sessionNotes.trim(), Math.floor(budget / 3))}\n\n`
+    : '';
+  // An earlier compaction's notes block is replaced by the current notes, not repeated.
+  const earlier = req.previousSummary?.replace(/^Where we left off \(session notes\):\n[\s\S]*?\n\n/, '');
+  const prev = earlier ? clip(earlier, Math.floor(budget / 2)) + '\n\n' : '';
+  let room = budget - notes.length - prev.length - paths.length;
   const kept: string[] = [];
   for (let i = lines.length - 1; i >= 0 && room > 0; i--) {
     room -= lines[i]!.length + 1;
@@ -143,7 +158,7 @@ export const extractiveSummariser: Summariser = async (req) => {
   }
   const dropped = lines.length - kept.length;
   const head = dropped ? `(${dropped} older lines omitted; the full messages are in the palace archive)\n` : '';
-  return { text: `${prev}${head}${kept.join('\n')}${paths}`.trim(), by: 'extractive' };
+  return { text: `${notes}${prev}${head}${kept.join('\n')}${paths}`.trim(), by: 'extractive' };
 };
 
 /** Runs a summariser, turning its failure into `CONTEXT_SUMMARY_FAILED`. */
