@@ -102,9 +102,8 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   let ports: Pick<PalaceDeps, 'store' | 'graph' | 'tunnels' | 'vectors' | 'team'>;
   const databaseUrl = opts.store ? undefined : (opts.databaseUrl ?? settings.databaseUrl);
   if (databaseUrl) {
-    // No PostgreSQL adapter of the team store yet: `loci serve` needs the SQLite palace for now.
     const pg = await (await storeDoor()).openPostgresPalace(databaseUrl, { clock });
-    ports = { store: pg.store, graph: pg.graph, tunnels: pg.tunnels, vectors: pg.vectors };
+    ports = { store: pg.store, graph: pg.graph, tunnels: pg.tunnels, vectors: pg.vectors, team: pg.team };
   } else if (opts.store) {
     const store = opts.store;
     const door = await storeDoor();

@@ -1,6 +1,6 @@
 /**
  * @module store/postgres/contracts.test
- * Every storage contract (drawers, graph, tunnels, vectors) on a real PostgreSQL server, each suite
+ * Every storage contract (drawers, graph, tunnels, vectors, team) on a real PostgreSQL server, each suite
  * in a schema of its own (see `test/helpers/postgres.ts` for where the server comes from; without
  * one the suites skip with the reason, except in CI, where `LOCI_REQUIRE_POSTGRES=1` fails them).
  */
@@ -12,6 +12,7 @@ import { runGraphContract } from '../../testing/graph-contract.js';
 import { runStoreContract } from '../../testing/store-contract.js';
 import { runTunnelContract } from '../../testing/tunnel-contract.js';
 import { runVectorContract } from '../../testing/vector-contract.js';
+import { runTeamContract } from '../../testing/team-contract.js';
 import { openPostgresPalace } from '../index.js';
 
 const server = await pgServer();
@@ -47,6 +48,19 @@ if (server.skip !== undefined) {
         await p.store.close();
       };
       return p.tunnels;
+    },
+  });
+  runTeamContract({
+    name: 'postgres',
+    make: async () => {
+      const p = await openPostgresPalace(withFreshSchema(url));
+      await p.team.init();
+      const close = p.team.close.bind(p.team);
+      p.team.close = async () => {
+        await close();
+        await p.store.close();
+      };
+      return p.team;
     },
   });
   runVectorContract({

@@ -7,6 +7,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { GraphTables } from '../graph-port.js';
 import type { MemoryStore } from '../ports.js';
+import type { TeamStore } from '../team-port.js';
 import type { TunnelStore } from '../tunnel-port.js';
 import type { VectorStore } from '../vector-port.js';
 import { mapPgError, openPool, parseDatabaseUrl, type PgTarget } from './connect.js';
@@ -15,6 +16,7 @@ import { createPostgresGraphTables } from './graph.js';
 import { migrate } from './migrations.js';
 import { openSyncConnection } from './sync-connection.js';
 import { createPostgresTunnelStore } from './tunnels.js';
+import { createPostgresTeamStore } from './team.js';
 import { createPostgresVectorStore, detectVectorMode } from './vector-store.js';
 
 /** The storage ports of one PostgreSQL palace. */
@@ -24,6 +26,8 @@ export interface PostgresPorts {
   graph: () => GraphTables;
   tunnels: TunnelStore;
   vectors: () => VectorStore;
+  /** The team server's store (its tables are created by `init()`, on first use). */
+  team: TeamStore;
   /** The URL with its password hidden, and the schema. */
   target: PgTarget;
   /** The server version and vector mode, as `status` reports them. */
@@ -73,6 +77,7 @@ export async function openPostgresPalace(url: string, opts: OpenPostgresOptions 
     },
     tunnels: createPostgresTunnelStore(pool, target, opts.clock ? { clock: opts.clock } : {}),
     vectors: () => createPostgresVectorStore(pool, target),
+    team: createPostgresTeamStore(pool, target),
     target,
     engine,
   };
