@@ -6,7 +6,10 @@
  * processing drops them anyway), so query terms follow the corpus's own frequencies.
  * Measures in-process p50/p95 of hybrid and lexical search, the whole `loci search` process, and
  * a MiniSearch baseline over the same texts in the same process.
+ * With `--database-url postgres://…` the same corpus and queries are measured on a PostgreSQL
+ * palace too (a fresh schema, dropped afterwards), in the same run, after SQLite.
  * Usage: node --import tsx bench/search-latency.ts [--drawers 150000] [--no-baseline] [--keep DIR]
+ *   [--database-url postgres://…]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { openPalace } from '../dist/index.js';
+import { dropPostgresPalace } from '../dist/internal.js';
 import { rng } from '../test/helpers/corpus.js';
 
 const arg = (name: string, def: string) => {
@@ -84,27 +88,29 @@ const text = () => {
 
 const work = process.argv.includes('--keep') ? arg('keep', '') : mkdtempSync(join(tmpdir(), 'loci-bench-search-'));
 const home = join(work, 'home');
-const palace = await openPalace({ home });
 const texts: string[] = [];
-let t = performance.now();
-const existing = await palace.store.count();
-for (let i = existing; i < N; i += 5000) {
-  const batch = [];
-  for (let j = i; j < Math.min(N, i + 5000); j++) {
-    const tx = text();
-    texts.push(tx);
-    batch.push({
-      wing: `w${j % 5}`,
-      room: `r${j % 23}`,
-      source: `/bench/file${Math.floor(j / 8)}.md`,
-      chunkIndex: j % 8,
-      contentDate: `2026-0${1 + (j % 9)}-1${j % 10}`,
-      text: tx,
-    });
+const pgBase = arg('database-url', '');
+const pgUrl = pgBase ? `${pgBase}${pgBase.includes('?') ? '&' : '?'}schema=bench_search_${Date.now()}` : '';
+for (let i = 0; i < N; i++) texts.push(text());
+const build = async (palace: Awaited<ReturnType<typeof openPalace>>) => {
+  const existing = await palace.store.count();
+  for (let i = existing; i < N; i += 5000) {
+    const batch = [];
+    for (let j = i; j < Math.min(N, i + 5000); j++) {
+      const tx = texts[j]!;
+      batch.push({
+        wing: `w${j % 5}`,
+        room: `r${j % 23}`,
+        source: `/bench/file${Math.floor(j / 8)}.md`,
+        chunkIndex: j % 8,
+        contentDate: `2026-0${1 + (j % 9)}-1${j % 10}`,
+        text: tx,
+      });
+    }
+    await palace.store.put(batch);
   }
-  await palace.store.put(batch);
-}
-const buildSeconds = (performance.now() - t) / 1000;
+};
+let t = performance.now();
 
 const queries: string[] = [];
 const sampleText = (i: number) => texts[i] ?? text();
@@ -134,21 +140,46 @@ async function timeIt(fn: (q: string) => Promise<unknown> | unknown) {
   }
   return { p50_ms: pct(ms, 50), p95_ms: pct(ms, 95), mean_ms: +(ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(2) };
 }
-const hybrid = await timeIt((q) => palace.search(q, { limit: 10 }));
-const lexical = await timeIt((q) => palace.search(q, { limit: 10, mode: 'lexical' }));
-const filtered = await timeIt((q) => palace.search(q, { limit: 10, wing: 'w2' }));
-const status = await palace.status();
-await palace.close();
-
-const proc: number[] = [];
-for (const q of queries.slice(0, 15)) {
+/** Builds the palace (SQLite in `home`, or PostgreSQL at `databaseUrl`) and measures it. */
+async function measure(databaseUrl: string) {
+  const palace = await openPalace({ home, env: { ...process.env, LOCI_DATABASE_URL: databaseUrl } });
   const t0 = performance.now();
-  const res = spawnSync(process.execPath, ['bin/loci.js', 'search', q, '--json'], {
-    env: { ...process.env, LOCI_HOME: home },
-    encoding: 'utf8',
-  });
-  if (res.status !== 0) throw new Error(res.stderr);
-  proc.push(performance.now() - t0);
+  await build(palace);
+  const buildSeconds = (performance.now() - t0) / 1000;
+  const hybrid = await timeIt((q) => palace.search(q, { limit: 10 }));
+  const lexical = await timeIt((q) => palace.search(q, { limit: 10, mode: 'lexical' }));
+  const filtered = await timeIt((q) => palace.search(q, { limit: 10, wing: 'w2' }));
+  const status = await palace.status();
+  await palace.close();
+  const proc: number[] = [];
+  for (const q of queries.slice(0, 15)) {
+    const t1 = performance.now();
+    const res = spawnSync(process.execPath, ['bin/loci.js', 'search', q, '--json'], {
+      env: { ...process.env, LOCI_HOME: home, LOCI_DATABASE_URL: databaseUrl },
+      encoding: 'utf8',
+    });
+    if (res.status !== 0) throw new Error(res.stderr);
+    proc.push(performance.now() - t1);
+  }
+  return {
+    drawers: status.drawers,
+    db_mb: +(status.bytes / 1e6).toFixed(1),
+    build_seconds: +buildSeconds.toFixed(1),
+    hybrid,
+    lexical,
+    hybrid_with_wing_filter: filtered,
+    cli_process: { runs: proc.length, p50_ms: pct(proc, 50), p95_ms: pct(proc, 95) },
+    ...(status.engine ? { engine: status.engine } : {}),
+  };
+}
+const sqlite = await measure('');
+let postgres: unknown = 'skipped (no --database-url)';
+if (pgUrl) {
+  try {
+    postgres = await measure(pgUrl);
+  } finally {
+    await dropPostgresPalace(pgUrl);
+  }
 }
 
 let baseline: unknown = 'skipped (--no-baseline)';
@@ -168,14 +199,9 @@ console.log(
   JSON.stringify(
     {
       bench: 'search-latency',
-      drawers: status.drawers,
-      db_mb: +(status.bytes / 1e6).toFixed(1),
-      build_seconds: +buildSeconds.toFixed(1),
       queries: queries.length,
-      hybrid,
-      lexical,
-      hybrid_with_wing_filter: filtered,
-      cli_process: { runs: proc.length, p50_ms: pct(proc, 50), p95_ms: pct(proc, 95) },
+      ...sqlite,
+      postgres,
       baseline,
     },
     null,

@@ -81,6 +81,7 @@ export {
   createMemoryGraphTables,
   createMemoryTunnelStore,
   createMemoryVectorStore,
+  dropPostgresPalace,
   type GraphTables,
   type VectorStore,
 } from './store/index.js';

@@ -8,7 +8,7 @@
  *    `src/index.ts`) or a capability's door, not through its inner files (a command loads only the
  *    doors it uses: start-up, issue 12), and one another through their `index.ts` doors;
  * 4. another folder is entered through its `index.ts` door;
- * 5. SQL and the SQLite driver live in the storage adapters only;
+ * 5. SQL and the database drivers (better-sqlite3, pg) live in the storage adapters only;
  * 6. the environment is read in one module, `core/env.ts` (and `createPalace` reads none, nor opens a driver);
  * 7. front ends (`cli`, `mcp`, `hooks`, `ui`, `serve`) are protocol adapters: they import neither `store`
  *    nor `kg` (palace owns storage), the documented exception reaches only leaf `core` modules and the
@@ -185,13 +185,14 @@ test('another folder is entered through its index.ts door', () => {
   assert.deepEqual(bad, [], `import ../<folder>/index.js instead of its inner files`);
 });
 
-const SQL = /\.(?:prepare|exec)\(\s*[`'"]\s*(?:SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|WITH|PRAGMA|BEGIN)\b/i;
-const DRIVER = /from\s+['"]better-sqlite3['"]|import\(\s*['"]better-sqlite3['"]\s*\)/;
+const SQL =
+  /\.(?:prepare|exec|query)\(\s*[`'"]\s*(?:SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|WITH|PRAGMA|BEGIN)\b/i;
+const DRIVER = /from\s+['"](?:better-sqlite3|pg)['"]|import\(\s*['"](?:better-sqlite3|pg)['"]\s*\)/;
 /** Folders and files that may hold SQL: the storage adapters (and, as debt, the ones listed). */
-const SQL_HOMES = (path: string): boolean => path.startsWith('store/sqlite/');
+const SQL_HOMES = (path: string): boolean => path.startsWith('store/sqlite/') || path.startsWith('store/postgres/');
 const KNOWN_SQL_OUTSIDE = new Set<string>([]);
 
-test('SQL and the SQLite driver live in the storage adapters', () => {
+test('SQL and the database drivers live in the storage adapters', () => {
   const bad = files
     .filter((f) => !SQL_HOMES(f.path) && !KNOWN_SQL_OUTSIDE.has(f.path))
     .filter((f) => SQL.test(f.text) || DRIVER.test(f.text))

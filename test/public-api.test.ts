@@ -136,7 +136,7 @@ test('the root entry exports exactly the pinned names', () => {
     { added: [], removed: [] },
     'the public API changed: update ROOT_EXPORTS in test/public-api.test.ts if that is deliberate',
   );
-  assert.ok(names.length <= 70, `${names.length} names: the root entry is for library users, keep it small`);
+  assert.ok(names.length <= 80, `${names.length} names: the root entry is for library users, keep it small`);
 });
 
 test('every name of the published entries has TSDoc at its declaration', () => {

@@ -9,7 +9,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processEnv } from '../core/env.js';
 import { openPalace, type Palace } from '../palace/index.js';
+import { dropPostgresPalace } from '../store/index.js';
 import type { HybridParams } from '../search/index.js';
 import { completeRanking, meanMetrics, scoreRanking, type Metrics } from './metrics.js';
 import { loadLocomo, renderSession, type LocomoConversation } from './locomo-data.js';
@@ -33,6 +35,22 @@ export interface LocomoBenchOptions {
   ingest?: (palace: Palace, dir: string, wing: string) => Promise<void>;
   /** Fusion weights for Loci's side (ablations). Default: the product defaults. */
   searchParams?: Partial<HybridParams>;
+  /**
+   * A PostgreSQL server (`postgres://…`): each conversation's palace is a schema of its own there
+   * (dropped afterwards) instead of a SQLite file. Default: SQLite (`LOCI_DATABASE_URL` is ignored).
+   */
+  databaseUrl?: string;
+}
+
+/** `url` with a schema of its own for one conversation's palace. */
+function conversationUrl(url: string, conv: string): string {
+  const u = new URL(url);
+  const tag = conv
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 20);
+  u.searchParams.set('schema', `locomo_${tag}_${Math.random().toString(36).slice(2, 10)}`);
+  return u.toString();
 }
 
 /** Metrics overall, without category 5, and per category. */
@@ -43,6 +61,8 @@ interface LocomoScores extends Metrics {
 
 /** The bench report (`loci bench locomo --json`). */
 export interface LocomoReport extends LocomoScores {
+  /** Where the palaces lived. */
+  storage: string;
   n: number;
   n_without_category_5: number;
   conversations: number;
@@ -114,7 +134,12 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
         fileOf.set(f, s.n);
       }
       const all = conv.sessions.map((s) => s.n);
-      const palace = await openPalace({ home, ...(opts.searchParams ? { searchParams: opts.searchParams } : {}) });
+      const url = opts.databaseUrl ? conversationUrl(opts.databaseUrl, conv.id) : undefined;
+      const palace = await openPalace({
+        home,
+        ...(url ? { databaseUrl: url } : { env: { ...processEnv(), LOCI_DATABASE_URL: '' } }),
+        ...(opts.searchParams ? { searchParams: opts.searchParams } : {}),
+      });
       try {
         await ingest(palace, dir, conv.id);
         const ms = new MiniSearch<{ id: number; text: string }>({ fields: ['text'] });
@@ -134,6 +159,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
         }
       } finally {
         await palace.close();
+        if (url) await dropPostgresPalace(url);
       }
       opts.onProgress?.(`${conv.id}: ${conv.sessions.length} sessions, ${conv.questions.length} questions`);
     }
@@ -152,6 +178,7 @@ export async function runLocomoBench(opts: LocomoBenchOptions): Promise<LocomoRe
       'one file per session: a "Date:" line with the session date, then {speaker} said, "{text}" per ' +
       `turn${captions ? ' + [shared a photo: {blip_caption}]' : ''}; baseline documents are the same turn lines`,
     embedder: 'none (weights-free default)',
+    storage: opts.databaseUrl ? 'PostgreSQL (one schema per conversation)' : 'SQLite (one file per conversation)',
     seconds: Math.round((performance.now() - t0) / 10) / 100,
   };
 }

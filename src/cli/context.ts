@@ -9,6 +9,8 @@ import type { OptionSpec } from './argv.js';
 export interface GlobalOptions {
   /** `--home DIR`. */
   home?: string;
+  /** `--database-url postgres://…`: a PostgreSQL palace. */
+  databaseUrl?: string;
   /** `--server URL`: the team server of remote mode. */
   server?: string;
 }

@@ -39,7 +39,7 @@ function processIO(env: Env): CliIO {
 }
 
 /** Global options that take a value (skipped when looking for the command name). */
-const VALUE_OPTIONS = new Set(['--home', '--server']);
+const VALUE_OPTIONS = new Set(['--home', '--server', '--database-url']);
 
 /**
  * The top-level command `argv` runs (`loci --home x search …` → `search`; `loci help kg` → `kg`),

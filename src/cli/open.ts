@@ -22,8 +22,10 @@ export async function withPalace<T>(ctx: CliContext, fn: (p: Palace) => Promise<
     return fn(remotePalace(createTeamClient({ url: server, token: readSettings(ctx.io.env).token })));
   }
   const home = ctx.globals().home ?? readSettings(ctx.io.env).home;
+  const databaseUrl = ctx.globals().databaseUrl;
   const palace = await openPalace({
     ...(home ? { home } : {}),
+    ...(databaseUrl ? { databaseUrl } : {}),
     logger: stderrLogger('warn', ctx.io.stderr),
     env: ctx.io.env,
   });

@@ -19,6 +19,7 @@ async function buildProgram(io: CliIO, setExit: (code: number) => void, wanted: 
     .description('Local-first memory for AI coding agents: mine, search and recall what was said and written.')
     .version(VERSION, '-V, --version')
     .option('--home <dir>', 'palace folder (default: $LOCI_HOME or ~/.loci)')
+    .option('--database-url <url>', 'a PostgreSQL palace: postgres://user@host/db (default: $LOCI_DATABASE_URL)')
     .option(
       '--server <url>',
       'use this team server instead of the local palace (default: $LOCI_SERVER; token: $LOCI_TOKEN)',

@@ -11,6 +11,7 @@
  * | --- | --- | --- | --- |
  * | `LOCI_HOME` | `home` | the palace folder (`--home` wins) | `~/.loci` |
  * | `LOCI_DEBUG` | `debug` | any value: print the stack of an unexpected CLI error | off |
+ * | `LOCI_DATABASE_URL` | `databaseUrl` | `postgres://…`: a PostgreSQL palace (`--database-url` wins) | SQLite |
  * | `LOCI_BUSY_TIMEOUT_MS` | `busyTimeoutMs` | how long a write waits for another process, ms (> 0) | 15000 |
  * | `LOCI_KG_EXTRACT` | `extractGraph` | `0`: do not extract facts from new drawers | on |
  * | `LOCI_USER_NAME` | `userName` | who "I" is in `user:` turns (graph extraction) | the OS user name |
@@ -71,6 +72,8 @@ export interface LociSettings {
   readonly home: string | undefined;
   /** `LOCI_DEBUG` set to anything non-empty. */
   readonly debug: boolean;
+  /** `LOCI_DATABASE_URL` when non-empty (raw; checked when the palace opens). */
+  readonly databaseUrl: string | undefined;
   /** `LOCI_BUSY_TIMEOUT_MS` when a number > 0, else undefined (the default, 15000, is the store's). */
   readonly busyTimeoutMs: number | undefined;
   /** `LOCI_KG_EXTRACT` is not `0`. */
@@ -168,6 +171,7 @@ export function readSettings(env: Env = process.env): LociSettings {
   return {
     home: env['LOCI_HOME'],
     debug: !!env['LOCI_DEBUG'],
+    databaseUrl: env['LOCI_DATABASE_URL'] || undefined,
     busyTimeoutMs: busy > 0 ? busy : undefined,
     extractGraph: env['LOCI_KG_EXTRACT'] !== '0',
     userName: env['LOCI_USER_NAME'] || undefined,

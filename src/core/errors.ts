@@ -113,6 +113,28 @@ export const ERRORS = {
       'upgrade Loci',
   ),
 
+  // ── PostgreSQL palace ──────────────────────────────────────────────────────
+  /**
+   * `--database-url` / `LOCI_DATABASE_URL` is not a usable PostgreSQL URL. details: url (password
+   * hidden), reason.
+   */
+  PG_URL_INVALID: spec<{ url: string; reason: string }>(
+    'user',
+    (d) =>
+      `invalid database URL ${d.url}: ${d.reason} — expected postgres://user[:password]@host[:port]/database` +
+      '[?schema=name]',
+  ),
+  /**
+   * The PostgreSQL server cannot be reached or refused the login, or the connection was lost.
+   * details: url (password hidden), reason.
+   */
+  PG_UNREACHABLE: spec<{ url: string; reason: string }>(
+    'dependency',
+    (d) =>
+      `cannot use the PostgreSQL palace at ${d.url}: ${d.reason} — check that the server runs and the URL ` +
+      '(--database-url or LOCI_DATABASE_URL) is right',
+  ),
+
   // ── drawers and search ─────────────────────────────────────────────────────
   /** No drawer has this id. details: id. */
   DRAWER_NOT_FOUND: spec<{ id: string }>(

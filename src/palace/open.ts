@@ -3,7 +3,8 @@
  * The SQLite-and-environment preset of the composition root: {@link openPalace} reads the settings
  * (`core/env.ts`), opens the palace database in the Loci home with the SQLite adapters of
  * `src/store/` and hands them to `createPalace`. With a `store` given it uses the in-memory graph,
- * tunnel and vector adapters instead.
+ * tunnel and vector adapters instead; with a PostgreSQL URL (`databaseUrl`, `LOCI_DATABASE_URL`) the
+ * PostgreSQL adapters (loaded on demand).
  */
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -23,6 +24,11 @@ export interface OpenPalaceOptions {
   home?: string;
   /** Use this store instead of the SQLite file in the home (e.g. `createMemoryStore()`). */
   store?: MemoryStore;
+  /**
+   * A PostgreSQL palace (`postgres://user[:pw]@host[:port]/db[?schema=name]`) instead of the SQLite
+   * file in the home. Default: `LOCI_DATABASE_URL`, else SQLite.
+   */
+  databaseUrl?: string;
   /** Diagnostics sink. Default: silent. */
   logger?: Logger;
   /** Time source. Default: the system clock. */
@@ -94,7 +100,12 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   const clock = opts.clock ?? systemClock;
   const embedder = opts.embedder !== undefined ? opts.embedder : await embedderFromSpec(settings.embedder, env);
   let ports: Pick<PalaceDeps, 'store' | 'graph' | 'tunnels' | 'vectors' | 'team'>;
-  if (opts.store) {
+  const databaseUrl = opts.store ? undefined : (opts.databaseUrl ?? settings.databaseUrl);
+  if (databaseUrl) {
+    // No PostgreSQL adapter of the team store yet: `loci serve` needs the SQLite palace for now.
+    const pg = await (await storeDoor()).openPostgresPalace(databaseUrl, { clock });
+    ports = { store: pg.store, graph: pg.graph, tunnels: pg.tunnels, vectors: pg.vectors };
+  } else if (opts.store) {
     const store = opts.store;
     const door = await storeDoor();
     ports = {

@@ -119,6 +119,8 @@ export interface PalaceStatus {
   bytes: number;
   schemaVersion: number;
   index: { lexical: string; vectors: string };
+  /** The database engine and how it stores vectors, when the store reports it (PostgreSQL). */
+  engine?: string;
 }
 
 /** An open palace. Call `close()` when done. */
@@ -385,6 +387,7 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
         bytes: s.bytes,
         schemaVersion: s.schemaVersion,
         index: { lexical: s.lexicalIndex, vectors: await vectors.describe() },
+        ...(s.engine ? { engine: s.engine } : {}),
       };
     },
 

@@ -33,6 +33,22 @@ export type { RoomRef, Tunnel, TunnelInput, TunnelStore } from './tunnel-port.js
 export { otherEnd, touches, tunnelId } from './tunnel-port.js';
 export { createMemoryTunnelStore } from './memory/tunnels.js';
 export { createSqliteTunnelStore } from './sqlite/tunnels.js';
+
+// ── PostgreSQL (loaded on demand: only a palace with a postgres:// URL loads `pg` and these adapters) ──
+export type { PostgresPorts, OpenPostgresOptions } from './postgres/open.js';
+
+/** Opens a PostgreSQL palace and returns its storage ports (see `store/postgres/open.ts`). */
+export async function openPostgresPalace(
+  url: string,
+  opts?: import('./postgres/open.js').OpenPostgresOptions,
+): Promise<import('./postgres/open.js').PostgresPorts> {
+  return (await import('./postgres/open.js')).openPostgresPalace(url, opts);
+}
+
+/** Drops the schema of a PostgreSQL palace with everything in it (benches and tests). */
+export async function dropPostgresPalace(url: string): Promise<void> {
+  return (await import('./postgres/admin.js')).dropPostgresPalace(url);
+}
 // ── team server (tokens, grants, audit, shared memories) ──────────────────────
 export type { TeamAuditEntry, TeamGrant, TeamMemoryVersion, TeamRight, TeamStore, TeamToken } from './team-port.js';
 export { TEAM_RIGHTS } from './team-port.js';

@@ -291,4 +291,6 @@ export interface StoreStats {
   lexicalIndex: string;
   /** Where the data lives. */
   location: string;
+  /** The database engine and its vector mode, when the adapter reports one (PostgreSQL). */
+  engine?: string;
 }

@@ -18,6 +18,11 @@ interface GraphContractOptions {
   name: string;
   /** Returns a fresh, initialised store with the default functional predicates. */
   make: () => Promise<GraphStore>;
+  /**
+   * Runs of the replay property test. Default 200; an adapter on a network server may pass fewer
+   * (each step is a round trip).
+   */
+  propertyRuns?: number;
   /** Tests this adapter cannot pass, each with the reason. */
   skip?: { reason: string; tests: string[] }[];
 }
@@ -489,7 +494,7 @@ export function runGraphContract(opts: GraphContractOptions): void {
               }
           }
         }),
-        { numRuns: 200 },
+        { numRuns: opts.propertyRuns ?? 200 },
       );
     });
   });

@@ -36,6 +36,7 @@ export const register: RegisterCommand = (program, ctx) => {
         mode: o.lexical ? 'lexical' : 'hybrid',
         captions: Boolean(o.captions),
         ...(o.only ? { only: o.only } : {}),
+        ...(ctx.globals().databaseUrl ? { databaseUrl: ctx.globals().databaseUrl! } : {}),
         onProgress: (m) => ctx.io.stderr(`${m}\n`),
       });
       if (o.json) return printJson(ctx.io, r);
@@ -51,7 +52,7 @@ export const register: RegisterCommand = (program, ctx) => {
       for (const k of Object.keys(r.by_category))
         rows.push([`cat ${k} (n=${r.by_category[k]!.n})`, r.by_category[k]!, r.baseline.by_category[k]!]);
       ctx.io.stdout(compare(rows));
-      ctx.io.stdout(c.dim(`rendering: ${r.rendering}\nembedder: ${r.embedder}\n`));
+      ctx.io.stdout(c.dim(`rendering: ${r.rendering}\nembedder: ${r.embedder}\nstorage: ${r.storage}\n`));
     });
   registerTranscriptsBench(bench, ctx);
   bench

@@ -25,6 +25,7 @@ export const register: RegisterCommand = (program, ctx) => {
           bytes: s.bytes,
           schema_version: s.schemaVersion,
           index: s.index,
+          ...(s.engine ? { engine: s.engine } : {}),
         });
       }
       const c = colors(ctx.io);
@@ -32,6 +33,7 @@ export const register: RegisterCommand = (program, ctx) => {
       ctx.io.stdout(`database ${s.database} (${bytes(s.bytes)}, schema v${s.schemaVersion})\n`);
       ctx.io.stdout(`${s.drawers} drawers from ${s.sources} sources\n`);
       ctx.io.stdout(`full-text index: ${s.index.lexical}; vectors: ${s.index.vectors}\n`);
+      if (s.engine) ctx.io.stdout(`engine: ${s.engine}\n`);
       if (s.drawers === 0) {
         ctx.io.stdout('\nempty — try `loci mine <folder>`\n');
         return;

@@ -6,7 +6,6 @@
 import type Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import type {
-  Drawer,
   DrawerInput,
   DrawerPatch,
   ListOptions,
@@ -16,87 +15,14 @@ import type {
   StoreStats,
 } from '../ports.js';
 import { materializeRow, sqlFilter, type DrawerRowInput } from '../shared.js';
+import { compareRow, toDrawer, toSource, type DrawerRow, type SourceRow } from '../sql-rows.js';
 import { createLexicalSearcher } from './lexical.js';
 import { mapSqliteError } from './driver.js';
 import { sqliteFeed } from './feed.js';
 import { sqliteUsage } from './usage.js';
 
-interface DrawerRow {
-  rid: number;
-  id: string;
-  wing: string;
-  room: string;
-  hall: string | null;
-  source: string | null;
-  source_hash: string | null;
-  source_mtime: number | null;
-  chunk_index: number;
-  line_start: number | null;
-  line_end: number | null;
-  content_date: string | null;
-  filed_at: string;
-  added_by: string;
-  content_hash: string;
-  metadata: string;
-  index_extra: string | null;
-  text: string;
-}
-
 /** The columns of a drawer that re-mining a source compares (see `bySource`). */
 type ComparedRow = Omit<DrawerRow, 'source' | 'filed_at' | 'added_by' | 'content_hash' | 'index_extra' | 'text'>;
-
-interface SourceRow {
-  source: string;
-  wing: string;
-  kind: string;
-  root: string | null;
-  size: number;
-  mtime_ms: number;
-  hash: string;
-  offset: number;
-  prefix_hash: string | null;
-  config: string;
-  state: string;
-  mined_at: string;
-}
-
-function toDrawer(r: DrawerRow): Drawer {
-  return {
-    id: r.id,
-    wing: r.wing,
-    room: r.room,
-    hall: r.hall,
-    source: r.source,
-    sourceHash: r.source_hash,
-    sourceMtime: r.source_mtime,
-    chunkIndex: r.chunk_index,
-    lineStart: r.line_start,
-    lineEnd: r.line_end,
-    contentDate: r.content_date,
-    filedAt: r.filed_at,
-    addedBy: r.added_by,
-    contentHash: r.content_hash,
-    metadata: JSON.parse(r.metadata) as Record<string, unknown>,
-    text: r.text,
-  };
-}
-
-function toSource(r: SourceRow): SourceState {
-  return {
-    source: r.source,
-    wing: r.wing,
-    kind: r.kind,
-    root: r.root,
-    size: r.size,
-    mtimeMs: r.mtime_ms,
-    hash: r.hash,
-    offset: r.offset,
-    prefixHash: r.prefix_hash,
-    config: r.config,
-    state: JSON.parse(r.state) as Record<string, unknown>,
-    minedAt: r.mined_at,
-  };
-}
 
 /** The columns of `sources` in the order of {@link SourceTuple}. */
 const SOURCE_COLUMNS = 'source, wing, kind, root, size, mtime_ms, hash, offset, prefix_hash, config, state, mined_at';
@@ -264,18 +190,8 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       if (info.changes > 0) s.ftsInsert.run(info.lastInsertRowid, m.search);
       return { id: m.id, added: info.changes > 0, updated: false };
     }
-    const meta = m.metadataJson;
-    const visible =
-      o.wing !== m.wing ||
-      o.room !== m.room ||
-      o.hall !== m.hall ||
-      o.chunk_index !== m.chunkIndex ||
-      o.line_start !== m.lineStart ||
-      o.line_end !== m.lineEnd ||
-      o.content_date !== m.contentDate;
-    if (visible || o.metadata !== meta || o.source_hash !== m.sourceHash || o.source_mtime !== m.sourceMtime) {
-      s.refresh.run({ ...m, metadata: meta, rid: o.rid });
-    }
+    const { visible, dirty } = compareRow(o, m);
+    if (dirty) s.refresh.run({ ...m, metadata: m.metadataJson, rid: o.rid });
     return { id: m.id, added: false, updated: visible };
   }
 

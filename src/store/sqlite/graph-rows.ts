@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Entity, EntityRow, Fact, FactRow, FactsFilter, GraphRows } from '../graph-port.js';
+import { toEntityRow, toFact, toFactRow, type SqlEntity, type SqlFact, type SqlFactRow } from '../sql-rows.js';
 
 const FACTS_OF =
   'SELECT rid, id, subject, predicate, object, object_is_literal, valid_from, valid_to, recorded_at, confidence ' +
@@ -19,89 +20,6 @@ export const FACT_COLUMNS = `f.rid, f.id, f.subject, s.name AS subject_name, f.p
 /** FROM clause matching {@link FACT_COLUMNS}. */
 export const FACT_FROM = `kg_facts f JOIN kg_entities s ON s.id = f.subject
   LEFT JOIN kg_entities o ON f.object_is_literal = 0 AND o.id = f.object`;
-
-/** A fact row as selected with {@link FACT_COLUMNS}. */
-export interface SqlFact {
-  rid: number;
-  id: string;
-  subject: string;
-  subject_name: string;
-  predicate: string;
-  object: string;
-  object_is_literal: number;
-  object_name: string;
-  valid_from: string | null;
-  valid_to: string | null;
-  recorded_at: string;
-  confidence: number;
-  sources: string;
-}
-
-/** Maps a selected row to a {@link Fact}. */
-export function toFact(r: SqlFact): Fact {
-  return {
-    id: r.id,
-    subject: r.subject,
-    subjectName: r.subject_name,
-    predicate: r.predicate,
-    object: r.object,
-    objectName: r.object_name,
-    literal: r.object_is_literal === 1,
-    validFrom: r.valid_from,
-    validTo: r.valid_to,
-    recordedAt: r.recorded_at,
-    confidence: r.confidence,
-    sources: (JSON.parse(r.sources) as string[]).sort(),
-  };
-}
-
-interface SqlEntity {
-  id: string;
-  name: string;
-  type: string;
-  properties: string;
-  created_at: string;
-  updated_at: string;
-}
-
-interface SqlFactRow {
-  rid: number;
-  id: string;
-  subject: string;
-  predicate: string;
-  object: string;
-  object_is_literal: number;
-  valid_from: string | null;
-  valid_to: string | null;
-  recorded_at: string;
-  confidence: number;
-}
-
-function toEntityRow(r: SqlEntity): EntityRow {
-  return {
-    id: r.id,
-    name: r.name,
-    type: r.type,
-    properties: JSON.parse(r.properties) as Record<string, unknown>,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
-
-function toFactRow(r: SqlFactRow): FactRow {
-  return {
-    seq: r.rid,
-    id: r.id,
-    subject: r.subject,
-    predicate: r.predicate,
-    object: r.object,
-    literal: r.object_is_literal === 1,
-    validFrom: r.valid_from,
-    validTo: r.valid_to,
-    recordedAt: r.recorded_at,
-    confidence: r.confidence,
-  };
-}
 
 /** The prepared statements of {@link SqliteRows}. */
 function prepareAll(db: Database.Database) {

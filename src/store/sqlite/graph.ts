@@ -8,7 +8,8 @@
 import type Database from 'better-sqlite3';
 import type { DrawerLink, Fact, GraphStats, GraphTables, TimelinePosition } from '../graph-port.js';
 import { mapSqliteError } from './driver.js';
-import { FACT_COLUMNS, FACT_FROM, SqliteRows, toFact, type SqlFact } from './graph-rows.js';
+import { toFact, type SqlFact } from '../sql-rows.js';
+import { FACT_COLUMNS, FACT_FROM, SqliteRows } from './graph-rows.js';
 import { KG_SCHEMA_V2 } from './graph-schema.js';
 
 /** Options of {@link createSqliteGraphTables}. */

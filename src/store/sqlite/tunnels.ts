@@ -6,30 +6,9 @@
 import type Database from 'better-sqlite3';
 import { isoAt, systemClock, type Clock } from '../../core/clock.js';
 import { otherEnd, tunnelId, type RoomRef, type Tunnel, type TunnelInput, type TunnelStore } from '../tunnel-port.js';
+import { toTunnel, type TunnelRow as Row } from '../sql-rows.js';
 import { mapSqliteError } from './driver.js';
 import { KG_SCHEMA_V2 } from './graph-schema.js';
-
-interface Row {
-  id: string;
-  source_wing: string;
-  source_room: string;
-  source_drawer: string | null;
-  target_wing: string;
-  target_room: string;
-  target_drawer: string | null;
-  label: string;
-  created_at: string;
-}
-
-function toTunnel(r: Row): Tunnel {
-  return {
-    id: r.id,
-    source: { wing: r.source_wing, room: r.source_room, drawerId: r.source_drawer },
-    target: { wing: r.target_wing, room: r.target_room, drawerId: r.target_drawer },
-    label: r.label,
-    createdAt: r.created_at,
-  };
-}
 
 const ORDER = ' ORDER BY created_at, id';
 
