@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { serveUi, type UiServing } from '../../src/ui/index.js';
 import type { DrawerPage, MemoryWriteAnswer, UiSearchResult } from '../../src/ui/api-types.js';
 import { isLociError } from '../../src/internal.js';
+import { loci } from '../helpers/cli.js';
 import { buildUiPalace, type UiPalace } from '../helpers/ui-palace.js';
 
 /** One HTTP request with any headers (fetch refuses to set Host). */
@@ -159,5 +160,15 @@ describe('loci ui server', () => {
     } finally {
       await t.close();
     }
+  });
+
+  test('a port in use is UI_LISTEN_FAILED; the CLI refuses another host without a token', async () => {
+    await assert.rejects(
+      serveUi({ home: fx.home, env: fx.env, port: ui.port }),
+      (e: unknown) => isLociError(e, 'UI_LISTEN_FAILED') && /in use/.test(e.message),
+    );
+    const r = loci(['ui', '--host', '0.0.0.0', '--port', '0'], { env: { ...fx.env, LOCI_TOKEN: '' } });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /\[UI_TOKEN_REQUIRED\]/);
   });
 });
