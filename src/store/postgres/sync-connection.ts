@@ -36,8 +36,15 @@ const connect = () => {
   ready.catch(() => { lost = true; });
 };
 if (!bootError) connect();
-const answer = (m) => { port.postMessage(m); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
+let pending = false;
+const answer = (m) => { pending = false; port.postMessage(m); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
+const fail = (e) => {
+  if (pending) answer({ error: { message: 'graph connection worker: ' + String(e && e.message) } });
+};
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
 port.on('message', async (m) => {
+  pending = true;
   if (bootError) {
     answer({ error: { message: 'cannot load pg: ' + String(bootError && bootError.message) } });
     return;
