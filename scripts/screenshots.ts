@@ -22,7 +22,6 @@ const ui = await serveUi({
   cwd: fixture.project,
   env: fixture.env,
   port: 0,
-  version: 'screenshots',
 });
 const origin = ui.url.replace(/\/$/, '');
 const { context, close } = await launchChromium();
@@ -31,7 +30,7 @@ try {
   const shots: [string, string, string][] = [
     ['palace', '/palace?wing=widget', 'table.list'],
     ['drawer', '', 'pre.verbatim'],
-    ['search', '/search?q=deploy+pipeline', 'li.hit'],
+    ['search', '/search?q=login+rate+limit', 'li.hit'],
     ['kg', '/kg/widget', 'li.fact'],
     ['memory', '/memory?name=run-the-browser-tests', 'form.editor'],
     ['agents', '/agents?prompt=how+do+we+deploy', 'pre.verbatim'],

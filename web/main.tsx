@@ -6,7 +6,9 @@
  */
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
+import { api } from './api';
 import { Link, navigate, useLocation } from './router';
+import { useLoad } from './util';
 import { AgentsPage } from './pages/agents';
 import { DrawerPage } from './pages/drawer';
 import { KgIndexPage, KgPage } from './pages/kg';
@@ -40,6 +42,7 @@ function View(props: { url: URL }) {
 
 function App() {
   const url = useLocation();
+  const [session] = useLoad(() => api.session(), []);
   useEffect(() => {
     // `/` anywhere but in a text field goes to the search box.
     const onKey = (e: KeyboardEvent) => {
@@ -72,6 +75,12 @@ function App() {
             </Link>
           ))}
         </nav>
+        {session.data && (
+          <span class="home" title={`memory files: ${session.data.memoryDir}`}>
+            {session.data.home}
+            {session.data.version ? ` · v${session.data.version}` : ''}
+          </span>
+        )}
       </header>
       <main id="content">
         <View key={url.pathname} url={url} />

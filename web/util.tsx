@@ -5,19 +5,21 @@
  * sets HTML from data.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure } from './api';
 
 /** The result of an async load: data, error or still loading. */
 export type Loaded<T> = { data: T; error: null } | { data: null; error: string | null };
 
-/** Loads `fn()` whenever `deps` change. */
+/** Loads `fn()` whenever `deps` change; the returned `reload` refreshes and keeps showing the old data meanwhile. */
 export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]): [Loaded<T>, () => void] {
   const [state, setState] = useState<Loaded<T>>({ data: null, error: null });
   const [tick, setTick] = useState(0);
+  const lastTick = useRef(tick);
   useEffect(() => {
     let live = true;
-    setState({ data: null, error: null });
+    if (lastTick.current === tick) setState({ data: null, error: null });
+    lastTick.current = tick;
     fn().then(
       (data) => live && setState({ data, error: null }),
       (e: unknown) => live && setState({ data: null, error: errorText(e) }),

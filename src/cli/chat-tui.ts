@@ -83,7 +83,8 @@ export async function runChatTui(
 ): Promise<void> {
   const out = (s: string) => void io.output.write(s);
   const st = io.style;
-  const rl: Interface = createInterface({ input: io.input, output: io.output, terminal: true, historySize: 200 });
+  const terminal = (io.input as { isTTY?: boolean }).isTTY === true;
+  const rl: Interface = createInterface({ input: io.input, output: io.output, terminal, historySize: 200 });
   let closed = false;
   const closing = new AbortController();
   rl.on('close', () => {
@@ -103,9 +104,27 @@ export async function runChatTui(
     lastSigint = now;
   });
 
-  const ask = async (q: string): Promise<string | undefined> => {
+  // Piped input arrives all at once: lines are queued so that none is lost while a turn runs.
+  const queued: string[] = [];
+  let wake: (() => void) | undefined;
+  if (!terminal) {
+    rl.on('line', (l) => {
+      queued.push(l);
+      wake?.();
+    });
+    rl.on('close', () => wake?.());
+  }
+  const nextQueued = async (q: string): Promise<string | undefined> => {
+    out(q);
+    while (queued.length === 0 && !closed) await new Promise<void>((r) => (wake = r));
+    const line = queued.shift();
+    if (line !== undefined) out(`${line}\n`);
+    return line;
+  };
+  const ask = async (q: string, also?: AbortSignal): Promise<string | undefined> => {
+    if (!terminal) return nextQueued(q);
     try {
-      return await rl.question(q, { signal: closing.signal });
+      return await rl.question(q, { signal: also ? AbortSignal.any([closing.signal, also]) : closing.signal });
     } catch {
       return undefined;
     }
@@ -113,12 +132,13 @@ export async function runChatTui(
 
   // The confirmation question for the shell tool, answered on the same prompt line.
   io.bindConfirm(async (summary: string) => {
-    const a = await ask(`${st.yellow('run')} ${st.bold(summary)}${st.yellow('?')} [y/N] `);
+    // Ctrl-C during the question stops the turn and so answers no.
+    const a = await ask(`${st.yellow('run')} ${st.bold(summary)}${st.yellow('?')} [y/N] `, turn?.signal);
     return a !== undefined && /^y(es)?$/i.test(a.trim());
   });
 
   out(`${ctrl.banner()}\n${st.dim('type /help for commands')}\n`);
-  while (!closed) {
+  for (;;) {
     const line = await ask(st.cyan('› '));
     if (line === undefined) break;
     const text = line.trim();

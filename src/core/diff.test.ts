@@ -1,7 +1,7 @@
 /** @module core/diff.test */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIFF_MAX_LINES, unifiedDiff } from './diff.js';
+import { unifiedDiff } from './diff.js';
 
 test('unifiedDiff: hunks with context, new files, no change', () => {
   const before = 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n';
@@ -18,8 +18,8 @@ test('unifiedDiff: hunks with context, new files, no change', () => {
   assert.equal(unifiedDiff('y.md', 'gone\n', undefined), '--- a/y.md\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-gone\n');
 });
 
-test('unifiedDiff: one changed line in a file over DIFF_MAX_LINES lines is one small hunk', () => {
-  const before = Array.from({ length: DIFF_MAX_LINES + 500 }, (_, i) => `line ${i}`).join('\n');
+test('unifiedDiff: one changed line in a file over 2,000 lines is one small hunk', () => {
+  const before = Array.from({ length: 2_500 }, (_, i) => `line ${i}`).join('\n'); // over the 2,000-line LCS cap
   const after = before.replace('line 1200\n', 'line 1200 changed\n');
   const diff = unifiedDiff('big.ts', before, after);
   assert.equal(diff.split('\n').filter((l) => l.startsWith('-') && !l.startsWith('---')).length, 1);

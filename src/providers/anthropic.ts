@@ -158,8 +158,14 @@ async function* anthropicStream(
       if (u !== undefined) {
         sawUsage = true;
         usage.outputTokens = countOf(field(u, 'output_tokens'));
-        // Newer servers repeat the input figures here; take them when present.
+        // Newer servers repeat the input and cache figures here (cumulative); take them when present.
         if (field(u, 'input_tokens') !== undefined) usage.inputTokens = countOf(field(u, 'input_tokens'));
+        if (field(u, 'cache_read_input_tokens') !== undefined) {
+          usage.cacheReadTokens = countOf(field(u, 'cache_read_input_tokens'));
+        }
+        if (field(u, 'cache_creation_input_tokens') !== undefined) {
+          usage.cacheCreationTokens = countOf(field(u, 'cache_creation_input_tokens'));
+        }
       }
     } else if (type === 'message_stop') {
       yield turn.done(model, sawUsage ? usage : undefined, stopReason);

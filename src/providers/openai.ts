@@ -171,7 +171,17 @@ async function* openaiStream(
     const toolCalls = field(delta, 'tool_calls');
     if (Array.isArray(toolCalls)) {
       for (const tc of toolCalls) {
-        const index = countOf(field(tc, 'index'));
+        let index = countOf(field(tc, 'index'));
+        const id = field(tc, 'id');
+        // Servers that omit `index` start each new call with a new id.
+        if (
+          field(tc, 'index') === undefined &&
+          typeof id === 'string' &&
+          calls.get(index)?.id &&
+          calls.get(index)?.id !== id
+        ) {
+          index = calls.size;
+        }
         const c = calls.get(index) ?? { id: '', name: '', json: '' };
         const fn = field(tc, 'function');
         if (typeof field(tc, 'id') === 'string') c.id = field(tc, 'id') as string;

@@ -214,6 +214,28 @@ describe('stream requests', () => {
     assert.deepEqual(sent, [{ role: 'user', content: '<system-reminder>a memory</system-reminder>\n\nthe prompt' }]);
   });
 
+  it('separates tool calls of servers that send no index, by their ids', async () => {
+    const chunk = (delta: unknown, finish: string | null = null) =>
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const call = (id: string, name: string, args: string) => ({
+      tool_calls: [{ id, type: 'function', function: { name, arguments: args } }],
+    });
+    server.reply('openai.chat', {
+      chunks: [
+        chunk(call('call_a', 'read', '{"path":"a.ts"}')),
+        chunk(call('call_b', 'read', '{"path":"b.ts"}')),
+        chunk({}, 'tool_calls'),
+        'data: [DONE]\n\n',
+      ],
+    });
+    const events = await collect(provider('openai').stream({ messages: [{ role: 'user', content: 'x' }] }));
+    const uses = events.flatMap((e) => (e.type === 'tool_use' ? [[e.block.id, e.block.input['path']]] : []));
+    assert.deepEqual(uses, [
+      ['call_a', 'a.ts'],
+      ['call_b', 'b.ts'],
+    ]);
+  });
+
   it('answers a streamed request by default with a short text (the loopback default handler)', async () => {
     const events = await collect(provider('openai').stream({ messages: [{ role: 'user', content: 'hi' }] }));
     const done = events.at(-1)!;

@@ -277,9 +277,18 @@ export function scanUrlPasswords(text: string, hits: SecretHit[]): void {
   }
 }
 
+/** Digits and symbols read as the letters they stand for (`s3cret`, `p4ssw0rd`), lower-cased. */
+function unLeet(s: string): string {
+  const map: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', $: 's', '@': 'a' };
+  return s.toLowerCase().replace(/[013457$@]/g, (c) => map[c] ?? c);
+}
+
 function urlPasswordIsSecret(user: string, pw: string): boolean {
   if (pw.length < 6 || pw === user || pw.startsWith('[REDACTED')) return false;
-  if (/^(?:\$|%[A-Z_]|<|\{|\*)/.test(pw) || URL_PLACEHOLDERS.test(pw.toLowerCase())) return false;
+  // `user[:password]@host`: the optional-part brackets of a usage line, around a placeholder.
+  const bare = pw.replace(/^\[|\]$/g, '');
+  if (/^(?:\$|%[A-Z_]|<|\{|\*)/.test(pw) || URL_PLACEHOLDERS.test(bare.toLowerCase())) return false;
+  if (URL_PLACEHOLDERS.test(unLeet(bare))) return false;
   if (/your|example|placeholder|changeme/i.test(pw) || isFillerToken(pw, 0)) return false;
   return true;
 }

@@ -5,6 +5,19 @@
  * JSON. Errors answer `{ error: { code, category, message, details } }` with 401 (no valid token),
  * 403 (no right on the wing), 404 (unknown id), 413 (body over the limit), 400 (other bad input),
  * 500 (anything else; logged).
+ *
+ * | op | body | answer |
+ * | --- | --- | --- |
+ * | `whoami` | — | `{ user, token, grants }` |
+ * | `search` | `{ query, options }` (`SearchOptions`) | `SearchResult` (wings narrowed to the readable ones) |
+ * | `get`, `neighbours` | `{ id }`, `{ id, n }` | `{ drawer }`, `{ drawers }` |
+ * | `wings`, `rooms`, `drawers`, `status` | —, `{ wing }`, `{ filter, opts }`, — | as the palace methods |
+ * | `add` | `{ input }` (`DrawerInput`) | `{ id, added, redactions }` |
+ * | `diary-write`, `diary-read` | `{ input }`, `{ agent, options }` | as the palace methods |
+ * | `kg` | `{ method, args }`, method one of `REMOTE_GRAPH_METHODS` | the graph method's result |
+ * | `memory-sync` | `MemorySyncRequest` | `MemorySyncResponse` |
+ * | `mine-upload` | `{ wing, root, files: [{ path, text }] }` | the mining summary |
+ * | `audit` | `{ after?, limit?, wing? }` | `{ entries }` (admin) |
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createError, isLociError, type LociError } from '../core/errors.js';
@@ -31,12 +44,24 @@ const str = (v: unknown, name: string): string => {
 function operations(team: Team): Record<string, Op> {
   return {
     whoami: async (_b, _p, who) => ({ user: who.user, token: who.tokenId, grants: who.grants }),
-    search: async (b, p) => p.search(str(b['query'], 'query'), obj(b['options'], 'options')),
+    search: async (b, p) => {
+      const o = obj(b['options'], 'options');
+      return p.search(str(b['query'], 'query'), {
+        ...o,
+        limit: Math.min(100, Math.max(1, Number(o['limit'] ?? 10) || 10)),
+      });
+    },
     get: async (b, p) => ({ drawer: (await p.get(str(b['id'], 'id'))) ?? null }),
     neighbours: async (b, p) => ({ drawers: await p.neighbours(str(b['id'], 'id'), Number(b['n'] ?? 1)) }),
     wings: async (_b, p) => p.listWings(),
     rooms: async (b, p) => p.listRooms(b['wing'] === undefined ? undefined : str(b['wing'], 'wing')),
-    drawers: async (b, p) => p.listDrawers(obj(b['filter'], 'filter'), obj(b['opts'], 'opts')),
+    drawers: async (b, p) => {
+      const o = obj(b['opts'], 'opts');
+      return p.listDrawers(obj(b['filter'], 'filter'), {
+        ...o,
+        limit: Math.min(1000, Number(o['limit'] ?? 100) || 100),
+      });
+    },
     add: async (b, p) => p.addDrawer(obj(b['input'], 'input') as never),
     status: async (_b, p) => p.status(),
     'diary-write': async (b, p) => p.diaryWrite(obj(b['input'], 'input') as never),

@@ -9,6 +9,7 @@ import {
   buildPromptContext,
   createError,
   editMemory,
+  estimateTokens,
   excerptChars,
   findMemory,
   forgetMemory,
@@ -43,6 +44,7 @@ import type {
   PalaceTree,
   RecallView,
   StatusView,
+  UiHit,
   UiSearchResult,
   WakeUpView,
 } from './api-types.js';
@@ -68,7 +70,7 @@ export function summary(d: Drawer): DrawerSummary {
 }
 
 /** A whole number parameter within [min, max], or `fallback` when absent (INVALID_ARGUMENT otherwise). */
-export function intParam(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+function intParam(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max)
@@ -142,7 +144,7 @@ export async function search(
   const tokens = new Set(r.tokens);
   return {
     ...r,
-    hits: r.hits.map(({ text, context: _context, ...hit }) => {
+    hits: r.hits.map(({ text, context: _context, ...hit }): UiHit => {
       const ex = excerptChars(text, matchSpans(text, tokens), EXCERPT_CHARS);
       const spans = matchSpans(ex.text, tokens).map((s): [number, number] => [s.start, s.end]);
       return { ...hit, excerpt: ex.text, spans, chars: text.length };
@@ -270,7 +272,7 @@ export async function recallView(ctx: ApiContext, prompt: string): Promise<Recal
   });
   return {
     text: r.text,
-    tokens: Math.ceil(r.text.length / 4),
+    tokens: estimateTokens(r.text),
     bytes: r.bytes,
     selector: r.selector,
     reason: r.reason ?? null,

@@ -5,4 +5,4 @@
  * server is `server.ts` (Hono); the page is built from `web/` into `dist/ui/assets`. Loaded only by
  * `loci ui`, so other commands never pay for it.
  */
-export { serveUi, type ServeUiOptions, type UiServing } from './server.js';
+export { serveUi, type UiServing } from './server.js';

@@ -23,12 +23,12 @@ import {
   type Palace,
 } from '../internal.js';
 import * as api from './api.js';
-import type { CorrectBody, InvalidateBody, MemoryEditBody, SessionInfo } from './api-types.js';
+import type { ApiError, CorrectBody, InvalidateBody, MemoryEditBody, SessionInfo } from './api-types.js';
 import { isLoopback } from '../core/loopback.js';
 import { CSRF_HEADER, guards } from './security.js';
 
 /** Options of {@link serveUi}. */
-export interface ServeUiOptions {
+interface ServeUiOptions {
   /** Palace to serve (not closed by `close()`). Default: `openPalace({ home, env })`. */
   palace?: Palace;
   /** Palace folder when `palace` is not given. Default: `LOCI_HOME` or `~/.loci`. */
@@ -120,8 +120,8 @@ function statusOf(e: unknown): 400 | 404 | 500 {
   return e.category === 'user' ? 400 : 500;
 }
 
-/** Builds the Hono app (exported for tests that call `app.request` without a socket). */
-export function createUiApp(ctx: api.ApiContext, o: AppOptions) {
+/** Builds the Hono app over an API context. */
+function createUiApp(ctx: api.ApiContext, o: AppOptions) {
   const csrf = randomBytes(24).toString('base64url');
   const assets = loadAssets(o.assetsDir);
   const app = new Hono();
@@ -131,7 +131,8 @@ export function createUiApp(ctx: api.ApiContext, o: AppOptions) {
     const code = isLociError(e) ? e.code : 'INTERNAL';
     const message = isLociError(e) ? e.message : 'internal error (see the terminal running `loci ui`)';
     if (status === 500) o.logger.log('error', 'loci ui request failed', { error: String(e) });
-    return c.json({ error: { code, message } }, status);
+    const answer: ApiError = { error: { code, message } };
+    return c.json(answer, status);
   });
   const q = (c: Context, name: string) => c.req.query(name) || undefined;
   const body = async <T>(c: Context): Promise<T> => {

@@ -150,6 +150,19 @@ describe('loci chat -p', () => {
     });
   }
 
+  it('reads piped lines one after the other without a terminal (none lost while a turn runs)', async () => {
+    const s = setup();
+    server.reply(ROUTE, streamReply(ROUTE, { text: 'First answer.' }), streamReply(ROUTE, { text: 'Second answer.' }));
+    const r = await lociAsync(['chat'], {
+      cwd: s.project,
+      env: s.env,
+      input: 'first question here\nsecond question here\n/context\n',
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /First answer\.[\s\S]*Second answer\.[\s\S]*section\s+tokens\s+of window/);
+    s.cleanup();
+  });
+
   it('rejects an unknown tool in --allow', async () => {
     const s = setup();
     const r = await lociAsync(['chat', '-p', 'x', '--allow', 'read,teleport'], { cwd: s.project, env: s.env });

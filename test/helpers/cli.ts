@@ -35,13 +35,14 @@ export function loci(
 /** Like {@link loci} but asynchronous (for concurrent runs). */
 export function lociAsync(
   args: string[],
-  opts: { home?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  opts: { home?: string; env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
 ): Promise<RunResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: opts.cwd ?? ROOT,
       env: { ...process.env, NO_COLOR: '1', ...(opts.home ? { LOCI_HOME: opts.home } : {}), ...opts.env },
     });
+    child.stdin.end(opts.input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -283,6 +283,8 @@ export const CLEAN_LINES: readonly string[] = [
   // URLs.
   'postgres://postgres:postgres@localhost:5432/app',
   'postgres://user:password@localhost/db',
+  'expected postgres://user[:password]@host[:port]/database',
+  'postgres://me:s3cret@db.example:5433/team and mysql://root:p4ssw0rd@h/db',
   'https://user:${TOKEN}@github.com/acme/api.git',
   'redis://:changeme@cache:6379',
   'https://example.com/a:b and git@github.com:org/repo.git and ssh://git@host:22/x',

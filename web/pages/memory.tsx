@@ -39,7 +39,7 @@ function Budget(props: { b: MemoryBudget }) {
 }
 
 function Editor(props: { name: string; onSaved: () => void }) {
-  const [state] = useLoad(() => api.memory(props.name), [props.name]);
+  const [state, reloadMemory] = useLoad(() => api.memory(props.name), [props.name]);
   const [draft, setDraft] = useState<{
     description: string;
     body: string;
@@ -53,9 +53,11 @@ function Editor(props: { name: string; onSaved: () => void }) {
     const m = state.data?.memory;
     if (m)
       setDraft({ description: m.description, body: m.body, type: m.type ?? '', privacy: m.privacy, pinned: m.pinned });
+  }, [state.data]);
+  useEffect(() => {
     setMsg(null);
     setConfirm(false);
-  }, [state.data]);
+  }, [props.name]);
   return (
     <Show state={state}>
       {(v) =>
@@ -64,18 +66,21 @@ function Editor(props: { name: string; onSaved: () => void }) {
             class="editor"
             onSubmit={(e) => {
               e.preventDefault();
+              // Only what changed: a file without frontmatter can still have its body edited.
+              const m = v.memory;
               api
                 .editMemory(props.name, {
-                  description: draft.description,
-                  body: draft.body,
-                  ...(draft.type ? { type: draft.type } : {}),
-                  privacy: draft.privacy,
-                  pinned: draft.pinned,
+                  ...(draft.description !== m.description ? { description: draft.description } : {}),
+                  ...(draft.body !== m.body ? { body: draft.body } : {}),
+                  ...(draft.type && draft.type !== m.type ? { type: draft.type } : {}),
+                  ...(draft.privacy !== m.privacy ? { privacy: draft.privacy } : {}),
+                  ...(draft.pinned !== m.pinned ? { pinned: draft.pinned } : {}),
                 })
                 .then(
                   (r) => {
                     setMsg(r.changed ? `saved ${r.memory.file}` : 'unchanged');
                     props.onSaved();
+                    reloadMemory();
                     if (r.memory.name !== props.name)
                       navigate(`/memory?name=${encodeURIComponent(r.memory.name)}`, true);
                   },

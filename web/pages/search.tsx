@@ -11,7 +11,8 @@ import { api } from '../api';
 import { Link, navigate } from '../router';
 import { Copy, Highlight, errorText, num, useLoad, where } from '../util';
 
-const HALLS = ['', 'facts', 'events', 'discoveries', 'preferences', 'advice', 'diary'];
+/** Halls the miners and writers assign (conversations: the first six; diary and summaries: their own). */
+const HALLS = ['', 'facts', 'events', 'discoveries', 'preferences', 'advice', 'general', 'diary', 'summary'];
 type Filters = Record<'q' | 'wing' | 'room' | 'hall' | 'since' | 'until', string>;
 
 function fromUrl(url: URL): Filters {
