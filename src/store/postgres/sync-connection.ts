@@ -23,7 +23,9 @@ export interface SyncConnection {
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const { port, flag, pgPath, config } = workerData;
-const pg = require(pgPath);
+// A failure to load the driver must still answer every call (the caller is blocked until it does).
+let pg, bootError;
+try { pg = require(pgPath); } catch (e) { bootError = e; }
 const types = { getTypeParser: (oid, f) => (oid === 20 || oid === 1700 ? Number : pg.types.getTypeParser(oid, f)) };
 let client, ready, lost = false;
 const connect = () => {
@@ -33,9 +35,20 @@ const connect = () => {
   ready = client.connect();
   ready.catch(() => { lost = true; });
 };
-connect();
-const answer = (m) => { port.postMessage(m); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
+if (!bootError) connect();
+let pending = false;
+const answer = (m) => { pending = false; port.postMessage(m); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
+const fail = (e) => {
+  if (pending) answer({ error: { message: 'graph connection worker: ' + String(e && e.message) } });
+};
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
 port.on('message', async (m) => {
+  pending = true;
+  if (bootError) {
+    answer({ error: { message: 'cannot load pg: ' + String(bootError && bootError.message) } });
+    return;
+  }
   // A connection that died (server restart, terminated backend) is replaced on the next statement;
   // the transaction it held is gone, so the statement that saw it die fails.
   if (lost && !m.close) connect();
