@@ -16,7 +16,7 @@ export interface OptionSpec {
 }
 
 /** What {@link parseDirect} read: the global options, the positional words and the command's options. */
-export interface DirectArgs {
+interface DirectArgs {
   home?: string;
   args: string[];
   /** By commander's key (`--dry-run` → `dryRun`): a string for a value option, `true` for a flag. */

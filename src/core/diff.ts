@@ -7,7 +7,7 @@
  */
 
 /** Above this many lines on either side, the diff is a whole replacement. */
-export const DIFF_MAX_LINES = 2000;
+const DIFF_MAX_LINES = 2000;
 
 type Op = [' ' | '-' | '+', string];
 

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { day } from './contract-helpers.js';
 
 /** One step of a random graph history. */
-export type Op =
+type Op =
   | {
       kind: 'add';
       s: string;
