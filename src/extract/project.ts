@@ -50,12 +50,20 @@ interface NotesToArchive {
   date: string;
 }
 
-/** Stores one version of a session's notes as a drawer; true when it was new. */
-export async function archiveSessionNotes(palace: Pick<Palace, 'addDrawer'>, n: NotesToArchive): Promise<boolean> {
+/**
+ * Stores the latest version of a session's notes as a drawer and removes the session's earlier
+ * versions (notes are a running digest of the archived transcript, not words said: one per session,
+ * so a session archived in many steps holds what a single archive would); true when it was new.
+ */
+export async function archiveSessionNotes(
+  palace: Pick<Palace, 'addDrawer' | 'listDrawers' | 'deleteDrawer'>,
+  n: NotesToArchive,
+): Promise<boolean> {
   if (!n.notes.trim()) return false;
+  const wing = n.cwd ? projectWing(n.cwd) : 'sessions';
   const r = await palace.addDrawer({
     id: stableId('d', 'session-notes', n.sessionId, sha256(n.notes)),
-    wing: n.cwd ? projectWing(n.cwd) : 'sessions',
+    wing,
     room: 'session-notes',
     hall: 'summary',
     source: null,
@@ -65,5 +73,10 @@ export async function archiveSessionNotes(palace: Pick<Palace, 'addDrawer'>, n: 
     text: n.notes,
     indexExtra: 'session notes where we left off',
   });
-  return r.added;
+  if (!r.added) return false;
+  const { drawers } = await palace.listDrawers({ wing, room: 'session-notes' }, { limit: 10_000 });
+  for (const d of drawers) {
+    if (d.id !== r.id && d.metadata['sessionId'] === n.sessionId) await palace.deleteDrawer(d.id);
+  }
+  return true;
 }
