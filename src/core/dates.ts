@@ -43,7 +43,8 @@ const MONTHS = [
   'November',
   'December',
 ] as const;
-const COUNTS: Readonly<Record<string, number>> = {
+/** Number words of date phrases ("in two weeks", "a couple of days ago"), by lower-cased word. */
+export const NUMBER_WORDS: Readonly<Record<string, number>> = {
   a: 1,
   an: 1,
   one: 1,
@@ -56,7 +57,11 @@ const COUNTS: Readonly<Record<string, number>> = {
   eight: 8,
   nine: 9,
   ten: 10,
+  eleven: 11,
+  twelve: 12,
   'a couple of': 2,
+  'couple of': 2,
+  'a couple': 2,
 };
 const COUNT = String.raw`(\d{1,3}|a couple of|an?|one|two|three|four|five|six|seven|eight|nine|ten)`;
 const WD = String.raw`(mon|tues|wednes|thurs|fri|satur|sun)day`;
@@ -67,7 +72,7 @@ const dayOf = (ms: number): number => Math.floor(ms / DAY_MS);
 const isoOfDay = (d: number): string => new Date(d * DAY_MS).toISOString().slice(0, 10);
 const weekdayOf = (d: number): number => new Date(d * DAY_MS).getUTCDay();
 const mondayOf = (d: number): number => d - ((weekdayOf(d) + 6) % 7);
-const count = (s: string): number => COUNTS[s.toLowerCase()] ?? Number(s);
+const count = (s: string): number => NUMBER_WORDS[s.toLowerCase()] ?? Number(s);
 const ymOf = (d: number): [number, number] => {
   const t = new Date(d * DAY_MS);
   return [t.getUTCFullYear(), t.getUTCMonth()];

@@ -21,6 +21,7 @@
  *
  * A month and day without a year take the year that puts them closest to the anchor.
  */
+import { NUMBER_WORDS } from '../../core/dates.js';
 import { DAY_MS, MONTH_NAME, WEEKDAY_NAME, isCalendarDay, isoDay, monthIndex, weekdayIndex } from '../../text/index.js';
 
 /** A date phrase found in text. */
@@ -34,26 +35,6 @@ export interface DateMention {
   /** How much of the date the phrase gives. */
   precision: 'day' | 'week' | 'month' | 'year';
 }
-
-const NUMBERS: Record<string, number> = {
-  a: 1,
-  an: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  'a couple of': 2,
-  'couple of': 2,
-  'a couple': 2,
-};
 
 const NUM =
   '(\\d{1,2}|a couple of|couple of|a couple|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)';
@@ -75,7 +56,7 @@ const addDays = (x: Ymd, n: number) => ymd(ms(x) + n * DAY_MS);
 const weekday = (x: Ymd) => new Date(ms(x)).getUTCDay();
 const monday = (x: Ymd) => addDays(x, -((weekday(x) + 6) % 7));
 const validDay = isCalendarDay;
-const num = (s: string) => NUMBERS[s.toLowerCase()] ?? Number(s);
+const num = (s: string) => NUMBER_WORDS[s.toLowerCase()] ?? Number(s);
 
 function addUnits(a: Ymd, unit: string, n: number): { at: Ymd; precision: DateMention['precision'] } {
   const u = unit.toLowerCase();
