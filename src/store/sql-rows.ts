@@ -1,11 +1,12 @@
 /**
  * @module store/sql-rows
- * The row shapes the SQL adapters (SQLite, PostgreSQL) share — drawers, sources, facts, tunnels, as
- * their tables store them — and their mapping to the port records. Pure: no driver, no SQL.
+ * The row shapes the SQL adapters (SQLite, PostgreSQL) share — drawers, sources, facts, tunnels,
+ * team tokens and audit, as their tables store them — and their mapping to the port records. Pure: no driver, no SQL.
  */
 import type { EntityRow, Fact, FactRow } from './graph-port.js';
 import type { Drawer, SourceState } from './ports.js';
 import type { DrawerRowInput } from './shared.js';
+import type { TeamAuditEntry, TeamGrant, TeamToken } from './team-port.js';
 import type { Tunnel } from './tunnel-port.js';
 
 /** A drawer row (`SELECT *` of table `drawers`, without a search column). */
@@ -213,3 +214,41 @@ export function toTunnel(r: TunnelRow): Tunnel {
     createdAt: r.created_at,
   };
 }
+
+/** A row of `team_tokens`. */
+export interface TokenRow {
+  id: string;
+  user: string;
+  hash: string;
+  grants: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** A row of `team_audit` (`seq` may arrive as a string from PostgreSQL's bigint). */
+export interface AuditRow {
+  seq: number;
+  at: string;
+  user: string;
+  action: string;
+  wing: string;
+  target: string;
+  details: string;
+}
+
+/** A token row as the port's record. */
+export const toToken = (r: TokenRow): TeamToken => ({
+  id: r.id,
+  user: r.user,
+  hash: r.hash,
+  grants: JSON.parse(r.grants) as TeamGrant[],
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+});
+
+/** An audit row as the port's record. */
+export const toAudit = (r: AuditRow): TeamAuditEntry => ({
+  ...r,
+  seq: Number(r.seq),
+  details: JSON.parse(r.details) as Record<string, unknown>,
+});

@@ -5,7 +5,8 @@
  * serves carries none. Writes run in `withWriteTx` (the palace's advisory write lock): the memory
  * compare-and-swap reads the newest version and appends the next one in one transaction.
  */
-import type { TeamAuditEntry, TeamGrant, TeamMemoryVersion, TeamStore, TeamToken } from '../team-port.js';
+import type { TeamMemoryVersion, TeamStore } from '../team-port.js';
+import { toAudit, toToken, type AuditRow, type TokenRow } from '../sql-rows.js';
 import { readQuery, withWriteTx, type PgPool, type PgTarget } from './connect.js';
 
 const SCHEMA = `
@@ -22,37 +23,6 @@ CREATE TABLE IF NOT EXISTS team_memories (
   author TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (project, file, version)
 );`;
 
-interface TokenRow {
-  id: string;
-  user: string;
-  hash: string;
-  grants: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-interface AuditRow {
-  seq: number;
-  at: string;
-  user: string;
-  action: string;
-  wing: string;
-  target: string;
-  details: string;
-}
-
-const toToken = (r: TokenRow): TeamToken => ({
-  id: r.id,
-  user: r.user,
-  hash: r.hash,
-  grants: JSON.parse(r.grants) as TeamGrant[],
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
-});
-const toAudit = (r: AuditRow): TeamAuditEntry => ({
-  ...r,
-  seq: Number(r.seq),
-  details: JSON.parse(r.details) as Record<string, unknown>,
-});
 const toVersion = (r: TeamMemoryVersion): TeamMemoryVersion => ({ ...r, version: Number(r.version) });
 
 /** The team tables of a PostgreSQL palace (call `init()` before use). */

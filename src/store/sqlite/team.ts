@@ -7,7 +7,8 @@
  * compare-and-swap is one `INSERT … SELECT` guarded by the newest version.
  */
 import type Database from 'better-sqlite3';
-import type { TeamAuditEntry, TeamGrant, TeamMemoryVersion, TeamStore, TeamToken } from '../team-port.js';
+import type { TeamAuditEntry, TeamMemoryVersion, TeamStore, TeamToken } from '../team-port.js';
+import { toAudit, toToken, type AuditRow, type TokenRow } from '../sql-rows.js';
 import { mapSqliteError } from './driver.js';
 
 const SCHEMA = `
@@ -39,37 +40,7 @@ CREATE TABLE IF NOT EXISTS team_memories (
 ) WITHOUT ROWID;
 `;
 
-interface TokenRow {
-  id: string;
-  user: string;
-  hash: string;
-  grants: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-interface AuditRow {
-  seq: number;
-  at: string;
-  user: string;
-  action: string;
-  wing: string;
-  target: string;
-  details: string;
-}
 type MemoryRow = TeamMemoryVersion;
-
-const toToken = (r: TokenRow): TeamToken => ({
-  id: r.id,
-  user: r.user,
-  hash: r.hash,
-  grants: JSON.parse(r.grants) as TeamGrant[],
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
-});
-const toAudit = (r: AuditRow): TeamAuditEntry => ({
-  ...r,
-  details: JSON.parse(r.details) as Record<string, unknown>,
-});
 
 const LATEST = `SELECT * FROM team_memories WHERE project = ? AND file = ? ORDER BY version DESC LIMIT 1`;
 
