@@ -4,7 +4,7 @@
  * team tokens and audit, as their tables store them — and their mapping to the port records. Pure: no driver, no SQL.
  */
 import type { EntityRow, Fact, FactRow } from './graph-port.js';
-import type { Drawer, SourceState } from './ports.js';
+import type { Drawer, DrawerInput, DrawerPatch, SourceState } from './ports.js';
 import type { DrawerRowInput } from './shared.js';
 import type { TeamAuditEntry, TeamGrant, TeamToken } from './team-port.js';
 import type { Tunnel } from './tunnel-port.js';
@@ -252,3 +252,18 @@ export const toAudit = (r: AuditRow): TeamAuditEntry => ({
   seq: Number(r.seq),
   details: JSON.parse(r.details) as Record<string, unknown>,
 });
+
+/**
+ * A drawer row with a patch applied, as the input the adapters re-materialise (`update`): fields
+ * the patch leaves undefined keep their stored values, and the id never changes.
+ */
+export function patchedDrawer(row: DrawerRow, patch: DrawerPatch): { cur: Drawer; input: DrawerInput } {
+  const cur = toDrawer(row);
+  const input: DrawerInput = {
+    ...cur,
+    indexExtra: row.index_extra ?? undefined,
+    ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+    id: cur.id,
+  };
+  return { cur, input };
+}

@@ -6,11 +6,12 @@
  * lock (`withWriteTx`), so several processes can write one palace and the feed's positions commit
  * in order; puts are idempotent (ids are content-addressed as on SQLite).
  */
-import type { DrawerInput, DrawerPatch, ListOptions, MemoryStore, StoreStats, UsageRecord } from '../ports.js';
+import type { DrawerPatch, ListOptions, MemoryStore, StoreStats, UsageRecord } from '../ports.js';
 import { materializeRow } from '../shared.js';
 import { isConnectionError, mapPgError, readQuery, withWriteTx, type PgPool, type PgTarget } from './connect.js';
 import { searchBm25 } from './lexical.js';
 import {
+  patchedDrawer,
   toDrawer,
   toSource,
   type ComparedRow,
@@ -114,13 +115,7 @@ export function createPostgresStore(pool: PgPool, target: PgTarget, opts: Postgr
         const [row] = (await c.query(`SELECT ${DRAWER_COLS} FROM drawers WHERE id = $1 FOR UPDATE`, [id]))
           .rows as PgDrawerRow[];
         if (!row) return undefined;
-        const cur = toDrawer(row);
-        const input: DrawerInput = {
-          ...cur,
-          indexExtra: row.index_extra ?? undefined,
-          ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
-          id: cur.id,
-        };
+        const { cur, input } = patchedDrawer(row, patch);
         const m = materializeRow(input, cur.filedAt);
         const ix = indexText(m.search);
         const old = (

@@ -15,7 +15,7 @@ import type {
   StoreStats,
 } from '../ports.js';
 import { materializeRow, sqlFilter, type DrawerRowInput } from '../shared.js';
-import { compareRow, toDrawer, toSource, type DrawerRow, type SourceRow } from '../sql-rows.js';
+import { compareRow, patchedDrawer, toDrawer, toSource, type DrawerRow, type SourceRow } from '../sql-rows.js';
 import { createLexicalSearcher } from './lexical.js';
 import { mapSqliteError } from './driver.js';
 import { sqliteFeed } from './feed.js';
@@ -276,13 +276,7 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       return tx(() => {
         const row = s.byId.get(id) as DrawerRow | undefined;
         if (!row) return undefined;
-        const cur = toDrawer(row);
-        const input: DrawerInput = {
-          ...cur,
-          indexExtra: row.index_extra ?? undefined,
-          ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
-          id: cur.id,
-        };
+        const { cur, input } = patchedDrawer(row, patch);
         const { metadataJson, ...m } = materializeRow(input, cur.filedAt);
         s.updateRow.run({ ...m, metadata: metadataJson, indexExtra: input.indexExtra ?? null, rid: row.rid });
         s.ftsDelete.run(row.rid);
