@@ -52,6 +52,8 @@ interface ChatSetup {
   cwd: string;
   memoryDir: string;
   palace: Palace | undefined;
+  /** Reports a problem the user must know of (stderr, one line). */
+  warn: (message: string) => void;
   tools: AgentTool[];
   started: string;
   title: string | undefined;
@@ -142,6 +144,7 @@ async function setUp(ctx: CliContext, o: ChatCliOptions): Promise<ChatSetup> {
     cwd,
     memoryDir,
     palace,
+    warn: (m: string) => ctx.io.stderr(`loci: chat: ${m}\n`),
     tools,
     started: new Date().toISOString(),
     title: undefined,
@@ -243,7 +246,12 @@ function controller(s: ChatSetup): ChatController {
       return list.map((x, i) => `${String(i + 1).padStart(3)}  ${x.updated.slice(0, 16)}  ${x.title}`).join('\n');
     },
     async close() {
-      await s.context.flushArchive().catch(() => 0);
+      // An archive that fails at exit is said, never swallowed: those messages are not in the palace.
+      await s.context
+        .flushArchive()
+        .catch((e: unknown) =>
+          s.warn(`the last messages could not be archived into the palace: ${(e as Error)?.message ?? String(e)}`),
+        );
       await s.palace?.close();
     },
   };
