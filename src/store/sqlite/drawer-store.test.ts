@@ -10,6 +10,7 @@ import { after, test } from 'node:test';
 import { runStoreContract } from '../../testing/store-contract.js';
 import { openDatabase } from './driver.js';
 import { createSqliteStore } from './drawer-store.js';
+import { latestVersion } from './migrations.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loci-store-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,4 +43,18 @@ test('room sizes are read from the covering index; listings of a room keep the (
     'SEARCH d USING INDEX drawers_wing_room (wing=? AND room=?)',
   );
   await store.close();
+});
+
+test('a palace of schema 4 gets the room sizes index when it next opens', async () => {
+  const path = join(dir, 'v4.db');
+  const old = openDatabase(path);
+  await createSqliteStore(old, { path }).put([{ wing: 'w', room: 'r', text: 'naïve' }]);
+  old.exec('DROP INDEX drawers_room_bytes');
+  old.pragma('user_version = 4');
+  old.close();
+  const db = openDatabase(path);
+  assert.equal(db.pragma('user_version', { simple: true }), latestVersion());
+  assert.ok(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'drawers_room_bytes'").get());
+  assert.deepEqual(await createSqliteStore(db, { path }).roomSizes(), [{ wing: 'w', room: 'r', count: 1, bytes: 6 }]);
+  db.close();
 });
