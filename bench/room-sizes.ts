@@ -9,8 +9,10 @@
  * palace migrates it (a schema-4 palace gets the index: timed as open_ms). Every variant must give
  * the same per-room numbers (checked before timing); the query plans are printed. Last, what the
  * index costs writes: `--insert N` drawers put in batches of 1,000 into two fresh palaces, with and
- * without the index, alternating.
+ * without the index, alternating. With `--database-url`, the same drawers in a fresh PostgreSQL
+ * schema: `roomSizes` (sum(octet_length(text))) against `countRooms`, round-robin.
  * Usage: npm run build && node --import tsx bench/room-sizes.ts --home DIR [--rounds 7] [--insert 30000]
+ *   [--database-url postgres://…]
  *   DIR is a palace home, e.g. one built by `bench/search-latency.ts --keep X` (X/home).
  */
 import Database from 'better-sqlite3';
@@ -28,6 +30,9 @@ const home = arg('home', '');
 if (!home) throw new Error('--home DIR is required (a palace home, e.g. from bench/search-latency.ts --keep)');
 const ROUNDS = Number(arg('rounds', '7'));
 const INSERT = Number(arg('insert', '30000'));
+const pgBase = arg('database-url', '');
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 // Opening the palace migrates it: on a palace of schema 4 this builds the room-sizes index (timed once).
 let t0 = performance.now();
@@ -111,9 +116,58 @@ for (const [b, batch] of batches.entries()) {
 }
 for (const w of Object.values(writers)) await w.close();
 rmSync(work, { recursive: true, force: true });
-const perSecond = (ms: number) => Math.round((batches.length * 1000) / (ms / 1000));
+const perSecond = (ms: number) => (ms > 0 ? Math.round((batches.length * 1000) / (ms / 1000)) : null);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+// PostgreSQL (with --database-url): the same drawers' wing, room and text copied into a fresh palace schema (the
+// search column as the adapter fills it, to_tsvector of the text), then countRooms and roomSizes round-robin.
+let postgres: unknown = 'skipped (no --database-url)';
+if (pgBase) {
+  const url = new URL(pgBase);
+  url.searchParams.set('schema', `bench_room_sizes_${process.pid}`);
+  const pgPalace = await openPalace({
+    home: mkdtempSync(join(tmpdir(), 'loci-bench-pg-')),
+    databaseUrl: url.toString(),
+  });
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: pgBase, options: `-c search_path=bench_room_sizes_${process.pid}` });
+  await client.connect();
+  try {
+    const src = new Database(join(home, 'palace.db'), { readonly: true });
+    const rows = src.prepare('SELECT id, wing, room, text FROM drawers ORDER BY rid').all() as Record<string, string>[];
+    src.close();
+    for (let i = 0; i < rows.length; i += 2000) {
+      const part = rows.slice(i, i + 2000);
+      await client.query(
+        'INSERT INTO drawers (id, wing, room, filed_at, added_by, content_hash, text, search, dl) ' +
+          "SELECT id, wing, room, '2026-01-01', 'bench', md5(text), text, to_tsvector('simple', text), 100 " +
+          'FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t(id, wing, room, text)',
+        [part.map((r) => r.id), part.map((r) => r.wing), part.map((r) => r.room), part.map((r) => r.text)],
+      );
+    }
+    await client.query('VACUUM ANALYZE drawers');
+    const ms = { countRooms: [] as number[], roomSizes: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      t0 = performance.now();
+      await pgPalace.store.countRooms();
+      ms.countRooms.push(performance.now() - t0);
+      t0 = performance.now();
+      await pgPalace.store.roomSizes();
+      ms.roomSizes.push(performance.now() - t0);
+    }
+    const version = (await client.query('SHOW server_version')).rows[0].server_version as string;
+    postgres = {
+      server: version,
+      drawers: rows.length,
+      'baseline: countRooms median_ms': +median(ms.countRooms).toFixed(1),
+      'roomSizes: sum(octet_length(text)) median_ms': +median(ms.roomSizes).toFixed(1),
+    };
+  } finally {
+    await client.query(`DROP SCHEMA bench_room_sizes_${process.pid} CASCADE`);
+    await client.end();
+    await pgPalace.close();
+  }
+}
+
 const out = {
   bench: 'room-sizes',
   drawers,
@@ -124,6 +178,7 @@ const out = {
   median_ms: Object.fromEntries(statements.map((x) => [x.name, +median(x.ms).toFixed(1)])),
   plans: Object.fromEntries(statements.map((x) => [x.name, x.plan])),
   'palace.status() median_ms': +median(status).toFixed(1),
+  postgres,
   put_drawers_per_s: { with_index: perSecond(putMs.with), without_index: perSecond(putMs.without) },
   machine: { cpus: cpus().length, node: process.version, load: +loadavg()[0]!.toFixed(1) },
 };
