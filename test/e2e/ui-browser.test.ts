@@ -105,6 +105,24 @@ describe('loci ui in chromium', { skip }, () => {
     assert.match((await page.textContent('table.list tbody td.num')) ?? '', /^\d+(\.\d)? (B|KB)$/);
   });
 
+  test('without a prompt the agents page asks for one instead of loading for ever', async () => {
+    await page.goto(`${ui.origin}/agents`);
+    await page.waitForSelector('.recall-hint');
+    await page.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('loading…'), null, {
+      timeout: 15_000,
+    });
+  });
+
+  test('the status page shows the text size and says vectors on or off once', async () => {
+    await page.goto(`${ui.origin}/status`);
+    await page.waitForSelector('svg.chart');
+    const tree = (await (await fetch(`${ui.origin}/api/palace`)).json()) as PalaceTree;
+    assert.ok(tree.bytes > 0);
+    assert.match((await page.locator('.card').nth(2).textContent()) ?? '', /^\d+(\.\d)? (B|KB|MB)of text$/);
+    const vectors = (await page.locator('dd', { has: page.locator('.badge') }).textContent()) ?? '';
+    assert.doesNotMatch(vectors, /^(on|off)\s+\1\b/, vectors);
+  });
+
   test('a search typed in the box returns the mined text', async () => {
     await page.goto(`${ui.origin}/search`);
     await page.fill('#q', 'hybrid fusion');
