@@ -1,27 +1,17 @@
 #!/usr/bin/env node
-// Builds dist/ (the e2e tests spawn bin/loci) and runs every *.test.ts with node:test through tsx.
-// Usage: npm test [-- file-or-folder ...]
+// Builds dist/ (the e2e tests spawn bin/loci) and runs every *.test.ts with node:test through tsx,
+// two files (or groups of src unit files, see test-files.mjs) at a time, the long ones first.
+// Usage: npm test [-- file-or-folder ...]   (LOCI_TEST_ISOLATE=1: every file in its own process)
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { plan, testFiles } from './test-files.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 process.chdir(root);
 
-function collect(dir, out) {
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'fixtures' || name.startsWith('.')) continue;
-    const p = join(dir, name);
-    const st = statSync(p);
-    if (st.isDirectory()) collect(p, out);
-    else if (name.endsWith('.test.ts')) out.push(relative(root, p));
-  }
-  return out;
-}
-
-const args = process.argv.slice(2);
-const targets = args.length ? args : ['src', 'test'];
-const files = targets.flatMap((t) => (statSync(t).isDirectory() ? collect(t, []) : [t])).sort();
+const files = testFiles(root, process.argv.slice(2));
 
 const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
   stdio: 'inherit',
@@ -37,8 +27,17 @@ if (page.status !== 0) {
   process.exit(page.status ?? 1);
 }
 
-const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
-  stdio: 'inherit',
-  env: { ...process.env, LOCI_TEST: '1' },
-});
-process.exit(res.status ?? 1);
+const groupDir = mkdtempSync(join(tmpdir(), 'loci-test-groups-'));
+let status = 1;
+try {
+  const units = plan(root, files, groupDir, { isolate: process.env['LOCI_TEST_ISOLATE'] === '1' });
+  const res = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-concurrency=2', ...units.map((u) => u.path)],
+    { stdio: 'inherit', env: { ...process.env, LOCI_TEST: '1' } },
+  );
+  status = res.status ?? 1;
+} finally {
+  rmSync(groupDir, { recursive: true, force: true });
+}
+process.exit(status);
