@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// Builds dist/ (the e2e tests spawn bin/loci) and runs every *.test.ts with node:test through tsx,
-// two files (or groups of src unit files, see test-files.mjs) at a time, the long ones first.
-// Usage: npm test [-- file-or-folder ...]   (LOCI_TEST_ISOLATE=1: every file in its own process)
+// Builds dist/ as `npm run build` does (the e2e tests spawn bin/loci) and runs every *.test.ts with
+// node:test through tsx: the long files first, the src unit files grouped per folder (test-files.mjs),
+// one file more at a time than the machine has cores (a file that waits on a server, a child process
+// or a poll leaves its core to the next one; none of the tests depends on wall-clock timing).
+// Usage: npm test [-- file-or-folder ...]
+// LOCI_TEST_ISOLATE=1: every file in its own process. LOCI_TEST_CONCURRENCY=n: n files at a time.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { plan, testFiles } from './test-files.mjs';
 
@@ -20,20 +23,27 @@ if (build.status !== 0) {
   console.error('build failed: fix the TypeScript errors above');
   process.exit(build.status ?? 1);
 }
-// The page of `loci ui` (dist/ui/assets), which the UI tests serve.
-const page = spawnSync(process.execPath, ['scripts/build-ui.mjs'], { stdio: 'inherit' });
-if (page.status !== 0) {
-  console.error('the web UI build failed (scripts/build-ui.mjs)');
-  process.exit(page.status ?? 1);
+// The page of `loci ui` (dist/ui/assets), which the UI tests serve, and the start-up bundles that
+// bin/loci.js runs when they exist (so they must be rebuilt with the tsc output, never left stale).
+for (const [script, what] of [
+  ['scripts/build-ui.mjs', 'the web UI build'],
+  ['scripts/build-bundles.mjs', 'the start-up bundles'],
+]) {
+  const r = spawnSync(process.execPath, [script], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`${what} failed (${script})`);
+    process.exit(r.status ?? 1);
+  }
 }
 
 const groupDir = mkdtempSync(join(tmpdir(), 'loci-test-groups-'));
 let status = 1;
 try {
   const units = plan(root, files, groupDir, { isolate: process.env['LOCI_TEST_ISOLATE'] === '1' });
+  const concurrency = Number(process.env['LOCI_TEST_CONCURRENCY']) || Math.max(2, availableParallelism()) + 1;
   const res = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=2', ...units.map((u) => u.path)],
+    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...units.map((u) => u.path)],
     { stdio: 'inherit', env: { ...process.env, LOCI_TEST: '1' } },
   );
   status = res.status ?? 1;
