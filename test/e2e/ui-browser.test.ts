@@ -108,7 +108,7 @@ describe('loci ui in chromium', { skip }, () => {
   test('without a prompt the agents page asks for one instead of loading for ever', async () => {
     await page.goto(`${ui.origin}/agents`);
     await page.waitForSelector('.recall-hint');
-    await page.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('loading…'), null, {
+    await page.waitForFunction("!document.querySelector('main')?.textContent?.includes('loading…')", null, {
       timeout: 15_000,
     });
   });
