@@ -188,6 +188,12 @@ export interface Palace {
    * Loaded on first use.
    */
   graph(): Promise<PalaceGraph>;
+  /**
+   * The explicit tunnels between rooms (the same store as `graph().tunnels`), without setting up the
+   * graph: recall reads the wings a project's tunnels reach on every prompt. Loaded on first use.
+   * Optional: a palace without it (the team server's) gives its tunnels through `graph()`.
+   */
+  tunnels?(): Promise<TunnelStore>;
   close(): Promise<void>;
 }
 
@@ -227,6 +233,7 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
     clock,
   });
   let graphSide: Promise<PalaceGraph> | undefined;
+  let tunnelSide: Promise<TunnelStore> | undefined;
   let teamSide: Promise<TeamStore> | undefined;
   const teamStore = () =>
     (teamSide ??= (async () => {
@@ -245,9 +252,11 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
   });
   /** True when drawers were written after the graph's high-water mark (a `sync` would extract them). */
   const graphBehind = async () => (await st.feedAfter(Number((await st.getMeta(GRAPH_MARK_KEY)) ?? 0), 1)).length > 0;
+  const getTunnels = () =>
+    (tunnelSide ??= (async () => (typeof deps.tunnels === 'function' ? deps.tunnels() : deps.tunnels))());
   const getGraph = () =>
     (graphSide ??= import('./graph.js').then(({ setupGraph }) =>
-      setupGraph({ tables: deps.graph, tunnels: deps.tunnels, drawers: st, clock, logger, userName }),
+      setupGraph({ tables: deps.graph, tunnels: getTunnels, drawers: st, clock, logger, userName }),
     ));
   /**
    * Derived data after a write: embeds new drawers and extracts facts from them. A failing
@@ -415,6 +424,7 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
     },
     embed: (o) => vectors.sync(o),
     graph: getGraph,
+    tunnels: getTunnels,
     diaryRead: async (agent, o) => (await diary()).diaryRead(st, agent, o),
 
     close: async () => {
