@@ -36,6 +36,12 @@ if (page.status !== 0) {
   console.error('the web UI build failed (scripts/build-ui.mjs)');
   process.exit(page.status ?? 1);
 }
+// The start-up bundles that bin/loci.js and dist/hooks/main.js run (scripts/build-bundles.mjs).
+const bundles = spawnSync(process.execPath, ['scripts/build-bundles.mjs'], { stdio: 'inherit' });
+if (bundles.status !== 0) {
+  console.error('the start-up bundles failed (scripts/build-bundles.mjs)');
+  process.exit(bundles.status ?? 1);
+}
 
 const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
   stdio: 'inherit',
