@@ -116,6 +116,12 @@ export interface PalaceStatus {
   sources: number;
   wings: Record<string, number>;
   rooms: Record<string, Record<string, number>>;
+  /**
+   * UTF-8 bytes of the drawers' stored text: in all, per wing and per room (the keys of `wings` and
+   * `rooms`). Not the database's size on disk (`bytes`), which adds indexes, history and free pages.
+   */
+  textBytes: { total: number; wings: Record<string, number>; rooms: Record<string, Record<string, number>> };
+  /** The database's size on disk. */
   bytes: number;
   schemaVersion: number;
   index: { lexical: string; vectors: string };
@@ -378,14 +384,23 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
 
     async status() {
       const s = await st.stats();
-      // One GROUP BY gives both levels (wings are the sums of their rooms).
+      // One GROUP BY gives both levels, counts and sizes (wings are the sums of their rooms).
       const rooms: Record<string, Record<string, number>> = {};
-      const totals = new Map<string, number>();
-      for (const r of await st.countRooms()) {
+      const roomBytes: Record<string, Record<string, number>> = {};
+      const totals = new Map<string, { drawers: number; bytes: number }>();
+      let textBytes = 0;
+      for (const r of await st.roomSizes()) {
         (rooms[r.wing] ??= {})[r.room] = r.count;
-        totals.set(r.wing, (totals.get(r.wing) ?? 0) + r.count);
+        (roomBytes[r.wing] ??= {})[r.room] = r.bytes;
+        const t = totals.get(r.wing) ?? { drawers: 0, bytes: 0 };
+        t.drawers += r.count;
+        t.bytes += r.bytes;
+        totals.set(r.wing, t);
+        textBytes += r.bytes;
       }
-      const wings = Object.fromEntries([...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+      const byCount = [...totals].sort((a, b) => b[1].drawers - a[1].drawers || (a[0] < b[0] ? -1 : 1));
+      const wings = Object.fromEntries(byCount.map(([w, t]) => [w, t.drawers]));
+      const wingBytes = Object.fromEntries(byCount.map(([w, t]) => [w, t.bytes]));
       return {
         home,
         database: s.location,
@@ -393,6 +408,7 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
         sources: s.sources,
         wings,
         rooms,
+        textBytes: { total: textBytes, wings: wingBytes, rooms: roomBytes },
         bytes: s.bytes,
         schemaVersion: s.schemaVersion,
         index: { lexical: s.lexicalIndex, vectors: await vectors.describe() },
