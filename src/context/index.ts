@@ -7,17 +7,17 @@
  * providers' (`AgentMessage`, `ContentBlock`, `TokenUsage`, `SystemPart`). The only door of
  * `src/context/`.
  */
-export {
-  createContextManager,
-  type ContextManager,
-  type ContextManagerOptions,
-  type ContextBreakdown,
-  type ContextSection,
-  type SectionTokens,
-  type PreparedRequest,
-  type ToolOutput,
-  type Bookkeeping,
-} from './manager.js';
+export { createContextManager } from './manager.js';
+export type {
+  ContextManager,
+  ContextManagerOptions,
+  ContextBreakdown,
+  ContextSection,
+  SectionTokens,
+  PreparedRequest,
+  ToolOutput,
+  Bookkeeping,
+} from './manager-types.js';
 export {
   createTokenCounter,
   estimateTextTokens,

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import { isLociError } from '../core/errors.js';
 import type { AgentMessage } from '../providers/index.js';
 import type { ArchiveBatch } from './compaction.js';
-import { createContextManager, type ContextManagerOptions } from './manager.js';
+import { createContextManager } from './manager.js';
+import type { ContextManagerOptions } from './manager-types.js';
 import { blocksOf } from './messages.js';
 import { extractiveSummariser, type SummaryRequest } from './summarise.js';
 

@@ -200,6 +200,17 @@ describe('idempotence, undo and dry runs', () => {
     assert.ok(existsSync(join(p.dir, 'feedback_testing_copy.md')), 'the merged duplicate is back');
   });
 
+  it('an undone run no longer counts as the last consolidation for the time gate', async () => {
+    p.addSessions(5, T0 - HOUR);
+    const r = await runDream(opts());
+    assert.equal(r.ran, true, r.reason);
+    undoDream({ dir: p.dir, home: p.home, clock: fixedClock(T0 + HOUR / 2) });
+    const later = fixedClock(T0 + HOUR);
+    const again = await runDream(opts({ clock: later, dryRun: true }));
+    assert.equal(again.ran, true, again.reason);
+    assert.match(again.reason, /so far \(no consolidation yet\)/);
+  });
+
   it('a dry run writes nothing: no memory file, no state, no report', async () => {
     p.addSessions(5, T0 - HOUR);
     const before0 = filesOf(p.dir);

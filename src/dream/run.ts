@@ -13,7 +13,7 @@
  * batch, validated) → prune and index (one snapshotted write of every change, then `MEMORY.md`
  * rebuilt within 200 lines and 25 KB).
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { systemClock, isoAt } from '../core/clock.js';
 import { createError } from '../core/errors.js';
@@ -250,6 +250,9 @@ async function consolidate(
   if (!dryRun) {
     report = join(runDir(o.home, dir, runId), 'report.md');
     writeFileAtomic(report, reportText, 0o600);
+    // What the state was before this run, so that undoing it also undoes its place in the time gate.
+    const before = readState(o.home, dir);
+    writeFileAtomic(join(runDir(o.home, dir, runId), STATE_BEFORE), `${JSON.stringify(before)}\n`, 0o600);
     writeState(o.home, { dir, lastRunAt: now, lastScanAt: now, lastRunId: runId });
   }
   return { ...result, report, reportText };
@@ -281,6 +284,7 @@ export function undoDream(o: Pick<DreamOptions, 'dir' | 'home' | 'clock'>): Undo
     for (const runId of runs) {
       try {
         const r = undoRun(o.home, dir, runId, isoAt(now));
+        restoreStateBefore(o.home, dir, runId);
         return { runId, ...r };
       } catch (e) {
         if ((e as { code?: string }).code !== 'DREAM_NOTHING_TO_UNDO') throw e;
@@ -293,4 +297,27 @@ export function undoDream(o: Pick<DreamOptions, 'dir' | 'home' | 'clock'>): Undo
     dir,
     reason: 'no consolidation run that changed files is left to undo',
   });
+}
+
+/** The file in a run's folder that holds the state as it was before the run. */
+const STATE_BEFORE = 'state-before.json';
+
+/**
+ * After an undo, the run no longer counts as the last consolidation: when the state names the undone
+ * run, its last-run time and id go back to what they were before it (the scan time stays).
+ */
+function restoreStateBefore(home: string, dir: string, runId: string): void {
+  const state = readState(home, dir);
+  if (state.lastRunId !== runId) return;
+  let before: { lastRunAt?: unknown; lastRunId?: unknown } = {};
+  try {
+    before = JSON.parse(readFileSync(join(runDir(home, dir, runId), STATE_BEFORE), 'utf8')) as typeof before;
+  } catch {
+    // A run written before this file existed: the state before it is unknown, so no last run.
+  }
+  const next: typeof state = { dir: state.dir };
+  if (typeof before.lastRunAt === 'number') next.lastRunAt = before.lastRunAt;
+  if (typeof before.lastRunId === 'string') next.lastRunId = before.lastRunId;
+  if (state.lastScanAt !== undefined) next.lastScanAt = state.lastScanAt;
+  writeState(home, next);
 }

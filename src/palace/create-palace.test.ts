@@ -75,11 +75,21 @@ test('createPalace: a whole palace from the in-memory adapters mines, searches, 
 
   const diary = await palace.diaryWrite({ agent: 'reviewer', entry: 'looked at auth' });
   assert.equal(diary.date.slice(0, 10), '2031-01-02');
+  // A retried write with the same time is the same entry, not a second one.
+  const at = '2031-01-02T08:00:00.000Z';
+  const once = await palace.diaryWrite({ agent: 'reviewer', entry: 'retried', at });
+  const twice = await palace.diaryWrite({ agent: 'reviewer', entry: 'retried', at });
+  assert.deepEqual(twice, once);
+  assert.equal(once.date, at);
+  assert.equal((await palace.diaryRead('reviewer')).total, 2);
+  await assert.rejects(palace.diaryWrite({ agent: 'reviewer', entry: 'x', at: 'yesterday' }), {
+    code: 'INVALID_ARGUMENT',
+  });
 
   const status = await palace.status();
   assert.equal(status.home, '/nowhere/loci');
   assert.match(status.index.vectors, /hash/, 'the injected embedder and vector index are used');
-  assert.equal(status.drawers, 4);
+  assert.equal(status.drawers, 5, 'the retried diary entry is stored once');
   await palace.close();
 });
 

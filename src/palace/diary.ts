@@ -20,6 +20,11 @@ export interface DiaryEntryInput {
   topic?: string;
   /** The project the entry is about (stored in metadata). */
   project?: string;
+  /**
+   * When the entry was written (ISO-8601); default now. A client that retries a write sends the
+   * same time, so the retry lands on the same drawer instead of a second entry.
+   */
+  at?: string;
 }
 
 /** Normalises an agent name into a room name. */
@@ -48,7 +53,14 @@ export async function diaryWrite(
   const room = agentRoom(input.agent);
   if (!input.entry.trim())
     throw createError('INVALID_ARGUMENT', { name: 'entry', value: input.entry, expected: 'non-empty text' });
-  const date = new Date(clock.now()).toISOString();
+  const at = input.at === undefined ? clock.now() : Date.parse(input.at);
+  if (!Number.isFinite(at))
+    throw createError('INVALID_ARGUMENT', {
+      name: 'at',
+      value: String(input.at),
+      expected: 'an ISO-8601 date and time',
+    });
+  const date = new Date(at).toISOString();
   const id = stableId('d', 'diary', room, date, input.entry);
   await store.put([
     {

@@ -100,7 +100,9 @@ export function remotePalace(client: TeamClient): Palace {
     findDuplicates: unsupported('finding duplicates'),
     status: () => client.call('status'),
     embed: unsupported('loci embed'),
-    diaryWrite: (input) => client.call('diary-write', { input }),
+    // The time is fixed here, so the client's one retry after a dropped connection writes the same drawer.
+    diaryWrite: (input) =>
+      client.call('diary-write', { input: { ...input, at: input.at ?? new Date().toISOString() } }),
     diaryRead: (agent, o = {}) => client.call('diary-read', { agent, options: o }),
     graph: async () => palaceGraph,
     close: async () => {},
