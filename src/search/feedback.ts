@@ -103,7 +103,7 @@ export function associatedTerms(
 }
 
 /** A lexical candidate as the expansion pass sees it. */
-export interface FeedbackCandidate {
+interface FeedbackCandidate {
   id: string;
   /** Its (tool-discounted) BM25. */
   bm25: number;
@@ -112,7 +112,7 @@ export interface FeedbackCandidate {
 }
 
 /** Options of {@link expansionWords} and {@link feedbackPass}. */
-export interface FeedbackOptions {
+interface FeedbackOptions {
   /** 0: feedback from the top `docs` candidates by BM25; 2: by BM25 plus source evidence; 1: associations. */
   mode: number;
   /** Feedback drawers (modes 0 and 2). */
