@@ -136,23 +136,22 @@ export function tokenize(text: string, opts: TokenizeOptions = {}): string[] {
   return out;
 }
 
-/** A run of ASCII letters and digits or of non-ASCII characters: what {@link tokenizeFast} visits. */
-const RUN = /[A-Za-z0-9\u0080-\uffff]+/g;
-/** Per run (as written), its tokens joined by spaces: runs repeat (identifiers, words), tokenising does not. */
-const RUN_CACHE = [new Map<string, string>(), new Map<string, string>()] as const;
-
-function runTokens(run: string, stem: boolean): string {
-  const cache = RUN_CACHE[stem ? 1 : 0];
-  let joined = cache.get(run);
-  if (joined === undefined) {
-    const out: string[] = [];
-    tokenizeFast(run, out, stem);
-    joined = out.join(' ');
-    if (cache.size > 200_000) cache.clear();
-    cache.set(run, joined);
-  }
-  return joined;
+/**
+ * Per run of ASCII letters and digits or of non-ASCII characters (what {@link tokenizeFast} visits),
+ * its tokens joined by spaces: runs repeat (identifiers, words), tokenising does not. A direct-mapped
+ * table indexed by a hash computed while scanning: a hit is checked in place (`startsWith` at the run's
+ * offset), so the scan allocates nothing for a run it has seen (a `Map` needed the run sliced out and
+ * hashed again). A collision only replaces the slot; the output never depends on the table.
+ */
+const RUN_SLOTS = 1 << 17;
+interface RunTable {
+  keys: string[];
+  values: string[];
 }
+const RUN_TABLES: [RunTable | undefined, RunTable | undefined] = [undefined, undefined];
+
+const isRunChar = (c: number): boolean =>
+  c >= 128 || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
 
 /**
  * The pre-tokenised search column stored in the full-text index: tokens joined by spaces (the same
@@ -160,13 +159,41 @@ function runTokens(run: string, stem: boolean): string {
  */
 export function searchColumn(text: string, opts?: TokenizeOptions): string {
   const stem = opts?.stem ?? true;
-  const runs = text.match(RUN);
-  if (!runs) return '';
+  const table = (RUN_TABLES[stem ? 1 : 0] ??= {
+    keys: new Array<string>(RUN_SLOTS).fill(''),
+    values: new Array<string>(RUN_SLOTS).fill(''),
+  });
+  const { keys, values } = table;
   // Joined once (a flat string); concatenating would build a rope of one node per run.
   const parts: string[] = [];
-  for (const run of runs) {
-    const t = runTokens(run, stem);
-    if (t.length !== 0) parts.push(t);
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    while (!isRunChar(c)) {
+      if (++i >= n) break;
+      c = text.charCodeAt(i);
+    }
+    if (i >= n) break;
+    const start = i;
+    let h = 0x811c9dc5; // FNV-1a over the run's code units
+    while (i < n && isRunChar(c)) {
+      h = Math.imul(h ^ c, 16777619);
+      c = text.charCodeAt(++i);
+    }
+    const slot = (h ^ (h >>> 15)) & (RUN_SLOTS - 1);
+    const key = keys[slot]!;
+    let joined: string;
+    if (key.length === i - start && text.startsWith(key, start)) joined = values[slot]!;
+    else {
+      const run = text.slice(start, i);
+      const out: string[] = [];
+      tokenizeFast(run, out, stem);
+      joined = out.join(' ');
+      keys[slot] = run;
+      values[slot] = joined;
+    }
+    if (joined.length !== 0) parts.push(joined);
   }
   return parts.join(' ');
 }

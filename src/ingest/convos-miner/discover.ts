@@ -90,8 +90,10 @@ export function discover(root: string, opts: DiscoverOptions): Discovery {
         onPrune: (rel, why) => pruned.push({ path: `${join(root, rel)}${why === 'skip-dir' ? '/' : ''}`, why }),
       });
   const all = [...items];
+  // Only the JSON files of a folder can make it a Slack export root: the others are not listed.
   const names = new Map<string, string[]>();
   for (const it of all) {
+    if (!it.path.endsWith('.json') && !it.path.toLowerCase().endsWith('.json')) continue;
     const d = dirname(it.path);
     const list = names.get(d);
     if (list) list.push(basename(it.path));

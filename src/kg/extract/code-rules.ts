@@ -278,6 +278,36 @@ const RULES: readonly CodeRule[] = [
   },
 ];
 
+/** The union of the rules' hints, case-insensitive ones and case-sensitive ones (global, no Unicode mode). */
+const HINT_UNIONS = [true, false].map(
+  (ci) =>
+    new RegExp(
+      RULES.filter((r) => r.hint.flags.includes('i') === ci)
+        .map((r) => `(?:${r.hint.source})`)
+        .join('|'),
+      ci ? 'gi' : 'g',
+    ),
+);
+
+/**
+ * Start offsets, ascending, of the lines of `text` that some rule's hint matches (hints never span a
+ * line break): the others cannot match any rule, so they are not even sliced.
+ */
+function hintedLines(text: string): number[] {
+  const starts = new Set<number>();
+  for (const re of HINT_UNIONS) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      starts.add(text.lastIndexOf('\n', m.index) + 1);
+      const le = text.indexOf('\n', m.index + m[0].length);
+      if (le < 0) break;
+      re.lastIndex = le + 1;
+    }
+  }
+  return [...starts].sort((a, b) => a - b);
+}
+
 /**
  * Runs the coding rules over one turn's prose. `proper(name)` says whether a capitalised subject
  * is a proper name (see extract.ts). Returns relations grouped by sentence, spans relative to it.
@@ -286,8 +316,9 @@ export function codeRelations(text: string, proper: (name: string) => boolean): 
   if (text.length < 12) return [];
   const bySentence = new Map<number, SentenceRelations>();
   // Line by line, and a rule's regex only on the lines its hint finds: the Unicode regexes with
-  // lookbehinds cost far more than a plain search, and most lines hold no trigger at all.
-  for (let ls = 0; ls < text.length;) {
+  // lookbehinds cost far more than a plain search, and most lines hold no trigger at all. The lines
+  // that any hint finds come from one pass of the hints' union over the whole text.
+  for (const ls of hintedLines(text)) {
     let le = text.indexOf('\n', ls);
     if (le < 0) le = text.length;
     const line = text.slice(ls, le);
@@ -315,7 +346,6 @@ export function codeRelations(text: string, proper: (name: string) => boolean): 
         }
       }
     }
-    ls = le + 1;
   }
   return [...bySentence.values()].sort((a, b) => a.start - b.start);
 }
