@@ -8,12 +8,14 @@
  * a MiniSearch baseline over the same texts in the same process.
  * With `--database-url postgres://…` the same corpus and queries are measured on a PostgreSQL
  * palace too (a fresh schema, dropped afterwards), in the same run, after SQLite.
+ * `--keep-postgres` leaves the PostgreSQL schema in place (its URL is printed) for a later bench, e.g.
+ * `bench/serve.ts --database-url`. The machine's load average is recorded at the start and the end.
  * Usage: node --import tsx bench/search-latency.ts [--drawers 150000] [--no-baseline] [--keep DIR]
- *   [--database-url postgres://…]
+ *   [--database-url postgres://…] [--keep-postgres]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { openPalace } from '../dist/index.js';
@@ -25,6 +27,7 @@ const arg = (name: string, def: string) => {
   return i > 0 ? process.argv[i + 1]! : def;
 };
 const N = Number(arg('drawers', '150000'));
+const loadAtStart = loadavg().map((x) => +x.toFixed(1));
 const r = rng(7);
 const V = 20_000;
 const FUNCTION_WORDS = (
@@ -108,6 +111,8 @@ const build = async (palace: Awaited<ReturnType<typeof openPalace>>) => {
       });
     }
     await palace.store.put(batch);
+    if ((i + 5000) % 100_000 === 0)
+      console.error(`built ${i + 5000} drawers, ${((performance.now() - t) / 1000).toFixed(0)} s`);
   }
 };
 let t = performance.now();
@@ -144,6 +149,8 @@ async function timeIt(fn: (q: string) => Promise<unknown> | unknown) {
 async function measure(databaseUrl: string) {
   const palace = await openPalace({ home, env: { ...process.env, LOCI_DATABASE_URL: databaseUrl } });
   const t0 = performance.now();
+  t = t0;
+  console.error(`building ${databaseUrl ? 'PostgreSQL ' + databaseUrl : 'SQLite in ' + home}`);
   await build(palace);
   const buildSeconds = (performance.now() - t0) / 1000;
   const hybrid = await timeIt((q) => palace.search(q, { limit: 10 }));
@@ -173,12 +180,13 @@ async function measure(databaseUrl: string) {
   };
 }
 const sqlite = await measure('');
+console.error(JSON.stringify({ sqlite, load_average: loadavg() })); // progress: SQLite is done
 let postgres: unknown = 'skipped (no --database-url)';
 if (pgUrl) {
   try {
     postgres = await measure(pgUrl);
   } finally {
-    await dropPostgresPalace(pgUrl);
+    if (!process.argv.includes('--keep-postgres')) await dropPostgresPalace(pgUrl);
   }
 }
 
@@ -200,6 +208,8 @@ console.log(
     {
       bench: 'search-latency',
       queries: queries.length,
+      load_average: { start: loadAtStart, end: loadavg().map((x) => +x.toFixed(1)) },
+      ...(pgUrl && process.argv.includes('--keep-postgres') ? { kept_postgres: pgUrl } : {}),
       ...sqlite,
       postgres,
       baseline,

@@ -11,12 +11,28 @@
  * client syncs twice more, then a fresh folder pulls everything). Baseline in the same run: the
  * same search queries in-process on the same palace before the server starts (the cost of HTTP,
  * auth and the guard is the difference).
+ * Server memory: the `loci serve` process's VmRSS and VmHWM from /proc/<pid>/status when idle after
+ * start, sampled every second under load (the highest VmRSS), and at the end (VmRSS, and VmHWM = peak).
+ * `--database-url postgres://…` puts the palace (and the server) on PostgreSQL; `--home DIR` uses a
+ * SQLite palace in DIR. A palace that already holds `--drawers` drawers (e.g. one kept by
+ * `bench/search-latency.ts --keep DIR --keep-postgres`) is used as it is: its queries are then the
+ * 4th–7th words of 50 of its stored drawers.
  * Needs `npm run build`. Prints one JSON document.
  * Usage: node --import tsx bench/serve.ts [--clients 8] [--seconds 30] [--drawers 5000] [--keep DIR]
+ *   [--database-url postgres://…] [--home DIR]
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPalace } from '../dist/internal.js';
 import { createTeamClient, syncMemoryDir, type TeamClient } from '../dist/team/index.js';
@@ -31,13 +47,20 @@ const SECONDS = Number(arg('seconds', '30'));
 const N = Number(arg('drawers', '5000'));
 const BIN = join(import.meta.dirname, '..', 'bin', 'loci.js');
 const work = process.argv.includes('--keep') ? arg('keep', '') : mkdtempSync(join(tmpdir(), 'loci-bench-serve-'));
-const home = join(work, 'server');
+const home = process.argv.includes('--home') ? arg('home', '') : join(work, 'server');
+const databaseUrl = arg('database-url', '');
 const r = rng(15);
+const loadAtStart = loadavg().map((x) => Math.round(x * 10) / 10);
 
 // ── palace and baseline ──────────────────────────────────────────────────────
-const palace = await openPalace({ home, env: { LOCI_KG_EXTRACT: '0' } });
+const palace = await openPalace({ home, env: { LOCI_KG_EXTRACT: '0', LOCI_DATABASE_URL: databaseUrl } });
 const queries: string[] = [];
-for (let i = await palace.store.count(); i < N; i += 1000) {
+const stored = await palace.store.count();
+if (stored >= N) {
+  const { drawers } = await palace.store.list(undefined, { limit: 50, offset: Math.floor(stored / 2) });
+  for (const d of drawers) queries.push(d.text.split(/\s+/).slice(3, 7).join(' '));
+}
+for (let i = stored; i < N; i += 1000) {
   const batch = [];
   for (let j = i; j < Math.min(N, i + 1000); j++) {
     const text = prose(r, 100);
@@ -66,7 +89,14 @@ for (let i = 0; i < 200; i++) {
 await palace.close();
 
 // ── server and tokens ────────────────────────────────────────────────────────
-const env = { ...process.env, LOCI_HOME: home, LOCI_SERVER: '', LOCI_TOKEN: '', LOCI_KG_EXTRACT: '0' };
+const env = {
+  ...process.env,
+  LOCI_HOME: home,
+  LOCI_SERVER: '',
+  LOCI_TOKEN: '',
+  LOCI_KG_EXTRACT: '0',
+  LOCI_DATABASE_URL: databaseUrl,
+};
 const tokens = Array.from({ length: CLIENTS }, (_, i) => {
   const out = spawnSync(
     process.execPath,
@@ -85,6 +115,17 @@ const url = await new Promise<string>((resolve, reject) => {
   });
   child.once('exit', () => reject(new Error(err)));
 });
+process.once('exit', () => child.kill()); // never leave the server behind when the bench fails
+/** VmRSS and VmHWM (peak) of the server process, in MB. */
+const serverMemory = () => {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMb: Math.round(kb('VmRSS') / 102.4) / 10, hwmMb: Math.round(kb('VmHWM') / 102.4) / 10 };
+};
+await new Promise((res) => setTimeout(res, 2000));
+const idleMemory = serverMemory();
+let loadRssMb = idleMemory.rssMb;
+const sampler = setInterval(() => (loadRssMb = Math.max(loadRssMb, serverMemory().rssMb)), 1000);
 
 // ── the load ────────────────────────────────────────────────────────────────
 const memory = (name: string) =>
@@ -159,6 +200,7 @@ async function runClient(i: number, until: number): Promise<void> {
 const t0 = performance.now();
 await Promise.all(Array.from({ length: CLIENTS }, (_, i) => runClient(i, t0 + SECONDS * 1000)));
 const elapsed = (performance.now() - t0) / 1000;
+clearInterval(sampler);
 
 // ── lost writes ──────────────────────────────────────────────────────────────
 const check = createTeamClient({ url, token: tokens[0]! });
@@ -200,16 +242,30 @@ const all = readdirSync(fresh)
   .map((f) => readFileSync(join(fresh, f), 'utf8'))
   .join('\n');
 const lostLines = memoryLines.filter((l) => !all.includes(`${l}\n`)).length;
-const converged = Array.from({ length: CLIENTS }, (_, i) =>
-  readFileSync(join(work, `c${i}`, 'memory', 'reference_shared.md'), 'utf8'),
-).every((t) => t === readFileSync(join(fresh, 'reference_shared.md'), 'utf8'));
+// No shared memory at all (a run too short for any client to write one) counts as converged.
+const sharedText = (dir: string) =>
+  existsSync(join(dir, 'reference_shared.md')) ? readFileSync(join(dir, 'reference_shared.md'), 'utf8') : '';
+const converged = Array.from({ length: CLIENTS }, (_, i) => sharedText(join(work, `c${i}`, 'memory'))).every(
+  (t) => t === sharedText(fresh),
+);
 
+const endMemory = serverMemory();
 child.kill('SIGTERM');
 const exitCode = await new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
 const every = Object.values(lat).flat();
 const result = {
-  machine: { cpus: cpus().length, node: process.version },
-  setup: { clients: CLIENTS, seconds: SECONDS, drawers: N, mix: '50% search, 25% add, 15% kg, 10% memory sync' },
+  machine: {
+    cpus: cpus().length,
+    node: process.version,
+    loadAverage: { start: loadAtStart, end: loadavg().map((x) => Math.round(x * 10) / 10) },
+  },
+  setup: {
+    clients: CLIENTS,
+    seconds: SECONDS,
+    drawers: Math.max(N, stored),
+    engine: databaseUrl ? 'postgresql' : 'sqlite',
+    mix: '50% search, 25% add, 15% kg, 10% memory sync',
+  },
   throughput: Math.round((every.length / elapsed) * 10) / 10,
   ops: Object.fromEntries(Object.entries(lat).map(([k, v]) => [k, { n: v.length, p50: pct(v, 50), p95: pct(v, 95) }])),
   overall: { n: every.length, p50: pct(every, 50), p95: pct(every, 95) },
@@ -218,6 +274,11 @@ const result = {
   lostWrites: { adds: lostAdds, facts: lostFacts, memoryLines: lostLines },
   acknowledged: { adds: ackedAdds.length, facts: ackedFacts.length, memoryLines: memoryLines.length },
   memory: { conflictsReported: conflicts, converged },
+  serverMemory: {
+    idleAfterStart: idleMemory,
+    maxRssUnderLoadMb: loadRssMb,
+    atEnd: endMemory,
+  },
   serverExit: exitCode,
 };
 process.stdout.write(JSON.stringify(result, null, 2) + '\n');

@@ -13,8 +13,9 @@
  * case once, so a change of the machine's load hits all cases alike. Each process is timed by
  * `startup/runner.py` (wall time, and CPU time = user + system from getrusage of the child, which
  * load changes much less than wall time). Ratios are of p50s. Then each case runs once more under
- * a module probe (`test/helpers/modules.ts`) that counts the files it loads: under `dist/`, and
- * from `node_modules/`.
+ * a module probe (`test/helpers/modules.ts`) that counts the modules it loads: under `dist/`, and
+ * from `node_modules/` (a file of the start-up bundles stands for the modules bundled into it), and
+ * the files it actually loads.
  *
  * Hooks run through the installed entry (`dist/hooks/main.js <event>`) with `LOCI_HOOK_SERVER=0`
  * (no warm server: every hook does its own work) and `LOCI_HOOK_WORKER=0` (no detached miner runs
@@ -205,12 +206,14 @@ const measureSeconds = (performance.now() - t) / 1000;
 runner.stdin.end();
 
 // ── module counts (one probed run per case, untimed) ────────────────────────────────────────
-function modules(c: Case): { dist: number; deps: number } {
+function modules(c: Case): { dist: number; deps: number; files: number } {
   c.before?.();
   const job = c.job();
   // An MCP server gets its requests at once and stdin closed: it exits after answering.
   const input = job.mode === 'mcp' ? MCP_MESSAGES.map((m) => JSON.stringify(m)).join('\n') + '\n' : (job.input ?? '');
-  return count(modulesLoaded(job.argv.slice(1), { cwd: project, env, input }).files, join(c.root ?? ROOT, 'dist'));
+  const r = modulesLoaded(job.argv.slice(1), { cwd: project, env, input });
+  // Modules (a bundle file stands for the modules bundled into it) and files actually loaded.
+  return { ...count(r.files, join(c.root ?? ROOT, 'dist')), files: r.raw.length };
 }
 const count = (files: string[], dist: string) => ({
   dist: files.filter((f) => f.startsWith(dist)).length,
@@ -239,6 +242,7 @@ const rows = cases.map((c) => {
       : {}),
     modules_dist: m.dist,
     modules_deps: m.deps,
+    files_loaded: m.files,
   };
 });
 const load1 = loadavg();
@@ -259,7 +263,7 @@ const report = {
 };
 if (process.argv.includes('--json')) console.log(JSON.stringify(report, null, 2));
 else {
-  const head = ['case', 'wall p50', 'cpu p50', 'vs', 'wall ×', 'cpu ×', 'target', 'dist mods', 'dep mods'];
+  const head = ['case', 'wall p50', 'cpu p50', 'vs', 'wall ×', 'cpu ×', 'target', 'dist mods', 'dep mods', 'files'];
   const table = [
     head,
     ...rows.map((r) => [
@@ -272,6 +276,7 @@ else {
       r.target ? `≤ ${r.target}` : '',
       String(r.modules_dist),
       String(r.modules_deps),
+      String(r.files_loaded),
     ]),
   ];
   const widths = head.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));

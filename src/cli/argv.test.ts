@@ -55,6 +55,22 @@ describe('parseDirect', () => {
     ];
     for (const argv of declined) assert.equal(parseDirect(argv, 'search', OPTIONS), undefined, argv.join(' '));
   });
+
+  it('reads a command without words when maxArgs is 0, and leaves it a word (a subcommand) to commander', () => {
+    const level = [{ flags: '--log-level <level>', description: '' }];
+    assert.deepEqual(parseDirect(['mcp'], 'mcp', level, 0), { args: [], opts: {} });
+    assert.deepEqual(parseDirect(['--home', '/h', 'mcp', '--log-level', 'debug'], 'mcp', level, 0), {
+      home: '/h',
+      args: [],
+      opts: { logLevel: 'debug' },
+    });
+    for (const argv of [
+      ['mcp', 'install'],
+      ['mcp', '--http'],
+      ['mcp', '--help'],
+    ])
+      assert.equal(parseDirect(argv, 'mcp', level, 0), undefined, argv.join(' '));
+  });
 });
 
 describe('the direct forms of the command modules', () => {
@@ -72,7 +88,7 @@ describe('the direct forms of the command modules', () => {
       const registered = new Set(cmd.options.map((o) => o.flags));
       for (const o of mod.direct.options) assert.ok(registered.has(o.flags), `${mod.direct.name} ${o.flags}`);
     }
-    assert.ok(seen >= 2, 'search and mine have a direct form');
+    assert.ok(seen >= 3, 'search, mine and mcp have a direct form');
   });
 });
 

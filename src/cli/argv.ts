@@ -42,7 +42,8 @@ function readFlags(flags: string): { names: string[]; flag: ParsedFlag } | undef
 
 /**
  * Parses `argv` (without `node` and the script) for the command `name` whose options are `options`
- * and which takes from one to `maxArgs` positional words; undefined when the argv is not in the plain forms.
+ * and which takes from one to `maxArgs` positional words (none when `maxArgs` is 0); undefined when the argv is
+ * not in the plain forms.
  */
 export function parseDirect(
   argv: readonly string[],
@@ -83,6 +84,7 @@ export function parseDirect(
     else if (i + 1 < argv.length) opts[flag.key] = argv[++i]!;
     else return undefined;
   }
-  if (args.length === 0 || args.length > maxArgs) return undefined;
+  // A command with positional words needs one (`loci search` alone is commander's error); `maxArgs` 0 takes none.
+  if ((args.length === 0 && maxArgs > 0) || args.length > maxArgs) return undefined;
   return { ...(home !== undefined ? { home } : {}), args, opts };
 }

@@ -49,7 +49,10 @@ export type RegisterCommand = (program: Command, ctx: CliContext) => void;
 export interface DirectCommand {
   name: string;
   options: readonly OptionSpec[];
-  /** The most positional words it takes (more go to commander, which reports them). Default: no limit. */
+  /**
+   * The most positional words it takes (more go to commander, which reports them); 0: none (otherwise at least
+   * one). Default: no limit.
+   */
   maxArgs?: number;
   run(args: string[], opts: Record<string, string | true>, ctx: CliContext): Promise<void>;
 }

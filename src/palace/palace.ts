@@ -116,6 +116,12 @@ export interface PalaceStatus {
   sources: number;
   wings: Record<string, number>;
   rooms: Record<string, Record<string, number>>;
+  /**
+   * UTF-8 bytes of the drawers' stored text: in all, per wing and per room (the keys of `wings` and
+   * `rooms`). Not the database's size on disk (`bytes`), which adds indexes, history and free pages.
+   */
+  textBytes: { total: number; wings: Record<string, number>; rooms: Record<string, Record<string, number>> };
+  /** The database's size on disk. */
   bytes: number;
   schemaVersion: number;
   index: { lexical: string; vectors: string };
@@ -182,6 +188,12 @@ export interface Palace {
    * Loaded on first use.
    */
   graph(): Promise<PalaceGraph>;
+  /**
+   * The explicit tunnels between rooms (the same store as `graph().tunnels`), without setting up the
+   * graph: recall reads the wings a project's tunnels reach on every prompt. Loaded on first use.
+   * Optional: a palace without it (the team server's) gives its tunnels through `graph()`.
+   */
+  tunnels?(): Promise<TunnelStore>;
   close(): Promise<void>;
 }
 
@@ -221,6 +233,7 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
     clock,
   });
   let graphSide: Promise<PalaceGraph> | undefined;
+  let tunnelSide: Promise<TunnelStore> | undefined;
   let teamSide: Promise<TeamStore> | undefined;
   const teamStore = () =>
     (teamSide ??= (async () => {
@@ -239,9 +252,11 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
   });
   /** True when drawers were written after the graph's high-water mark (a `sync` would extract them). */
   const graphBehind = async () => (await st.feedAfter(Number((await st.getMeta(GRAPH_MARK_KEY)) ?? 0), 1)).length > 0;
+  const getTunnels = () =>
+    (tunnelSide ??= (async () => (typeof deps.tunnels === 'function' ? deps.tunnels() : deps.tunnels))());
   const getGraph = () =>
     (graphSide ??= import('./graph.js').then(({ setupGraph }) =>
-      setupGraph({ tables: deps.graph, tunnels: deps.tunnels, drawers: st, clock, logger, userName }),
+      setupGraph({ tables: deps.graph, tunnels: getTunnels, drawers: st, clock, logger, userName }),
     ));
   /**
    * Derived data after a write: embeds new drawers and extracts facts from them. A failing
@@ -369,14 +384,23 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
 
     async status() {
       const s = await st.stats();
-      // One GROUP BY gives both levels (wings are the sums of their rooms).
+      // One GROUP BY gives both levels, counts and sizes (wings are the sums of their rooms).
       const rooms: Record<string, Record<string, number>> = {};
-      const totals = new Map<string, number>();
-      for (const r of await st.countRooms()) {
+      const roomBytes: Record<string, Record<string, number>> = {};
+      const totals = new Map<string, { drawers: number; bytes: number }>();
+      let textBytes = 0;
+      for (const r of await st.roomSizes()) {
         (rooms[r.wing] ??= {})[r.room] = r.count;
-        totals.set(r.wing, (totals.get(r.wing) ?? 0) + r.count);
+        (roomBytes[r.wing] ??= {})[r.room] = r.bytes;
+        const t = totals.get(r.wing) ?? { drawers: 0, bytes: 0 };
+        t.drawers += r.count;
+        t.bytes += r.bytes;
+        totals.set(r.wing, t);
+        textBytes += r.bytes;
       }
-      const wings = Object.fromEntries([...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+      const byCount = [...totals].sort((a, b) => b[1].drawers - a[1].drawers || (a[0] < b[0] ? -1 : 1));
+      const wings = Object.fromEntries(byCount.map(([w, t]) => [w, t.drawers]));
+      const wingBytes = Object.fromEntries(byCount.map(([w, t]) => [w, t.bytes]));
       return {
         home,
         database: s.location,
@@ -384,6 +408,7 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
         sources: s.sources,
         wings,
         rooms,
+        textBytes: { total: textBytes, wings: wingBytes, rooms: roomBytes },
         bytes: s.bytes,
         schemaVersion: s.schemaVersion,
         index: { lexical: s.lexicalIndex, vectors: await vectors.describe() },
@@ -399,6 +424,7 @@ export async function createPalace(deps: PalaceDeps): Promise<Palace & { interna
     },
     embed: (o) => vectors.sync(o),
     graph: getGraph,
+    tunnels: getTunnels,
     diaryRead: async (agent, o) => (await diary()).diaryRead(st, agent, o),
 
     close: async () => {

@@ -63,13 +63,14 @@ export interface PromptContextOptions extends Omit<RecallOptions, 'dir'> {
 
 /** The part of a palace {@link recallWings} needs (`openPalace()` returns one). */
 export interface TunnelSource {
-  graph?:
-    | (() => Promise<{
-        tunnels: {
-          list(filter?: { wing?: string }): Promise<{ source: { wing: string }; target: { wing: string } }[]>;
-        };
-      }>)
-    | undefined;
+  /** The tunnels without the graph (what `openPalace()` returns has it): preferred, the graph is not loaded. */
+  tunnels?: (() => Promise<TunnelList>) | undefined;
+  graph?: (() => Promise<{ tunnels: TunnelList }>) | undefined;
+}
+
+/** The part of a tunnel store {@link recallWings} reads. */
+interface TunnelList {
+  list(filter?: { wing?: string }): Promise<{ source: { wing: string }; target: { wing: string } }[]>;
 }
 
 /**
@@ -79,8 +80,12 @@ export interface TunnelSource {
 export async function recallWings(palace: TunnelSource | undefined, wing: string): Promise<string[]> {
   const out = new Set([wing]);
   try {
-    const g = palace?.graph ? await palace.graph() : undefined;
-    for (const t of (await g?.tunnels.list({ wing })) ?? []) {
+    const tunnels = palace?.tunnels
+      ? await palace.tunnels()
+      : palace?.graph
+        ? (await palace.graph()).tunnels
+        : undefined;
+    for (const t of (await tunnels?.list({ wing })) ?? []) {
       out.add(t.source.wing);
       out.add(t.target.wing);
     }

@@ -107,6 +107,26 @@ describe('recall scope', () => {
     );
   });
 
+  it('reads the tunnels through palace.tunnels(), without setting up the graph (start-up, issue 12)', async () => {
+    await tunnelledAuth();
+    const again = await openPalace({ home: join(root, 'home'), embedder: null });
+    try {
+      let graphs = 0;
+      const source = {
+        tunnels: () => again.tunnels!(),
+        graph: async () => {
+          graphs++;
+          return again.graph();
+        },
+      };
+      assert.deepEqual((await recallWings(source, 'acme')).sort(), ['acme', 'zeta']);
+      assert.equal(graphs, 0, 'the graph is not set up');
+      assert.equal(await again.tunnels!(), (await again.graph()).tunnels, 'one tunnel store for both');
+    } finally {
+      await again.close();
+    }
+  });
+
   it('project: the cwd scopes drawers to its wing and the wings its tunnels reach (issue 12)', async () => {
     const theirs = await tunnelledAuth();
     const other = await add('omega', 'The omega auth library signs tokens with RSA keys.', 'auth');

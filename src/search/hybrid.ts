@@ -13,6 +13,7 @@ import type { Drawer, DrawerFilter, LexicalHit, MemoryStore } from '../store/por
 import { matchesFilter } from '../store/shared.js';
 import { queryTokens } from '../text/index.js';
 import { collapseExchanges } from './collapse.js';
+import { feedbackPass } from './feedback.js';
 import { asksWhy, explains, matchProfile } from './prose.js';
 import { attachContext, filterOf, toHit } from './search.js';
 import { americanVariants } from './spelling.js';
@@ -141,6 +142,24 @@ export interface HybridParams {
    * 100 and 200 gave identical LoCoMo results, and fewer candidates cost less to hydrate.
    */
   candidates: number;
+  /**
+   * Weight of the query-expansion pass (`search/feedback`): words chosen from the candidates' own
+   * text are searched in a second BM25 pass, whose score (normalised, × the best BM25) is added to
+   * each drawer's BM25 × this weight. Default 0 (off): on the real-transcripts set 0.25–0.35 lifted
+   * hits@1 on one half only, and it cost LoCoMo ndcg@10 0.01–0.02 (BENCHMARKS.md).
+   */
+  feedback: number;
+  /**
+   * Expansion words: 0 from the top `feedbackDocs` candidates by BM25, 2 the same by BM25 plus
+   * source evidence (pseudo-relevance feedback); 1 words associated with the query words. Default 2.
+   */
+  feedbackMode: number;
+  /** Expansion: feedback drawers. Default 3. */
+  feedbackDocs: number;
+  /** Expansion: words searched in the second pass. Default 10. */
+  feedbackTerms: number;
+  /** Expansion: only when the best candidate covers less than this share of the query (2: always). */
+  feedbackGate: number;
 }
 
 /** Default fusion parameters (see each field for the reason of its value). */
@@ -163,6 +182,11 @@ const HYBRID_DEFAULTS: Readonly<HybridParams> = {
   collapseShare: 0,
   collapseCopies: 1,
   candidates: 100,
+  feedback: 0,
+  feedbackMode: 2,
+  feedbackDocs: 3,
+  feedbackTerms: 10,
+  feedbackGate: 2,
 };
 
 /** What hybrid search needs. */
@@ -322,7 +346,19 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const live = [...cands.values()].filter((c) => c.hit);
   const why = p.why > 0 && asksWhy(query);
   const texts =
-    p.toolWeight < 1 || p.coverage > 0 || why ? await discountToolText(deps.store, live, tokens, p, limit) : undefined;
+    p.toolWeight < 1 || p.coverage > 0 || why || p.feedback > 0
+      ? await discountToolText(deps.store, live, tokens, p, limit)
+      : undefined;
+  if (p.feedback > 0 && texts) {
+    // Expansion (off by default): the second pass's BM25 joins each drawer's own, new drawers join.
+    const best = Math.max(1e-12, ...live.map((c) => c.bm25));
+    const o = { mode: p.feedbackMode, docs: p.feedbackDocs, terms: p.feedbackTerms, gate: p.feedbackGate };
+    for (const f of await feedbackPass(deps.store, live, texts, tokens, filter, k, o)) {
+      const c = cands.get(f.hit.id) ?? cand(f.hit.id);
+      if (!c.hit) live.push(Object.assign(c, { hit: f.hit }));
+      c.bm25 += p.feedback * f.norm * best;
+    }
+  }
 
   // Source signal: summed BM25 of the candidates of each source.
   const perSource = sourceEvidence(live, p.sourceTop);

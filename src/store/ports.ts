@@ -172,6 +172,16 @@ export interface StoreCapabilities {
   persistent: boolean;
 }
 
+/** One room's drawers and the size of their text: a row of {@link MemoryStore.roomSizes}. */
+export interface RoomSize {
+  wing: string;
+  room: string;
+  /** Drawers in the room (≥ 1). */
+  count: number;
+  /** Total UTF-8 bytes of the drawers' stored text (≥ 0). */
+  bytes: number;
+}
+
 /** Drawers, their full-text index and the source manifest. */
 export interface MemoryStore {
   readonly kind: string;
@@ -196,6 +206,12 @@ export interface MemoryStore {
   countBy(field: 'wing' | 'room' | 'hall', filter?: DrawerFilter): Promise<Record<string, number>>;
   /** Drawer counts per (wing, room), in one pass; ordered by wing, then count descending. */
   countRooms(filter?: DrawerFilter): Promise<{ wing: string; room: string; count: number }[]>;
+  /**
+   * Drawer counts and text sizes per (wing, room), in one pass (one GROUP BY); ordered as
+   * {@link MemoryStore.countRooms}. Sizes are UTF-8 bytes of the stored text (after redaction), the
+   * same on every adapter; wing sizes are the sums of their rooms'.
+   */
+  roomSizes(filter?: DrawerFilter): Promise<RoomSize[]>;
   /** Drawers with exactly this content hash (duplicates check). */
   findByContentHash(hash: string): Promise<Drawer[]>;
   /** Drawers of the same source within ±`n` chunks of `id`, in chunk order (including `id`). */

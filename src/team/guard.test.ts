@@ -31,6 +31,9 @@ test('rights per wing: narrowed reads, refused and audited writes, the graph beh
   assert.deepEqual(hits, ['web']);
   assert.equal(await code(r.search('tokens', { wing: 'api' })), 'TEAM_FORBIDDEN');
   assert.deepEqual(Object.keys(await r.listWings()), ['web']);
+  const st = await r.status();
+  const webBytes = Buffer.byteLength('tokens rotate every hour in the web app');
+  assert.deepEqual(st.textBytes, { total: webBytes, wings: { web: webBytes }, rooms: { web: { auth: webBytes } } });
   const apiId = (await palace.search('api')).hits.find((h) => h.wing === 'api')!.id;
   assert.equal(await code(r.get(apiId)), 'TEAM_FORBIDDEN');
 

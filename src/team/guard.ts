@@ -137,7 +137,13 @@ export function guardPalace(palace: Palace, p: TeamPrincipal, team: TeamStore, c
       const rooms = Object.fromEntries(Object.entries(s.rooms).filter(([w]) => canRead(w)));
       const wingCounts = counts(s.wings);
       const drawers = readable === '*' ? s.drawers : Object.values(wingCounts).reduce((a, b) => a + b, 0);
-      return { ...s, wings: wingCounts, rooms, drawers };
+      const wingBytes = counts(s.textBytes.wings);
+      const textBytes = {
+        total: readable === '*' ? s.textBytes.total : Object.values(wingBytes).reduce((a, b) => a + b, 0),
+        wings: wingBytes,
+        rooms: Object.fromEntries(Object.entries(s.textBytes.rooms).filter(([w]) => canRead(w))),
+      };
+      return { ...s, wings: wingCounts, rooms, drawers, textBytes };
     },
     embed: async (o) => {
       need('*', 'admin');

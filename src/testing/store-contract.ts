@@ -128,6 +128,27 @@ export function runStoreContract(opts: StoreContractOptions): void {
       ]);
     });
 
+    it('roomSizes: drawers and UTF-8 bytes of text per room, filtered like countRooms', async () => {
+      assert.deepEqual(await store.roomSizes(), [], 'an empty palace has no rooms');
+      await store.put([
+        d('abc', { wing: 'w1', room: 'r1', hall: 'facts' }),
+        d('é→😀', { wing: 'w1', room: 'r1' }), // 2 + 3 + 4 bytes, 3 characters, 4 UTF-16 units
+        d('xy', { wing: 'w1', room: 'r2' }),
+        d('<script>', { wing: 'w2', room: 'r1' }),
+      ]);
+      const all = (await store.list({}, { limit: 10 })).drawers;
+      assert.equal(all.find((x) => x.text.startsWith('é'))?.text, 'é→😀', 'the text is stored as given');
+      assert.deepEqual(await store.roomSizes(), [
+        { wing: 'w1', room: 'r1', count: 2, bytes: 3 + 9 },
+        { wing: 'w1', room: 'r2', count: 1, bytes: 2 },
+        { wing: 'w2', room: 'r1', count: 1, bytes: 8 },
+      ]);
+      assert.deepEqual(await store.roomSizes({ hall: 'facts' }), [{ wing: 'w1', room: 'r1', count: 1, bytes: 3 }]);
+      assert.deepEqual(await store.roomSizes({ wing: 'w2' }), [{ wing: 'w2', room: 'r1', count: 1, bytes: 8 }]);
+      const counts = (await store.roomSizes()).map(({ wing, room, count }) => ({ wing, room, count }));
+      assert.deepEqual(await store.countRooms(), counts, 'the same rooms, counts and order as countRooms');
+    });
+
     it('list pages and orders', async () => {
       for (let i = 0; i < 5; i++)
         await store.put([d(`doc ${i}`, { source: '/s', chunkIndex: 4 - i, contentDate: `2026-01-0${i + 1}` })]);

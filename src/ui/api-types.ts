@@ -37,14 +37,25 @@ export type DrawerSummary = Pick<
 > & {
   /** Characters of the verbatim text. */
   chars: number;
+  /** UTF-8 bytes of the verbatim text (the unit of the palace tree's sizes). */
+  bytes: number;
   /** The first non-empty line, at most 160 characters. */
   preview: string;
 };
 
-/** `GET /api/palace`: wings and rooms with their drawer counts. */
+/** A wing or room of the palace tree: its drawers and the UTF-8 bytes of their text. */
+export interface PalaceNode {
+  name: string;
+  drawers: number;
+  bytes: number;
+}
+
+/** `GET /api/palace`: wings and rooms with their drawer counts and text sizes (UTF-8 bytes). */
 export interface PalaceTree {
   drawers: number;
-  wings: { name: string; drawers: number; rooms: { name: string; drawers: number }[] }[];
+  /** UTF-8 bytes of all drawers' text. */
+  bytes: number;
+  wings: (PalaceNode & { rooms: PalaceNode[] })[];
 }
 
 /** `GET /api/drawers?wing&room&offset&limit`: one page of drawers (newest first). */

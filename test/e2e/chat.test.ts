@@ -1,14 +1,16 @@
 /**
  * @module test/e2e/chat
- * `loci chat -p` as a real child process against the streaming loopback server (the same
- * `LOCI_LLM_*` variables as recall): a turn with a tool round and `--json` figures, persisted large
- * results, recall injecting memories, the tool allow list, and the one-line error without an LLM.
+ * `loci chat -p` against the streaming loopback server (the same `LOCI_LLM_*` variables as recall):
+ * a turn with a tool round and `--json` figures, persisted large results, recall injecting memories,
+ * the tool allow list, and the one-line error without an LLM. `-p` runs in-process (`lociIn`); the
+ * session reading piped lines (stdin, its own exit) is a real child process.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chatEnv, lociAsync, tempDir, writeTree } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 import { startLoopback, type Loopback } from '../helpers/loopback.js';
 import { streamReply } from '../helpers/stream-replies.js';
 
@@ -51,7 +53,7 @@ describe('loci chat -p', () => {
       }),
     );
     const before = server.requestsTo(ROUTE).length;
-    const r = await lociAsync(['chat', '-p', 'where is the token refreshed?', '--json', '--allow', 'read,grep'], {
+    const r = await lociIn(['chat', '-p', 'where is the token refreshed?', '--json', '--allow', 'read,grep'], {
       cwd: s.project,
       env: s.env,
     });
@@ -85,7 +87,7 @@ describe('loci chat -p', () => {
   it('injects recalled memories into the turn and archives the conversation into the palace', async () => {
     const s = setup();
     const add = (name: string, description: string) =>
-      lociAsync(['memory', 'add', '-t', 'project', '-n', name, '-d', description, '-b', `${description}.`], {
+      lociIn(['memory', 'add', '-t', 'project', '-n', name, '-d', description, '-b', `${description}.`], {
         cwd: s.project,
         env: s.env,
       });
@@ -93,7 +95,7 @@ describe('loci chat -p', () => {
     assert.equal((await add('deploy freeze', 'no deploys on Fridays, the release train leaves Thursday')).code, 0);
     server.reply(ROUTE, streamReply(ROUTE, { text: 'Tokens rotate every 15 minutes.' }));
     const before = server.requestsTo(ROUTE).length;
-    const r = await lociAsync(['chat', '-p', 'how often do the refresh tokens rotate in auth?', '--json'], {
+    const r = await lociIn(['chat', '-p', 'how often do the refresh tokens rotate in auth?', '--json'], {
       cwd: s.project,
       env: s.env,
     });
@@ -102,7 +104,7 @@ describe('loci chat -p', () => {
     assert.ok(doc.memories_injected >= 1 && doc.memories_injected <= 5, r.stdout);
     const sent = JSON.stringify(server.requestsTo(ROUTE)[before]!.body.messages[0]);
     assert.match(sent, /rotate every 15 minutes/);
-    const found = await lociAsync(['search', 'Tokens rotate every 15 minutes', '--json'], { env: s.env });
+    const found = await lociIn(['search', 'Tokens rotate every 15 minutes', '--json'], { env: s.env });
     assert.equal(found.code, 0, found.stderr);
     assert.ok(
       JSON.parse(found.stdout).results.some((h: { room: string }) => h.room === 'chat'),
@@ -114,7 +116,7 @@ describe('loci chat -p', () => {
   it('prints the answer alone without --json, and saves the session for /resume', async () => {
     const s = setup();
     server.reply(ROUTE, streamReply(ROUTE, { text: 'Hello from the loopback model.' }));
-    const r = await lociAsync(['chat', '-p', 'say hello'], { cwd: s.project, env: s.env });
+    const r = await lociIn(['chat', '-p', 'say hello'], { cwd: s.project, env: s.env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'Hello from the loopback model.\n');
     assert.equal(readdirSync(join(s.env.LOCI_HOME!, 'chat')).length, 1);
@@ -133,7 +135,7 @@ describe('loci chat -p', () => {
         streamReply(route, { text: 'One source file.', usage: { input: 50, output: 5 } }),
       );
       const before = server.requestsTo(route).length;
-      const r = await lociAsync(['chat', '-p', 'how many source files?', '--json'], {
+      const r = await lociIn(['chat', '-p', 'how many source files?', '--json'], {
         cwd: s.project,
         env: { ...s.env, LOCI_LLM_PROVIDER: provider, LOCI_LLM_MODEL: 'llama3.2' },
       });
@@ -165,7 +167,7 @@ describe('loci chat -p', () => {
 
   it('rejects an unknown tool in --allow', async () => {
     const s = setup();
-    const r = await lociAsync(['chat', '-p', 'x', '--allow', 'read,teleport'], { cwd: s.project, env: s.env });
+    const r = await lociIn(['chat', '-p', 'x', '--allow', 'read,teleport'], { cwd: s.project, env: s.env });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /invalid --allow/);
     s.cleanup();
@@ -173,7 +175,7 @@ describe('loci chat -p', () => {
 
   it('without an LLM: one line naming the variables to set, exit 2', async () => {
     const s = setup();
-    const r = await lociAsync(['chat', '-p', 'hello'], {
+    const r = await lociIn(['chat', '-p', 'hello'], {
       cwd: s.project,
       env: { ...s.env, LOCI_LLM_PROVIDER: '' },
     });

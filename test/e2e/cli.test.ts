@@ -135,6 +135,15 @@ describe('loci CLI (palace core)', () => {
     assert.ok(s.drawers >= 6);
     assert.equal(typeof s.wings.demo, 'number');
     assert.equal(s.index.lexical, 'ok');
+    assert.ok(s.text_bytes.rooms.demo.docs > 0 && s.text_bytes.wings.demo >= s.text_bytes.rooms.demo.docs);
+    assert.equal(
+      s.text_bytes.total,
+      Object.values(s.text_bytes.wings as Record<string, number>).reduce((a, b) => a + b),
+    );
+    assert.match(
+      (await lociIn(['status'], { home })).stdout,
+      /of text\n[\s\S]*SIZE[\s\S]*\bdocs +\d+ +\d+(\.\d)? (B|KB)\n/,
+    );
     const hit = JSON.parse((await lociIn(['search', 'OAuth2', '--json'], { home })).stdout).results[0];
     const g = await lociIn(['get', hit.id, '--json'], { home });
     assert.equal(JSON.parse(g.stdout).drawer.text, hit.text);

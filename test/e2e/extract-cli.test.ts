@@ -1,15 +1,15 @@
 /**
  * @module test/e2e/extract-cli
- * `loci extract` and `loci notes` as a user runs them (spawned `bin/loci.js`, needs `npm run build`):
+ * `loci extract` and `loci notes` as a user runs them (in-process through the CLI's entry function):
  * the dry run first (a diff, nothing written, JSON proposals), then the real run, then nothing new.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { loci, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 import { fakeTranscript } from '../helpers/session.js';
-import { NEEDS_BUILD } from '../fixtures/hooks/support.js';
 
 let t: { dir: string; cleanup: () => void };
 let env: NodeJS.ProcessEnv;
@@ -34,9 +34,9 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-describe('loci extract', { skip: NEEDS_BUILD }, () => {
-  test('--dry-run --json proposes, writes nothing; the real run writes; a second run finds nothing new', () => {
-    const dry = loci(['extract', '--transcript', transcript, '--dir', mem, '--dry-run', '--json'], { env });
+describe('loci extract', () => {
+  test('--dry-run --json proposes, writes nothing; the real run writes; a second run finds nothing new', async () => {
+    const dry = await lociIn(['extract', '--transcript', transcript, '--dir', mem, '--dry-run', '--json'], { env });
     assert.equal(dry.code, 0, dry.stderr);
     const j = JSON.parse(dry.stdout) as {
       proposals: Record<string, string>[];
@@ -60,26 +60,26 @@ describe('loci extract', { skip: NEEDS_BUILD }, () => {
     assert.match(j.diff, /\+The quarterly demo is on Thursday 2026-03-05\./);
     assert.deepEqual(readdirSync(mem), []);
 
-    const real = loci(['extract', '--transcript', transcript, '--dir', mem], { env });
+    const real = await lociIn(['extract', '--transcript', transcript, '--dir', mem], { env });
     assert.equal(real.code, 0, real.stderr);
     assert.match(real.stdout, /explicit cases only/);
     assert.match(real.stdout, /\+ add {4}feedback {2}feedback_keep-answers-under-ten-lines\.md/);
     assert.match(real.stdout, /MEMORY\.md: 2 entries/);
     assert.ok(existsSync(join(mem, 'MEMORY.md')));
 
-    const again = loci(['extract', '--transcript', transcript, '--dir', mem], { env });
+    const again = await lociIn(['extract', '--transcript', transcript, '--dir', mem], { env });
     assert.match(again.stdout, /nothing to remember \(nothing new\)/);
   });
 
-  test('loci notes reports the threshold it waits for', () => {
-    const r = loci(['notes', '--transcript', transcript, '--json'], { env });
+  test('loci notes reports the threshold it waits for', async () => {
+    const r = await lociIn(['notes', '--transcript', transcript, '--json'], { env });
     assert.equal(r.code, 0, r.stderr);
     const j = JSON.parse(r.stdout) as { updated: boolean; reason: string; mode: string };
     assert.equal(j.updated, false);
     assert.match(j.reason, /first notes at 10000/);
-    const forced = loci(['notes', '--transcript', transcript, '--force'], { env });
+    const forced = await lociIn(['notes', '--transcript', transcript, '--force'], { env });
     assert.match(forced.stdout, /notes updated — forced/);
-    const shown = loci(['notes', '--transcript', transcript, '--show'], { env });
+    const shown = await lociIn(['notes', '--transcript', transcript, '--show'], { env });
     assert.match(shown.stdout, /# Session Title\nRemember that the quarterly demo/);
   });
 });

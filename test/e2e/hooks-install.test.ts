@@ -23,7 +23,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import {
   hookInput,
   hookWorld,
-  lociIn,
+  lociInWorld,
   logLines,
   NEEDS_BUILD,
   until,
@@ -75,9 +75,9 @@ const read = () => JSON.parse(readFileSync(settings, 'utf8')) as Settings;
 const isLoci = (c: string) => c.includes('hooks/main.js') || /\bloci(?:\.js)?'? hook /.test(c);
 
 describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
-  test('merges into existing settings without touching other hooks or keys; idempotent; uninstall restores', () => {
+  test('merges into existing settings, other hooks and keys untouched; idempotent; uninstall restores', async () => {
     writeFileSync(settings, `${JSON.stringify(ORIGINAL, null, 2)}\n`);
-    const r = lociIn(w, ['hooks', 'install']);
+    const r = await lociInWorld(w, ['hooks', 'install']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /installed the Loci hooks in .*settings\.local\.json/);
     const text = readFileSync(settings, 'utf8');
@@ -117,27 +117,27 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     );
     assert.deepEqual(s.hooks['Stop']![0]!.hooks[0], notifier);
     const mtime = statSync(settings).mtimeMs;
-    const again = lociIn(w, ['hooks', 'install']);
+    const again = await lociInWorld(w, ['hooks', 'install']);
     assert.match(again.stdout, /already installed/);
     assert.equal(readFileSync(settings, 'utf8'), text);
     assert.equal(statSync(settings).mtimeMs, mtime, 'not rewritten');
-    const un = lociIn(w, ['hooks', 'install', '--uninstall']);
+    const un = await lociInWorld(w, ['hooks', 'install', '--uninstall']);
     assert.equal(un.code, 0, un.stderr);
     assert.match(un.stdout, /removed the Loci hooks/);
     const { Stop: _s, ...otherHooks } = ORIGINAL.hooks;
     assert.deepEqual(read(), { ...ORIGINAL, hooks: { ...otherHooks, Stop: [{ hooks: [notifier] }] } });
-    assert.match(lociIn(w, ['hooks', 'install', '--uninstall']).stdout, /no Loci hooks to remove/);
+    assert.match((await lociInWorld(w, ['hooks', 'install', '--uninstall'])).stdout, /no Loci hooks to remove/);
   });
 
-  test('--print shows the merged file without writing; --json reports the handlers', () => {
+  test('--print shows the merged file without writing; --json reports the handlers', async () => {
     writeFileSync(settings, `${JSON.stringify(ORIGINAL, null, 2)}\n`);
     const before = readFileSync(settings, 'utf8');
-    const p = lociIn(w, ['hooks', 'install', '--print']);
+    const p = await lociInWorld(w, ['hooks', 'install', '--print']);
     assert.equal(p.code, 0, p.stderr);
     const printed = JSON.parse(p.stdout) as Settings;
     assert.ok(printed.hooks['UserPromptSubmit']!.some((g) => g.hooks.some((h) => isLoci(h.command))));
     assert.equal(readFileSync(settings, 'utf8'), before);
-    const j = JSON.parse(lociIn(w, ['hooks', 'install', '--print', '--json']).stdout) as {
+    const j = JSON.parse((await lociInWorld(w, ['hooks', 'install', '--print', '--json'])).stdout) as {
       action: string;
       handlers: Record<string, unknown>;
     };
@@ -145,27 +145,27 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     assert.equal(Object.keys(j.handlers).length, 6);
   });
 
-  test('scopes: project → .claude/settings.json, user → $CLAUDE_CONFIG_DIR/settings.json (created)', () => {
-    assert.equal(lociIn(w, ['hooks', 'install', '--scope', 'project']).code, 0);
+  test('scopes: project → .claude/settings.json, user → $CLAUDE_CONFIG_DIR/settings.json (created)', async () => {
+    assert.equal((await lociInWorld(w, ['hooks', 'install', '--scope', 'project'])).code, 0);
     assert.ok(existsSync(join(w.project, '.claude', 'settings.json')));
-    const u = lociIn(w, ['hooks', 'install', '--scope', 'user']);
+    const u = await lociInWorld(w, ['hooks', 'install', '--scope', 'user']);
     assert.equal(u.code, 0, u.stderr);
     const user = JSON.parse(readFileSync(join(w.claude, 'settings.json'), 'utf8')) as Settings;
     assert.equal(Object.keys(user.hooks).length, 6);
     assert.equal(existsSync(settings), false, 'local scope untouched');
-    assert.match(lociIn(w, ['hooks', 'install', '--scope', 'nowhere']).stderr, /INVALID_ARGUMENT/);
+    assert.match((await lociInWorld(w, ['hooks', 'install', '--scope', 'nowhere'])).stderr, /INVALID_ARGUMENT/);
   });
 
-  test('a settings file that is not JSON is refused and left as it is', () => {
+  test('a settings file that is not JSON is refused and left as it is', async () => {
     writeFileSync(settings, '{ "hooks": { oops');
-    const r = lociIn(w, ['hooks', 'install']);
+    const r = await lociInWorld(w, ['hooks', 'install']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /\[HOOKS_SETTINGS_INVALID\]/);
     assert.equal(readFileSync(settings, 'utf8'), '{ "hooks": { oops');
   });
 
-  test('the installed commands run through a shell as Claude Code runs them, with the pinned home', () => {
-    lociIn(w, ['hooks', 'install']);
+  test('the installed commands run through a shell as Claude Code runs them, with the pinned home', async () => {
+    await lociInWorld(w, ['hooks', 'install']);
     const s = read();
     const command = (event: string) => s.hooks[event]!.flatMap((g) => g.hooks).find((h) => isLoci(h.command))!.command;
     const env = { ...w.env, LOCI_HOME: '', LOCI_HOOK_SAVE_EVERY: '1' };
@@ -191,8 +191,8 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     assert.equal(start.stderr, '');
   });
 
-  test('survives a Node upgrade: no absolute node in the commands; `node` is found on PATH when the hook runs', () => {
-    lociIn(w, ['hooks', 'install']);
+  test('survives a Node upgrade: no absolute node in the commands; `node` is found on PATH at run time', async () => {
+    await lociInWorld(w, ['hooks', 'install']);
     const commands = Object.values(read().hooks)
       .flatMap((gs) => gs.flatMap((g) => g.hooks))
       .map((h) => h.command)
@@ -214,11 +214,11 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     assert.equal(readdirSync(join(w.home, 'queue')).filter((n) => n.endsWith('.json')).length, 1);
   });
 
-  test('a project that depends on Loci (npx) gets "$CLAUDE_PROJECT_DIR"/node_modules/.bin/loci, which runs', () => {
+  test('a project that depends on Loci gets "$CLAUDE_PROJECT_DIR"/node_modules/.bin/loci, which runs', async () => {
     // What `npm i -D loci` leaves: node_modules/.bin/loci → ../loci/bin/loci.js (here: this build).
     mkdirSync(join(w.project, 'node_modules', '.bin'), { recursive: true });
     symlinkSync(BIN, join(w.project, 'node_modules', '.bin', 'loci'));
-    const r = lociIn(w, ['hooks', 'install', '--scope', 'project']);
+    const r = await lociInWorld(w, ['hooks', 'install', '--scope', 'project']);
     assert.equal(r.code, 0, r.stderr);
     const s = JSON.parse(readFileSync(join(w.project, '.claude', 'settings.json'), 'utf8')) as Settings;
     const stop = s.hooks['Stop']![0]!.hooks[0]!.command;
@@ -242,23 +242,23 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     assert.equal(readdirSync(join(w.home, 'queue')).filter((n) => n.endsWith('.json')).length, 1);
   });
 
-  test('a settings.local.json Loci creates is git-ignored, once; one it did not create is left alone', () => {
+  test('a settings.local.json Loci creates is git-ignored, once; one it did not create is left alone', async () => {
     rmSync(join(w.project, '.git'), { recursive: true });
     spawnSync('git', ['init', '-q', w.project]);
-    const r = lociIn(w, ['hooks', 'install']);
+    const r = await lociInWorld(w, ['hooks', 'install']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /added settings\.local\.json to .*\.claude\/\.gitignore/);
     assert.equal(spawnSync('git', ['check-ignore', '-q', settings], { cwd: w.project }).status, 0, 'git ignores it');
     const ignore = readFileSync(join(w.project, '.claude', '.gitignore'), 'utf8');
-    lociIn(w, ['hooks', 'install', '--uninstall']);
+    await lociInWorld(w, ['hooks', 'install', '--uninstall']);
     rmSync(settings);
-    lociIn(w, ['hooks', 'install']);
+    await lociInWorld(w, ['hooks', 'install']);
     assert.equal(readFileSync(join(w.project, '.claude', '.gitignore'), 'utf8'), ignore, 'added once');
     // A file that existed before (Claude Code's or the user's) is theirs to ignore or commit.
     rmSync(join(w.project, '.claude', '.gitignore'));
-    lociIn(w, ['hooks', 'install', '--uninstall']);
+    await lociInWorld(w, ['hooks', 'install', '--uninstall']);
     writeFileSync(settings, '{}\n');
-    lociIn(w, ['hooks', 'install']);
+    await lociInWorld(w, ['hooks', 'install']);
     assert.equal(existsSync(join(w.project, '.claude', '.gitignore')), false);
   });
 

@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import {
   hookInput,
   hookWorld,
-  lociIn,
+  lociInWorld,
   logLines,
   NEEDS_BUILD,
   runHookProcess,
@@ -22,7 +22,7 @@ import {
 } from '../fixtures/hooks/support.js';
 
 let w: HookWorld;
-beforeEach(() => {
+beforeEach(async () => {
   w = hookWorld({
     LOCI_HOOK_WORKER: '0',
     LOCI_HOOK_SERVER: '',
@@ -30,18 +30,20 @@ beforeEach(() => {
     LOCI_HOOK_DEBUG: '1',
   });
   assert.equal(
-    lociIn(w, [
-      'memory',
-      'add',
-      '-t',
-      'project',
-      '-n',
-      'redis limiter',
-      '-d',
-      'login rate limiting uses Redis, 5 attempts per minute per IP',
-      '-b',
-      'x',
-    ]).code,
+    (
+      await lociInWorld(w, [
+        'memory',
+        'add',
+        '-t',
+        'project',
+        '-n',
+        'redis limiter',
+        '-d',
+        'login rate limiting uses Redis, 5 attempts per minute per IP',
+        '-b',
+        'x',
+      ])
+    ).code,
     0,
   );
 });

@@ -2,9 +2,9 @@
  * @module test/e2e/hooks-startup
  * What a hook process loads, counted in modules (never in milliseconds): the archiving events load
  * the hook entry and a few `core` leaves and nothing from `node_modules`; a `user-prompt-submit`
- * answered in the hook process (no warm server) loads the doors recall needs (the graph included: recall
- * adds facts) — not the miners, the embedders, the providers, the MCP server or the CLI, nor the `yaml` package for
- * simple memory files. Needs `npm run build`.
+ * answered in the hook process (no warm server) loads the doors recall needs — not the miners, the embedders, the
+ * providers, the MCP server, the CLI or the knowledge graph (the tunnels recall follows are read without it), nor
+ * the `yaml` package for simple memory files. Needs `npm run build`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -58,7 +58,7 @@ describe('hook start-up', { skip }, () => {
     });
     assert.match(stdout, /UserPromptSubmit/, 'it answered (memories were read)');
     const folders = new Set(dist.map((f) => f.split('/')[0]));
-    for (const absent of ['ingest', 'embed', 'providers', 'mcp', 'cli', 'bench', 'index.js', 'lazy.js'])
+    for (const absent of ['ingest', 'embed', 'providers', 'mcp', 'cli', 'bench', 'kg', 'index.js', 'lazy.js'])
       assert.ok(!folders.has(absent), `${absent} loaded: ${dist.filter((f) => f.startsWith(absent)).join(', ')}`);
     assert.deepEqual(
       deps.filter((f) => f.includes('/node_modules/yaml/')),

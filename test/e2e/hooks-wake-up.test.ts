@@ -9,7 +9,7 @@ import { openPalace } from '../../src/index.js';
 import {
   hookInput,
   hookWorld,
-  lociIn,
+  lociInWorld,
   NEEDS_BUILD,
   runHookProcess,
   type HookWorld,
@@ -24,19 +24,21 @@ afterEach(() => w.cleanup());
 describe('loci wake-up', { skip: NEEDS_BUILD }, () => {
   test('prints the text the session-start hook injects; --json explains the ranking', async () => {
     assert.equal(
-      lociIn(w, [
-        'memory',
-        'add',
-        '-t',
-        'feedback',
-        '-n',
-        'no mocks',
-        '-d',
-        'integration tests hit a real database, never mocks',
-        '-b',
-        'x',
-        '--pinned',
-      ]).code,
+      (
+        await lociInWorld(w, [
+          'memory',
+          'add',
+          '-t',
+          'feedback',
+          '-n',
+          'no mocks',
+          '-d',
+          'integration tests hit a real database, never mocks',
+          '-b',
+          'x',
+          '--pinned',
+        ])
+      ).code,
       0,
     );
     const p = await openPalace({ home: w.home, embedder: null });
@@ -49,7 +51,7 @@ describe('loci wake-up', { skip: NEEDS_BUILD }, () => {
     });
     await p.addDrawer({ wing: 'other', room: 'x', hall: 'facts', text: 'We decided something in another project.' });
     await p.close();
-    const text = lociIn(w, ['wake-up']);
+    const text = await lociInWorld(w, ['wake-up']);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^# Loci wake-up: acme-api \(\d{4}-\d\d-\d\d\)\n/);
     assert.match(
@@ -67,7 +69,7 @@ describe('loci wake-up', { skip: NEEDS_BUILD }, () => {
         .additionalContext,
       text.stdout.trimEnd(),
     );
-    const j = JSON.parse(lociIn(w, ['wake-up', '--json']).stdout) as {
+    const j = JSON.parse((await lociInWorld(w, ['wake-up', '--json'])).stdout) as {
       tokens: number;
       wing: string;
       sections: {
@@ -85,13 +87,13 @@ describe('loci wake-up', { skip: NEEDS_BUILD }, () => {
     assert.deepEqual([d.kind, d.ageDays, d.importance.kind, d.importance.use], ['drawer', 3, 1.2, 1]);
     assert.ok(Math.abs(d.importance.recency - 1 / (1 + 3 / 7)) < 0.01);
     assert.ok(j.tokens <= 800);
-    const other = lociIn(w, ['wake-up', '--wing', 'other', '--max-tokens', '150']);
+    const other = await lociInWorld(w, ['wake-up', '--wing', 'other', '--max-tokens', '150']);
     assert.match(other.stdout, /another project/);
     assert.ok(other.stdout.trimEnd().length <= 600);
   });
 
-  test('an empty palace: nothing on stdout, a note on stderr, exit 0', () => {
-    const r = lociIn(w, ['wake-up']);
+  test('an empty palace: nothing on stdout, a note on stderr, exit 0', async () => {
+    const r = await lociInWorld(w, ['wake-up']);
     assert.deepEqual([r.code, r.stdout], [0, '']);
     assert.match(r.stderr, /nothing to wake up with/);
   });

@@ -15,7 +15,7 @@ import {
   appendTurns,
   hookInput,
   hookWorld,
-  lociIn,
+  lociInWorld,
   logLines,
   NEEDS_BUILD,
   runHookProcess,
@@ -50,19 +50,34 @@ function contextOf(stdout: string, eventName: string): string {
   return j.hookSpecificOutput.additionalContext;
 }
 
-function addMemory(type: string, name: string, description: string, extra: string[] = []): void {
-  const r = lociIn(w, ['memory', 'add', '-t', type, '-n', name, '-d', description, '-b', `${description}.`, ...extra]);
+async function addMemory(type: string, name: string, description: string, extra: string[] = []): Promise<void> {
+  const r = await lociInWorld(w, [
+    'memory',
+    'add',
+    '-t',
+    type,
+    '-n',
+    name,
+    '-d',
+    description,
+    '-b',
+    `${description}.`,
+    ...extra,
+  ]);
   assert.equal(r.code, 0, r.stderr);
 }
 
 describe('hook answers', { skip: NEEDS_BUILD }, () => {
-  test('session-start injects the wake-up (identity, pinned first), from the cache until something changes', () => {
+  test('session-start injects the wake-up (identity, pinned first), cached until something changes', async () => {
     mkdirSync(w.home, { recursive: true });
     writeFileSync(join(w.home, 'identity.md'), 'I am Ana, backend developer on acme-api.\n');
-    addMemory('feedback', 'tests run in band', 'integration tests need --runInBand because they share one database', [
-      '--pinned',
-    ]);
-    addMemory('project', 'redis limiter', 'login rate limiting uses Redis, 5 attempts per minute per IP');
+    await addMemory(
+      'feedback',
+      'tests run in band',
+      'integration tests need --runInBand because they share one database',
+      ['--pinned'],
+    );
+    await addMemory('project', 'redis limiter', 'login rate limiting uses Redis, 5 attempts per minute per IP');
     const first = runHookProcess('session-start', hookInput('session-start.json', w), w);
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.stderr, '');
@@ -76,7 +91,7 @@ describe('hook answers', { skip: NEEDS_BUILD }, () => {
     });
     assert.equal(cached.stdout, first.stdout);
     assert.match(cached.stderr, /cached wake-up/);
-    addMemory('reference', 'grafana board', 'latency dashboard of the login endpoint');
+    await addMemory('reference', 'grafana board', 'latency dashboard of the login endpoint');
     const after = runHookProcess('session-start', hookInput('session-start.json', w), w, 'main', {
       LOCI_HOOK_DEBUG: '1',
     });
@@ -91,7 +106,7 @@ describe('hook answers', { skip: NEEDS_BUILD }, () => {
   });
 
   test('user-prompt-submit injects memories and drawers within 10,000 characters and records usage', async () => {
-    addMemory(
+    await addMemory(
       'project',
       'redis limiter',
       'login rate limiting uses Redis with a sliding window, 5 attempts per minute',
@@ -139,8 +154,8 @@ describe('hook answers', { skip: NEEDS_BUILD }, () => {
     assert.equal(session.turns, 1);
   });
 
-  test('user-prompt-submit skips slash commands and one-word prompts', () => {
-    addMemory('project', 'redis limiter', 'login rate limiting uses Redis');
+  test('user-prompt-submit skips slash commands and one-word prompts', async () => {
+    await addMemory('project', 'redis limiter', 'login rate limiting uses Redis');
     for (const input of [
       hookInput('user-prompt-submit-slash.json', w),
       hookInput('user-prompt-submit.json', w, { prompt: 'continue' }),
@@ -172,9 +187,9 @@ describe('hooks fail open', { skip: NEEDS_BUILD }, () => {
     }
   });
 
-  test('an unusable palace or home: exit 0, no output, the error logged (in the home, else in TMPDIR)', () => {
+  test('an unusable palace or home: exit 0, no output, the error logged (in the home, else in TMPDIR)', async () => {
     mkdirSync(join(w.home, 'palace.db'), { recursive: true }); // a folder where the database should be
-    lociIn(w, [
+    await lociInWorld(w, [
       'memory',
       'add',
       '-t',

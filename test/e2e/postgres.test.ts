@@ -4,12 +4,15 @@
  * (engine and vector mode reported), kg; one-line errors for a bad URL and an unreachable server
  * (password hidden); concurrent first starters migrate once; and a mining run whose database
  * connections are terminated (`pg_terminate_backend`) resumes on the next run without losing or
- * duplicating a drawer. Server: `test/helpers/postgres.ts` (skips with the reason when none).
+ * duplicating a drawer. Server: `test/helpers/postgres.ts` (skips with the reason when none). Single
+ * commands run in-process (`lociIn`); the concurrent starters and the miner whose connections are
+ * terminated are real processes.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { loci, lociAsync, tempDir, writeTree } from '../helpers/cli.js';
+import { lociAsync, tempDir, writeTree } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 import { pgServer, withFreshSchema } from '../helpers/postgres.js';
 
 const server = await pgServer();
@@ -26,8 +29,8 @@ function project(n: number): Record<string, string> {
   return files;
 }
 
-const statusOf = (url: string, home: string) => {
-  const r = loci(['--database-url', url, 'status', '--json'], { home });
+const statusOf = async (url: string, home: string) => {
+  const r = await lociIn(['--database-url', url, 'status', '--json'], { home });
   assert.equal(r.code, 0, r.stderr);
   return JSON.parse(r.stdout) as { drawers: number; sources: number; engine?: string; database: string };
 };
@@ -47,29 +50,29 @@ describe('CLI on PostgreSQL', { skip: server.skip }, () => {
     t.cleanup();
   });
 
-  it('mines, searches, reports the engine and the graph, via --database-url and LOCI_DATABASE_URL', () => {
+  it('mines, searches, reports the engine and the graph, via --database-url and LOCI_DATABASE_URL', async () => {
     const url = withFreshSchema(server.url!, 'e2e');
-    const mined = loci(['--database-url', url, 'mine', src], { home });
+    const mined = await lociIn(['--database-url', url, 'mine', src], { home });
     assert.equal(mined.code, 0, mined.stderr);
-    const found = loci(['search', 'jwt middleware', '--json'], { home, env: { LOCI_DATABASE_URL: url } });
+    const found = await lociIn(['search', 'jwt middleware', '--json'], { home, env: { LOCI_DATABASE_URL: url } });
     assert.equal(found.code, 0, found.stderr);
     const hits = (JSON.parse(found.stdout) as { results: { source: string }[] }).results;
     assert.match(hits[0]!.source, /auth\.md$/);
-    const s = statusOf(url, home);
+    const s = await statusOf(url, home);
     assert.equal(s.sources, 121);
     assert.match(s.engine ?? '', /^PostgreSQL \d+/);
     assert.match(s.engine ?? '', /vectors: /);
     assert.match(s.database, /schema e2e_/);
-    const kg = loci(['--database-url', url, 'kg', 'stats', '--json'], { home });
+    const kg = await lociIn(['--database-url', url, 'kg', 'stats', '--json'], { home });
     assert.equal(kg.code, 0, kg.stderr);
   });
 
-  it('a bad URL and an unreachable server are one-line errors without the password', () => {
-    const bad = loci(['--database-url', 'mysql://me:hunter2@localhost/db', 'status'], { home });
+  it('a bad URL and an unreachable server are one-line errors without the password', async () => {
+    const bad = await lociIn(['--database-url', 'mysql://me:hunter2@localhost/db', 'status'], { home });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /^loci: invalid database URL .*\[PG_URL_INVALID\]\n$/);
     assert.doesNotMatch(bad.stderr, /hunter2/);
-    const down = loci(['--database-url', 'postgres://me:hunter2@127.0.0.1:1/db', 'search', 'x'], { home });
+    const down = await lociIn(['--database-url', 'postgres://me:hunter2@127.0.0.1:1/db', 'search', 'x'], { home });
     assert.equal(down.code, 1);
     assert.match(
       down.stderr,
@@ -94,15 +97,15 @@ describe('CLI on PostgreSQL', { skip: server.skip }, () => {
     const runs = await Promise.all([0, 1].map(() => lociAsync(['--database-url', url, 'mine', src], { home })));
     for (const r of runs) assert.equal(r.code, 0, r.stderr);
     const ref = withFreshSchema(server.url!, 'once');
-    assert.equal(loci(['--database-url', ref, 'mine', src], { home }).code, 0);
-    const [a, b] = [statusOf(url, home), statusOf(ref, home)];
+    assert.equal((await lociIn(['--database-url', ref, 'mine', src], { home })).code, 0);
+    const [a, b] = [await statusOf(url, home), await statusOf(ref, home)];
     assert.deepEqual([a.drawers, a.sources], [b.drawers, b.sources]);
   });
 
   it('a mining run whose connections are terminated resumes without loss or duplicates', async () => {
     const ref = withFreshSchema(server.url!, 'ref');
-    assert.equal(loci(['--database-url', ref, 'mine', src], { home }).code, 0);
-    const want = statusOf(ref, home);
+    assert.equal((await lociIn(['--database-url', ref, 'mine', src], { home })).code, 0);
+    const want = await statusOf(ref, home);
 
     const url = withFreshSchema(server.url!, 'fault');
     const schema = new URL(url).searchParams.get('schema')!;
@@ -123,9 +126,9 @@ describe('CLI on PostgreSQL', { skip: server.skip }, () => {
       } else await new Promise((r) => setTimeout(r, 20));
     }
     await run; // may fail or finish (a write transaction is retried once on a fresh connection)
-    const again = loci(['--database-url', url, 'mine', src], { home });
+    const again = await lociIn(['--database-url', url, 'mine', src], { home });
     assert.equal(again.code, 0, again.stderr);
-    const got = statusOf(url, home);
+    const got = await statusOf(url, home);
     assert.deepEqual([got.drawers, got.sources], [want.drawers, want.sources]);
     const dup = await admin.query(
       `SELECT count(*)::int AS n FROM (SELECT source, chunk_index FROM ${schema}.drawers ` +

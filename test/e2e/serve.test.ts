@@ -4,7 +4,9 @@
  * the right on the wing), Origin/Host checks and 413, the audit log, MCP sessions per member, the
  * CLI's remote mode with its errors, `loci memory sync` between two members (privacy, convergence,
  * conflicts), and faults: SIGTERM drains requests in flight and a restart (graceful or SIGKILL)
- * loses no acknowledged write. No timing assertions.
+ * loses no acknowledged write. No timing assertions. The server is the built `bin/loci.js`; the CLI
+ * commands that talk to it or to its home (`serve token`, remote mode, `memory sync`) run in-process
+ * (`lociIn`): the process boundary under test is the server's.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,7 +16,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { BIN, loci, tempDir, writeTree } from '../helpers/cli.js';
+import { BIN, tempDir, writeTree } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 
 interface Server {
   url: string;
@@ -42,11 +45,14 @@ function startServer(home: string): Promise<Server> {
   });
 }
 
-function token(home: string, user: string, ...grants: string[]): string {
-  const r = loci(['serve', 'token', 'create', '--user', user, ...grants.flatMap((g) => ['--grant', g]), '--json'], {
-    home,
-    env: { LOCI_SERVER: '' },
-  });
+async function token(home: string, user: string, ...grants: string[]): Promise<string> {
+  const r = await lociIn(
+    ['serve', 'token', 'create', '--user', user, ...grants.flatMap((g) => ['--grant', g]), '--json'],
+    {
+      home,
+      env: { LOCI_SERVER: '' },
+    },
+  );
   assert.equal(r.code, 0, r.stderr);
   return (JSON.parse(r.stdout) as { token: string }).token;
 }
@@ -92,9 +98,9 @@ describe('loci serve', () => {
   let bob: string;
   let admin: string;
   before(async () => {
-    alice = token(home, 'alice', 'proj:write');
-    bob = token(home, 'bob', 'other:read');
-    admin = token(home, 'root', '*:admin');
+    alice = await token(home, 'alice', 'proj:write');
+    bob = await token(home, 'bob', 'other:read');
+    admin = await token(home, 'root', '*:admin');
     srv = await startServer(home);
   });
   after(async () => {
@@ -130,20 +136,20 @@ describe('loci serve', () => {
       [['alice', 'drawer.add', 'proj', id]],
     );
     assert.equal((await api(srv.url, 'audit', {}, alice)).status, 403);
-    const cli = loci(['serve', 'audit', '--json'], { home });
+    const cli = await lociIn(['serve', 'audit', '--json'], { home });
     assert.equal((JSON.parse(cli.stdout) as { entries: unknown[] }).entries.length, 1);
   });
 
   test('revoked tokens get 401 on their next request', async () => {
-    const t = token(home, 'carol', 'proj:read');
+    const t = await token(home, 'carol', 'proj:read');
     assert.equal((await api(srv.url, 'whoami', {}, t)).status, 200);
-    const list = JSON.parse(loci(['serve', 'token', 'list', '--json'], { home }).stdout) as {
+    const list = JSON.parse((await lociIn(['serve', 'token', 'list', '--json'], { home })).stdout) as {
       tokens: { id: string; user: string }[];
     };
     const id = list.tokens.find((x) => x.user === 'carol')!.id;
-    assert.equal(loci(['serve', 'token', 'revoke', id], { home }).code, 0);
+    assert.equal((await lociIn(['serve', 'token', 'revoke', id], { home })).code, 0);
     assert.equal((await api(srv.url, 'whoami', {}, t)).status, 401);
-    assert.match(loci(['serve', 'token', 'revoke', id], { home }).stderr, /TEAM_TOKEN_NOT_FOUND/);
+    assert.match((await lociIn(['serve', 'token', 'revoke', id], { home })).stderr, /TEAM_TOKEN_NOT_FOUND/);
   });
 
   test('MCP over HTTP: one session per member, rights enforced, memory-folder tools left out', async () => {
@@ -220,32 +226,38 @@ describe('loci serve', () => {
   });
 
   test('remote mode: search, get, add and kg through the server, with catalogue errors', async () => {
-    const kg = token(home, 'dana', '*:write');
+    const kg = await token(home, 'dana', '*:write');
     const env = { LOCI_SERVER: srv.url, LOCI_TOKEN: kg };
     const local = join(tmp.dir, 'member-home');
-    const add = loci(['add', '-w', 'team', '-r', 'ops', 'the pager rotation changes on Mondays', '--json'], {
+    const add = await lociIn(['add', '-w', 'team', '-r', 'ops', 'the pager rotation changes on Mondays', '--json'], {
       home: local,
       env,
     });
     assert.equal(add.code, 0, add.stderr);
     const id = (JSON.parse(add.stdout) as { id: string }).id;
-    const search = loci(['search', 'pager rotation', '--json'], { home: local, env });
+    const search = await lociIn(['search', 'pager rotation', '--json'], { home: local, env });
     assert.equal((JSON.parse(search.stdout) as { results: { id: string }[] }).results[0]?.id, id);
-    assert.match(loci(['get', id], { home: local, env }).stdout, /pager rotation/);
-    assert.equal(loci(['kg', 'add', 'dana', 'works_at', 'Acme'], { home: local, env }).code, 0);
-    const q = JSON.parse(loci(['kg', 'query', 'dana', '--json'], { home: local, env }).stdout) as {
+    assert.match((await lociIn(['get', id], { home: local, env })).stdout, /pager rotation/);
+    assert.equal((await lociIn(['kg', 'add', 'dana', 'works_at', 'Acme'], { home: local, env })).code, 0);
+    const q = JSON.parse((await lociIn(['kg', 'query', 'dana', '--json'], { home: local, env })).stdout) as {
       facts: { object: string }[];
     };
     assert.equal(q.facts[0]?.object, 'Acme');
-    const unauth = loci(['search', 'x'], { home: local, env: { ...env, LOCI_TOKEN: 'nope' } });
+    const unauth = await lociIn(['search', 'x'], { home: local, env: { ...env, LOCI_TOKEN: 'nope' } });
     assert.equal(unauth.code, 2);
     assert.match(unauth.stderr, /\[TEAM_UNAUTHORISED\]/);
-    const forbidden = loci(['add', '-w', 'proj', '-r', 'x', 'hi'], { home: local, env: { ...env, LOCI_TOKEN: bob } });
+    const forbidden = await lociIn(['add', '-w', 'proj', '-r', 'x', 'hi'], {
+      home: local,
+      env: { ...env, LOCI_TOKEN: bob },
+    });
     assert.match(forbidden.stderr, /\[TEAM_FORBIDDEN\]/);
-    const down = loci(['search', 'x'], { home: local, env: { ...env, LOCI_SERVER: 'http://127.0.0.1:9' } });
+    const down = await lociIn(['search', 'x'], { home: local, env: { ...env, LOCI_SERVER: 'http://127.0.0.1:9' } });
     assert.match(down.stderr, /\[TEAM_SERVER_UNREACHABLE\]/);
-    assert.match(loci(['sync'], { home: local, env }).stderr, /\[TEAM_REMOTE_UNSUPPORTED\]/);
-    assert.match(loci(['memory', 'sync'], { home: local, env: { LOCI_SERVER: '' } }).stderr, /TEAM_SERVER_MISSING/);
+    assert.match((await lociIn(['sync'], { home: local, env })).stderr, /\[TEAM_REMOTE_UNSUPPORTED\]/);
+    assert.match(
+      (await lociIn(['memory', 'sync'], { home: local, env: { LOCI_SERVER: '' } })).stderr,
+      /TEAM_SERVER_MISSING/,
+    );
   });
 
   test('remote mine uploads a folder into a wing; uploads cannot escape their folder', async () => {
@@ -253,9 +265,11 @@ describe('loci serve', () => {
     writeTree(docs, { 'guide.md': '# Guide\n\nThe staging cluster is called heron.\n', 'a/b.txt': 'nested file\n' });
     const env = { LOCI_SERVER: srv.url, LOCI_TOKEN: alice };
     const local = join(tmp.dir, 'miner-home');
-    const r = loci(['mine', docs, '--wing', 'proj', '--json'], { home: local, env });
+    const r = await lociIn(['mine', docs, '--wing', 'proj', '--json'], { home: local, env });
     assert.equal(r.code, 0, r.stderr);
-    const s = JSON.parse(loci(['search', 'staging cluster heron', '--json'], { home: local, env }).stdout) as {
+    const s = JSON.parse(
+      (await lociIn(['search', 'staging cluster heron', '--json'], { home: local, env })).stdout,
+    ) as {
       results: { wing: string; text: string }[];
     };
     assert.equal(s.results[0]?.wing, 'proj');
@@ -269,12 +283,12 @@ describe('loci serve', () => {
   });
 
   test('memory sync: user and feedback memories stay home; two members converge; conflicts kept', async () => {
-    const m = (who: string) => {
+    const m = async (who: string) => {
       const dir = join(tmp.dir, who, 'memory');
       mkdirSync(dir, { recursive: true });
-      const env = { LOCI_SERVER: srv.url, LOCI_TOKEN: token(home, who, 'proj:write') };
-      const sync = (...extra: string[]) => {
-        const r = loci(['memory', 'sync', '--dir', dir, '--project', 'proj', '--json', ...extra], {
+      const env = { LOCI_SERVER: srv.url, LOCI_TOKEN: await token(home, who, 'proj:write') };
+      const sync = async (...extra: string[]) => {
+        const r = await lociIn(['memory', 'sync', '--dir', dir, '--project', 'proj', '--json', ...extra], {
           home: join(tmp.dir, who, 'home'),
           env,
         });
@@ -283,31 +297,31 @@ describe('loci serve', () => {
       };
       return { dir, sync, put: (f: string, t: string) => writeFileSync(join(dir, f), t) };
     };
-    const a = m('ann');
-    const b = m('ben');
+    const a = await m('ann');
+    const b = await m('ben');
     a.put('user_me.md', memory('user', 'me', 'SECRET-USER-NOTE\n'));
     a.put('feedback_style.md', memory('feedback', 'style', 'SECRET-FEEDBACK\n', '  privacy: team\n'));
     a.put('reference_ci.md', memory('reference', 'ci', 'one\ntwo\nthree\n'));
-    assert.deepEqual(a.sync('--dry-run').pushed, ['reference_ci.md']);
-    assert.deepEqual(a.sync().pushed, ['reference_ci.md']);
-    assert.deepEqual(b.sync().written, ['reference_ci.md']);
+    assert.deepEqual((await a.sync('--dry-run')).pushed, ['reference_ci.md']);
+    assert.deepEqual((await a.sync()).pushed, ['reference_ci.md']);
+    assert.deepEqual((await b.sync()).written, ['reference_ci.md']);
     const db = readFileSync(join(home, 'palace.db')).toString('latin1');
     assert.ok(!db.includes('SECRET-USER-NOTE') && !db.includes('SECRET-FEEDBACK'));
 
     a.put('reference_ci.md', memory('reference', 'ci', 'one by ann\ntwo\nthree\n'));
     b.put('reference_ci.md', memory('reference', 'ci', 'one\ntwo\nthree by ben\n'));
-    a.sync();
-    b.sync();
-    a.sync();
+    await a.sync();
+    await b.sync();
+    await a.sync();
     const want = memory('reference', 'ci', 'one by ann\ntwo\nthree by ben\n');
     assert.equal(readFileSync(join(a.dir, 'reference_ci.md'), 'utf8'), want);
     assert.equal(readFileSync(join(b.dir, 'reference_ci.md'), 'utf8'), want);
 
     a.put('reference_ci.md', memory('reference', 'ci', 'one by ann\nTWO (ann)\nthree by ben\n'));
     b.put('reference_ci.md', memory('reference', 'ci', 'one by ann\nTWO (ben)\nthree by ben\n'));
-    a.sync();
-    assert.deepEqual(b.sync().conflicts, ['reference_ci.md']);
-    a.sync();
+    await a.sync();
+    assert.deepEqual((await b.sync()).conflicts, ['reference_ci.md']);
+    await a.sync();
     const merged = readFileSync(join(b.dir, 'reference_ci.md'), 'utf8');
     assert.match(merged, /<<<<<<< ben\nTWO \(ben\)\n=======\nTWO \(ann\)\n>>>>>>> ann/);
     assert.equal(readFileSync(join(a.dir, 'reference_ci.md'), 'utf8'), merged);
@@ -354,7 +368,7 @@ describe('loci serve faults', () => {
 
   test('SIGTERM finishes requests in flight, exits 0, and no acknowledged write is lost', async () => {
     const home = join(tmp.dir, 'graceful');
-    const tok = token(home, 'w', 'w:write');
+    const tok = await token(home, 'w', 'w:write');
     const srv = await startServer(home);
     const acked = await burst(srv.url, tok, 40, 'graceful', () => srv.child.kill('SIGTERM'));
     assert.equal(await srv.exited, 0);
@@ -364,7 +378,7 @@ describe('loci serve faults', () => {
 
   test('a hard kill (SIGKILL) mid-burst loses no acknowledged write either', async () => {
     const home = join(tmp.dir, 'hard');
-    const tok = token(home, 'w', 'w:write');
+    const tok = await token(home, 'w', 'w:write');
     const srv = await startServer(home);
     const acked = await burst(srv.url, tok, 40, 'hard', () => srv.child.kill('SIGKILL'));
     await srv.stop('SIGKILL');

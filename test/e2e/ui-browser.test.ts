@@ -2,10 +2,11 @@
  * @module test/e2e/ui-browser
  * `loci ui` in a real browser: Debian's chromium driven by playwright-core (test/helpers/browser.ts;
  * nothing downloads a browser) against `bin/loci.js ui --port 0` over a mined fixture palace. Each
- * page loads without a script error; a search typed in the box returns the mined text; a memory
- * edited in the page changes its file and MEMORY.md; a drawer holding `<script>` shows it as text and
- * runs nothing; the keyboard alone reaches the search box, a hit and its drawer. Skips only when
- * chromium is missing and `LOCI_REQUIRE_BROWSER` is unset (`.ci/run` sets it).
+ * page loads without a script error; the palace shows wings and rooms with counts and sizes; a
+ * search typed in the box returns the mined text; a memory edited in the page changes its file and
+ * MEMORY.md; a drawer holding `<script>` shows it as text and runs nothing; the keyboard alone
+ * reaches the search box, a hit and its drawer. Skips only when chromium is missing and
+ * `LOCI_REQUIRE_BROWSER` is unset (`.ci/run` sets it).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +18,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { browserSkip, launchChromium } from '../helpers/browser.js';
 import { BIN } from '../helpers/cli.js';
 import { buildUiPalace, type UiPalace } from '../helpers/ui-palace.js';
+import type { PalaceTree } from '../../src/ui/api-types.js';
+import { openPalace } from '../../src/internal.js';
 
 const skip = browserSkip();
 
@@ -82,6 +85,67 @@ describe('loci ui in chromium', { skip }, () => {
       assert.equal(await page.locator('.error').count(), 0, `${path} shows an error`);
     }
     assert.deepEqual(errors, []);
+  });
+
+  test('the palace shows each wing and room with its drawers and the size of their text', async () => {
+    const tree = (await (await fetch(`${ui.origin}/api/palace`)).json()) as PalaceTree;
+    const widget = tree.wings.find((w) => w.name === 'widget')!;
+    const room = widget.rooms[0]!;
+    await page.goto(`${ui.origin}/palace?wing=widget&room=${encodeURIComponent(room.name)}`);
+    const link = page.locator('nav.tree a.wing', { hasText: 'widget' }).locator('.count');
+    await link.waitFor();
+    const sized = /^[\d,]+ · \d+(\.\d)? (B|KB|MB)$/;
+    assert.match((await link.textContent()) ?? '', sized);
+    assert.equal(
+      await link.getAttribute('title'),
+      `${widget.drawers} drawers, ${widget.bytes.toLocaleString('en')} bytes of text`,
+    );
+    const roomCount = page.locator('nav.tree a.active .count');
+    assert.match((await roomCount.textContent()) ?? '', new RegExp(`^${room.drawers} · `));
+    assert.match((await page.textContent('section.main p.muted')) ?? '', / · \d+(\.\d)? (B|KB|MB) of text · /);
+    assert.match((await page.textContent('table.list tbody td.num')) ?? '', /^\d+(\.\d)? (B|KB)$/);
+  });
+
+  test('without a prompt the agents page asks for one instead of loading for ever', async () => {
+    await page.goto(`${ui.origin}/agents`);
+    await page.waitForSelector('.recall-hint');
+    await page.waitForFunction("!document.querySelector('main')?.textContent?.includes('loading…')", null, {
+      timeout: 15_000,
+    });
+  });
+
+  test('the status page shows the text size and says vectors on or off once', async () => {
+    await page.goto(`${ui.origin}/status`);
+    await page.waitForSelector('svg.chart');
+    const tree = (await (await fetch(`${ui.origin}/api/palace`)).json()) as PalaceTree;
+    assert.ok(tree.bytes > 0);
+    assert.match((await page.locator('.card').nth(2).textContent()) ?? '', /^\d+(\.\d)? (B|KB|MB)of text$/);
+    const vectors = (await page.locator('dd', { has: page.locator('.badge') }).textContent()) ?? '';
+    assert.doesNotMatch(vectors, /^(on|off)\s+\1\b/, vectors);
+  });
+
+  test('the graph index pages its entities by 100, each page with its own URL', async () => {
+    const palace = await openPalace({ home: fx.home, env: fx.env, embedder: null });
+    try {
+      const g = (await palace.graph()).graph;
+      for (let i = 0; i < 120; i++)
+        await g.addFact({ subject: `zz-part-${i}`, predicate: 'part_of', object: 'widget' });
+    } finally {
+      await palace.close();
+    }
+    await page.goto(`${ui.origin}/kg`);
+    await page.waitForSelector('ul.chips li');
+    const first = await page.locator('ul.chips li a').allTextContents();
+    assert.equal(first.length, 100);
+    await page.click('.pager a.next');
+    await page.waitForURL(/\/kg\?cursor=/);
+    await page.waitForFunction(`document.querySelector('ul.chips li a')?.textContent !== ${JSON.stringify(first[0])}`);
+    const second = await page.locator('ul.chips li a').allTextContents();
+    assert.ok(second.length > 0 && second.every((n) => !first.includes(n)), 'the next page holds other entities');
+    const again = page.url();
+    await page.goto(again);
+    await page.waitForSelector('ul.chips li');
+    assert.deepEqual(await page.locator('ul.chips li a').allTextContents(), second, 'the page is addressable');
   });
 
   test('a search typed in the box returns the mined text', async () => {

@@ -12,8 +12,8 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveUi, type UiServing } from '../../src/ui/index.js';
-import type { DrawerPage, MemoryWriteAnswer, UiSearchResult } from '../../src/ui/api-types.js';
-import { isLociError } from '../../src/internal.js';
+import type { DrawerPage, MemoryWriteAnswer, PalaceTree, UiSearchResult } from '../../src/ui/api-types.js';
+import { isLociError, openPalace } from '../../src/internal.js';
 import { loci } from '../helpers/cli.js';
 import { buildUiPalace, type UiPalace } from '../helpers/ui-palace.js';
 
@@ -87,6 +87,39 @@ describe('loci ui server', () => {
     const miss = await http(`${origin}/api/drawer/dnothere`);
     assert.equal(miss.status, 404);
     assert.equal(JSON.parse(miss.text).error.code, 'DRAWER_NOT_FOUND');
+  });
+
+  test('the palace tree has each wing and room with its drawers and the UTF-8 bytes of their text', async () => {
+    const t = JSON.parse((await http(`${origin}/api/palace`)).text) as PalaceTree;
+    const widget = t.wings.find((w) => w.name === 'widget')!;
+    assert.equal(
+      widget.drawers,
+      widget.rooms.reduce((n, r) => n + r.drawers, 0),
+    );
+    assert.equal(
+      widget.bytes,
+      widget.rooms.reduce((n, r) => n + r.bytes, 0),
+    );
+    assert.equal(
+      t.bytes,
+      t.wings.reduce((n, w) => n + w.bytes, 0),
+    );
+    const page = JSON.parse((await http(`${origin}/api/drawers?wing=widget&limit=200`)).text) as DrawerPage;
+    const palace = await openPalace({ home: fx.home, env: fx.env, embedder: null });
+    try {
+      const texts = await Promise.all(page.drawers.map(async (d) => (await palace.get(d.id))!.text));
+      assert.deepEqual(
+        page.drawers.map((d) => d.bytes),
+        texts.map((x) => Buffer.byteLength(x)),
+      );
+      assert.equal(
+        widget.bytes,
+        texts.reduce((n, x) => n + Buffer.byteLength(x), 0),
+        'the wing is its drawers',
+      );
+    } finally {
+      await palace.close();
+    }
   });
 
   test('a Host header other than the loopback address and port is refused (DNS rebinding)', async () => {

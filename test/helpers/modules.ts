@@ -7,13 +7,20 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** What {@link modulesLoaded} saw. */
 export interface LoadedModules {
-  /** Absolute paths of the files loaded (ES modules and CommonJS), in first-load order. */
+  /**
+   * Absolute paths of the modules loaded (ES modules and CommonJS), in first-load order; a file of a
+   * start-up bundle (`dist/bundle/`, `scripts/build-bundles.mjs`) stands for the modules bundled into
+   * it (its entry in `inputs.json`: modules of `dist/` and of `node_modules/`), so what a command
+   * loads reads the same for the bundles and the tsc output.
+   */
   files: string[];
+  /** The files actually loaded (bundle files as themselves). */
+  raw: string[];
   status: number | null;
   stdout: string;
   stderr: string;
@@ -59,7 +66,7 @@ export function modulesLoaded(
       input: opts.input ?? '',
       encoding: 'utf8',
     });
-    const files = [
+    const raw = [
       ...new Set(
         readFileSync(log, 'utf8')
           .split('\n')
@@ -68,8 +75,22 @@ export function modulesLoaded(
           .filter((p) => !p.startsWith(dir)),
       ),
     ];
-    return { files, status: r.status, stdout: r.stdout, stderr: r.stderr };
+    return { files: unbundled(raw), raw, status: r.status, stdout: r.stdout, stderr: r.stderr };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `files` with each file of a start-up bundle replaced by the modules bundled into it. */
+function unbundled(files: string[]): string[] {
+  const inputs = new Map<string, Record<string, string[]>>();
+  const out = files.flatMap((f) => {
+    const m = /^(.*)[\\/]dist[\\/]bundle[\\/]([^\\/]+\.js)$/.exec(f);
+    if (!m) return [f];
+    const root = m[1]!;
+    if (!inputs.has(root))
+      inputs.set(root, JSON.parse(readFileSync(join(root, 'dist', 'bundle', 'inputs.json'), 'utf8')) as never);
+    return (inputs.get(root)![m[2]!] ?? [f]).map((p) => resolve(root, p));
+  });
+  return [...new Set(out)];
 }

@@ -14,7 +14,9 @@ export function AgentsPage(props: { url: URL }) {
   const [typed, setTyped] = useState(prompt);
   const [wake] = useLoad(() => api.wakeUp(), []);
   const [hooks] = useLoad(() => api.hooks(), []);
-  const [recall] = useLoad(() => (prompt.trim() ? api.recall(prompt) : Promise.resolve(null)), [prompt]);
+  const asked = prompt.trim() !== '';
+  // Without a prompt there is nothing to load (a null answer would read as "loading…" for ever).
+  const [recall] = useLoad(() => (asked ? api.recall(prompt) : Promise.resolve(null)), [prompt]);
   useEffect(() => {
     const t = setTimeout(() => {
       if (typed !== prompt) navigate(`/agents${typed ? `?prompt=${encodeURIComponent(typed)}` : ''}`, true);
@@ -45,31 +47,35 @@ export function AgentsPage(props: { url: URL }) {
           value={typed}
           onInput={(e) => setTyped((e.target as HTMLInputElement).value)}
         />
-        <Show state={recall}>
-          {(r) =>
-            r && (
-              <>
-                <p class="muted">
-                  {num(r.tokens)} tokens · {num(r.bytes)} bytes · selector {r.selector}
-                  {r.reason ? ` · ${r.reason}` : ''}
-                </p>
-                <ul class="plain small">
-                  {r.memories.map((m) => (
-                    <li key={m.file}>
-                      memory <Link href={`/memory?name=${encodeURIComponent(m.name)}`}>{m.name}</Link> ({m.type ?? '—'})
-                    </li>
-                  ))}
-                  {r.drawers.map((d) => (
-                    <li key={d.id}>
-                      drawer <Link href={`/drawer/${d.id}`}>{d.id}</Link> {d.wing}/{d.room}
-                    </li>
-                  ))}
-                </ul>
-                <pre class="verbatim">{r.text || '(nothing would be injected)'}</pre>
-              </>
-            )
-          }
-        </Show>
+        {!asked && <p class="muted recall-hint">Type a prompt to see what recall would inject.</p>}
+        {asked && (
+          <Show state={recall}>
+            {(r) =>
+              r && (
+                <>
+                  <p class="muted">
+                    {num(r.tokens)} tokens · {num(r.bytes)} bytes · selector {r.selector}
+                    {r.reason ? ` · ${r.reason}` : ''}
+                  </p>
+                  <ul class="plain small">
+                    {r.memories.map((m) => (
+                      <li key={m.file}>
+                        memory <Link href={`/memory?name=${encodeURIComponent(m.name)}`}>{m.name}</Link> (
+                        {m.type ?? '—'})
+                      </li>
+                    ))}
+                    {r.drawers.map((d) => (
+                      <li key={d.id}>
+                        drawer <Link href={`/drawer/${d.id}`}>{d.id}</Link> {d.wing}/{d.room}
+                      </li>
+                    ))}
+                  </ul>
+                  <pre class="verbatim">{r.text || '(nothing would be injected)'}</pre>
+                </>
+              )
+            }
+          </Show>
+        )}
       </section>
       <section class="full">
         <h2>Hooks</h2>

@@ -5,7 +5,7 @@
  */
 import { api } from '../api';
 import { Link } from '../router';
-import { Copy, Show, day, num, useLoad, where } from '../util';
+import { Copy, Show, bytes, day, num, useLoad, where } from '../util';
 
 export function DrawerPage(props: { id: string }) {
   const [state] = useLoad(() => api.drawer(props.id), [props.id]);
@@ -33,7 +33,9 @@ export function DrawerPage(props: { id: string }) {
                 <dt>hall</dt>
                 <dd>{d.hall ?? '—'}</dd>
                 <dt>size</dt>
-                <dd>{num(d.text.length)} characters</dd>
+                <dd>
+                  {bytes(new TextEncoder().encode(d.text).length)} · {num(d.text.length)} characters
+                </dd>
               </dl>
               <pre class="verbatim" data-testid="verbatim">
                 {d.text}

@@ -9,7 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { MemoryBudget, MemoryEntry } from '../../src/ui/api-types.js';
 import { api } from '../api';
 import { Link, navigate } from '../router';
-import { Show, bytes, errorText, useLoad } from '../util';
+import { Show, errorText, num, useLoad } from '../util';
 
 const TYPES = ['user', 'feedback', 'project', 'reference'];
 
@@ -32,7 +32,7 @@ function Budget(props: { b: MemoryBudget }) {
     <div class="budget">
       <h2>MEMORY.md budget</h2>
       <Gauge label="lines" value={props.b.lines} max={props.b.maxLines} show={String} />
-      <Gauge label="bytes" value={props.b.bytes} max={props.b.maxBytes} show={bytes} />
+      <Gauge label="bytes" value={props.b.bytes} max={props.b.maxBytes} show={num} />
       {props.b.truncated && <p class="error">Over budget: Claude Code loads only the first part.</p>}
     </div>
   );

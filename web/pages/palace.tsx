@@ -1,11 +1,13 @@
 /**
  * @module web/pages/palace
- * The palace browser: wings → rooms with drawer counts, and a paged list of a room's drawers
- * (source order, 50 per page) with their sizes. `/` or `/palace?wing=W&room=R&offset=N`.
+ * The palace browser: wings → rooms with drawer counts and text sizes (UTF-8 bytes, e.g. 1.2 MB),
+ * and a paged list of a room's drawers (source order, 50 per page) with their sizes.
+ * `/` or `/palace?wing=W&room=R&offset=N`.
  */
+import type { PalaceNode, PalaceTree } from '../../src/ui/api-types.js';
 import { api } from '../api';
 import { Link } from '../router';
-import { Show, num, useLoad, where } from '../util';
+import { Show, bytes, num, useLoad, where } from '../util';
 
 function href(wing?: string, room?: string, offset?: number): string {
   const p = new URLSearchParams();
@@ -16,12 +18,30 @@ function href(wing?: string, room?: string, offset?: number): string {
   return `/palace${s ? `?${s}` : ''}`;
 }
 
+/** A node's drawer count and text size, e.g. `1,204 · 1.2 MB`. */
+function Count(props: { node: Pick<PalaceNode, 'drawers' | 'bytes'> }) {
+  const { drawers, bytes: b } = props.node;
+  return (
+    <span class="count" title={`${num(drawers)} drawers, ${num(b)} bytes of text`}>
+      {num(drawers)} · {bytes(b)}
+    </span>
+  );
+}
+
+/** The selected wing or room of the tree (the whole palace when none). */
+function selected(t: PalaceTree, wing?: string, room?: string): Pick<PalaceNode, 'drawers' | 'bytes'> | undefined {
+  if (!wing) return t;
+  const w = t.wings.find((x) => x.name === wing);
+  return room ? w?.rooms.find((r) => r.name === room) : w;
+}
+
 export function PalacePage(props: { url: URL }) {
   const wing = props.url.searchParams.get('wing') ?? undefined;
   const room = props.url.searchParams.get('room') ?? undefined;
   const offset = Number(props.url.searchParams.get('offset') ?? 0) || 0;
   const [tree] = useLoad(() => api.palace(), []);
   const [page] = useLoad(() => api.drawers({ wing, room, offset, limit: 50 }), [wing, room, offset]);
+  const size = tree.data ? selected(tree.data, wing, room)?.bytes : undefined;
   return (
     <div class="split">
       <nav class="tree" aria-label="wings and rooms">
@@ -29,21 +49,21 @@ export function PalacePage(props: { url: URL }) {
           {(t) => (
             <>
               <Link href={href()} class={!wing ? 'active' : ''}>
-                all wings <span class="count">{num(t.drawers)}</span>
+                all wings <Count node={t} />
               </Link>
               {t.wings.length === 0 && <p class="muted">Nothing mined yet: run `loci mine &lt;folder&gt;`.</p>}
               <ul>
                 {t.wings.map((w) => (
                   <li key={w.name}>
                     <Link href={href(w.name)} class={wing === w.name && !room ? 'active wing' : 'wing'}>
-                      {w.name} <span class="count">{num(w.drawers)}</span>
+                      {w.name} <Count node={w} />
                     </Link>
                     {wing === w.name && (
                       <ul>
                         {w.rooms.map((r) => (
                           <li key={r.name}>
                             <Link href={href(w.name, r.name)} class={room === r.name ? 'active' : ''}>
-                              {r.name} <span class="count">{num(r.drawers)}</span>
+                              {r.name} <Count node={r} />
                             </Link>
                           </li>
                         ))}
@@ -62,7 +82,9 @@ export function PalacePage(props: { url: URL }) {
           {(p) => (
             <>
               <p class="muted">
-                {num(p.total)} drawers · {p.total ? `${num(p.offset + 1)}–${num(p.offset + p.drawers.length)}` : ''}
+                {num(p.total)} drawers
+                {size !== undefined && <span class="size"> · {bytes(size)} of text</span>}
+                {p.total ? ` · ${num(p.offset + 1)}–${num(p.offset + p.drawers.length)}` : ''}
               </p>
               <table class="list">
                 <thead>
@@ -82,7 +104,9 @@ export function PalacePage(props: { url: URL }) {
                       </td>
                       <td class="small">{where(d)}</td>
                       <td class="small">{(d.contentDate ?? d.filedAt).slice(0, 10)}</td>
-                      <td class="num small">{num(d.chars)} ch</td>
+                      <td class="num small" title={`${num(d.chars)} characters`}>
+                        {bytes(d.bytes)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -55,6 +55,9 @@ export function StatusPage() {
               <div class="big">{num(s.status.sources)}</div>sources
             </div>
             <div class="card">
+              <div class="big">{bytes(s.status.textBytes.total)}</div>of text
+            </div>
+            <div class="card">
               <div class="big">{bytes(s.status.bytes)}</div>database
             </div>
             <div class="card">
@@ -70,7 +73,8 @@ export function StatusPage() {
             <dd class={s.status.index.lexical === 'ok' ? 'ok' : 'error'}>{s.status.index.lexical}</dd>
             <dt>vectors</dt>
             <dd>
-              <span class={`badge ${s.vectors.on ? 'on' : 'off'}`}>{s.vectors.on ? 'on' : 'off'}</span> {s.vectors.why}
+              <span class={`badge ${s.vectors.on ? 'on' : 'off'}`}>{s.vectors.on ? 'on' : 'off'}</span>{' '}
+              {s.vectors.why.replace(/^(on|off)\b[\s:]*/, '')}
             </dd>
           </dl>
           <h2>Drawers over time</h2>

@@ -9,7 +9,7 @@ import { createError } from '../../core/errors.js';
 import { readSettings } from '../../core/env.js';
 import { stderrLogger, type LogLevel } from '../../core/logger.js';
 import { installMcpServer, serveMcpHttp, serveMcpStdio } from '../../mcp/index.js';
-import type { CliContext, RegisterCommand } from '../context.js';
+import type { CliContext, DirectCommand, RegisterCommand } from '../context.js';
 import { intOption, printJson } from '../format.js';
 import { untilStopped } from '../serve.js';
 
@@ -74,6 +74,17 @@ async function serve(ctx: CliContext, o: ServeOptions): Promise<void> {
   );
   await untilStopped(serving);
 }
+
+/**
+ * `loci mcp` over stdio without commander (what Claude Code starts: its cold start is the time to the
+ * first answer); `--http`, `install` and help go through commander.
+ */
+export const direct: DirectCommand = {
+  name: 'mcp',
+  maxArgs: 0,
+  options: [{ flags: '--log-level <level>', description: '' }],
+  run: (_args, opts, ctx) => serve(ctx, opts as ServeOptions),
+};
 
 export const register: RegisterCommand = (program, ctx) => {
   const mcp = program

@@ -22,6 +22,7 @@ export const register: RegisterCommand = (program, ctx) => {
           sources: s.sources,
           wings: s.wings,
           rooms: s.rooms,
+          text_bytes: s.textBytes,
           bytes: s.bytes,
           schema_version: s.schemaVersion,
           index: s.index,
@@ -31,7 +32,7 @@ export const register: RegisterCommand = (program, ctx) => {
       const c = colors(ctx.io);
       ctx.io.stdout(`${c.bold('palace')} ${s.home}\n`);
       ctx.io.stdout(`database ${s.database} (${bytes(s.bytes)}, schema v${s.schemaVersion})\n`);
-      ctx.io.stdout(`${s.drawers} drawers from ${s.sources} sources\n`);
+      ctx.io.stdout(`${s.drawers} drawers from ${s.sources} sources, ${bytes(s.textBytes.total)} of text\n`);
       ctx.io.stdout(`full-text index: ${s.index.lexical}; vectors: ${s.index.vectors}\n`);
       if (s.engine) ctx.io.stdout(`engine: ${s.engine}\n`);
       if (s.drawers === 0) {
@@ -39,10 +40,13 @@ export const register: RegisterCommand = (program, ctx) => {
         return;
       }
       ctx.io.stdout('\n');
-      const rows: string[][] = [['WING', 'ROOM', 'DRAWERS']];
+      // SIZE: UTF-8 bytes of the drawers' text (the database on disk is larger: indexes, history).
+      const rows: string[][] = [['WING', 'ROOM', 'DRAWERS', 'SIZE']];
+      const size = (n: number | undefined) => bytes(n ?? 0);
       for (const [w, n] of Object.entries(s.wings)) {
-        rows.push([w, '', String(n)]);
-        for (const [r, m] of Object.entries(s.rooms[w] ?? {})) rows.push(['', r, String(m)]);
+        rows.push([w, '', String(n), size(s.textBytes.wings[w])]);
+        for (const [r, m] of Object.entries(s.rooms[w] ?? {}))
+          rows.push(['', r, String(m), size(s.textBytes.rooms[w]?.[r])]);
       }
       ctx.io.stdout(table(rows));
     });

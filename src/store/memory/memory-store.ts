@@ -4,7 +4,16 @@
  * form and the store of unit tests. BM25 uses FTS5's formula (k1 = 1.2, b = 0.75, idf floor
  * 1e-6) so both adapters rank alike.
  */
-import type { Drawer, DrawerInput, LexicalHit, ListOptions, MemoryStore, SourceState, UsageRecord } from '../ports.js';
+import type {
+  Drawer,
+  DrawerInput,
+  LexicalHit,
+  ListOptions,
+  MemoryStore,
+  RoomSize,
+  SourceState,
+  UsageRecord,
+} from '../ports.js';
 import { materialize, matchesFilter } from '../shared.js';
 
 const K1 = 1.2;
@@ -211,15 +220,20 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
     },
 
     async countRooms(filter) {
-      const counts = new Map<string, { wing: string; room: string; count: number }>();
+      return (await store.roomSizes(filter)).map(({ wing, room, count }) => ({ wing, room, count }));
+    },
+
+    async roomSizes(filter) {
+      const rooms = new Map<string, RoomSize>();
       for (const e of byId.values()) {
         if (!matchesFilter(e.drawer, filter)) continue;
         const k = `${e.drawer.wing}\0${e.drawer.room}`;
-        const c = counts.get(k) ?? { wing: e.drawer.wing, room: e.drawer.room, count: 0 };
+        const c = rooms.get(k) ?? { wing: e.drawer.wing, room: e.drawer.room, count: 0, bytes: 0 };
         c.count++;
-        counts.set(k, c);
+        c.bytes += Buffer.byteLength(e.drawer.text, 'utf8');
+        rooms.set(k, c);
       }
-      return [...counts.values()].sort((a, b) =>
+      return [...rooms.values()].sort((a, b) =>
         a.wing < b.wing ? -1 : a.wing > b.wing ? 1 : b.count - a.count || (a.room < b.room ? -1 : 1),
       );
     },

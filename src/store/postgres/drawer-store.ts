@@ -6,7 +6,15 @@
  * lock (`withWriteTx`), so several processes can write one palace and the feed's positions commit
  * in order; puts are idempotent (ids are content-addressed as on SQLite).
  */
-import type { DrawerPatch, ListOptions, MemoryStore, StoreStats, UsageRecord } from '../ports.js';
+import type {
+  DrawerFilter,
+  DrawerPatch,
+  ListOptions,
+  MemoryStore,
+  RoomSize,
+  StoreStats,
+  UsageRecord,
+} from '../ports.js';
 import { materializeRow } from '../shared.js';
 import { isConnectionError, mapPgError, readQuery, withWriteTx, type PgPool, type PgTarget } from './connect.js';
 import { searchBm25 } from './lexical.js';
@@ -71,6 +79,20 @@ const usageRows = (rows: { item: string; uses: number; last_used: string }[]): U
 export function createPostgresStore(pool: PgPool, target: PgTarget, opts: PostgresStoreOptions = {}): MemoryStore {
   const now = opts.now ?? Date.now;
   const q = <R>(sql: string, params: unknown[] = []) => readQuery<R>(pool, target, sql, params);
+  /**
+   * Drawers per (wing, room), with their text's bytes when `bytes`: octet_length() is the UTF-8
+   * size from the value's header (a TOASTed text is not fetched nor decompressed to measure it).
+   */
+  const roomRows = <R>(filter: DrawerFilter | undefined, bytes: boolean) => {
+    const params: unknown[] = [];
+    const where = pgFilter(filter, params);
+    return q<R>(
+      `SELECT d.wing AS wing, d.room AS room, count(*)::int AS count` +
+        `${bytes ? ', coalesce(sum(octet_length(d.text)), 0)::float8 AS bytes' : ''} FROM drawers d ` +
+        `WHERE ${where} GROUP BY d.wing, d.room ORDER BY d.wing, count DESC, d.room`,
+      params,
+    );
+  };
   const tx = <T>(fn: Parameters<typeof withWriteTx<T>>[2]) => withWriteTx(pool, target, fn);
   const stamp = () => new Date(now()).toISOString();
   let closed = false;
@@ -192,13 +214,11 @@ export function createPostgresStore(pool: PgPool, target: PgTarget, opts: Postgr
     },
 
     async countRooms(filter) {
-      const params: unknown[] = [];
-      const where = pgFilter(filter, params);
-      return q<{ wing: string; room: string; count: number }>(
-        `SELECT d.wing AS wing, d.room AS room, count(*)::int AS count FROM drawers d WHERE ${where} ` +
-          'GROUP BY d.wing, d.room ORDER BY d.wing, count DESC, d.room',
-        params,
-      );
+      return roomRows<{ wing: string; room: string; count: number }>(filter, false);
+    },
+
+    async roomSizes(filter) {
+      return roomRows<RoomSize>(filter, true);
     },
 
     async findByContentHash(hash) {

@@ -1,10 +1,16 @@
+/**
+ * @module store/sqlite/drawer-store.test
+ * The storage contract on SQLite, and the query plans that keep room sizes and room listings fast at scale.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
 import { runStoreContract } from '../../testing/store-contract.js';
 import { openDatabase } from './driver.js';
 import { createSqliteStore } from './drawer-store.js';
+import { latestVersion } from './migrations.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loci-store-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,4 +21,40 @@ runStoreContract({
     const path = join(dir, 'palace.db');
     return createSqliteStore(openDatabase(path), { path });
   },
+});
+
+test('room sizes are read from the covering index; listings of a room keep the (wing, room) index', async () => {
+  const path = join(dir, 'plans.db');
+  const db = openDatabase(path);
+  const seen: string[] = [];
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => (seen.push(sql), prepare(sql))) as typeof db.prepare;
+  const store = createSqliteStore(db, { path });
+  await store.put([{ wing: 'w', room: 'r', text: 'héllo' }]);
+  assert.deepEqual(await store.roomSizes(), [{ wing: 'w', room: 'r', count: 1, bytes: 6 }]);
+  await store.list({ wing: 'w', room: 'r' }, { limit: 50 });
+  const plan = (sql: string, params: Record<string, unknown>) =>
+    (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+  const sizes = seen.find((s) => /GROUP BY wing, room/.test(s) && /AS bytes/.test(s))!;
+  assert.match(plan(sizes, {}), /USING COVERING INDEX drawers_room_bytes\b/);
+  const list = seen.find((s) => /^SELECT d\.\* FROM drawers d WHERE .*ORDER BY d\.rid DESC/.test(s))!;
+  assert.equal(
+    plan(list, { fw0: 'w', fr0: 'r', limit: 50, offset: 0 }),
+    'SEARCH d USING INDEX drawers_wing_room (wing=? AND room=?)',
+  );
+  await store.close();
+});
+
+test('a palace of schema 4 gets the room sizes index when it next opens', async () => {
+  const path = join(dir, 'v4.db');
+  const old = openDatabase(path);
+  await createSqliteStore(old, { path }).put([{ wing: 'w', room: 'r', text: 'naïve' }]);
+  old.exec('DROP INDEX drawers_room_bytes');
+  old.pragma('user_version = 4');
+  old.close();
+  const db = openDatabase(path);
+  assert.equal(db.pragma('user_version', { simple: true }), latestVersion());
+  assert.ok(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'drawers_room_bytes'").get());
+  assert.deepEqual(await createSqliteStore(db, { path }).roomSizes(), [{ wing: 'w', room: 'r', count: 1, bytes: 6 }]);
+  db.close();
 });

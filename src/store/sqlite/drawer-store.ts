@@ -6,11 +6,13 @@
 import type Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import type {
+  DrawerFilter,
   DrawerInput,
   DrawerPatch,
   ListOptions,
   MemoryStore,
   ReplaceResult,
+  RoomSize,
   SourceState,
   StoreStats,
 } from '../ports.js';
@@ -18,6 +20,7 @@ import { materializeRow, sqlFilter, type DrawerRowInput } from '../shared.js';
 import { compareRow, patchedDrawer, toDrawer, toSource, type DrawerRow, type SourceRow } from '../sql-rows.js';
 import { createLexicalSearcher } from './lexical.js';
 import { mapSqliteError } from './driver.js';
+import { TEXT_BYTES } from './migrations.js';
 import { sqliteFeed } from './feed.js';
 import { sqliteUsage } from './usage.js';
 
@@ -155,6 +158,22 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     }
   };
   const tx = <T>(fn: () => T): T => wrap(() => db.transaction(fn).immediate());
+  /**
+   * Drawers per (wing, room), with their text's UTF-8 bytes when `bytes` (the palace's encoding is SQLite's
+   * default, UTF-8; length(text) would count characters). The expression is the one of the covering index
+   * `drawers_room_bytes` (migration 5), and so is its condition, so the GROUP BY reads that index, never the
+   * texts (a filter on other columns than wing and room looks the rows up).
+   */
+  const roomRows = (filter: DrawerFilter | undefined, bytes: boolean): unknown[] => {
+    const { sql, params } = sqlFilter(filter);
+    return db
+      .prepare(
+        `SELECT wing, room, count(*) AS count${bytes ? `, sum(${TEXT_BYTES}) AS bytes` : ''}` +
+          ` FROM drawers d WHERE ${bytes ? `${TEXT_BYTES} >= 0 AND ` : ''}${sql} GROUP BY wing, room` +
+          ' ORDER BY wing, count DESC, room',
+      )
+      .all(params);
+  };
 
   function insertOne(input: DrawerInput, filedAt: string): { id: string; added: boolean } {
     const m = materializeRow(input, filedAt);
@@ -336,16 +355,11 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     },
 
     async countRooms(filter) {
-      const { sql, params } = sqlFilter(filter);
-      return wrap(
-        () =>
-          db
-            .prepare(
-              `SELECT d.wing AS wing, d.room AS room, count(*) AS count FROM drawers d WHERE ${sql} GROUP BY ` +
-                'd.wing, d.room ORDER BY d.wing, count DESC, d.room',
-            )
-            .all(params) as { wing: string; room: string; count: number }[],
-      );
+      return wrap(() => roomRows(filter, false) as { wing: string; room: string; count: number }[]);
+    },
+
+    async roomSizes(filter) {
+      return wrap(() => roomRows(filter, true) as RoomSize[]);
     },
 
     async findByContentHash(hash) {
