@@ -1,7 +1,7 @@
 /**
  * @module test/e2e/mine-modules.test
  * Re-mining an unchanged tree loads only what it uses (issue 12, mining efficiency): no conversation
- * parser (the ingest door loads them on first call) and no chunker. Runs the built CLI (`npm run
+ * parser (the ingest door loads them on first call) and no chunker. Runs the built CLI (tsc output of `npm run
  * build`) with a module load hook that lists the `dist/` modules; skipped when `dist/` is absent.
  */
 import assert from 'node:assert/strict';
@@ -13,7 +13,6 @@ import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'loci.js');
 
 test('re-mining an unchanged tree loads no conversation parser and no chunker', (t) => {
   if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) return t.skip('dist/ is absent: run `npm run build` first');
@@ -35,11 +34,18 @@ test('re-mining an unchanged tree loads no conversation parser and no chunker', 
       register,
       `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
     );
+    // The tsc build's CLI entry (not bin/loci.js, which may run the start-up bundles): its module graph
+    // is what the bundler splits at the same dynamic imports.
+    const entry = pathToFileURL(join(root, 'dist', 'cli', 'main.js')).href;
+    const script =
+      `const { main } = await import(${JSON.stringify(entry)});\n` +
+      'process.exitCode = await main(process.argv.slice(1), process.env);';
     const run = () =>
-      spawnSync(process.execPath, ['--import', pathToFileURL(register).href, bin, 'mine', tree, '--json'], {
-        env: { ...process.env, LOCI_HOME: join(dir, 'home'), LOCI_EMBEDDER: 'none' },
-        encoding: 'utf8',
-      });
+      spawnSync(
+        process.execPath,
+        ['--import', pathToFileURL(register).href, '--input-type=module', '-e', script, 'mine', tree, '--json'],
+        { env: { ...process.env, LOCI_HOME: join(dir, 'home'), LOCI_EMBEDDER: 'none' }, encoding: 'utf8' },
+      );
     const first = run();
     assert.equal(first.status, 0, first.stderr);
     const second = run();
