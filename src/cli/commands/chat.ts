@@ -282,6 +282,10 @@ export const register: RegisterCommand = (program, ctx) => {
             s.confirm = ask;
           },
         });
+        // The user quit and everything is archived and closed: end the process even if a stray
+        // handle (a provider connection left open by a cancelled stream) would keep it alive. The
+        // timer is unref'd, so a process with nothing left ends on its own first.
+        setTimeout(() => process.exit(), 0).unref();
         return;
       }
       try {
