@@ -13,6 +13,7 @@
  * | `LOCI_DEBUG` | `debug` | any value: print the stack of an unexpected CLI error | off |
  * | `LOCI_DATABASE_URL` | `databaseUrl` | `postgres://…`: a PostgreSQL palace (`--database-url` wins) | SQLite |
  * | `LOCI_BUSY_TIMEOUT_MS` | `busyTimeoutMs` | how long a write waits for another process, ms (> 0) | 15000 |
+ * | `LOCI_PG_POOL` | `pgPoolSize` | connections to a PostgreSQL palace (1 … 200) | 4; `loci serve` 16 |
  * | `LOCI_KG_EXTRACT` | `extractGraph` | `0`: do not extract facts from new drawers | on |
  * | `LOCI_USER_NAME` | `userName` | who "I" is in `user:` turns (graph extraction) | the OS user name |
  * | `LOCI_EMBEDDER` | `embedder` | `none`, `hash`, `ollama:<model>`, `openai:<model>[@dims]`, `onnx:<dir>` | `none` |
@@ -76,6 +77,8 @@ export interface LociSettings {
   readonly databaseUrl: string | undefined;
   /** `LOCI_BUSY_TIMEOUT_MS` when a number > 0, else undefined (the default, 15000, is the store's). */
   readonly busyTimeoutMs: number | undefined;
+  /** `LOCI_PG_POOL` when an integer from 1 to 200, else undefined (the caller's default). */
+  readonly pgPoolSize: number | undefined;
   /** `LOCI_KG_EXTRACT` is not `0`. */
   readonly extractGraph: boolean;
   /** `LOCI_USER_NAME` when non-empty. */
@@ -163,6 +166,12 @@ const list = (raw: string | undefined, sep: string): string[] =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** `raw` as an integer from `min` to `max`, else undefined. */
+function intIn(raw: string | undefined, min: number, max: number): number | undefined {
+  const n = Number(raw);
+  return raw && Number.isInteger(n) && n >= min && n <= max ? n : undefined;
+}
+
 /** Reads every setting from `env` (default: the process's environment). Cheap; call it where needed. */
 export function readSettings(env: Env = process.env): LociSettings {
   const busy = Number(env['LOCI_BUSY_TIMEOUT_MS']);
@@ -173,6 +182,7 @@ export function readSettings(env: Env = process.env): LociSettings {
     debug: !!env['LOCI_DEBUG'],
     databaseUrl: env['LOCI_DATABASE_URL'] || undefined,
     busyTimeoutMs: busy > 0 ? busy : undefined,
+    pgPoolSize: intIn(env['LOCI_PG_POOL'], 1, 200),
     extractGraph: env['LOCI_KG_EXTRACT'] !== '0',
     userName: env['LOCI_USER_NAME'] || undefined,
     embedder: env['LOCI_EMBEDDER'],

@@ -128,6 +128,12 @@ export const ERRORS = {
    * The PostgreSQL server cannot be reached or refused the login, or the connection was lost.
    * details: url (password hidden), reason.
    */
+  PG_BUSY: spec<{ url: string; connections: number; seconds: number }>(
+    'system',
+    (d) =>
+      `every one of the ${d.connections} connections to the PostgreSQL palace at ${d.url} stayed busy for ` +
+      `${d.seconds} s: the database is overloaded — retry shortly, or allow more connections (LOCI_PG_POOL)`,
+  ),
   PG_UNREACHABLE: spec<{ url: string; reason: string }>(
     'dependency',
     (d) =>

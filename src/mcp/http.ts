@@ -389,6 +389,9 @@ export async function serveHttp(opts: ServeHttpOptions = {}): Promise<HttpServin
       });
     }
     handle(req, res).catch((e: unknown) => {
+      // An overloaded database (every pooled connection busy) is temporary: the client retries.
+      if (isLociError(e) && e.code === 'PG_BUSY')
+        return rpcError(res, 503, -32000, `${e.message}`, { 'retry-after': '1' });
       logger.log('error', 'MCP HTTP request failed', { error: (e as Error)?.stack ?? String(e) });
       rpcError(res, 500, -32603, 'internal server error');
     });

@@ -36,6 +36,11 @@ export interface OpenPalaceOptions {
   /** How long a write waits for another process, in ms. Default: `LOCI_BUSY_TIMEOUT_MS` or 15000. */
   busyTimeoutMs?: number;
   /**
+   * A PostgreSQL palace's connections and how long a query waits for a free one, ms (then PG_BUSY).
+   * Default: `LOCI_PG_POOL` or 4 connections, 10000 ms.
+   */
+  pgPool?: { size?: number; waitMs?: number };
+  /**
    * The embedder for the vector signal; `null` turns vectors off. Default: from `LOCI_EMBEDDER`
    * (`hash` — the weights-free default —, `none`, `ollama:<model>`, `openai:<model>[@dims]`,
    * `onnx:<dir>`).
@@ -102,7 +107,13 @@ export async function openPalace(opts: OpenPalaceOptions = {}): Promise<Palace &
   let ports: Pick<PalaceDeps, 'store' | 'graph' | 'tunnels' | 'vectors' | 'team'>;
   const databaseUrl = opts.store ? undefined : (opts.databaseUrl ?? settings.databaseUrl);
   if (databaseUrl) {
-    const pg = await (await storeDoor()).openPostgresPalace(databaseUrl, { clock });
+    const pg = await (
+      await storeDoor()
+    ).openPostgresPalace(databaseUrl, {
+      clock,
+      poolSize: settings.pgPoolSize ?? opts.pgPool?.size ?? 4,
+      poolWaitMs: opts.pgPool?.waitMs ?? 10_000,
+    });
     ports = { store: pg.store, graph: pg.graph, tunnels: pg.tunnels, vectors: pg.vectors, team: pg.team };
   } else if (opts.store) {
     const store = opts.store;

@@ -4,7 +4,8 @@
  * operation parses its body, calls the member's guarded palace or the team operations, and answers
  * JSON. Errors answer `{ error: { code, category, message, details } }` with 401 (no valid token),
  * 403 (no right on the wing), 404 (unknown id), 413 (body over the limit), 400 (other bad input),
- * 500 (anything else; logged).
+ * 503 with Retry-After (the database is overloaded: PG_BUSY; the client retries), 500 (anything else;
+ * logged).
  *
  * | op | body | answer |
  * | --- | --- | --- |
@@ -113,6 +114,8 @@ function statusOf(e: LociError): number {
     case 'DRAWER_NOT_FOUND':
     case 'KG_ENTITY_NOT_FOUND':
       return 404;
+    case 'PG_BUSY':
+      return 503;
     default:
       return e.category === 'user' ? 400 : 500;
   }
@@ -159,7 +162,9 @@ export function apiRoutes(
         send(res, 500, { error: createError('INTERNAL', { what: `${name} failed` }).toJSON() });
       } else {
         const status = statusOf(e);
-        send(res, status, { error: e.toJSON() }, status === 413 ? { connection: 'close' } : {});
+        const headers: Record<string, string> =
+          status === 413 ? { connection: 'close' } : status === 503 ? { 'retry-after': '1' } : {};
+        send(res, status, { error: e.toJSON() }, headers);
       }
     }
     return true;

@@ -23,6 +23,9 @@ import { apiRoutes } from './api.js';
 export const DEFAULT_SERVE_PORT = 5625;
 
 /** The MCP tools a team server does not offer (they act on the server machine's memory folder). */
+/** Connections of the team server's PostgreSQL pool, unless `LOCI_PG_POOL` says otherwise. */
+const SERVE_PG_POOL = 16;
+
 const OMITTED_TOOLS = [
   'loci_memory_list',
   'loci_memory_read',
@@ -68,6 +71,9 @@ export async function startTeamServer(opts: TeamServerOptions = {}): Promise<Htt
     ...(opts.home ? { home: opts.home } : {}),
     ...(opts.env ? { env: opts.env } : {}),
     logger,
+    // A team's requests share the pool: more connections than one user's CLI, and a longer wait for
+    // a free one before a request is answered 503 (PG_BUSY) with Retry-After.
+    pgPool: { size: SERVE_PG_POOL, waitMs: 30_000 },
   });
   try {
     const team = await openTeam(palace);

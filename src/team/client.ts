@@ -2,10 +2,12 @@
  * @module team/client
  * The HTTP client of the team server's JSON API (`/api/v1/…`, bearer token), used by the CLI's
  * remote mode and by `loci memory sync`. Failures are catalogue errors: 401 → TEAM_UNAUTHORISED,
- * 403 → TEAM_FORBIDDEN, a refused or broken connection → TEAM_SERVER_UNREACHABLE, any other
+ * 403 → TEAM_FORBIDDEN (503, busy or restarting, is retried after its Retry-After, up to 5 times), a
+ * refused or broken connection → TEAM_SERVER_UNREACHABLE, any other
  * failure → the server's own error when it sent one (same code and details), else
  * TEAM_SERVER_FAILED.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { createError, LociError, type ErrorCode } from '../core/errors.js';
 
 /** The JSON API's path prefix. */
@@ -48,6 +50,16 @@ function baseUrl(raw: string): string {
   return `${u.origin}${u.pathname.replace(/\/(mcp\/?)?$/, '').replace(/\/+$/, '')}`;
 }
 
+/** How many times a request answered 503 (busy, restarting) is sent again. */
+const BUSY_RETRIES = 5;
+
+/** The wait before retry `n` (0-based) of a 503: the server's Retry-After in seconds, else 1 s, doubling; ≤ 10 s. */
+function retryAfterMs(header: string | null, n: number): number {
+  const seconds = Number(header);
+  const base = header !== null && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000;
+  return Math.min(10_000, base * 2 ** n);
+}
+
 /** A client of the team server at `opts.url`. */
 export function createTeamClient(opts: TeamClientOptions): TeamClient {
   const url = baseUrl(opts.url);
@@ -68,10 +80,19 @@ export function createTeamClient(opts: TeamClientOptions): TeamClient {
       try {
         // One retry when a kept-alive connection was closed under us: every operation is idempotent
         // (drawer ids are content-addressed, a repeated memory push merges to the same text).
-        res = await send().catch((e: { cause?: { code?: string } }) => {
-          if (!/ECONNRESET|UND_ERR_SOCKET|EPIPE/.test(e.cause?.code ?? '')) throw e;
-          return send();
-        });
+        const sendOnce = () =>
+          send().catch((e: { cause?: { code?: string } }) => {
+            if (!/ECONNRESET|UND_ERR_SOCKET|EPIPE/.test(e.cause?.code ?? '')) throw e;
+            return send();
+          });
+        res = await sendOnce();
+        // 503 means "busy or restarting, come back": the server said when (Retry-After); every
+        // operation is idempotent, so a few such retries cannot write twice.
+        for (let busy = 0; res.status === 503 && busy < BUSY_RETRIES; busy++) {
+          await res.text().catch(() => '');
+          await delay(retryAfterMs(res.headers.get('retry-after'), busy));
+          res = await sendOnce();
+        }
       } catch (e) {
         const cause = (e as { cause?: { code?: string; message?: string } }).cause;
         const reason = cause?.code ?? cause?.message ?? (e as Error).message;

@@ -79,6 +79,11 @@ export function mapPgError(e: unknown, target: Pick<PgTarget, 'display'>): unkno
   if (isLociError(e)) return e;
   const code = String((e as { code?: unknown } | undefined)?.code ?? '');
   const message = (e as Error | undefined)?.message ?? String(e);
+  // node-postgres's own words when every pooled connection stayed taken for the wait limit.
+  if (message === 'timeout exceeded when trying to connect') {
+    const busy = busyLimits.get(target.display) ?? { connections: 0, seconds: 0 };
+    return createError('PG_BUSY', { url: target.display, ...busy }, e);
+  }
   if (isConnectionError(e) || code === '28P01' || code === '28000' || code === '3D000') {
     return createError('PG_UNREACHABLE', { url: target.display, reason: message.replace(/\s+/g, ' ') }, e);
   }
@@ -109,14 +114,21 @@ function typesOf(pg: PgModule) {
   };
 }
 
-/** Pool options for `target`: the palace's schema first on the search path, numbers as numbers. */
-export function poolConfig(pg: PgModule, target: PgTarget, max = 4) {
+/** The pool size and wait of each palace URL, for PG_BUSY's message. */
+const busyLimits = new Map<string, { connections: number; seconds: number }>();
+
+/**
+ * Pool options for `target`: the palace's schema first on the search path, numbers as numbers.
+ * `waitMs` bounds both a new connection and the wait for a free one (node-postgres has one limit).
+ */
+export function poolConfig(pg: PgModule, target: PgTarget, max = 4, waitMs = 10_000) {
+  busyLimits.set(target.display, { connections: max, seconds: Math.round(waitMs / 100) / 10 });
   return {
     connectionString: target.connectionString,
     max,
     options: `-c search_path=${target.schema}`,
     types: typesOf(pg),
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: waitMs,
     idleTimeoutMillis: 10_000,
     // Per palace, so that an administrator (or a test) can tell the connections of one schema apart.
     application_name: `loci:${target.schema}`,
@@ -124,9 +136,9 @@ export function poolConfig(pg: PgModule, target: PgTarget, max = 4) {
 }
 
 /** Opens a pool on `target` and checks that it answers (throws PG_UNREACHABLE). */
-export async function openPool(target: PgTarget, max = 4): Promise<PgPool> {
+export async function openPool(target: PgTarget, max = 4, waitMs = 10_000): Promise<PgPool> {
   const pg = await loadPg();
-  const pool = new pg.Pool(poolConfig(pg, target, max));
+  const pool = new pg.Pool(poolConfig(pg, target, max, waitMs));
   // An idle connection that dies (server restart, terminated backend) must not crash the process.
   pool.on('error', () => {});
   try {

@@ -40,6 +40,8 @@ export interface OpenPostgresOptions {
   clock?: Clock;
   /** Connections in the pool. Default 4. */
   poolSize?: number;
+  /** How long a query waits for a free connection (and a new one to open), ms. Default 10000. */
+  poolWaitMs?: number;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface OpenPostgresOptions {
  */
 export async function openPostgresPalace(url: string, opts: OpenPostgresOptions = {}): Promise<PostgresPorts> {
   const target = parseDatabaseUrl(url);
-  const pool = await openPool(target, opts.poolSize ?? 4);
+  const pool = await openPool(target, opts.poolSize ?? 4, opts.poolWaitMs ?? 10_000);
   let engine: string;
   try {
     await migrate(pool, target);
