@@ -4,15 +4,18 @@
 // `loci hook <event>` goes straight to the hooks' light entry point (a few small modules instead of
 // the whole CLI): Claude Code runs it on every prompt. `loci --version` prints the version without
 // loading the CLI.
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 
 const args = process.argv.slice(2);
 const home = args[0] === '--home' ? args.slice(0, 2) : args[0]?.startsWith('--home=') ? args.slice(0, 1) : [];
 const rest = args.slice(home.length);
-const entry = (bundle, tsc) => {
-  const url = new URL(`../dist/bundle/${bundle}`, import.meta.url);
-  return existsSync(url) ? url.href : new URL(`../dist/${tsc}`, import.meta.url).href;
-};
+// The bundles only when built after the last tsc build (`tsc` alone leaves them stale: then its output runs).
+const bundled = (() => {
+  const built = statSync(new URL('../dist/bundle/inputs.json', import.meta.url), { throwIfNoEntry: false });
+  const tsc = statSync(new URL('../dist/.tsbuildinfo', import.meta.url), { throwIfNoEntry: false });
+  return !!built && (!tsc || tsc.mtimeMs <= built.mtimeMs);
+})();
+const entry = (bundle, tsc) => new URL(bundled ? `../dist/bundle/${bundle}` : `../dist/${tsc}`, import.meta.url).href;
 if (rest.length === 1 && (rest[0] === '--version' || rest[0] === '-V')) {
   // The version alone needs no argument parser (commander costs more than the rest of this start).
   const { readFileSync } = await import('node:fs');

@@ -73,32 +73,36 @@ const externals = {
 };
 
 await rm(out, { recursive: true, force: true });
-const result = await build({
-  entryPoints: { cli: `${dist}cli/main.js`, hooks: `${dist}hooks/process.js` },
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  banner: {
-    js:
-      "import { createRequire as __lociRequire } from 'node:module';\n" +
-      'const require = __lociRequire(import.meta.url);',
-  },
-  outdir: out,
-  absWorkingDir: root,
-  chunkNames: 'chunk-[hash]',
-  keepNames: true,
-  ignoreAnnotations: true,
-  legalComments: 'none',
-  metafile: true,
-  logLevel: 'warning',
-  plugins: [externals, ownUrl],
-});
 const inputs = {};
-for (const [file, o] of Object.entries(result.metafile.outputs)) {
-  if (!file.endsWith('.js')) continue;
-  // Relative to the repository root: `dist/cli/main.js`, `node_modules/commander/index.js`.
-  inputs[posix(relative(out, join(root, file)))] = Object.keys(o.inputs).map((i) => posix(i));
+// One build per entry: chunks are cut by which entries reach a module, so a build of its own keeps
+// the hook process's chunks as few as its own dynamic imports make them (the two share no process).
+for (const name of ['cli', 'hooks']) {
+  const result = await build({
+    entryPoints: { [name]: `${dist}${name === 'cli' ? 'cli/main.js' : 'hooks/process.js'}` },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    banner: {
+      js:
+        "import { createRequire as __lociRequire } from 'node:module';\n" +
+        'const require = __lociRequire(import.meta.url);',
+    },
+    outdir: out,
+    absWorkingDir: root,
+    chunkNames: `${name}-[hash]`,
+    keepNames: true,
+    ignoreAnnotations: true,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [externals, ownUrl],
+  });
+  for (const [file, o] of Object.entries(result.metafile.outputs)) {
+    if (!file.endsWith('.js')) continue;
+    // Relative to the repository root: `dist/cli/main.js`, `node_modules/commander/index.js`.
+    inputs[posix(relative(out, join(root, file)))] = Object.keys(o.inputs).map((i) => posix(i));
+  }
 }
 await writeFile(`${out}/inputs.json`, `${JSON.stringify(inputs, null, 1)}\n`);

@@ -35,6 +35,12 @@ for (const [script, what] of [
     process.exit(r.status ?? 1);
   }
 }
+// The start-up bundles that bin/loci.js and dist/hooks/main.js run (scripts/build-bundles.mjs).
+const bundles = spawnSync(process.execPath, ['scripts/build-bundles.mjs'], { stdio: 'inherit' });
+if (bundles.status !== 0) {
+  console.error('the start-up bundles failed (scripts/build-bundles.mjs)');
+  process.exit(bundles.status ?? 1);
+}
 
 const groupDir = mkdtempSync(join(tmpdir(), 'loci-test-groups-'));
 let status = 1;

@@ -36,6 +36,9 @@ const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-
   stdio: 'inherit',
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
+// The start-up bundles that bin/loci.js and dist/hooks/main.js run (scripts/build-bundles.mjs).
+const bundles = spawnSync(process.execPath, ['scripts/build-bundles.mjs'], { stdio: 'inherit' });
+if (bundles.status !== 0) process.exit(bundles.status ?? 1);
 
 const dir = mkdtempSync(join(tmpdir(), 'loci-torture-report-'));
 const report = join(dir, 'figures.jsonl');

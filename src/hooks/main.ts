@@ -2,20 +2,31 @@
  * @module hooks/main
  * The hook process entry that `loci hooks install` writes into Claude Code's settings
  * (`node /abs/dist/hooks/main.js <event> [--home DIR]`, also `hook-worker` and `hook-server`; see
- * `process.ts`). It runs the bundle `dist/bundle/hooks.js` when the build made one (one file instead
- * of the ~15–120 modules of the tsc output: `scripts/build-bundles.mjs`), else `process.ts`.
+ * `process.ts`). It runs the bundle `dist/bundle/hooks.js` when the build made one after the last tsc
+ * build (a few files instead of the ~15–120 modules of the tsc output: `scripts/build-bundles.mjs`),
+ * else `process.ts`.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 type Process = typeof import('./process.js');
 
 /** Runs the hook process of `argv` (see `process.ts`), from the bundle when it is built. */
 export async function hookMain(argv: string[]): Promise<void> {
-  // Under tsx (src/hooks/main.ts) there is no bundle beside the sources.
-  const bundle = new URL('../bundle/hooks.js', import.meta.url);
-  const run: Process = existsSync(bundle) ? ((await import(bundle.href)) as Process) : await import('./process.js');
+  const run: Process = bundled()
+    ? ((await import(new URL('../bundle/hooks.js', import.meta.url).href)) as Process)
+    : await import('./process.js');
   return run.hookMain(argv);
+}
+
+/**
+ * True when the bundles were built after the last tsc build (`tsc` alone leaves them stale: then its
+ * output runs). Under tsx (src/hooks/main.ts) there is no bundle beside the sources.
+ */
+function bundled(): boolean {
+  const built = statSync(new URL('../bundle/inputs.json', import.meta.url), { throwIfNoEntry: false });
+  const tsc = statSync(new URL('../.tsbuildinfo', import.meta.url), { throwIfNoEntry: false });
+  return !!built && (!tsc || tsc.mtimeMs <= built.mtimeMs);
 }
 
 function isMain(): boolean {

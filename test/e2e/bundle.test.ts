@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -55,6 +55,29 @@ describe('start-up bundles', { skip }, () => {
       assert.ok(r.raw.includes(join(bundle, 'hooks.js')), 'dist/hooks/main.js runs the bundle');
     } finally {
       rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('are not run when a tsc build is newer (a stale bundle never runs)', () => {
+    const info = join(dist, '.tsbuildinfo');
+    if (!existsSync(info)) return;
+    const was = statSync(info);
+    const later = new Date(statSync(join(bundle, 'inputs.json')).mtimeMs + 60_000);
+    try {
+      utimesSync(info, later, later);
+      const r = modulesLoaded([BIN, '--help'], { env: { ...process.env, NO_COLOR: '1' } });
+      assert.equal(r.status, 0, r.stderr);
+      assert.ok(r.raw.includes(join(dist, 'cli', 'main.js')) && !r.raw.some((f) => f.startsWith(bundle)));
+      const home = mkdtempSync(join(tmpdir(), 'loci-bundle-'));
+      try {
+        const env = { ...process.env, LOCI_HOME: home, LOCI_HOOK_SERVER: '0', LOCI_HOOK_WORKER: '0' };
+        const h = modulesLoaded([join(dist, 'hooks', 'main.js'), 'stop'], { env, input: '{}' });
+        assert.ok(h.raw.includes(join(dist, 'hooks', 'process.js')) && !h.raw.some((f) => f.startsWith(bundle)));
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    } finally {
+      utimesSync(info, was.atime, was.mtime);
     }
   });
 

@@ -75,7 +75,7 @@ const read = () => JSON.parse(readFileSync(settings, 'utf8')) as Settings;
 const isLoci = (c: string) => c.includes('hooks/main.js') || /\bloci(?:\.js)?'? hook /.test(c);
 
 describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
-  test('merges into existing settings without touching other hooks or keys; idempotent; uninstall restores', async () => {
+  test('merges into existing settings, other hooks and keys untouched; idempotent; uninstall restores', async () => {
     writeFileSync(settings, `${JSON.stringify(ORIGINAL, null, 2)}\n`);
     const r = await lociInWorld(w, ['hooks', 'install']);
     assert.equal(r.code, 0, r.stderr);
@@ -191,7 +191,7 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     assert.equal(start.stderr, '');
   });
 
-  test('survives a Node upgrade: no absolute node in the commands; `node` is found on PATH when the hook runs', async () => {
+  test('survives a Node upgrade: no absolute node in the commands; `node` is found on PATH at run time', async () => {
     await lociInWorld(w, ['hooks', 'install']);
     const commands = Object.values(read().hooks)
       .flatMap((gs) => gs.flatMap((g) => g.hooks))
@@ -214,7 +214,7 @@ describe('loci hooks install', { skip: NEEDS_BUILD }, () => {
     assert.equal(readdirSync(join(w.home, 'queue')).filter((n) => n.endsWith('.json')).length, 1);
   });
 
-  test('a project that depends on Loci (npx) gets "$CLAUDE_PROJECT_DIR"/node_modules/.bin/loci, which runs', async () => {
+  test('a project that depends on Loci gets "$CLAUDE_PROJECT_DIR"/node_modules/.bin/loci, which runs', async () => {
     // What `npm i -D loci` leaves: node_modules/.bin/loci → ../loci/bin/loci.js (here: this build).
     mkdirSync(join(w.project, 'node_modules', '.bin'), { recursive: true });
     symlinkSync(BIN, join(w.project, 'node_modules', '.bin', 'loci'));

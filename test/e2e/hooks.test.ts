@@ -68,7 +68,7 @@ async function addMemory(type: string, name: string, description: string, extra:
 }
 
 describe('hook answers', { skip: NEEDS_BUILD }, () => {
-  test('session-start injects the wake-up (identity, pinned first), from the cache until something changes', async () => {
+  test('session-start injects the wake-up (identity, pinned first), cached until something changes', async () => {
     mkdirSync(w.home, { recursive: true });
     writeFileSync(join(w.home, 'identity.md'), 'I am Ana, backend developer on acme-api.\n');
     await addMemory(
