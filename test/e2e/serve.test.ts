@@ -57,17 +57,22 @@ async function token(home: string, user: string, ...grants: string[]): Promise<s
   return (JSON.parse(r.stdout) as { token: string }).token;
 }
 
-async function api(url: string, op: string, body: unknown, tok?: string, headers: Record<string, string> = {}) {
-  const send = () =>
-    fetch(`${url}/api/v1/${op}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(tok ? { authorization: `Bearer ${tok}` } : {}), ...headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-  // A kept-alive socket the server closed while idle fails once; adds and syncs are idempotent.
-  const res = await send().catch((e: { cause?: { code?: string } }) => {
+/**
+ * `fetch`, sent again once when it fails on a kept-alive socket that the server closed while the
+ * test process was busy (a race of the keep-alive timers, not a fault of the server). Only for
+ * requests that may be repeated: every request here is idempotent or opens a new session.
+ */
+const fetchAgain: typeof fetch = (input, init) =>
+  fetch(input, init).catch((e: { cause?: { code?: string } }) => {
     if (e.cause?.code === 'ECONNREFUSED') throw e;
-    return send();
+    return fetch(input, init);
+  });
+
+async function api(url: string, op: string, body: unknown, tok?: string, headers: Record<string, string> = {}) {
+  const res = await fetchAgain(`${url}/api/v1/${op}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(tok ? { authorization: `Bearer ${tok}` } : {}), ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
@@ -155,6 +160,7 @@ describe('loci serve', () => {
   test('MCP over HTTP: one session per member, rights enforced, memory-folder tools left out', async () => {
     const transport = new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${alice}` } },
+      fetch: fetchAgain,
     });
     const client = new Client({ name: 'serve-test', version: '1' });
     await client.connect(transport);
@@ -172,7 +178,7 @@ describe('loci serve', () => {
       });
       assert.equal((denied.structuredContent as { error: { code: string } }).error.code, 'TEAM_FORBIDDEN');
       const sid = transport.sessionId!;
-      const stolen = await fetch(`${srv.url}/mcp`, {
+      const stolen = await fetchAgain(`${srv.url}/mcp`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${bob}`,
@@ -190,7 +196,7 @@ describe('loci serve', () => {
 
   test('one token cannot take every MCP session slot: its own oldest idle session yields', async () => {
     const init = (tok: string) =>
-      fetch(`${srv.url}/mcp`, {
+      fetchAgain(`${srv.url}/mcp`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${tok}`,
@@ -210,7 +216,7 @@ describe('loci serve', () => {
       assert.equal(r.status, 200);
       ids.push(r.sid!);
     }
-    const first = await fetch(`${srv.url}/mcp`, {
+    const first = await fetchAgain(`${srv.url}/mcp`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${alice}`,
