@@ -186,7 +186,7 @@ let promptChars = 0;
 const t0 = performance.now();
 for (const f of all) {
   const rel = relative(DATA, f);
-  const s = readSession(f);
+  const s = await readSession(f);
   for (const c of explicitCandidates(s.turns)) explicit.push({ file: rel, type: c.type, text: c.body.slice(0, 100) });
   // Exposure: every short user prompt taken as a project memory — what would the rules drop?
   for (const t of s.turns.filter((x) => x.role === 'user' && x.text.length < 600)) {

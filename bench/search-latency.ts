@@ -7,7 +7,7 @@
  * Measures in-process p50/p95 of hybrid and lexical search, the whole `loci search` process, and
  * a MiniSearch baseline over the same texts in the same process.
  * With `--database-url postgres://…` the same corpus and queries are measured on a PostgreSQL
- * palace too (a fresh schema, dropped afterwards), in the same run, after SQLite.
+ * palace too (a fresh schema, dropped afterwards, unless the URL names one), in the same run, after SQLite.
  * `--keep-postgres` leaves the PostgreSQL schema in place (its URL is printed) for a later bench, e.g.
  * `bench/serve.ts --database-url`. The machine's load average is recorded at the start and the end.
  * Usage: node --import tsx bench/search-latency.ts [--drawers 150000] [--no-baseline] [--keep DIR]
@@ -93,7 +93,13 @@ const work = process.argv.includes('--keep') ? arg('keep', '') : mkdtempSync(joi
 const home = join(work, 'home');
 const texts: string[] = [];
 const pgBase = arg('database-url', '');
-const pgUrl = pgBase ? `${pgBase}${pgBase.includes('?') ? '&' : '?'}schema=bench_search_${Date.now()}` : '';
+// A URL that names a schema is used as it is (e.g. one kept by `--keep-postgres`: a re-run measures
+// it without rebuilding, as `--keep DIR` does for SQLite); otherwise a fresh schema.
+const pgUrl = !pgBase
+  ? ''
+  : /[?&]schema=/.test(pgBase)
+    ? pgBase
+    : `${pgBase}${pgBase.includes('?') ? '&' : '?'}schema=bench_search_${Date.now()}`;
 for (let i = 0; i < N; i++) texts.push(text());
 const build = async (palace: Awaited<ReturnType<typeof openPalace>>) => {
   const existing = await palace.store.count();

@@ -106,14 +106,14 @@ const tokens = Array.from({ length: CLIENTS }, (_, i) => {
   return (JSON.parse(out.stdout) as { token: string }).token;
 });
 const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+let serverStderr = ''; // what the server said (its errors are reported with the result)
 const url = await new Promise<string>((resolve, reject) => {
-  let err = '';
   child.stderr.on('data', (d: Buffer) => {
-    err += d.toString();
-    const m = /team server at (http:\/\/\S+) /.exec(err);
+    serverStderr += d.toString();
+    const m = /team server at (http:\/\/\S+) /.exec(serverStderr);
     if (m) resolve(m[1]!);
   });
-  child.once('exit', () => reject(new Error(err)));
+  child.once('exit', () => reject(new Error(serverStderr)));
 });
 process.once('exit', () => child.kill()); // never leave the server behind when the bench fails
 /** VmRSS and VmHWM (peak) of the server process, in MB. */
@@ -280,6 +280,10 @@ const result = {
     atEnd: endMemory,
   },
   serverExit: exitCode,
+  serverStderr: serverStderr
+    .split('\n')
+    .filter((l) => l && !l.includes('team server at'))
+    .slice(0, 8),
 };
 process.stdout.write(JSON.stringify(result, null, 2) + '\n');
 if (!process.argv.includes('--keep')) rmSync(work, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 /**
- * The web UI at scale, in Debian's chromium: time to first render of the search page (the app shell
- * with its search box, and a deep link `/search?q=…` until its hits are drawn) and the round trip
- * of an as-you-type search in the browser (input event → request → hits rendered for that query),
+ * The web UI at scale, in Debian's chromium: time to first render of the palace page (the wings with
+ * their drawer counts and text sizes, and the first page of drawers) and of the search page (the app
+ * shell with its search box, and a deep link `/search?q=…` until its hits are drawn), and the round
+ * trip of an as-you-type search in the browser (input event → request → hits rendered for that query),
  * on the `search-latency` palace (150,000 drawers of ~800 characters by default). Baseline in the
  * same run: the same queries' `GET /api/search` from Node (no browser, no rendering), round-robin.
  * The page's 120 ms typing debounce is part of the browser round trip and is reported apart.
@@ -10,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPalace } from '../dist/index.js';
 import { serveUi } from '../dist/ui/index.js';
@@ -22,6 +23,7 @@ const arg = (name: string, def: string) => {
   return i > 0 ? process.argv[i + 1]! : def;
 };
 const N = Number(arg('drawers', '150000'));
+const loadBefore = +loadavg()[0]!.toFixed(1);
 const Q = Number(arg('queries', '100'));
 const DEBOUNCE_MS = 120;
 
@@ -64,8 +66,14 @@ const { context, close } = await launchChromium();
 const page = await context.newPage();
 const shell: number[] = [];
 const deepLink: number[] = [];
+const palacePage: number[] = [];
 for (let i = 0; i < 10; i++) {
   let t0 = performance.now();
+  await page.goto(`${origin}/palace`);
+  await page.waitForSelector('nav.tree a.wing');
+  await page.waitForSelector('table.list tbody tr');
+  palacePage.push(performance.now() - t0);
+  t0 = performance.now();
   await page.goto(`${origin}/search`);
   await page.waitForSelector('#q');
   shell.push(performance.now() - t0);
@@ -109,10 +117,16 @@ console.log(
   JSON.stringify(
     {
       bench: 'ui',
-      machine: { cpus: cpus().length, node: process.version },
+      machine: {
+        cpus: cpus().length,
+        node: process.version,
+        load_before: loadBefore,
+        load_after: +loadavg()[0]!.toFixed(1),
+      },
       drawers: status.drawers,
       db_mb: +(status.bytes / 1e6).toFixed(1),
       queries: queries.length,
+      first_render_palace_tree_with_sizes_and_first_page: stats(palacePage),
       first_render_search_shell: stats(shell),
       first_render_search_deep_link_with_hits: stats(deepLink),
       browser_search_round_trip: stats(browser),

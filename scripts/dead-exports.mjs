@@ -20,7 +20,17 @@ const src = join(root, 'src');
 
 const configPath = join(root, 'tsconfig.json');
 const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, root);
-const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
+// The web pages (their own tsconfig, for the DOM and JSX) import the UI server's answer types.
+const webPath = join(root, 'web', 'tsconfig.json');
+const web = ts.parseJsonConfigFileContent(
+  ts.readConfigFile(webPath, ts.sys.readFile).config,
+  ts.sys,
+  join(root, 'web'),
+);
+const program = ts.createProgram({
+  rootNames: [...config.fileNames, ...web.fileNames],
+  options: { ...config.options, jsx: web.options.jsx, jsxImportSource: web.options.jsxImportSource },
+});
 const checker = program.getTypeChecker();
 
 /** The published entries: what they export is public API, used by definition. */

@@ -1,27 +1,20 @@
 #!/usr/bin/env node
-// Builds dist/ (the e2e tests spawn bin/loci) and runs every *.test.ts with node:test through tsx.
+// Builds dist/ as `npm run build` does (the e2e tests spawn bin/loci) and runs every *.test.ts with
+// node:test through tsx: the long files first, the src unit files grouped per folder (test-files.mjs),
+// one file more at a time than the machine has cores (a file that waits on a server, a child process
+// or a poll leaves its core to the next one; none of the tests depends on wall-clock timing).
 // Usage: npm test [-- file-or-folder ...]
+// LOCI_TEST_ISOLATE=1: every file in its own process. LOCI_TEST_CONCURRENCY=n: n files at a time.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { plan, testFiles } from './test-files.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 process.chdir(root);
 
-function collect(dir, out) {
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'fixtures' || name.startsWith('.')) continue;
-    const p = join(dir, name);
-    const st = statSync(p);
-    if (st.isDirectory()) collect(p, out);
-    else if (name.endsWith('.test.ts')) out.push(relative(root, p));
-  }
-  return out;
-}
-
-const args = process.argv.slice(2);
-const targets = args.length ? args : ['src', 'test'];
-const files = targets.flatMap((t) => (statSync(t).isDirectory() ? collect(t, []) : [t])).sort();
+const files = testFiles(root, process.argv.slice(2));
 
 const build = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
   stdio: 'inherit',
@@ -30,11 +23,17 @@ if (build.status !== 0) {
   console.error('build failed: fix the TypeScript errors above');
   process.exit(build.status ?? 1);
 }
-// The page of `loci ui` (dist/ui/assets), which the UI tests serve.
-const page = spawnSync(process.execPath, ['scripts/build-ui.mjs'], { stdio: 'inherit' });
-if (page.status !== 0) {
-  console.error('the web UI build failed (scripts/build-ui.mjs)');
-  process.exit(page.status ?? 1);
+// The page of `loci ui` (dist/ui/assets), which the UI tests serve, and the start-up bundles that
+// bin/loci.js runs when they exist (so they must be rebuilt with the tsc output, never left stale).
+for (const [script, what] of [
+  ['scripts/build-ui.mjs', 'the web UI build'],
+  ['scripts/build-bundles.mjs', 'the start-up bundles'],
+]) {
+  const r = spawnSync(process.execPath, [script], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`${what} failed (${script})`);
+    process.exit(r.status ?? 1);
+  }
 }
 // The start-up bundles that bin/loci.js and dist/hooks/main.js run (scripts/build-bundles.mjs).
 const bundles = spawnSync(process.execPath, ['scripts/build-bundles.mjs'], { stdio: 'inherit' });
@@ -43,8 +42,18 @@ if (bundles.status !== 0) {
   process.exit(bundles.status ?? 1);
 }
 
-const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
-  stdio: 'inherit',
-  env: { ...process.env, LOCI_TEST: '1' },
-});
-process.exit(res.status ?? 1);
+const groupDir = mkdtempSync(join(tmpdir(), 'loci-test-groups-'));
+let status = 1;
+try {
+  const units = plan(root, files, groupDir, { isolate: process.env['LOCI_TEST_ISOLATE'] === '1' });
+  const concurrency = Number(process.env['LOCI_TEST_CONCURRENCY']) || Math.max(2, availableParallelism()) + 1;
+  const res = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...units.map((u) => u.path)],
+    { stdio: 'inherit', env: { ...process.env, LOCI_TEST: '1' } },
+  );
+  status = res.status ?? 1;
+} finally {
+  rmSync(groupDir, { recursive: true, force: true });
+}
+process.exit(status);

@@ -329,7 +329,10 @@ export async function runTranscriptsBench(opts: TranscriptsBenchOptions): Promis
     files,
     drawers: drawerCount,
     seconds: Math.round((performance.now() - t0) / 10) / 100,
-    system: 'loci hybrid search (product defaults, no embedder) over conversation drawers',
+    system:
+      'loci hybrid search (' +
+      (opts.searchParams ? `params ${JSON.stringify(opts.searchParams)}` : 'product defaults') +
+      ', no embedder) over conversation drawers',
     lexical_system: 'loci lexical (FTS5 BM25 only, same drawers)',
     baseline_system: 'MiniSearch 7.2.0, default options, one document per drawer',
     by_kind: groupBy(rows, (r) => r.kind),

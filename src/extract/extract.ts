@@ -163,7 +163,7 @@ interface Planned {
  */
 export async function extractMemories(o: ExtractOptions): Promise<ExtractResult> {
   const transcript = o.transcript ?? findSessionTranscript(o.session ?? '', claudeConfigDir(o.claudeConfigDir));
-  const s = readSession(transcript);
+  const s = await readSession(transcript);
   const cursor = loadCursor(o.home, s.sessionId, 'extract', transcript);
   const from = o.all ? 0 : newPartStart(s, cursor);
   const fresh = s.turns.slice(from);

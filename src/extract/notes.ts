@@ -226,7 +226,7 @@ export function claudeSessionSummary(
  * they were).
  */
 export async function updateSessionNotes(o: SessionNotesOptions): Promise<SessionNotesResult> {
-  const s = readSession(o.transcript);
+  const s = await readSession(o.transcript);
   const cursor = loadCursor(o.home, s.sessionId, 'notes', o.transcript);
   const path = join(sessionDir(o.home, s.sessionId), 'notes.md');
   const previous = readSessionNotes(o.home, s.sessionId);

@@ -30,14 +30,14 @@ function mainConversation(list: Conversation[]): Conversation | undefined {
  * Throws PATH_NOT_FOUND / FILE_UNREADABLE when the file cannot be read; a file in no known format
  * gives no turns.
  */
-export function readSession(transcript: string): SessionRead {
+export async function readSession(transcript: string): Promise<SessionRead> {
   let text: string;
   try {
     text = readFileSync(transcript, 'utf8');
   } catch (e) {
     throw fsError(e, transcript);
   }
-  const c = mainConversation(parseConversations(transcript, text, { toolResultChars: 20_000 }).conversations);
+  const c = mainConversation((await parseConversations(transcript, text, { toolResultChars: 20_000 })).conversations);
   const turns: SessionTurn[] = [];
   for (const m of c?.messages ?? []) {
     if (m.kind === 'summary' || m.kind === 'title' || m.role === 'system') continue;

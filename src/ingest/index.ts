@@ -7,7 +7,7 @@ export { wingName, defaultWing } from '../core/project-identity.js';
 export { type SkipReason, type SkippedFile } from './skips.js';
 export { walkProject } from './project/walk.js';
 // The conversation miner loads on first use (see convos-miner/lazy); types are free.
-export { mineConversations, mineClaudeCode, mineAuto } from './convos-miner/lazy.js';
+export { mineConversations, mineClaudeCode, mineAuto, parseConversations } from './convos-miner/lazy.js';
 export type { MineClaudeOptions } from './mine-convos.js';
 export type { MineAutoOptions } from './convos-miner/auto.js';
 export { claudeConfigDir, discoverClaudeFiles } from './convos-miner/claude-dirs.js';
@@ -19,4 +19,3 @@ export {
   type MineConvosSummary,
 } from './convos-miner/types.js';
 export type { ConvoFormat, Conversation, ConvoMessage, ExchangeChunk } from './convos/index.js';
-export { parseConversations } from './convos/index.js';

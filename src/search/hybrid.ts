@@ -4,166 +4,22 @@
  * and structure signals — the source (session or file) the drawer belongs to, the time the query
  * names, and rooms named in the query — fused by normalised weighted sum.
  *
- * Every weight is documented in {@link HYBRID_DEFAULTS} with the reason for its value; the
+ * Every weight is documented in `hybrid-params.ts` with the reason for its value; the
  * measurements behind them are in BENCHMARKS.md (`loci bench locomo`).
  */
 import { createError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
-import type { Drawer, DrawerFilter, LexicalHit, MemoryStore } from '../store/ports.js';
+import type { Drawer, LexicalHit, MemoryStore } from '../store/ports.js';
 import { matchesFilter } from '../store/shared.js';
 import { queryTokens } from '../text/index.js';
 import { collapseExchanges } from './collapse.js';
+import { feedbackPass } from './feedback.js';
 import { asksWhy, explains, matchProfile } from './prose.js';
 import { attachContext, filterOf, toHit } from './search.js';
 import { americanVariants } from './spelling.js';
 import { parseTimeCues, stripTimeCues, timeProximity } from './time-cues.js';
+import { HYBRID_DEFAULTS, type HybridParams, type VectorSearcher } from './hybrid-params.js';
 import type { SearchHit, SearchOptions, SearchResult, SignalTrace } from './types.js';
-
-/** A nearest-neighbour searcher over drawer embeddings (see `src/embed`). */
-export interface VectorSearcher {
-  /** Identity of the embedder (shown by `--explain`). */
-  readonly id: string;
-  /** The `k` drawers most similar to `query`, best first; score is cosine similarity. */
-  knn(query: string, filter: DrawerFilter | undefined, k: number): Promise<{ id: string; score: number }[]>;
-}
-
-/** Fusion weights and limits. */
-export interface HybridParams {
-  /**
-   * Weight of the drawer's own BM25 score (normalised by the best candidate). Default 0.7.
-   * The drawer is the unit returned, so its own match dominates.
-   */
-  bm25: number;
-  /**
-   * Weight of the source signal: the sum of the BM25 scores of all candidate drawers from the
-   * same source (session or file), normalised. Default 0.35. A drawer whose neighbours also match
-   * sits in a document about the query; on LoCoMo this parent-document evidence lifted
-   * frac@10 by ~0.01 and helped multi-part questions most. 0.35–0.5 measured alike overall;
-   * below 0.35 the inference questions (which draw on a whole conversation) fall back to BM25's level.
-   */
-  source: number;
-  /**
-   * Weight of the time signal: 1 when the drawer was said inside an interval the query names
-   * ("on 8 May, 2023", "in July 2022", "last week"), decaying with distance. Default 0.5.
-   * Only active when the query names a time. Strong because a named date is a precise filter
-   * that words cannot express; 0.3–1.0 measured alike.
-   */
-  time: number;
-  /** Decay of the time signal in days. Default 10. */
-  timeTauDays: number;
-  /**
-   * Weight of the vector signal (cosine, normalised). Default 0.3 — a second opinion that
-   * finds paraphrases BM25 misses, without overruling exact word matches.
-   */
-  vector: number;
-  /**
-   * Vector hits below this cosine similarity are ignored. Default 0.3: unrelated texts score
-   * about 0–0.15 with the hash embedder and 0.1–0.3 with sentence-embedding models, so a query
-   * with no real match returns nothing instead of the least-bad vectors.
-   */
-  vectorMinScore: number;
-  /**
-   * Weight of the room signal: 1 when a query word names the drawer's room. Default 0.1
-   * (a tie-breaker: "auth tokens" prefers the auth room).
-   */
-  room: number;
-  /**
-   * Weight of the entity signal: the drawer is linked (by an extracted fact or a mention) to an
-   * entity the query names. Default 0 (off): on LoCoMo it moved frac@10 by +0.001 at 0.1–0.2
-   * (BENCHMARKS.md), while a one-shot `loci search` pays ~40 ms to load the graph for it.
-   * Set it (e.g. 0.1) where the graph is rich, e.g. a long-running MCP server.
-   */
-  entity: number;
-  /**
-   * Weight of the neighbour signal: the best normalised BM25 score of the chunks right before and
-   * after the drawer in the same source (an answer often spans two exchanges). Default 0.
-   */
-  neighbour: number;
-  /**
-   * How much a query word found only in a tool line (`[Bash] …` call, `→ …` result) counts,
-   * relative to the same word in prose. Default 0.5. A drawer's BM25 is scaled by the share of
-   * its match that survives the discount (see `search/prose`), before the source signal sums
-   * it: in real agent transcripts file dumps and command output otherwise outrank the exchange
-   * where the thing was said. 1 turns it off (and skips loading candidate texts); drawers without
-   * tool lines (chat logs, documents) are unaffected. On the real-transcripts set 0.25–0.5
-   * measured alike (hits@1 0.26 → 0.33–0.35), 0.1 and 0 worse (BENCHMARKS.md).
-   */
-  toolWeight: number;
-  /**
-   * Weight of the exchange signal: the best normalised BM25 of the other parts of the same
-   * exchange (a long prompt-and-reply stored in several drawers, `metadata.exchangeId`). The
-   * request and the answer of one exchange are often in different parts; each lends the other its
-   * evidence. Default 0.15: with results collapsed to one hit per exchange, 0.05–0.2 all lifted
-   * the real-transcripts set (hits@1 0.522 → 0.536–0.551, hits@5 0.826 → 0.826–0.841), 0.3
-   * traded hits@1 for hits@5; LoCoMo unchanged (BENCHMARKS.md). Drawers that are a whole
-   * exchange are unaffected.
-   */
-  exchange: number;
-  /**
-   * Weight of the answer-type signal for questions that ask why: 1 when the drawer's prose gives
-   * a reason ("because", "so that", "due to", "instead of" …), else 0. Default 0.1. On the
-   * real-transcripts set 77 % of the answers to why-questions give a reason in those words, and
-   * 28 % of the other top-3 drawers; 0.1 lifted hits@5 there (0.68 → 0.71) and left LoCoMo
-   * unchanged, 0.2 cost LoCoMo one question (BENCHMARKS.md).
-   */
-  why: number;
-  /**
-   * How many of a source's best candidates its source signal sums. Default 0 (all of them):
-   * summing only the best 1–3 (so that a long session does not win by its size) lifted hits@5 on
-   * the real-transcripts set by up to 0.06 but cost LoCoMo frac@10 0.003–0.007 (BENCHMARKS.md).
-   */
-  sourceTop: number;
-  /**
-   * Exponent of the query-coverage factor: each lexical candidate's BM25 is multiplied by
-   * coverage^q, the idf-weighted share of the query's words it contains. Default 0 (off): at 1
-   * it lifted hits@5 on real transcripts but cost LoCoMo frac@10 0.003 (BENCHMARKS.md).
-   */
-  coverage: number;
-  /**
-   * One hit per exchange: 1 keeps only the best-ranked part of each exchange (drawers sharing
-   * `metadata.exchangeId` in one source), so the top k shows k different exchanges; 0 returns
-   * every part. Default 1.
-   */
-  collapse: number;
-  /**
-   * With `collapse`, how much of the other parts' fused scores an exchange's best part gains
-   * (0–1). Default 0.
-   */
-  collapseShare: number;
-  /**
-   * With `collapse`, 1 also collapses copies: drawers opening with the same text (a prompt sent
-   * again in another session, a subagent's echo of its parent's request, a compaction summary
-   * copied into a new session) keep only their best-ranked instance. Default 1.
-   */
-  collapseCopies: number;
-  /**
-   * BM25 candidates considered (and aggregated per source). Default 100, at least 10 × limit:
-   * 100 and 200 gave identical LoCoMo results, and fewer candidates cost less to hydrate.
-   */
-  candidates: number;
-}
-
-/** Default fusion parameters (see each field for the reason of its value). */
-const HYBRID_DEFAULTS: Readonly<HybridParams> = {
-  bm25: 0.7,
-  source: 0.35,
-  time: 0.5,
-  timeTauDays: 10,
-  vector: 0.3,
-  vectorMinScore: 0.3,
-  room: 0.1,
-  entity: 0,
-  neighbour: 0,
-  toolWeight: 0.5,
-  exchange: 0.15,
-  why: 0.1,
-  sourceTop: 0,
-  coverage: 0,
-  collapse: 1,
-  collapseShare: 0,
-  collapseCopies: 1,
-  candidates: 100,
-};
 
 /** What hybrid search needs. */
 interface HybridDeps {
@@ -322,7 +178,19 @@ export async function searchHybrid(deps: HybridDeps, query: string, opts: Search
   const live = [...cands.values()].filter((c) => c.hit);
   const why = p.why > 0 && asksWhy(query);
   const texts =
-    p.toolWeight < 1 || p.coverage > 0 || why ? await discountToolText(deps.store, live, tokens, p, limit) : undefined;
+    p.toolWeight < 1 || p.coverage > 0 || why || p.feedback > 0
+      ? await discountToolText(deps.store, live, tokens, p, limit)
+      : undefined;
+  if (p.feedback > 0 && texts) {
+    // Expansion (off by default): the second pass's BM25 joins each drawer's own, new drawers join.
+    const best = Math.max(1e-12, ...live.map((c) => c.bm25));
+    const o = { mode: p.feedbackMode, docs: p.feedbackDocs, terms: p.feedbackTerms, gate: p.feedbackGate };
+    for (const f of await feedbackPass(deps.store, live, texts, tokens, filter, k, o)) {
+      const c = cands.get(f.hit.id) ?? cand(f.hit.id);
+      if (!c.hit) live.push(Object.assign(c, { hit: f.hit }));
+      c.bm25 += p.feedback * f.norm * best;
+    }
+  }
 
   // Source signal: summed BM25 of the candidates of each source.
   const perSource = sourceEvidence(live, p.sourceTop);

@@ -5,7 +5,8 @@
 import type { DuplicateCheck, DuplicateOptions, DuplicateSource } from './duplicates.js';
 
 export { filterOf, toHit, attachContext } from './search.js';
-export { searchHybrid, type HybridParams, type VectorSearcher } from './hybrid.js';
+export { searchHybrid } from './hybrid.js';
+export type { HybridParams, VectorSearcher } from './hybrid-params.js';
 export { parseTimeCues, stripTimeCues, timeProximity } from './time-cues.js';
 export { matchSpans, highlight, snippetLines, excerptChars } from './highlight.js';
 export type { SearchOptions, SearchHit, SearchResult, SignalTrace, HitExplanation } from './types.js';

@@ -19,6 +19,7 @@ import { browserSkip, launchChromium } from '../helpers/browser.js';
 import { BIN } from '../helpers/cli.js';
 import { buildUiPalace, type UiPalace } from '../helpers/ui-palace.js';
 import type { PalaceTree } from '../../src/ui/api-types.js';
+import { openPalace } from '../../src/internal.js';
 
 const skip = browserSkip();
 
@@ -121,6 +122,30 @@ describe('loci ui in chromium', { skip }, () => {
     assert.match((await page.locator('.card').nth(2).textContent()) ?? '', /^\d+(\.\d)? (B|KB|MB)of text$/);
     const vectors = (await page.locator('dd', { has: page.locator('.badge') }).textContent()) ?? '';
     assert.doesNotMatch(vectors, /^(on|off)\s+\1\b/, vectors);
+  });
+
+  test('the graph index pages its entities by 100, each page with its own URL', async () => {
+    const palace = await openPalace({ home: fx.home, env: fx.env, embedder: null });
+    try {
+      const g = (await palace.graph()).graph;
+      for (let i = 0; i < 120; i++)
+        await g.addFact({ subject: `zz-part-${i}`, predicate: 'part_of', object: 'widget' });
+    } finally {
+      await palace.close();
+    }
+    await page.goto(`${ui.origin}/kg`);
+    await page.waitForSelector('ul.chips li');
+    const first = await page.locator('ul.chips li a').allTextContents();
+    assert.equal(first.length, 100);
+    await page.click('.pager a.next');
+    await page.waitForURL(/\/kg\?cursor=/);
+    await page.waitForFunction(`document.querySelector('ul.chips li a')?.textContent !== ${JSON.stringify(first[0])}`);
+    const second = await page.locator('ul.chips li a').allTextContents();
+    assert.ok(second.length > 0 && second.every((n) => !first.includes(n)), 'the next page holds other entities');
+    const again = page.url();
+    await page.goto(again);
+    await page.waitForSelector('ul.chips li');
+    assert.deepEqual(await page.locator('ul.chips li a').allTextContents(), second, 'the page is addressable');
   });
 
   test('a search typed in the box returns the mined text', async () => {

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { loci, lociAsync, tempDir } from '../helpers/cli.js';
+import { lociAsync, tempDir } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 import { generateTree } from '../helpers/corpus.js';
 
 function rows(db: string): string[] {
@@ -45,8 +46,8 @@ test('two miners and a searcher on one palace: no busy errors, nothing lost, not
       assert.doesNotMatch(r.stderr, /BUSY|locked/i);
     }
     const ref = join(t.dir, 'ref');
-    assert.equal(loci(['mine', a], { home: ref }).code, 0);
-    assert.equal(loci(['mine', b], { home: ref }).code, 0);
+    assert.equal((await lociIn(['mine', a], { home: ref })).code, 0);
+    assert.equal((await lociIn(['mine', b], { home: ref })).code, 0);
     assert.deepEqual(rows(join(home, 'palace.db')), rows(join(ref, 'palace.db')));
   } finally {
     t.cleanup();

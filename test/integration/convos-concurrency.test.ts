@@ -12,7 +12,8 @@ import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { generateClaudeSession } from '../fixtures/convos/generate-claude-session.js';
-import { BIN, loci, lociAsync, tempDir } from '../helpers/cli.js';
+import { BIN, lociAsync, tempDir } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 import { rng } from '../helpers/corpus.js';
 
 function snapshot(home: string): string[] {
@@ -102,7 +103,7 @@ test('10 interleaved append-and-mine rounds with two concurrent miners: nothing 
     }
     assert.ok(added.filter((n) => n > 0).length >= 8, `drawers arrive as the file grows: ${added.join(',')}`);
     const clean = join(t.dir, 'clean');
-    assert.equal(loci(['mine', file, '--mode', 'convos'], { home: clean }).code, 0);
+    assert.equal((await lociIn(['mine', file, '--mode', 'convos'], { home: clean })).code, 0);
     const got = snapshot(home);
     assert.ok(got.length > 100);
     assert.deepEqual(got, snapshot(clean));
@@ -142,10 +143,10 @@ test('a miner killed in the middle of appends leaves no half append; the next ru
       });
       if (migrated(home)) checkIntegrity(home); // a process killed while creating the palace leaves no schema yet
     }
-    assert.equal(loci(['mine', file, '--mode', 'convos'], { home }).code, 0);
+    assert.equal((await lociIn(['mine', file, '--mode', 'convos'], { home })).code, 0);
     checkIntegrity(home);
     const clean = join(t.dir, 'clean');
-    assert.equal(loci(['mine', file, '--mode', 'convos'], { home: clean }).code, 0);
+    assert.equal((await lociIn(['mine', file, '--mode', 'convos'], { home: clean })).code, 0);
     assert.deepEqual(snapshot(home), snapshot(clean));
   } finally {
     t.cleanup();

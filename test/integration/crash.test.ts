@@ -10,7 +10,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { BIN, loci, tempDir } from '../helpers/cli.js';
+import { BIN, tempDir } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 import { generateTree, rng } from '../helpers/corpus.js';
 
 function snapshot(db: string): string[] {
@@ -94,13 +95,13 @@ test('SIGKILL during mining never corrupts, duplicates or loses drawers', async 
       if (migrated(join(home, 'palace.db'))) checkIntegrity(join(home, 'palace.db'));
     }
     assert.ok(killed >= 3, `at least three runs were killed mid-way (killed ${killed})`);
-    const final = loci(['mine', tree, '--json'], { home });
+    const final = await lociIn(['mine', tree, '--json'], { home });
     assert.equal(final.code, 0, final.stderr);
     checkIntegrity(join(home, 'palace.db'));
     const clean = join(t.dir, 'clean-home');
-    assert.equal(loci(['mine', tree, '--json'], { home: clean }).code, 0);
+    assert.equal((await lociIn(['mine', tree, '--json'], { home: clean })).code, 0);
     assert.deepEqual(snapshot(join(home, 'palace.db')), snapshot(join(clean, 'palace.db')));
-    const again = JSON.parse(loci(['mine', tree, '--json'], { home }).stdout);
+    const again = JSON.parse((await lociIn(['mine', tree, '--json'], { home })).stdout);
     assert.equal(again.drawers_added + again.drawers_updated + again.drawers_removed, 0);
   } finally {
     t.cleanup();

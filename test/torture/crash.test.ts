@@ -19,6 +19,7 @@ import { runHook } from '../../src/hooks/index.js';
 import { tidyMemoryDir } from '../../src/memdir/index.js';
 import { generateClaudeSession } from '../fixtures/convos/generate-claude-session.js';
 import { loci, tempDir } from '../helpers/cli.js';
+import { lociIn } from '../helpers/cli-in-process.js';
 import { generateTree, prose, rng } from '../helpers/corpus.js';
 import { NEEDS_BUILD } from '../fixtures/hooks/support.js';
 import {
@@ -113,7 +114,7 @@ async function completeAll(home: string, mem: string, rounds: number): Promise<v
     ['mine', tree, '--json'],
     ['mine', convos, '--mode', 'convos', '--json'],
   ]) {
-    const r = loci(args, { env: env(home) });
+    const r = await lociIn(args, { env: env(home) });
     assert.equal(r.code, 0, r.stderr);
   }
   await queueArchive(home, 'session-end');

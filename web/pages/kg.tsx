@@ -15,7 +15,16 @@ const DAY = 86_400_000;
 
 export function KgIndexPage(props: { url: URL }) {
   const prefix = props.url.searchParams.get('prefix') ?? '';
-  const [state] = useLoad(() => api.kgIndex({ prefix }), [prefix]);
+  const cursor = props.url.searchParams.get('cursor') ?? '';
+  const [state] = useLoad(() => api.kgIndex({ prefix, cursor }), [prefix, cursor]);
+  /** `/kg` with this prefix and cursor (a page of 100 entities is addressable like every view). */
+  const href = (c: string) => {
+    const p = new URLSearchParams();
+    if (prefix) p.set('prefix', prefix);
+    if (c) p.set('cursor', c);
+    const s = p.toString();
+    return `/kg${s ? `?${s}` : ''}`;
+  };
   return (
     <section>
       <h1>Knowledge graph</h1>
@@ -35,6 +44,7 @@ export function KgIndexPage(props: { url: URL }) {
           <>
             <p class="muted">
               {num(k.stats.entities)} entities · {num(k.stats.facts)} facts ({num(k.stats.openFacts)} open)
+              {prefix ? ` · names starting with “${prefix}”` : ''}
             </p>
             <ul class="chips">
               {k.entities.map((e) => (
@@ -44,6 +54,14 @@ export function KgIndexPage(props: { url: URL }) {
                 </li>
               ))}
             </ul>
+            <div class="pager">
+              {cursor && <Link href={href('')}>← first</Link>}
+              {k.next !== null && (
+                <Link href={href(k.next)} class="next">
+                  next →
+                </Link>
+              )}
+            </div>
           </>
         )}
       </Show>

@@ -8,12 +8,15 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { createError } from '../../core/errors.js';
 import { runTranscriptsBench, type HitScores, type TranscriptsGroup } from '../../internal.js';
+import type { HybridParams } from '../../search/index.js';
 import type { CliContext } from '../context.js';
 import { colors, printJson, table } from '../format.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const f = (x: number) => x.toFixed(3);
+type P = { params?: string };
 
 function rows(name: string, g: TranscriptsGroup): string[][] {
   const cells = (s: HitScores) => [f(s['hits@1']), f(s['hits@5']), f(s['hits@10']), f(s.mrr)];
@@ -22,6 +25,24 @@ function rows(name: string, g: TranscriptsGroup): string[][] {
     [`${name} loci bm25-only`, ...cells(g.lexical)],
     [`${name} minisearch`, ...cells(g.baseline)],
   ];
+}
+
+/**
+ * `--params '{"feedback":0.3}'`: fusion weights for Loci's side of a bench (ablations), a JSON
+ * object of numbers; throws INVALID_ARGUMENT otherwise.
+ */
+export function searchParamsOption(raw: string | undefined): Partial<HybridParams> | undefined {
+  if (raw === undefined) return undefined;
+  const expected = 'a JSON object of numbers, e.g. {"feedback":0.3}';
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    throw createError('INVALID_ARGUMENT', { name: '--params', value: raw, expected });
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.values(v).every((x) => Number.isFinite(x)))
+    throw createError('INVALID_ARGUMENT', { name: '--params', value: raw, expected });
+  return v as Partial<HybridParams>;
 }
 
 /** Registers `loci bench transcripts` under `bench`. */
@@ -34,10 +55,13 @@ export function registerTranscriptsBench(bench: Command, ctx: CliContext): void 
     .option('--show', 'also print, for three projects, the wake-up text and two recalls')
     .option('--misses', 'list the questions Loci misses at rank 1')
     .option('--json', 'print the full report as JSON')
-    .action(async (o: { data: string; questions: string; show?: boolean; misses?: boolean; json?: boolean }) => {
+    .option('--params <json>', 'fusion weights for Loci (ablations), e.g. \'{"feedback":0.3}\'')
+    .action(async (o: { data: string; questions: string; show?: boolean; misses?: boolean; json?: boolean } & P) => {
+      const searchParams = searchParamsOption(o.params);
       const r = await runTranscriptsBench({
         data: o.data,
         questions: o.questions,
+        ...(searchParams ? { searchParams } : {}),
         onProgress: (m) => ctx.io.stderr(`${m}\n`),
         ...(o.show ? { show: true } : {}),
       });

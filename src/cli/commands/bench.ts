@@ -6,9 +6,10 @@
 import { METRIC_KEYS, runLocomoBench, runLongMemEvalBench, type Metrics } from '../../internal.js';
 import type { RegisterCommand } from '../context.js';
 import { colors, intOption, printJson, table } from '../format.js';
-import { registerTranscriptsBench } from './bench-transcripts.js';
+import { registerTranscriptsBench, searchParamsOption } from './bench-transcripts.js';
 
 const f = (x: number) => x.toFixed(3);
+type Flags = { lexical?: boolean; captions?: boolean; only?: string[]; json?: boolean; params?: string };
 
 function compare(rows: [string, Metrics, Metrics][]): string {
   const head = ['', ...METRIC_KEYS];
@@ -30,8 +31,11 @@ export const register: RegisterCommand = (program, ctx) => {
     .option('--captions', 'append image captions to turns, for both systems')
     .option('--only <ids...>', 'only these conversation ids')
     .option('--json', 'print the full report as JSON')
-    .action(async (o: { data: string; lexical?: boolean; captions?: boolean; only?: string[]; json?: boolean }) => {
+    .option('--params <json>', 'fusion weights for Loci (ablations), e.g. \'{"feedback":0.3}\'')
+    .action(async (o: { data: string } & Flags) => {
+      const searchParams = searchParamsOption(o.params);
       const r = await runLocomoBench({
+        ...(searchParams ? { searchParams } : {}),
         data: o.data,
         mode: o.lexical ? 'lexical' : 'hybrid',
         captions: Boolean(o.captions),

@@ -151,7 +151,7 @@ export const register: RegisterCommand = (program, ctx) => {
       const home = resolveHome(ctx.globals().home, ctx.io.env);
       const transcript = transcriptOf(ctx, o);
       if (o.show) {
-        const id = readSession(transcript).sessionId;
+        const id = (await readSession(transcript)).sessionId;
         const notes = readSessionNotes(home, id) ?? claudeSessionSummary(transcript, id)?.text;
         if (o.json) return printJson(ctx.io, { session: id, notes: notes ?? null });
         ctx.io.stdout(notes ?? `no notes for session ${id} yet\n`);
