@@ -142,6 +142,11 @@ describe('loci chat in a terminal (tmux)', { skip: TMUX ? false : 'tmux is not i
     await waitFor(/resumed "raise the retries to five please"/);
 
     await type('/exit');
-    await waitFor(/Pane is dead/);
+    // The process ended: tmux's own flag, not the "Pane is dead" line, which a full screen can hide.
+    const end = Date.now() + STEP_DEADLINE_MS;
+    while (tmux('display-message', '-p', '-t', 'chat', '#{pane_dead}').trim() !== '1') {
+      if (Date.now() > end) assert.fail(`loci chat still runs after /exit:\n${screen()}`);
+      await delay(100);
+    }
   });
 });
