@@ -153,7 +153,7 @@ describe('faithful conversation ingestion', () => {
     assert.equal(s.filesScanned, s.filesMined + s.filesUnchanged + s.filesSkipped, 'every file is accounted for');
   });
 
-  test('a Slack export: root metadata are companions; a new day file of a known channel joins it on re-mine', async () => {
+  test('Slack export: root metadata are companions; a new day file of a mined channel joins it', async () => {
     // Discovery looks at a file's folder only for Slack roots and channels (an unchanged re-mine classifies every
     // file): the root's JSON files stay companions and a new `YYYY-MM-DD.json` of a mined channel is read with it.
     const dir = join(work.dir, 'slack-export');
