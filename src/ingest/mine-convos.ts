@@ -15,7 +15,7 @@
  * mining one file write each drawer once (ids are deterministic, inserts idempotent).
  */
 import { existsSync, statSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { createError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
@@ -29,6 +29,7 @@ import { rootProjectOf } from './convos-miner/identity.js';
 import type { UnitPreparer } from './convos-miner/pool.js';
 import { isUnchanged } from './convos-miner/unchanged.js';
 import { REDACT_RULES_VERSION } from '../redact/index.js';
+import { isFullSource, knownSources, type KnownSource } from './known.js';
 import {
   CONVO_MINER_VERSION,
   type ClaudeSourceState,
@@ -77,22 +78,12 @@ function convoContext(root: string, opts: MineConvosOptions): ConvoContext {
   };
 }
 
-/** Stored sources (any kind) at or under `root`, by source path. */
-async function knownSources(store: MemoryStore, root: string): Promise<Map<string, SourceState>> {
-  const known = new Map<string, SourceState>();
-  const under = root.endsWith(sep) ? root : root + sep;
-  for (const s of await store.listSources()) {
-    if (s.source === root || s.source.startsWith(under)) known.set(s.source, s);
-  }
-  return known;
-}
-
 /** Walks `path` once and sorts conversations from other files (for `palace.mine` in auto mode). */
 export async function discoverConversations(
   store: MemoryStore,
   path: string,
   opts: Pick<MineConvosOptions, 'files' | 'respectGitignore' | 'ignore'> = {},
-): Promise<Discovery & { root: string; known: Map<string, SourceState> }> {
+): Promise<Discovery & { root: string; known: Map<string, KnownSource> }> {
   const root = resolve(path);
   if (!existsSync(root)) throw createError('PATH_NOT_FOUND', { path: root });
   const known = await knownSources(store, root);
@@ -151,7 +142,7 @@ export async function mineConvoUnits(
   store: MemoryStore,
   root: string,
   units: readonly ConvoUnit[],
-  known: ReadonlyMap<string, SourceState>,
+  known: ReadonlyMap<string, KnownSource>,
   opts: MineConvosOptions = {},
 ): Promise<MineConvosSummary> {
   const t0 = performance.now();
@@ -180,7 +171,9 @@ export async function mineConvoUnits(
   const jobs: ConvoJob[] = [];
   let bytesTotal = 0;
   for (const unit of units) {
-    const job: ConvoJob = { unit, prev: known.get(unit.path) ?? null };
+    // A stamp only is a project file's: no conversation miner continues from it.
+    const prev = known.get(unit.path);
+    const job: ConvoJob = { unit, prev: prev && isFullSource(prev) ? prev : null };
     if (isUnchanged(job, ctx)) summary.filesUnchanged++;
     else {
       jobs.push(job);
@@ -304,11 +297,12 @@ export async function mineConvoUnits(
 }
 
 /** Wings of the main session files already stored, by session id (see {@link joinSession}). */
-function sessionWings(known: ReadonlyMap<string, SourceState>): Map<string, string> {
+function sessionWings(known: ReadonlyMap<string, KnownSource>): Map<string, string> {
   const out = new Map<string, string>();
   for (const s of known.values()) {
+    if (s.kind !== 'convo' || !isFullSource(s)) continue;
     const st = s.state as Partial<ClaudeSourceState>;
-    if (s.kind === 'convo' && st.kind === 'claude' && st.thread?.group === 'main' && st.thread.facts.sessionId)
+    if (st.kind === 'claude' && st.thread?.group === 'main' && st.thread.facts.sessionId)
       out.set(st.thread.facts.sessionId, s.wing);
   }
   return out;

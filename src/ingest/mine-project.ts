@@ -4,7 +4,7 @@
  * one atomic `replaceSource` per changed file. Incremental: a file whose size, mtime and settings
  * are unchanged is not even read; a touched file with the same content writes only its bookkeeping.
  */
-import { join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createError } from '../core/errors.js';
 import { sha256 } from '../core/hash.js';
 import type { Logger } from '../core/logger.js';
@@ -19,6 +19,7 @@ import { emptySkips, noteSkip, type SkipReason, type SkippedFile } from './skips
 import type { Preparer } from './preparer.js';
 import type { PrepareContext, PrepareJob } from './prepare-file.js';
 import { REDACT_RULES_VERSION } from '../redact/index.js';
+import { isFullSource, knownSources, type KnownSource } from './known.js';
 
 /** Bump when chunking or drawer layout changes, so every file is re-mined once. */
 const PROJECT_MINER_VERSION = 1;
@@ -78,7 +79,7 @@ export interface MineProjectOptions {
    * Stored sources under `path` (any kind), when the caller has listed them already (auto mode's
    * discovery): used instead of listing them again. Default: listed from the store.
    */
-  known?: ReadonlyMap<string, SourceState>;
+  known?: ReadonlyMap<string, KnownSource>;
 }
 
 /** Progress of a mining run. */
@@ -165,16 +166,14 @@ export async function mineProject(
     skippedFiles: [],
   };
 
-  const known = new Map<string, SourceState>();
-  const under = root + sep;
-  for (const s of opts.known?.values() ?? (await store.listSources({ kind: 'project' }))) {
-    if (s.kind === 'project' && (s.source === root || s.source.startsWith(under))) known.set(s.source, s);
-  }
+  // Stored sources of every kind under the root (a path stored by another miner counts as new here).
+  const known = opts.known ?? (await knownSources(store, root));
   // The walked paths, for pruning only (an unchanged re-mine of a large tree would otherwise keep one more set).
   const seen = opts.prune ? new Set<string>() : null;
 
   // 1. Walk and sort out what is unchanged at the stat level (no read at all).
   const jobs: PrepareJob[] = [];
+  const stampOnly: PrepareJob[] = [];
   let bytesTotal = 0;
   const items =
     opts.items ??
@@ -203,7 +202,8 @@ export async function mineProject(
         summary.warnings.push(`${item.path}: unreadable (${item.detail ?? 'error'}) — check its permissions`);
       continue;
     }
-    const prev = known.get(item.path);
+    const stored = known.get(item.path);
+    const prev = stored?.kind === 'project' ? stored : undefined;
     if (
       prev &&
       prev.size === item.size &&
@@ -215,14 +215,18 @@ export async function mineProject(
       continue;
     }
     const sameSettings = prev && prev.config === config && prev.wing === wing;
-    jobs.push({
-      path: item.path,
-      rel: item.rel,
-      size: item.size,
-      mtimeMs: item.mtimeMs,
-      prevHash: sameSettings ? prev.hash : null,
-    });
+    const job: PrepareJob = { path: item.path, rel: item.rel, size: item.size, mtimeMs: item.mtimeMs, prevHash: null };
+    if (sameSettings) {
+      if (isFullSource(prev)) job.prevHash = prev.hash;
+      else stampOnly.push(job);
+    }
+    jobs.push(job);
     bytesTotal += item.size;
+  }
+  // A changed file's stored hash (a touched file with the same content then writes only its bookkeeping).
+  for (const job of stampOnly) {
+    const s = await store.getSource(job.path);
+    job.prevHash = s && s.kind === 'project' && s.config === config && s.wing === wing ? s.hash : null;
   }
 
   // 2. Prepare (inline or in workers) and write in batches.
@@ -319,8 +323,8 @@ export async function mineProject(
   }
 
   if (seen) {
-    for (const source of known.keys()) {
-      if (!seen.has(source)) summary.drawersRemoved += await store.removeSource(source);
+    for (const [source, s] of known) {
+      if (s.kind === 'project' && !seen.has(source)) summary.drawersRemoved += await store.removeSource(source);
     }
   }
   summary.seconds = (performance.now() - t0) / 1000;

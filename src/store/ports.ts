@@ -140,6 +140,9 @@ export interface SourceState {
   minedAt: string;
 }
 
+/** The fields of a {@link SourceState} that tell whether a file changed since it was mined. */
+export type SourceStamp = Pick<SourceState, 'source' | 'wing' | 'kind' | 'size' | 'mtimeMs' | 'config'>;
+
 /** Result of an atomic source replacement. */
 export interface ReplaceResult {
   added: number;
@@ -256,6 +259,12 @@ export interface MemoryStore {
   getSource(source: string): Promise<SourceState | undefined>;
   /** Every source state, optionally only those mined from `root` or of a `kind`. */
   listSources(opts?: { root?: string; kind?: string }): Promise<SourceState[]>;
+  /**
+   * The stamps (no hash, cursor or state) of the source `under` and of every source below it (path
+   * starting with `under` and then a slash or a backslash), in any order: what re-mining a tree compares, listed
+   * without building a full state per stored file.
+   */
+  listSourceStamps(under: string): Promise<SourceStamp[]>;
   /** Updates only the bookkeeping of a source (e.g. a touched but unchanged file). */
   touchSource(state: SourceState): Promise<void>;
   /** Deletes a source's drawers and state. Returns the number of drawers removed. Atomic. */

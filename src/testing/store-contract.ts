@@ -360,6 +360,25 @@ export function runStoreContract(opts: StoreContractOptions): void {
       assert.equal(await store.count(), 1);
     });
 
+    it('source stamps: the folder itself and the paths below it, without the neighbours', async () => {
+      const put = (source: string, extra: Partial<SourceState> = {}) =>
+        store.replaceSource(src(source, 'h', extra), [d(`text of ${source}`, { chunkIndex: 0 })]);
+      await put('/t/a', { size: 5, mtimeMs: 1700000000123.5, wing: 'w', config: 'c9' });
+      await put('/t/sub/b', { kind: 'convo' });
+      await put('/t');
+      await put('/t\\win');
+      for (const other of ['/t0', '/t-x/c', '/ta', '/s/t/a', '/t.', '/']) await put(other);
+      const stamps = await store.listSourceStamps('/t');
+      assert.deepEqual(stamps.map((s) => s.source).sort(), ['/t', '/t/a', '/t/sub/b', '/t\\win']);
+      assert.deepEqual(
+        stamps.find((s) => s.source === '/t/a'),
+        { source: '/t/a', wing: 'w', kind: 'project', size: 5, mtimeMs: 1700000000123.5, config: 'c9' },
+      );
+      assert.equal(stamps.find((s) => s.source === '/t/sub/b')?.kind, 'convo');
+      assert.deepEqual((await store.listSourceStamps('/t/')).length, 4, 'a trailing separator is the same folder');
+      assert.deepEqual((await store.listSourceStamps('/nothing')).length, 0);
+    });
+
     it('feed: positions increase in filing order, survive an update, are never reused', async () => {
       const { added } = await store.put([
         d('alpha one'),

@@ -77,18 +77,25 @@ test('auto mode lists the stored sources once per run (discovery and project min
     generateTree(join(t.dir, 'tree'), 20, 3);
     const store = createMemoryStore();
     let lists = 0;
+    let stamps = 0;
     const counted: MemoryStore = {
       ...store,
       listSources: (o) => {
         lists++;
         return store.listSources(o);
       },
+      listSourceStamps: (under) => {
+        stamps++;
+        return store.listSourceStamps(under);
+      },
     };
     await mineAuto(counted, join(t.dir, 'tree'));
     lists = 0;
+    stamps = 0;
     const again = await mineAuto(counted, join(t.dir, 'tree'));
     assert.equal(again.filesUnchanged, 20);
-    assert.equal(lists, 1);
+    // Project files only: their stamps, listed once; no full state is listed.
+    assert.deepEqual({ stamps, lists }, { stamps: 1, lists: 0 });
   } finally {
     t.cleanup();
   }

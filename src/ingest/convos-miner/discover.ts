@@ -15,7 +15,7 @@
  * `pruned` so that the summary accounts for every file.
  */
 import { basename, dirname, extname, join } from 'node:path';
-import type { SourceState } from '../../store/ports.js';
+import { isFullSource, type KnownSource } from '../known.js';
 // Direct imports (not the doors): discovering unchanged files never loads the parsers or chunkers.
 import { isConvoCompanion, isSlackExportRoot } from '../convos/detect.js';
 import type { ConvoFormat } from '../convos/types.js';
@@ -55,11 +55,11 @@ interface DiscoverOptions {
   respectGitignore?: boolean;
   ignore?: readonly string[];
   /** Stored sources under the root (any kind), by source path: lets unchanged files skip the sniff. */
-  known: ReadonlyMap<string, SourceState>;
+  known: ReadonlyMap<string, KnownSource>;
 }
 
-function storedFormat(s: SourceState | undefined): { kind: UnitKind; format: ConvoFormat } | null {
-  if (!s || s.kind !== 'convo') return null;
+function storedFormat(s: KnownSource | undefined): { kind: UnitKind; format: ConvoFormat } | null {
+  if (!s || s.kind !== 'convo' || !isFullSource(s)) return null;
   const st = s.state as Partial<ConvoSourceState>;
   return st.kind && st.format ? { kind: st.kind, format: st.format } : null;
 }

@@ -69,22 +69,32 @@ const GENERATED_NAMES = new Set([
   'icon\r',
 ]);
 
+/** The extensions of {@link GENERATED_NAMES} ('' for none): only names with one of them are looked up whole. */
+const GENERATED_EXTS = new Set(
+  [...GENERATED_NAMES].map((n) => (n.includes('.') ? n.slice(n.lastIndexOf('.') + 1) : '')),
+);
+
 /**
  * Why a path is never mined, judged by its name alone, or null when it may be text.
  * Returns 'lockfile', 'minified', 'source-map', 'os-metadata' or `extension .png` (etc.).
+ * Asked of every walked file: the extension alone is lower-cased and looked up unless it can be a generated name's.
  */
 export function binaryPathReason(rel: string): string | null {
-  const name = baseName(rel).toLowerCase();
-  if (GENERATED_NAMES.has(name)) {
-    if (name === '.ds_store' || name.endsWith('thumbs.db') || name === 'icon\r') return 'os-metadata';
-    return 'lockfile';
+  const base = baseName(rel);
+  const dot = base.lastIndexOf('.');
+  // Every listed extension is ASCII: lower-casing the extension alone gives the whole name's lower-cased extension.
+  const ext = dot < 0 ? '' : base.slice(dot + 1).toLowerCase();
+  if (GENERATED_EXTS.has(ext)) {
+    const name = base.toLowerCase();
+    if (GENERATED_NAMES.has(name)) {
+      if (name === '.ds_store' || name.endsWith('thumbs.db') || name === 'icon\r') return 'os-metadata';
+      return 'lockfile';
+    }
   }
-  const dot = name.lastIndexOf('.');
   if (dot < 0) return null;
-  const ext = name.slice(dot + 1);
   if (ext === 'lock' || ext === 'lockb') return 'lockfile';
   if (ext === 'map') return 'source-map';
-  if ((ext === 'js' || ext === 'css' || ext === 'mjs' || ext === 'cjs') && /[.-]min\.[a-z]+$/.test(name))
+  if ((ext === 'js' || ext === 'css' || ext === 'mjs' || ext === 'cjs') && /[.-]min\.[a-z]+$/.test(base.toLowerCase()))
     return 'minified';
   return BINARY_EXTENSIONS.has(ext) ? `extension .${ext}` : null;
 }

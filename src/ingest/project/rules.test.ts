@@ -1,7 +1,15 @@
 /** @module ingest/project/rules.test — room, content date, language, binary detection and decoding rules. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentDateFor, decodeText, isBinaryPath, languageFor, looksBinary, roomForPath } from './index.js';
+import {
+  binaryPathReason,
+  contentDateFor,
+  decodeText,
+  isBinaryPath,
+  languageFor,
+  looksBinary,
+  roomForPath,
+} from './index.js';
 
 const MTIME = Date.UTC(2023, 6, 1, 12, 30, 0); // 2023-07-01T12:30:00.000Z
 
@@ -168,6 +176,36 @@ describe('isBinaryPath', () => {
       'minimal.js',
     ])
       assert.equal(isBinaryPath(p), false, p);
+  });
+  it('gives the reasons of the former whole-name implementation (only the extension is lower-cased now)', () => {
+    // The former implementation, verbatim but for its two sets (read through the reasons it returns).
+    const former = (rel: string): string | null => {
+      const name = rel.slice(Math.max(rel.lastIndexOf('/'), rel.lastIndexOf('\\')) + 1).toLowerCase();
+      if (GENERATED.includes(name)) {
+        if (name === '.ds_store' || name.endsWith('thumbs.db') || name === 'icon\r') return 'os-metadata';
+        return 'lockfile';
+      }
+      const dot = name.lastIndexOf('.');
+      if (dot < 0) return null;
+      const ext = name.slice(dot + 1);
+      if (ext === 'lock' || ext === 'lockb') return 'lockfile';
+      if (ext === 'map') return 'source-map';
+      if ((ext === 'js' || ext === 'css' || ext === 'mjs' || ext === 'cjs') && /[.-]min\.[a-z]+$/.test(name))
+        return 'minified';
+      return binaryPathReason(`x.${ext}`);
+    };
+    const GENERATED = ['package-lock.json', 'yarn.lock', 'go.sum', 'thumbs.db', 'ehthumbs.db', '.ds_store', 'icon\r'];
+    const parts = ['a', 'B', '.', '-', 'min', 'MIN', 'js', 'Css', 'map', 'lock', 'LOCKB', 'png', 'PNG', 'db', 'json'];
+    const more = ['\u212a', '\u0130', '\u03a3', '\\', '/', 'thumbs', 'Thumbs', 'yarn', 'package-lock', 'go', 'sum'];
+    const pool = [...parts, ...more];
+    const r = (n: number) => Math.floor(Math.abs(Math.sin(n) * 10000)) % pool.length;
+    const names = [...GENERATED, 'Yarn.LOCK', 'EHTHUMBS.DB', 'Icon\r', 'a.\u03a3', 'x.\u212a'];
+    for (let i = 0; i < 20000; i++) {
+      let n = '';
+      for (let j = 0; j < 1 + (i % 5); j++) n += pool[r(i * 7 + j)]!;
+      names.push(n);
+    }
+    for (const n of names) assert.equal(binaryPathReason(n), former(n), JSON.stringify(n));
   });
 });
 

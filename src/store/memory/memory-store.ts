@@ -11,6 +11,7 @@ import type {
   ListOptions,
   MemoryStore,
   RoomSize,
+  SourceStamp,
   SourceState,
   UsageRecord,
 } from '../ports.js';
@@ -374,6 +375,24 @@ export function createMemoryStore(opts: { now?: () => number } = {}): MemoryStor
         .filter((s) => (o.root === undefined || s.root === o.root) && (o.kind === undefined || s.kind === o.kind))
         .sort((a, b) => (a.source < b.source ? -1 : 1))
         .map(clone);
+    },
+
+    async listSourceStamps(under) {
+      const base = under.replace(/[\\/]+$/, '');
+      const out: SourceStamp[] = [];
+      for (const s of sources.values()) {
+        const c = s.source.charCodeAt(base.length);
+        if (s.source.startsWith(base) && (s.source.length === base.length || c === 47 || c === 92))
+          out.push({
+            source: s.source,
+            wing: s.wing,
+            kind: s.kind,
+            size: s.size,
+            mtimeMs: s.mtimeMs,
+            config: s.config,
+          });
+      }
+      return out;
     },
 
     async touchSource(state) {

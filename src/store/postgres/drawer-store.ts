@@ -12,6 +12,7 @@ import type {
   ListOptions,
   MemoryStore,
   RoomSize,
+  SourceStamp,
   StoreStats,
   UsageRecord,
 } from '../ports.js';
@@ -310,6 +311,15 @@ export function createPostgresStore(pool: PgPool, target: PgTarget, opts: Postgr
         params,
       );
       return rows.map(toSource);
+    },
+
+    async listSourceStamps(under) {
+      const base = under.replace(/[\\/]+$/, '');
+      return q<SourceStamp>(
+        'SELECT source, wing, kind, size, mtime_ms AS "mtimeMs", config FROM sources ' +
+          'WHERE source = $1 OR left(source, length($2)) = $2 OR left(source, length($3)) = $3',
+        [base, `${base}/`, `${base}\\`],
+      );
     },
 
     async touchSource(state) {

@@ -63,6 +63,15 @@ function sourceOfTuple(t: SourceTuple): SourceState {
   };
 }
 
+/**
+ * The parameters of `sourceStamps`: `under` without a trailing separator, then the ranges of the paths below it
+ * (after `/` comes `0`, after a backslash `]`: the primary key's binary order keeps each range one index scan).
+ */
+function stampBounds(under: string): string[] {
+  const base = under.replace(/[\\/]+$/, '');
+  return [base, `${base}/`, `${base}0`, `${base}\\`, `${base}]`];
+}
+
 const ORDER_SQL: Record<NonNullable<ListOptions['order']>, string> = {
   filed: 'd.rid DESC',
   date: 'd.content_date DESC NULLS LAST, d.rid DESC',
@@ -104,6 +113,9 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       ridsBySource: 'SELECT rid FROM drawers WHERE source = ?',
       byHash: 'SELECT * FROM drawers WHERE content_hash = ? ORDER BY rid',
       getSource: 'SELECT * FROM sources WHERE source = ?',
+      sourceStamps:
+        'SELECT source, wing, kind, size, mtime_ms, config FROM sources ' +
+        'WHERE source = ? OR (source >= ? AND source < ?) OR (source >= ? AND source < ?)',
       putSource: `INSERT INTO sources
         (source, wing, kind, root, size, mtime_ms, hash, offset, prefix_hash, config, state, mined_at)
       VALUES (@source, @wing, @kind, @root, @size, @mtimeMs, @hash, @offset, @prefixHash, @config, @state, @minedAt)
@@ -459,6 +471,13 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
             .all(params) as SourceTuple[],
       );
       return rows.map(sourceOfTuple);
+    },
+
+    async listSourceStamps(under) {
+      const rows = wrap(
+        () => s.sourceStamps.raw().all(...stampBounds(under)) as [string, string, string, number, number, string][],
+      );
+      return rows.map((t) => ({ source: t[0], wing: t[1], kind: t[2], size: t[3], mtimeMs: t[4], config: t[5] }));
     },
 
     async touchSource(state) {
