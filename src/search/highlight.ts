@@ -5,7 +5,9 @@
  */
 import { tokenize } from '../text/index.js';
 
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+/** Words: letters, digits and marks (built on first use: V8 parses a pattern literal when its module loads). */
+let word: RegExp | undefined;
+const WORD = () => (word ??= new RegExp(String.raw`[\p{L}\p{N}\p{M}]+`, 'gu'));
 /** {@link WORD} on ASCII text, where its words are exactly the runs of ASCII letters and digits. */
 const ASCII_WORD = /[A-Za-z0-9]+/g;
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -24,7 +26,7 @@ export function matchSpans(text: string, tokens: ReadonlySet<string>): MatchSpan
   const spans: MatchSpan[] = [];
   if (tokens.size === 0) return spans;
   const seen = new Map<string, boolean>();
-  for (const m of text.matchAll(NON_ASCII.test(text) ? WORD : ASCII_WORD)) {
+  for (const m of text.matchAll(NON_ASCII.test(text) ? WORD() : ASCII_WORD)) {
     const word = m[0];
     let hit = seen.get(word);
     if (hit === undefined) seen.set(word, (hit = tokenize(word).some((t) => tokens.has(t))));
