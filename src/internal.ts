@@ -274,6 +274,7 @@ export {
   readUsage,
   topUsage,
   usageKey,
+  foldUsageJournal,
   importance,
   recencyFactor,
   useFactor,

@@ -11,7 +11,7 @@ import type { Logger } from '../core/logger.js';
 import { selectMemoryDir } from '../memdir/index.js';
 import { openPalace, type Palace } from '../palace/index.js';
 import { buildPromptContext, loadRecallSession, recordSurfaced, type PromptContext } from '../recall/index.js';
-import { cacheWakeUpPlan, planWakeUp, recordUsage, wakeUpResult, type UsageItem } from '../wakeup/index.js';
+import { cacheWakeUpPlan, journalUsage, planWakeUp, wakeUpResult, type UsageItem } from '../wakeup/index.js';
 import { contextAnswer, HOOK_OUTPUT_CHARS, type HookInput } from './protocol.js';
 
 /** Where answers get the palace from. */
@@ -147,9 +147,12 @@ export async function promptAnswer(input: HookInput, ctx: HookContext): Promise<
         ...injected.memories.map((m): UsageItem => ({ kind: 'memory', path: m.path })),
         ...injected.drawers.map((d): UsageItem => ({ kind: 'drawer', id: d.id })),
       ];
-      await recordUsage(palace, used).catch((e: Error) =>
-        ctx.log.log('warn', 'user-prompt-submit: usage not recorded', { error: e.message }),
-      );
+      // In the journal, not the palace: a palace write would make the next session-start's cached wake-up stale.
+      try {
+        journalUsage(ctx.home, used);
+      } catch (e) {
+        ctx.log.log('warn', 'user-prompt-submit: usage not recorded', { error: (e as Error).message });
+      }
     };
     if (ctx.defer) ctx.defer(bookkeeping);
     else await bookkeeping();

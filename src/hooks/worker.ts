@@ -10,8 +10,9 @@
  * 'convos' })` (zero tokens: no model call), then delete the group's job files. A failing group's jobs are
  * retried by later workers with a back-off (30 s × attempts) and moved to `queue/failed/` after 5
  * attempts. A transcript that no longer exists completes its jobs with a warning. The lock's
- * heartbeat is refreshed between groups. At the end the wake-up cache of every project touched is
- * refreshed (after the palace is closed), so the next `session-start` answers from the cache.
+ * heartbeat is refreshed between groups. At the end recall's usage journal is folded into the
+ * palace (`foldUsageJournal`) and the wake-up cache of every project touched is refreshed (after
+ * the palace is closed), so the next `session-start` answers from the cache.
  * After releasing the lock the queue is checked once more, so a job queued while the worker was
  * finishing is not stranded. With `LOCI_DREAM_AUTO=1` the worker then consolidates the memory of
  * each project it archived (`src/dream/`, behind its own gates and lock), outside the worker lock.
@@ -25,6 +26,7 @@ import {
   updateSessionNotes,
   cacheWakeUpPlan,
   createError,
+  foldUsageJournal,
   homePaths,
   openPalace,
   planWakeUp,
@@ -237,6 +239,16 @@ async function drain(
   }
 }
 
+/** Folds recall's usage journal into the palace (a write the archive made anyway). Never throws. */
+async function foldUsage(o: HookWorkerOptions, palace: Palace): Promise<void> {
+  try {
+    const n = await foldUsageJournal(palace);
+    if (n) o.logger.log('debug', 'hook worker: usage journal folded', { lines: n });
+  } catch (e) {
+    o.logger.log('warn', 'hook worker: folding the usage journal failed', errorFields(e));
+  }
+}
+
 async function refreshWakeUps(
   o: HookWorkerOptions,
   palace: Palace,
@@ -300,6 +312,7 @@ export async function runHookWorker(o: HookWorkerOptions): Promise<HookWorkerSum
     let plans: { cwd: string; plan: WakeUpPlan }[] = [];
     try {
       await drain(o, palaceRef, cwds, s, attempted);
+      if (palaceRef.p) await foldUsage(o, palaceRef.p);
       if (palaceRef.p && o.refreshWakeUp !== false) plans = await refreshWakeUps(o, palaceRef.p, cwds);
     } finally {
       await palaceRef.p

@@ -8,6 +8,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { lazyRequire } from '../core/lazy.js';
+import { localeOrder } from '../core/collate.js';
 
 const ignore = lazyRequire<typeof import('ignore')>('ignore');
 import { parseTopicFile, type TopicFields } from './topic-file.js';
@@ -148,7 +149,7 @@ export interface ListMemoriesOptions {
 
 /** Newest first: by `modified` (frontmatter, else mtime), then by file name for stability. */
 function byNewest(a: { modified: string; file: string }, b: { modified: string; file: string }): number {
-  return b.modified.localeCompare(a.modified) || a.file.localeCompare(b.file);
+  return localeOrder(b.modified, a.modified) || a.file.localeCompare(b.file);
 }
 
 /**

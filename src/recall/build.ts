@@ -6,6 +6,7 @@
  * freshness warning; everything sits in one `<system-reminder>` with the content escaped.
  */
 import { systemClock } from '../core/clock.js';
+import { groupThousands } from '../core/collate.js';
 import { readMemoryFile, type Memory } from '../memdir/index.js';
 import { escapeReminderContent, utf8Bytes } from './escape.js';
 import {
@@ -60,8 +61,7 @@ function memoryDraft(m: Memory, now: number, fileBytes: number): BlockDraft {
     tail: '\n</memory>',
     capBytes: fileBytes,
     note: escapeReminderContent(
-      `[… truncated to fit the recall budget; the full memory (${m.bytes.toLocaleString('en-US')} bytes) is in ` +
-        `${m.path}]`,
+      `[… truncated to fit the recall budget; the full memory (${groupThousands(m.bytes)} bytes) is in ` + `${m.path}]`,
     ),
   };
 }

@@ -13,7 +13,16 @@ import type { CompactSummary } from './summaries.js';
 import type { WakeUpOptions, WakeUpPlan, WakeUpResult } from './wake-up.js';
 
 export { importance, recencyFactor, useFactor, type Importance } from './importance.js';
-export { recordUsage, readUsage, topUsage, usageKey, type UsageItem, type UsageRecord } from './usage.js';
+export {
+  recordUsage,
+  readUsage,
+  topUsage,
+  usageKey,
+  journalUsage,
+  foldUsageJournal,
+  type UsageItem,
+  type UsageRecord,
+} from './usage.js';
 export {
   estimateTokens,
   ageLabel,

@@ -8,7 +8,8 @@
  * `palace.db` and `palace.db-wal` (size + mtime: any committed write changes one of them), the
  * identity files, the memory directory's tree (names, sizes, mtimes of every file, so an in-place
  * edit counts) and whether Claude Code's memory and project folders exist (which decides the
- * memory directory). It is used only when every signature still matches and it is less than 12
+ * memory directory). Recall's usage counts go to a journal (`usage.ts`), not the palace, so they
+ * leave entries valid. It is used only when every signature still matches and it is less than 12
  * hours old; ages are rendered at use time (`wake-render.ts`). Writers (the `session-start` slow
  * path, the hook worker after archiving, `loci wake-up`) snapshot the signatures **after** closing
  * the palace, since closing may checkpoint the WAL. Version 2 (drafts with sessions and an

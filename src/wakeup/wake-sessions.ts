@@ -17,6 +17,7 @@
  *   background task finished), earlier exchanges are read back.
  * Parts of an exchange are read with `neighbours` (same source, nearby chunks, same `exchangeId`).
  */
+import { localeOrder } from '../core/collate.js';
 import type { Drawer } from '../store/ports.js';
 import { finalProse, isBoilerplate, isHarnessNotice, joinProse, proseLines, type ProseLine } from './wake-prose.js';
 
@@ -71,7 +72,7 @@ function legacyTitle(d: Drawer): string | null {
 
 const keyOf = (d: Drawer) => str(meta(d, 'sessionId')) ?? d.source ?? d.id;
 const exchangeOf = (d: Drawer) => str(meta(d, 'exchangeId')) ?? `${d.source}#${d.chunkIndex}`;
-const newer = (a: Drawer, b: Drawer) => dateOf(a).localeCompare(dateOf(b)) || a.chunkIndex - b.chunkIndex;
+const newer = (a: Drawer, b: Drawer) => localeOrder(dateOf(a), dateOf(b)) || a.chunkIndex - b.chunkIndex;
 
 /** Every part of the exchange `d` belongs to, in order (those within 60 chunks). */
 async function exchangeParts(store: SessionStore, d: Drawer): Promise<Drawer[]> {

@@ -21,6 +21,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, isAbsolute, sep } from 'node:path';
 import { systemClock, type Clock } from '../core/clock.js';
+import { localeOrder } from '../core/collate.js';
 import { processEnv } from '../core/env.js';
 import type { Logger } from '../core/logger.js';
 import { projectWing } from '../core/project-identity.js';
@@ -395,10 +396,10 @@ export async function planWakeUp(o: WakeUpOptions): Promise<WakeUpPlan> {
     const item = drawerItem(d, uses(usageKey({ kind: 'drawer', id: d.id })), now);
     if (item && keep(item, d.contentHash)) ranked.push(item);
   }
-  pinned.sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || a.id.localeCompare(b.id));
+  pinned.sort((a, b) => localeOrder(b.date ?? '', a.date ?? '') || a.id.localeCompare(b.id));
   ranked.sort(
     (a, b) =>
-      b.importance.score - a.importance.score || (b.date ?? '').localeCompare(a.date ?? '') || a.id.localeCompare(b.id),
+      b.importance.score - a.importance.score || localeOrder(b.date ?? '', a.date ?? '') || a.id.localeCompare(b.id),
   );
   const shownPinned = pinned.slice(0, WAKE_UP_LIMITS.pinned);
   const shownRecent = ranked.slice(0, WAKE_UP_LIMITS.candidates);

@@ -3,14 +3,15 @@
  * Zero-token archiving through the queue: hooks write job files and return; the worker
  * (`loci hook-worker`, or the detached one the hooks spawn) mines the transcript with the
  * conversation miner. Idempotent pre-compact / session-end, the compact summary stored once, the
- * worker lock (busy, stale takeover), the resume catch-up, and the wake-up cache refreshed by the
- * worker. Needs `npm run build`.
+ * worker lock (busy, stale takeover), the resume catch-up, and the usage journal folded and the wake-up cache
+ * refreshed by the worker. Needs `npm run build`.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { openPalace } from '../../src/index.js';
+import { journalUsage } from '../../src/wakeup/index.js';
 import {
   appendTurns,
   hookInput,
@@ -182,9 +183,17 @@ describe('archiving through the queue', { skip: NEEDS_BUILD }, () => {
     assert.equal(queued().length, 1, 'a new session (startup) has nothing to catch up');
   });
 
-  test('after archiving, the worker refreshes the wake-up cache: the next session-start uses it', async () => {
+  test('after archiving, the worker folds the usage journal and refreshes the wake-up cache (used next)', async () => {
     runHookProcess('post-compact', hookInput('post-compact.json', w), w);
+    journalUsage(w.home, [{ kind: 'drawer', id: 'd-used' }]);
     worker();
+    assert.deepEqual(readdirSync(join(w.home, 'usage')), [], 'the journal was folded');
+    const p = await openPalace({ home: w.home, embedder: null });
+    try {
+      assert.equal((await p.store.readUsage(['drawer:d-used']))[0]?.uses, 1, 'into the store');
+    } finally {
+      await p.close();
+    }
     const r = runHookProcess('session-start', hookInput('session-start.json', w), w, 'main', { LOCI_HOOK_DEBUG: '1' });
     assert.match(r.stderr, /cached wake-up/);
     const ctx = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput

@@ -4,19 +4,42 @@
  * the hook entry and a few `core` leaves and nothing from `node_modules`; a `user-prompt-submit`
  * answered in the hook process (no warm server) loads the doors recall needs — not the miners, the embedders, the
  * providers, the MCP server, the CLI or the knowledge graph (the tunnels recall follows are read without it), nor
- * the `yaml` package for simple memory files. Needs `npm run build`.
+ * the `yaml` package for simple memory files. Neither recall nor a computed wake-up initialises ICU (collation,
+ * number formats: ~30–50 ms of CPU on the first call). Needs `npm run build`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { relative } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { HOOK_MAIN, hookInput, hookWorld, NEEDS_BUILD, type HookWorld } from '../fixtures/hooks/support.js';
 import { modulesLoaded } from '../helpers/modules.js';
 import { ROOT } from '../helpers/cli.js';
 
 const skip = NEEDS_BUILD;
 
-function loaded(w: HookWorld, event: string, fixture: string, patch: Record<string, unknown> = {}) {
-  const r = modulesLoaded([HOOK_MAIN, event], {
+/** Prints `ICU <entry>` on stderr when the process first calls an entry point that initialises ICU. */
+const ICU_PROBE = `const seen = new Set();
+const note = (k) => { if (!seen.has(k)) { seen.add(k); process.stderr.write('ICU ' + k + '\\n'); } };
+for (const [o, m] of [[String.prototype, 'localeCompare'], [String.prototype, 'toLocaleLowerCase'],
+  [String.prototype, 'toLocaleUpperCase'], [Number.prototype, 'toLocaleString'],
+  [Date.prototype, 'toLocaleString'], [Date.prototype, 'toLocaleDateString'],
+  [Date.prototype, 'toLocaleTimeString'], [Array.prototype, 'toLocaleString']]) {
+  const f = o[m];
+  o[m] = function (...a) { note(m); return f.apply(this, a); };
+}
+for (const k of ['Collator', 'NumberFormat', 'DateTimeFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat']) {
+  const C = Intl[k];
+  Intl[k] = new Proxy(C, {
+    construct: (t, a) => (note('Intl.' + k), new t(...a)),
+    apply: (t, _, a) => (note('Intl.' + k), t(...a)),
+  });
+}
+`;
+
+function loaded(w: HookWorld, event: string, fixture: string, patch: Record<string, unknown> = {}, pre: string[] = []) {
+  const r = modulesLoaded([...pre, HOOK_MAIN, event], {
     cwd: w.project,
     env: w.env,
     input: hookInput(fixture, w, { session_id: `startup-${event}`, ...patch }),
@@ -24,7 +47,7 @@ function loaded(w: HookWorld, event: string, fixture: string, patch: Record<stri
   assert.equal(r.status, 0, r.stderr);
   const dist = r.files.filter((f) => f.includes('/dist/')).map((f) => relative(`${ROOT}/dist`, f));
   const deps = r.files.filter((f) => f.includes('/node_modules/'));
-  return { dist, deps, stdout: r.stdout };
+  return { dist, deps, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('hook start-up', { skip }, () => {
@@ -65,5 +88,26 @@ describe('hook start-up', { skip }, () => {
       [],
       'simple memory files are read without the yaml package',
     );
+  });
+
+  it('recall and a computed wake-up never initialise ICU (no localeCompare, toLocaleString or Intl)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loci-icu-'));
+    try {
+      const probe = join(dir, 'icu.mjs');
+      writeFileSync(probe, ICU_PROBE);
+      const pre = ['--import', pathToFileURL(probe).href];
+      const prompt = { prompt: 'how did we handle the rate limit login redis window decision?' };
+      const recall = loaded(w, 'user-prompt-submit', 'user-prompt-submit.json', prompt, pre);
+      assert.match(recall.stdout, /UserPromptSubmit/, 'it answered');
+      assert.doesNotMatch(recall.stderr, /ICU/);
+      // No cache entry: the wake-up is computed in the hook process.
+      rmSync(join(w.home, 'cache', 'wake-up'), { recursive: true, force: true });
+      const wake = () => loaded(w, 'session-start', 'session-start.json', {}, pre);
+      const computed = wake();
+      assert.match(computed.stdout, /SessionStart/, 'it answered');
+      assert.doesNotMatch(computed.stderr, /ICU/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

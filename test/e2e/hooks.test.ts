@@ -105,7 +105,7 @@ describe('hook answers', { skip: NEEDS_BUILD }, () => {
     assert.throws(() => readFileSync(join(w.home, 'palace.db')));
   });
 
-  test('user-prompt-submit injects memories and drawers within 10,000 characters and records usage', async () => {
+  test('user-prompt-submit injects memories and drawers (≤ 10,000 chars), records usage, keeps the cache', async () => {
     await addMemory(
       'project',
       'redis limiter',
@@ -125,6 +125,9 @@ describe('hook answers', { skip: NEEDS_BUILD }, () => {
         text: `Login endpoint rate limited with Redis, note ${i}: ${'the limiter keys, windows and TTLs. '.repeat(60)}`,
       });
     await palace.close();
+    const wake = () =>
+      runHookProcess('session-start', hookInput('session-start.json', w), w, 'main', { LOCI_HOOK_DEBUG: '1' });
+    assert.match(wake().stderr, /wake-up computed/);
     const r = runHookProcess('user-prompt-submit', hookInput('user-prompt-submit.json', w), w);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, '');
@@ -147,6 +150,8 @@ describe('hook answers', { skip: NEEDS_BUILD }, () => {
     } finally {
       await p.close();
     }
+    // Usage went to the journal, not the palace: the next session-start still answers from its cache.
+    assert.match(wake().stderr, /cached wake-up/);
     const session = JSON.parse(
       readFileSync(join(w.home, 'sessions', '7c1e9a52-3b4d-4f6e-8a90-1b2c3d4e5f60.json'), 'utf8'),
     ) as { drawers: string[]; turns: number };
