@@ -19,6 +19,8 @@
  *      read as row ids — without term frequency or length normalisation;
  *    - a drawer's score is its exact all-terms score when it has one, else the sum of the other
  *      two parts. Terms beyond the budgets only count through the `AND` part.
+ *    A common term found in no more drawers than the `AND` query returned is in those drawers alone
+ *    (each has every term): its row ids are theirs, and are not read again.
  *    A query whose only useful term is common is ranked by that term's presence, newest first.
  * The approximation and its limits are documented in ARCHITECTURE.md ("Search").
  *
