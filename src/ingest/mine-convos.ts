@@ -28,7 +28,8 @@ import { emptySkips, noteSkip, SKIPPED_LISTED } from './skips.js';
 import { rootProjectOf } from './convos-miner/identity.js';
 import type { UnitPreparer } from './convos-miner/pool.js';
 import { isUnchanged } from './convos-miner/unchanged.js';
-import { REDACT_RULES_VERSION } from '../redact/index.js';
+// The version leaf, not the door: an unchanged re-mine never loads the rules.
+import { REDACT_RULES_VERSION } from '../redact/version.js';
 import { isFullSource, knownSources, type KnownSource } from './known.js';
 import {
   CONVO_MINER_VERSION,
@@ -87,7 +88,7 @@ export async function discoverConversations(
   const root = resolve(path);
   if (!existsSync(root)) throw createError('PATH_NOT_FOUND', { path: root });
   const known = await knownSources(store, root);
-  const d = discover(root, {
+  const d = await discover(root, {
     known,
     ...(opts.files ? { files: opts.files.map((f) => resolve(f)) } : {}),
     ...(opts.respectGitignore !== undefined ? { respectGitignore: opts.respectGitignore } : {}),
@@ -167,7 +168,7 @@ export async function mineConvoUnits(
   };
   const unknown = new UnknownTypes();
   const wings = new Set<string>();
-  const sessions = sessionWings(known);
+  let sessions: Map<string, string> | undefined;
   const jobs: ConvoJob[] = [];
   let bytesTotal = 0;
   for (const unit of units) {
@@ -216,7 +217,7 @@ export async function mineConvoUnits(
   const write = async (first: PreparedUnit, job: ConvoJob): Promise<void> => {
     let r = first;
     for (let attempt = 1; ; attempt++) {
-      if (!ctx.wing) joinSession(r, sessions);
+      if (!ctx.wing) joinSession(r, (sessions ??= sessionWings(known)));
       summary.warnings.push(...unknown.take(r.warnings));
       if (r.kind === 'unchanged') summary.filesUnchanged++;
       else if (r.kind === 'skipped') noteSkip(summary, r.path, 'unreadable', r.warnings[0]);

@@ -11,14 +11,15 @@ import type { Logger } from '../core/logger.js';
 import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
 import type { GraphBatch } from '../kg/index.js';
 // Direct imports (not the project door): an unchanged tree never loads the chunkers.
-import { walkProject, type WalkItem } from './project/walk.js';
+import { DEFAULT_MAX_FILE_BYTES, walkProject, type WalkItem } from './project/walk.js';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkOptions } from './project/chunk-types.js';
 import { defaultWing } from '../core/project-identity.js';
 import { defaultWorkers } from './workers.js';
 import { emptySkips, noteSkip, type SkipReason, type SkippedFile } from './skips.js';
 import type { Preparer } from './preparer.js';
 import type { PrepareContext, PrepareJob } from './prepare-file.js';
-import { REDACT_RULES_VERSION } from '../redact/index.js';
+// The version leaf, not the door: an unchanged re-mine never loads the rules.
+import { REDACT_RULES_VERSION } from '../redact/version.js';
 import { isFullSource, knownSources, type KnownSource } from './known.js';
 
 /** Bump when chunking or drawer layout changes, so every file is re-mined once. */
@@ -72,7 +73,8 @@ export interface MineProjectOptions {
   logger?: Logger;
   /**
    * Entries already walked (by `walkProject` over the same `path`, e.g. when `palace.mine` splits
-   * one walk between conversations and project files): mined instead of walking again. Default: walk.
+   * one walk between conversations and project files): mined instead of walking again; files over
+   * `maxFileBytes` among them are skipped as too large, as the walk would have. Default: walk.
    */
   items?: Iterable<WalkItem>;
   /**
@@ -172,6 +174,7 @@ export async function mineProject(
   const seen = opts.prune ? new Set<string>() : null;
 
   // 1. Walk and sort out what is unchanged at the stat level (no read at all).
+  const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const jobs: PrepareJob[] = [];
   const stampOnly: PrepareJob[] = [];
   let bytesTotal = 0;
@@ -200,6 +203,11 @@ export async function mineProject(
       noteSkip(summary, item.path, item.reason, item.detail);
       if (item.reason === 'unreadable')
         summary.warnings.push(`${item.path}: unreadable (${item.detail ?? 'error'}) — check its permissions`);
+      continue;
+    }
+    if (item.size > maxBytes) {
+      // Items handed over by auto mode's discovery were walked without the limit (conversations have none).
+      noteSkip(summary, item.path, 'too-large', `${item.size} bytes > ${maxBytes}`);
       continue;
     }
     const stored = known.get(item.path);

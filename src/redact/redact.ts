@@ -30,11 +30,7 @@
 import { scanAssignments, scanAuth, scanUrlPasswords } from './assignments.js';
 import { scanFree, scanPrefixed, type SecretHit } from './tokens.js';
 
-/**
- * Version of the rules. Mining fingerprints include it, so that text mined under other rules is
- * read again (and a value wrongly redacted before is stored verbatim) on the next run.
- */
-export const REDACT_RULES_VERSION = 2;
+export { REDACT_RULES_VERSION } from './version.js';
 
 /** Result of {@link redactSecrets}. */
 interface RedactResult {

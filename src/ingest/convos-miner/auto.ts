@@ -1,11 +1,10 @@
 /**
  * @module ingest/convos-miner/auto
  * `palace.mine` in auto mode: one walk, split by content — files `detectFormat` recognises as
- * conversations go to the conversation miner, everything else to the project miner (with the
- * project miner's size limit) — and one merged summary.
+ * conversations go to the conversation miner, everything else to the project miner (which applies its
+ * size limit) — and one merged summary.
  */
 import type { MemoryStore } from '../../store/ports.js';
-import { DEFAULT_MAX_FILE_BYTES, type WalkItem } from '../project/walk.js';
 import { mineProject, type MineProjectOptions } from '../mine-project.js';
 import { accountWalk, discoverConversations, mineConvoUnits } from '../mine-convos.js';
 import { mergeSkips } from '../skips.js';
@@ -24,13 +23,7 @@ export async function mineAuto(
   const d = await discoverConversations(store, path, opts);
   const { files: _files, ...convoOpts } = opts;
   const convo = await mineConvoUnits(store, d.root, d.units, d.known, convoOpts);
-  const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const items: WalkItem[] = d.others.map((it) =>
-    it.kind === 'file' && it.size > max
-      ? { kind: 'skipped', path: it.path, rel: it.rel, reason: 'too-large', detail: `${it.size} bytes > ${max}` }
-      : it,
-  );
-  const project = await mineProject(store, d.root, { ...opts, items, known: d.known });
+  const project = await mineProject(store, d.root, { ...opts, items: d.others, known: d.known });
   const projectSeen = project.filesScanned > 0;
   const out: MineConvosSummary = {
     path: d.root,

@@ -17,9 +17,8 @@
 import { basename, dirname, extname, join } from 'node:path';
 import { isFullSource, type KnownSource } from '../known.js';
 // Direct imports (not the doors): discovering unchanged files never loads the parsers or chunkers.
-import { isConvoCompanion, isSlackExportRoot } from '../convos/detect.js';
+import { isConvoCompanion, isSlackExportRoot } from '../convos/companions.js';
 import type { ConvoFormat } from '../convos/types.js';
-import { sniffFormat } from './sniff.js';
 import { walkProject, type WalkItem } from '../project/walk.js';
 import type { ConvoSourceState, ConvoUnit, UnitKind } from './types.js';
 
@@ -84,8 +83,11 @@ function* walkFiles(files: readonly string[]): Generator<WalkItem> {
   }
 }
 
-/** Walks `root` (or `opts.files`) once and sorts conversations from everything else (see the module comment). */
-export function discover(root: string, opts: DiscoverOptions): Discovery {
+/**
+ * Walks `root` (or `opts.files`) once and sorts conversations from everything else (see the module comment).
+ * The sniffer (and the detectors behind it) loads on the first file that needs it.
+ */
+export async function discover(root: string, opts: DiscoverOptions): Promise<Discovery> {
   const pruned: Discovery['pruned'] = [];
   const items = opts.files
     ? walkFiles(opts.files)
@@ -96,10 +98,11 @@ export function discover(root: string, opts: DiscoverOptions): Discovery {
         ...(opts.ignore ? { extraIgnores: opts.ignore } : {}),
         onPrune: (rel, why) => pruned.push({ path: `${join(root, rel)}${why === 'skip-dir' ? '/' : ''}`, why }),
       });
-  const all = [...items];
+  const all: WalkItem[] = [];
   // Only the JSON files of a folder can make it a Slack export root: the others are not listed.
   const names = new Map<string, string[]>();
-  for (const it of all) {
+  for (const it of items) {
+    all.push(it);
     if (!isJsonName(it.path)) continue;
     const d = dirname(it.path);
     const list = names.get(d);
@@ -109,6 +112,7 @@ export function discover(root: string, opts: DiscoverOptions): Discovery {
   const slackRoots = new Set([...names].filter(([, n]) => isSlackExportRoot(n)).map(([d]) => d));
   const out: Discovery = { units: [], others: [], companions: 0, companionPaths: [], pruned };
   const channels = new Map<string, ConvoUnit>();
+  let sniffFormat: ((path: string) => ConvoFormat | null) | undefined;
   for (const it of all) {
     if (it.kind !== 'file') {
       out.others.push(it);
@@ -135,6 +139,7 @@ export function discover(root: string, opts: DiscoverOptions): Discovery {
     )
       found = channel;
     else {
+      sniffFormat ??= (await import('./sniff.js')).sniffFormat;
       const format = sniffFormat(it.path);
       if (format) found = { kind: unitKind(format, it.path), format };
     }
