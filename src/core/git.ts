@@ -7,9 +7,12 @@
  * `commondir`, `config`); the git binary is only a fallback, run with `execFileSync` and a short
  * timeout, and its absence is never an error.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { lazyRequire } from './lazy.js';
+
+// Loaded only for the fallback: `node:child_process` pulls in net, dgram and streams (~13 M instructions).
+const childProcess = lazyRequire<typeof import('node:child_process')>('node:child_process');
 
 /** What was found about the repository containing a directory. */
 export interface GitInfo {
@@ -95,13 +98,15 @@ export function findGitByFiles(start: string): GitInfo | undefined {
 
 function git(cwd: string, args: string[], timeoutMs: number): string | undefined {
   try {
-    return execFileSync('git', args, {
-      cwd,
-      timeout: timeoutMs,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      windowsHide: true,
-    }).trimEnd();
+    return childProcess()
+      .execFileSync('git', args, {
+        cwd,
+        timeout: timeoutMs,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        windowsHide: true,
+      })
+      .trimEnd();
   } catch {
     return undefined;
   }

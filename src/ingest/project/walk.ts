@@ -141,6 +141,9 @@ interface Entry {
 interface Frame {
   abs: string;
   rel: string;
+  /** `abs` and `rel` ready for a child's name: `abs/` (no doubled slash at the file-system root), `rel/` or ''. */
+  absPrefix: string;
+  relPrefix: string;
   entries: Entry[];
   i: number;
   rules: RuleLevel | undefined;
@@ -317,7 +320,8 @@ function openFrame(ctx: Ctx, abs: string, rel: string, dirents: Dirent[], parent
   if (hasGitignore && ctx.gitignore) read('.gitignore');
   if (hasLociignore) read('.lociignore');
   if (texts.length > 0) rules = addLevel(parentRules, texts, rel === '' ? '' : `${rel}/`);
-  return { abs, rel, entries, i: 0, rules, unreadableRules };
+  const absPrefix = abs.endsWith('/') ? abs : `${abs}/`;
+  return { abs, rel, absPrefix, relPrefix: rel === '' ? '' : `${rel}/`, entries, i: 0, rules, unreadableRules };
 }
 
 function* walkTree(ctx: Ctx, root: string, dirents: Dirent[], outer: RuleLevel | undefined): Generator<WalkItem> {
@@ -329,14 +333,16 @@ function* walkTree(ctx: Ctx, root: string, dirents: Dirent[], outer: RuleLevel |
       continue;
     }
     const { name, type } = f.entries[f.i++]!;
-    const rel = f.rel === '' ? name : `${f.rel}/${name}`;
-    const path = childPath(f.abs, name);
+    const rel = f.relPrefix + name;
+    const path = f.absPrefix + name;
+    // Most folders have no rules at all: no call per entry then.
+    const ruled = f.rules !== undefined || ctx.extra !== undefined;
     if (type === 'dir') {
       if (ctx.skip.has(name) || ctx.skipSuffixes.some((s) => name.endsWith(s))) {
         ctx.onPrune?.(rel, 'skip-dir');
         continue;
       }
-      if (isIgnored(rel, true, f.rules, ctx.extra)) {
+      if (ruled && isIgnored(rel, true, f.rules, ctx.extra)) {
         ctx.onPrune?.(rel, 'ignored');
         continue;
       }
@@ -350,7 +356,7 @@ function* walkTree(ctx: Ctx, root: string, dirents: Dirent[], outer: RuleLevel |
       stack.push(openFrame(ctx, path, rel, sub, f.rules));
       continue;
     }
-    if (name === '.git' || isIgnored(rel, false, f.rules, ctx.extra)) {
+    if (name === '.git' || (ruled && isIgnored(rel, false, f.rules, ctx.extra))) {
       ctx.onPrune?.(rel, name === '.git' ? 'skip-dir' : 'ignored');
       continue;
     }
@@ -371,7 +377,7 @@ function* walkTree(ctx: Ctx, root: string, dirents: Dirent[], outer: RuleLevel |
         : { kind: 'skipped', path, rel, reason: 'symlink', detail: target };
       continue;
     }
-    const binary = type === 'file' ? binaryPathReason(rel) : null;
+    const binary = type === 'file' ? binaryPathReason(name) : null; // the name: `rel` ends with it
     if (binary !== null) {
       yield { kind: 'skipped', path, rel, reason: 'binary', detail: binary };
       continue;
