@@ -21,6 +21,11 @@
  *      two parts. Terms beyond the budgets only count through the `AND` part.
  *    A query whose only useful term is common is ranked by that term's presence, newest first.
  * The approximation and its limits are documented in ARCHITECTURE.md ("Search").
+ *
+ * The scores of the last query's terms are kept while the database is unchanged (no commit by this
+ * connection or another: `total_changes()`, `PRAGMA data_version`) when they have large postings,
+ * so searching the same words again with another filter or limit — recall asks for the project's
+ * wings, then for all — only hydrates: the results are those of a fresh search.
  */
 import type Database from 'better-sqlite3';
 import type { DrawerFilter, LexicalHit } from '../ports.js';
@@ -135,6 +140,10 @@ export function createLexicalSearcher(
   const rowids = (term: string): number[] => parseIds((rowidsStmt.get(quote(term)) as string | null) ?? '');
   const scored = (match: string): [number, number][] => parsePairs((scoredStmt.get(match) as string | null) ?? '');
   const maxRidStmt = db.prepare('SELECT max(rid) FROM drawers').pluck();
+  const changesStmt = db.prepare('SELECT total_changes()').pluck();
+  const dataVersionStmt = db.prepare('PRAGMA data_version').pluck();
+  /** The scored row ids of the last query's terms, and the database state they were read in. */
+  let last: { key: string; state: string; acc: Accumulator; fallback: string[] } | undefined;
   const byRids = db.prepare(
     `SELECT d.rid AS rid, ${HIT_COLS} FROM drawers d WHERE d.rid IN (SELECT value FROM json_each(?))`,
   );
@@ -196,19 +205,39 @@ export function createLexicalSearcher(
   }
 
   return function search(tokens: readonly string[], filter: DrawerFilter | undefined, limit: number): LexicalHit[] {
+    const key = JSON.stringify([...new Set(tokens)]);
+    const state = `${dataVersionStmt.get() as number}:${changesStmt.get() as number}`;
+    if (last && last.key === key && last.state === state) return hydrate(last.acc, filter, limit, last.fallback);
+    const ranked = rank(tokens, filter, limit);
+    if ('hits' in ranked) return ranked.hits;
+    // Small postings are ranked exactly per filter (cheap): only the large-postings scores are kept.
+    last = ranked.small ? undefined : { key, state, acc: ranked.acc, fallback: ranked.fallback };
+    return hydrate(ranked.acc, filter, limit, ranked.fallback);
+  };
+
+  /**
+   * The scores of `tokens` over every drawer, to hydrate (the same for any filter and limit), or
+   * the hits themselves when a filtered query is ranked exactly in SQL.
+   */
+  function rank(
+    tokens: readonly string[],
+    filter: DrawerFilter | undefined,
+    limit: number,
+  ): { hits: LexicalHit[] } | { acc: Accumulator; fallback: string[]; small?: true } {
+    const none = { hits: [] };
     const N = countStmt.get() as number;
-    if (N === 0) return [];
+    if (N === 0) return none;
     const terms = [...new Set(tokens)]
       .map((t) => ({ t, df: (dfStmt.get(t) as number | undefined) ?? 0 }))
       .filter((x) => x.df > 0)
       .sort((a, b) => a.df - b.df);
-    if (terms.length === 0) return [];
+    if (terms.length === 0) return none;
     const total = terms.reduce((a, x) => a + x.df, 0);
     if (total <= budgets.selective) {
-      if (!isEmptyFilter(filter)) return exactRanked(matchExpression(terms.map((x) => x.t)), filter, limit);
+      if (!isEmptyFilter(filter)) return { hits: exactRanked(matchExpression(terms.map((x) => x.t)), filter, limit) };
       const acc = new Accumulator(maxRidStmt.get() as number);
       for (const [rid, sc] of scored(matchExpression(terms.map((x) => x.t)))) acc.add(rid, sc);
-      return hydrate(acc, filter, limit, []);
+      return { acc, fallback: [], small: true };
     }
 
     const useful = terms.filter((x) => x.df <= N / 2);
@@ -218,7 +247,7 @@ export function createLexicalSearcher(
       const rare = terms[0]!;
       const acc = new Accumulator(maxRidStmt.get() as number);
       acc.addAll(rowids(rare.t), idf(rare.df));
-      return hydrate(acc, filter, limit, [rare.t]);
+      return { acc, fallback: [rare.t] };
     }
 
     const exact: [number, number][] = useful.length >= 2 ? scored(useful.map((x) => quote(x.t)).join(' AND ')) : [];
@@ -245,11 +274,6 @@ export function createLexicalSearcher(
       commonSpent += df;
     }
     for (const [rid, sc] of exact) partial.raise(rid, sc);
-    return hydrate(
-      partial,
-      filter,
-      limit,
-      useful.map((x) => x.t),
-    );
-  };
+    return { acc: partial, fallback: useful.map((x) => x.t) };
+  }
 }
