@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Builds dist/ as `npm run build` does (the e2e tests spawn bin/loci) and runs every *.test.ts with
 // node:test through tsx: the long files first, the src unit files grouped per folder (test-files.mjs),
-// one file more at a time than the machine has cores (a file that waits on a server, a child process
-// or a poll leaves its core to the next one; none of the tests depends on wall-clock timing).
+// two files more at a time than the machine has cores (a file that waits on a server, a child process
+// or a poll leaves its core to the next ones; none of the tests depends on wall-clock timing). With
+// one file more, the cores were busy ~87 % of the run (scripts/test-times.mjs per unit, replayed);
+// with two more, ~100 % (BENCHMARKS.md "Test suite time").
 // Usage: npm test [-- file-or-folder ...]
 // LOCI_TEST_ISOLATE=1: every file in its own process. LOCI_TEST_CONCURRENCY=n: n files at a time.
 import { spawnSync } from 'node:child_process';
@@ -35,18 +37,11 @@ for (const [script, what] of [
     process.exit(r.status ?? 1);
   }
 }
-// The start-up bundles that bin/loci.js and dist/hooks/main.js run (scripts/build-bundles.mjs).
-const bundles = spawnSync(process.execPath, ['scripts/build-bundles.mjs'], { stdio: 'inherit' });
-if (bundles.status !== 0) {
-  console.error('the start-up bundles failed (scripts/build-bundles.mjs)');
-  process.exit(bundles.status ?? 1);
-}
-
 const groupDir = mkdtempSync(join(tmpdir(), 'loci-test-groups-'));
 let status = 1;
 try {
   const units = plan(root, files, groupDir, { isolate: process.env['LOCI_TEST_ISOLATE'] === '1' });
-  const concurrency = Number(process.env['LOCI_TEST_CONCURRENCY']) || Math.max(2, availableParallelism()) + 1;
+  const concurrency = Number(process.env['LOCI_TEST_CONCURRENCY']) || Math.max(2, availableParallelism()) + 2;
   const res = spawnSync(
     process.execPath,
     ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...units.map((u) => u.path)],

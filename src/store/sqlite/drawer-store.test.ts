@@ -23,18 +23,24 @@ runStoreContract({
   },
 });
 
-test('room sizes are read from the covering index; listings of a room keep the (wing, room) index', async () => {
-  const path = join(dir, 'plans.db');
-  const db = openDatabase(path);
+/** The SQL of every statement `db` prepares from now on. */
+function recordPrepares(db: ReturnType<typeof openDatabase>): string[] {
   const seen: string[] = [];
   const prepare = db.prepare.bind(db);
   db.prepare = ((sql: string) => (seen.push(sql), prepare(sql))) as typeof db.prepare;
+  return seen;
+}
+
+test('room sizes are read from the covering index; listings of a room keep the (wing, room) index', async () => {
+  const path = join(dir, 'plans.db');
+  const db = openDatabase(path);
+  const seen = recordPrepares(db);
   const store = createSqliteStore(db, { path });
   await store.put([{ wing: 'w', room: 'r', text: 'héllo' }]);
   assert.deepEqual(await store.roomSizes(), [{ wing: 'w', room: 'r', count: 1, bytes: 6 }]);
   await store.list({ wing: 'w', room: 'r' }, { limit: 50 });
   const plan = (sql: string, params: Record<string, unknown>) =>
-    (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail).join(' | ');
   const sizes = seen.find((s) => /GROUP BY wing, room/.test(s) && /AS bytes/.test(s))!;
   assert.match(plan(sizes, {}), /USING COVERING INDEX drawers_room_bytes\b/);
   const list = seen.find((s) => /^SELECT d\.\* FROM drawers d WHERE .*ORDER BY d\.rid DESC/.test(s))!;
@@ -57,4 +63,23 @@ test('a palace of schema 4 gets the room sizes index when it next opens', async 
   assert.ok(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'drawers_room_bytes'").get());
   assert.deepEqual(await createSqliteStore(db, { path }).roomSizes(), [{ wing: 'w', room: 'r', count: 1, bytes: 6 }]);
   db.close();
+});
+
+test('opening a store prepares no statement and builds no vocabulary table; a search prepares what it runs', async () => {
+  const path = join(dir, 'lazy.db');
+  const db = openDatabase(path);
+  const seen = recordPrepares(db);
+  const vocab = () =>
+    db.prepare("SELECT count(*) FROM temp.sqlite_schema WHERE name = 'drawers_fts_vocab'").pluck().get();
+  const store = createSqliteStore(db, { path });
+  assert.equal(seen.length, 0, 'nothing prepared at open');
+  assert.equal(vocab(), 0, 'no vocabulary table at open');
+  await store.put([{ wing: 'w', room: 'r', text: 'redis limiter window' }]);
+  assert.ok(!seen.some((s) => s.includes('MATCH')), 'writing prepares no search statement');
+  assert.equal((await store.searchLexical(['redi'], undefined, 5)).length, 1);
+  assert.equal(vocab(), 1, 'the first search builds the vocabulary table');
+  const n = seen.length;
+  await store.searchLexical(['window'], undefined, 5);
+  assert.equal(seen.length, n, 'a second search prepares nothing new');
+  await store.close();
 });

@@ -5,6 +5,8 @@
  */
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createError, isLociError, LociError } from '../../core/errors.js';
 import { latestVersion, MIGRATIONS } from './migrations.js';
 
@@ -23,6 +25,29 @@ interface OpenDatabaseOptions {
 }
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
+
+/** The addon's path, once looked up (null: not where `npm install` builds it). */
+let addonPath: string | null | undefined;
+
+/**
+ * The native addon of better-sqlite3 where its install builds it (`build/Release/` of the package),
+ * handed to the driver as `nativeBinding`: the driver's own lookup (the `bindings` package) loads two
+ * more modules, takes a stack trace and tries two other folders first, a few milliseconds of every
+ * process that opens a palace (issue 12, `loci search` and the hooks). Undefined when the addon is
+ * elsewhere (a debug or prebuilt layout): the driver then finds it itself.
+ */
+export function nativeBinding(): string | undefined {
+  if (addonPath === undefined) {
+    try {
+      const main = fileURLToPath(import.meta.resolve('better-sqlite3'));
+      const path = join(dirname(main), '..', 'build', 'Release', 'better_sqlite3.node');
+      addonPath = existsSync(path) ? path : null;
+    } catch {
+      addonPath = null;
+    }
+  }
+  return addonPath ?? undefined;
+}
 
 function checkHeader(path: string): void {
   if (!existsSync(path) || statSync(path).size === 0) return;
@@ -84,15 +109,20 @@ export function openDatabase(path: string, opts: OpenDatabaseOptions = {}): Data
   checkHeader(path);
   let db: Database.Database | undefined;
   try {
-    db = new Database(path, { readonly: opts.readonly ?? false, timeout: busy });
-    db.pragma(`busy_timeout = ${busy}`);
-    if (!opts.readonly) {
-      if ((db.pragma('journal_mode', { simple: true }) as string) !== 'wal') db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-    }
-    db.pragma('foreign_keys = ON');
-    db.pragma('cache_size = -32000');
-    db.pragma('temp_store = MEMORY');
+    const addon = nativeBinding();
+    // `timeout` is SQLite's busy timeout (sqlite3_busy_timeout), as `PRAGMA busy_timeout` would set it.
+    db = new Database(path, {
+      readonly: opts.readonly ?? false,
+      timeout: busy,
+      ...(addon ? { nativeBinding: addon } : {}),
+    });
+    if (!opts.readonly && (db.pragma('journal_mode', { simple: true }) as string) !== 'wal')
+      db.pragma('journal_mode = WAL');
+    // One call for the settings that return nothing to read (each `pragma()` prepares a statement).
+    db.exec(
+      `${opts.readonly ? '' : 'PRAGMA synchronous = NORMAL; '}PRAGMA foreign_keys = ON; PRAGMA cache_size = -32000; ` +
+        'PRAGMA temp_store = MEMORY;',
+    );
     if (!opts.readonly) migrate(db, path);
     return db;
   } catch (e) {

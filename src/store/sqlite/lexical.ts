@@ -30,6 +30,7 @@
 import type Database from 'better-sqlite3';
 import type { DrawerFilter, LexicalHit } from '../ports.js';
 import { isEmptyFilter, matchExpression, sqlFilter } from '../shared.js';
+import { lazyStatements } from './statements.js';
 
 /** Postings scored exactly by FTS5 per query (~5 ms at ~1 µs per row). */
 const SELECTIVE_BUDGET = 5000;
@@ -128,25 +129,37 @@ export function createLexicalSearcher(
   db: Database.Database,
   budgets: LexicalBudgets = { selective: SELECTIVE_BUDGET, common: COMMON_BUDGET, commonMaxShare: COMMON_MAX_SHARE },
 ) {
-  db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.drawers_fts_vocab USING fts5vocab(main, 'drawers_fts', 'row')");
-  const dfStmt = db.prepare('SELECT doc FROM temp.drawers_fts_vocab WHERE term = ?').pluck();
-  const countStmt = db.prepare('SELECT count(*) FROM drawers_fts_docsize').pluck();
-  // Row ids and scores come back as one string built in C (group_concat): marshalling rows one by
-  // one into JavaScript costs three times more than FTS5's own work.
-  const rowidsStmt = db.prepare('SELECT group_concat(rowid) FROM drawers_fts WHERE drawers_fts MATCH ?').pluck();
-  const scoredStmt = db
-    .prepare("SELECT group_concat(rowid || ':' || (-rank)) FROM drawers_fts WHERE drawers_fts MATCH ?")
-    .pluck();
-  const rowids = (term: string): number[] => parseIds((rowidsStmt.get(quote(term)) as string | null) ?? '');
-  const scored = (match: string): [number, number][] => parsePairs((scoredStmt.get(match) as string | null) ?? '');
-  const maxRidStmt = db.prepare('SELECT max(rid) FROM drawers').pluck();
-  const changesStmt = db.prepare('SELECT total_changes()').pluck();
-  const dataVersionStmt = db.prepare('PRAGMA data_version').pluck();
+  // Prepared on the first search (a process that opens a palace to write never builds them), and the
+  // vocabulary table of document frequencies with them (a virtual table in the connection's temp schema).
+  const s = lazyStatements(
+    db,
+    {
+      df: 'SELECT doc FROM temp.drawers_fts_vocab WHERE term = ?',
+      count: 'SELECT count(*) FROM drawers_fts_docsize',
+      // Row ids and scores come back as one string built in C (group_concat): marshalling rows one by
+      // one into JavaScript costs three times more than FTS5's own work.
+      rowids: 'SELECT group_concat(rowid) FROM drawers_fts WHERE drawers_fts MATCH ?',
+      scored: "SELECT group_concat(rowid || ':' || (-rank)) FROM drawers_fts WHERE drawers_fts MATCH ?",
+      maxRid: 'SELECT max(rid) FROM drawers',
+      changes: 'SELECT total_changes()',
+      dataVersion: 'PRAGMA data_version',
+      byRids: `SELECT d.rid AS rid, ${HIT_COLS} FROM drawers d WHERE d.rid IN (SELECT value FROM json_each(?))`,
+    },
+    ['df', 'count', 'rowids', 'scored', 'maxRid', 'changes', 'dataVersion'],
+  );
+  let vocab = false;
+  const df = (term: string): number => {
+    if (!vocab) {
+      db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.drawers_fts_vocab USING fts5vocab(main, 'drawers_fts', 'row')");
+      vocab = true;
+    }
+    return (s.df.get(term) as number | undefined) ?? 0;
+  };
+  const rowids = (term: string): number[] => parseIds((s.rowids.get(quote(term)) as string | null) ?? '');
+  const scored = (match: string): [number, number][] => parsePairs((s.scored.get(match) as string | null) ?? '');
+  const maxRid = () => s.maxRid.get() as number;
   /** The scored row ids of the last query's terms, and the database state they were read in. */
   let last: { key: string; state: string; acc: Accumulator; fallback: string[] } | undefined;
-  const byRids = db.prepare(
-    `SELECT d.rid AS rid, ${HIT_COLS} FROM drawers d WHERE d.rid IN (SELECT value FROM json_each(?))`,
-  );
 
   function exactRanked(q: string, filter: DrawerFilter | undefined, limit: number): LexicalHit[] {
     if (isEmptyFilter(filter)) {
@@ -185,7 +198,7 @@ export function createLexicalSearcher(
       const score = new Map(page);
       const rows = (
         isEmptyFilter(filter)
-          ? byRids.all(JSON.stringify(page.map((p) => p[0])))
+          ? s.byRids.all(JSON.stringify(page.map((p) => p[0])))
           : db
               .prepare(
                 `SELECT d.rid AS rid, ${HIT_COLS} FROM drawers d WHERE d.rid IN (SELECT value FROM ` +
@@ -206,7 +219,7 @@ export function createLexicalSearcher(
 
   return function search(tokens: readonly string[], filter: DrawerFilter | undefined, limit: number): LexicalHit[] {
     const key = JSON.stringify([...new Set(tokens)]);
-    const state = `${dataVersionStmt.get() as number}:${changesStmt.get() as number}`;
+    const state = `${s.dataVersion.get() as number}:${s.changes.get() as number}`;
     if (last && last.key === key && last.state === state) return hydrate(last.acc, filter, limit, last.fallback);
     const ranked = rank(tokens, filter, limit);
     if ('hits' in ranked) return ranked.hits;
@@ -225,17 +238,17 @@ export function createLexicalSearcher(
     limit: number,
   ): { hits: LexicalHit[] } | { acc: Accumulator; fallback: string[]; small?: true } {
     const none = { hits: [] };
-    const N = countStmt.get() as number;
+    const N = s.count.get() as number;
     if (N === 0) return none;
     const terms = [...new Set(tokens)]
-      .map((t) => ({ t, df: (dfStmt.get(t) as number | undefined) ?? 0 }))
+      .map((t) => ({ t, df: df(t) }))
       .filter((x) => x.df > 0)
       .sort((a, b) => a.df - b.df);
     if (terms.length === 0) return none;
     const total = terms.reduce((a, x) => a + x.df, 0);
     if (total <= budgets.selective) {
       if (!isEmptyFilter(filter)) return { hits: exactRanked(matchExpression(terms.map((x) => x.t)), filter, limit) };
-      const acc = new Accumulator(maxRidStmt.get() as number);
+      const acc = new Accumulator(maxRid());
       for (const [rid, sc] of scored(matchExpression(terms.map((x) => x.t)))) acc.add(rid, sc);
       return { acc, fallback: [], small: true };
     }
@@ -245,13 +258,13 @@ export function createLexicalSearcher(
     if (useful.length === 0) {
       // Only words found in most drawers: presence of the rarest, newest first.
       const rare = terms[0]!;
-      const acc = new Accumulator(maxRidStmt.get() as number);
+      const acc = new Accumulator(maxRid());
       acc.addAll(rowids(rare.t), idf(rare.df));
       return { acc, fallback: [rare.t] };
     }
 
     const exact: [number, number][] = useful.length >= 2 ? scored(useful.map((x) => quote(x.t)).join(' AND ')) : [];
-    const partial = new Accumulator(maxRidStmt.get() as number);
+    const partial = new Accumulator(maxRid());
     const selective: string[] = [];
     let spent = 0;
     let i = 0;
