@@ -250,7 +250,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 type Variant = [label: string, env: NodeJS.ProcessEnv, bin?: string];
 function compare(name: string, dir: string, bytes: number, variants: Variant[]) {
   const floor: number[] = [];
-  const loci = new Map<string, { cpu: number[]; wall: number[]; summary: Record<string, unknown> }>();
+  const loci = new Map<string, { cpu: number[]; wall: number[]; load: number[]; summary: Record<string, unknown> }>();
   for (let i = 0; i < runs; i++) {
     floor.push(floorRun(dir).cpu);
     // Rotated per run: the first loci run after the floor script pays more (measured: 5–9 %).
@@ -258,8 +258,12 @@ function compare(name: string, dir: string, bytes: number, variants: Variant[]) 
       ...variants.slice(i % variants.length),
       ...variants.slice(0, i % variants.length),
     ]) {
+      // The 1-minute load when the run starts decides its worker threads (`defaultWorkers`: one per idle core,
+      // so on 2 cores one worker only below 0.5), which cost 15–20 % more CPU than preparing inline.
+      const load = loadavg()[0] ?? 0;
       const r = lociRun(dir, join(work, `home-${fresh++}`), env, bin);
-      const e = loci.get(label) ?? { cpu: [], wall: [], summary: {} };
+      const e = loci.get(label) ?? { cpu: [], wall: [], load: [], summary: {} };
+      e.load.push(load);
       e.cpu.push(r.cpu);
       e.wall.push(r.wall);
       e.summary = JSON.parse(r.stdout) as Record<string, unknown>;
@@ -282,6 +286,7 @@ function compare(name: string, dir: string, bytes: number, variants: Variant[]) 
             wall_seconds: r2(median(e.wall)),
             mb_per_cpu_s: r2(mbs / cpu),
             floor_over_loci: r2(cpu / floorCpu),
+            load_at_start: e.load.map(r2),
             drawers: e.summary['drawers_added'],
             files_mined: e.summary['files_mined'],
           },
@@ -322,8 +327,10 @@ for (let i = 0; i < Math.max(3, runs); i++) {
     e.summary = JSON.parse(r.stdout) as Record<string, unknown>;
   }
 }
-const version = measure(['node', BIN, '--version']);
-const bare = measure(['node', '-e', '0']);
+// Small numbers: one run of `node -e 0` is as noisy as the load (0.07–0.33 CPU-s seen), so five each, the median.
+const smallRuns = (argv: string[]) => Array.from({ length: 5 }, () => measure(argv).cpu);
+const version = smallRuns(['node', BIN, '--version']);
+const bare = smallRuns(['node', '-e', '0']);
 if (!flag('keep')) rmSync(work, { recursive: true, force: true });
 
 console.log(
@@ -351,8 +358,9 @@ console.log(
             },
           ]),
         ),
-        loci_version_cpu_seconds: r2(version.cpu),
-        node_e_0_cpu_seconds: r2(bare.cpu),
+        loci_version_cpu_seconds: r2(median(version)),
+        node_e_0_cpu_seconds: r2(median(bare)),
+        node_e_0_cpu_seconds_all: bare.map(r2),
       },
       ...(flag('keep') ? { kept: work } : {}),
     },

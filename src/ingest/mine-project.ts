@@ -170,7 +170,8 @@ export async function mineProject(
   for (const s of opts.known?.values() ?? (await store.listSources({ kind: 'project' }))) {
     if (s.kind === 'project' && (s.source === root || s.source.startsWith(under))) known.set(s.source, s);
   }
-  const seen = new Set<string>();
+  // The walked paths, for pruning only (an unchanged re-mine of a large tree would otherwise keep one more set).
+  const seen = opts.prune ? new Set<string>() : null;
 
   // 1. Walk and sort out what is unchanged at the stat level (no read at all).
   const jobs: PrepareJob[] = [];
@@ -194,7 +195,7 @@ export async function mineProject(
     });
   for (const item of items) {
     summary.filesScanned++;
-    seen.add(item.path);
+    seen?.add(item.path);
     if (item.kind === 'skipped') {
       // Drawers of a file that is now unreadable, too large or binary are kept (never lose data).
       noteSkip(summary, item.path, item.reason, item.detail);
@@ -317,7 +318,7 @@ export async function mineProject(
     await preparer?.close();
   }
 
-  if (opts.prune) {
+  if (seen) {
     for (const source of known.keys()) {
       if (!seen.has(source)) summary.drawersRemoved += await store.removeSource(source);
     }

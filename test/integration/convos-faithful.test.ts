@@ -153,6 +153,37 @@ describe('faithful conversation ingestion', () => {
     assert.equal(s.filesScanned, s.filesMined + s.filesUnchanged + s.filesSkipped, 'every file is accounted for');
   });
 
+  test('Slack export: root metadata are companions; a new day file of a mined channel joins it', async () => {
+    // Discovery looks at a file's folder only for Slack roots and channels (an unchanged re-mine classifies every
+    // file): the root's JSON files stay companions and a new `YYYY-MM-DD.json` of a mined channel is read with it.
+    const dir = join(work.dir, 'slack-export');
+    mkdirSync(join(dir, 'general'), { recursive: true });
+    const msg = (ts: string, user: string, text: string) => ({ type: 'message', user, text, ts });
+    writeFileSync(join(dir, 'users.json'), JSON.stringify([{ id: 'U1', name: 'ana', real_name: 'Ana Lima' }]));
+    writeFileSync(join(dir, 'channels.json'), JSON.stringify([{ id: 'C1', name: 'general' }]));
+    writeFileSync(
+      join(dir, 'general', '2026-01-05.json'),
+      JSON.stringify([msg('1767607200.000100', 'U1', 'The launch moves to Friday.')]),
+    );
+    const h = home();
+    const first = await mine(h, dir);
+    assert.equal(first.skipped.companion, 2, JSON.stringify(first.skipped));
+    assert.ok(rows(h).some((r) => r.text.includes('The launch moves to Friday.')));
+    writeFileSync(
+      join(dir, 'general', '2026-01-06.json'),
+      JSON.stringify([msg('1767693600.000100', 'U1', 'Friday is confirmed by legal.')]),
+    );
+    const again = await mine(h, dir);
+    assert.equal(again.skipped.companion, 2, JSON.stringify(again.skipped));
+    assert.equal(again.filesScanned, again.filesMined + again.filesUnchanged + again.filesSkipped);
+    const texts = rows(h).map((r) => r.text);
+    assert.ok(
+      texts.some((t) => t.includes('Friday is confirmed by legal.')),
+      texts.join('\n'),
+    );
+    assert.ok(texts.some((t) => t.includes('The launch moves to Friday.')));
+  });
+
   test('every skipped file is counted by reason; an unknown record type is reported once per run', async () => {
     const dir = join(work.dir, 'skips');
     mkdirSync(join(dir, 'node_modules', 'x'), { recursive: true });

@@ -64,6 +64,13 @@ function storedFormat(s: SourceState | undefined): { kind: UnitKind; format: Con
   return st.kind && st.format ? { kind: st.kind, format: st.format } : null;
 }
 
+/** True when `path` ends with `.json` in any case (no lower-cased copy of every path). */
+function isJsonName(path: string): boolean {
+  const n = path.length;
+  if (n < 5 || path.charCodeAt(n - 5) !== 46) return false;
+  return path.endsWith('json') || path.slice(n - 4).toLowerCase() === 'json';
+}
+
 /** Walk items of an explicit file list; a file gone since it was listed is left out. */
 function* walkFiles(files: readonly string[]): Generator<WalkItem> {
   for (const f of files) {
@@ -93,7 +100,7 @@ export function discover(root: string, opts: DiscoverOptions): Discovery {
   // Only the JSON files of a folder can make it a Slack export root: the others are not listed.
   const names = new Map<string, string[]>();
   for (const it of all) {
-    if (!it.path.endsWith('.json') && !it.path.toLowerCase().endsWith('.json')) continue;
+    if (!isJsonName(it.path)) continue;
     const d = dirname(it.path);
     const list = names.get(d);
     if (list) list.push(basename(it.path));
@@ -107,18 +114,26 @@ export function discover(root: string, opts: DiscoverOptions): Discovery {
       out.others.push(it);
       continue;
     }
-    const dir = dirname(it.path);
-    if (isConvoCompanion(it.path) || (slackRoots.has(dir) && extname(it.path).toLowerCase() === '.json')) {
+    // The folder is looked at only where it can matter (Slack roots and channels): an unchanged re-mine
+    // classifies every file of the tree here.
+    if (
+      isConvoCompanion(it.path) ||
+      (slackRoots.size > 0 && slackRoots.has(dirname(it.path)) && extname(it.path).toLowerCase() === '.json')
+    ) {
       if (out.companions++ < 2000) out.companionPaths.push(it.path);
       continue;
     }
     let found: { kind: UnitKind; format: ConvoFormat } | null = null;
     const prev = opts.known.get(it.path);
     const stored = storedFormat(prev);
-    const channel = storedFormat(opts.known.get(dir));
+    let channel: { kind: UnitKind; format: ConvoFormat } | null;
     if (stored && prev!.size === it.size && prev!.mtimeMs === it.mtimeMs) found = stored;
     else if (prev && prev.kind !== 'convo' && prev.size === it.size && prev.mtimeMs === it.mtimeMs) found = null;
-    else if (channel?.kind === 'slack' && SLACK_DAY.test(basename(it.path))) found = channel;
+    else if (
+      (channel = storedFormat(opts.known.get(dirname(it.path))))?.kind === 'slack' &&
+      SLACK_DAY.test(basename(it.path))
+    )
+      found = channel;
     else {
       const format = sniffFormat(it.path);
       if (format) found = { kind: unitKind(format, it.path), format };
@@ -128,6 +143,7 @@ export function discover(root: string, opts: DiscoverOptions): Discovery {
       continue;
     }
     if (found.kind === 'slack') {
+      const dir = dirname(it.path);
       let ch = channels.get(dir);
       if (!ch) {
         ch = { kind: 'slack', format: 'slack', path: dir, size: 0, mtimeMs: 0, files: [] };

@@ -7,6 +7,32 @@ import { readCompleteLines } from './index.js';
 const enc = (s: string) => new TextEncoder().encode(s);
 
 describe('readCompleteLines', () => {
+  it('gives the lines of decoding the whole chunk and splitting it, for any bytes (decoded line by line)', () => {
+    // Reference: the former implementation (one decode of the chunk, split on \n, one trailing \r dropped).
+    const reference = (buf: Buffer, from: number) => {
+      const end = buf.lastIndexOf(0x0a) + 1;
+      if (end <= from) return [];
+      const lines = buf.toString('utf8', from, end).split('\n');
+      lines.pop();
+      return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+    };
+    const pieces = ['{"a":1}', 'é', '日本', '\r', '\n', '\n', '\r\n', 'x', ' ', '\u{1F600}'];
+    const bad = [Buffer.from([0xc3]), Buffer.from([0xff]), Buffer.from([0xe6, 0x97]), Buffer.from([0x0d])];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 300; round++) {
+      const parts: Buffer[] = [];
+      for (let i = Math.floor(next() * 30); i > 0; i--)
+        parts.push(
+          next() < 0.1 ? bad[Math.floor(next() * bad.length)]! : Buffer.from(pieces[Math.floor(next() * 10)]!),
+        );
+      const buf = Buffer.concat(parts);
+      const from = Math.floor(next() * 3) === 0 ? 0 : Math.min(buf.length, Math.floor(next() * buf.length));
+      assert.deepEqual(readCompleteLines(buf, from).lines, reference(buf, from), JSON.stringify([...buf]));
+      assert.deepEqual(readCompleteLines(new Uint8Array(buf), from).lines, reference(buf, from));
+    }
+  });
+
   it('returns complete lines and stops before an incomplete last line', () => {
     const buf = enc('{"a":1}\n{"b":2}\n{"c":');
     const r = readCompleteLines(buf, 0);

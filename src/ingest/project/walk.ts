@@ -250,9 +250,9 @@ function* walkSingle(ctx: Ctx, path: string, st: Stats): Generator<WalkItem> {
   yield fileItem(ctx, path, rel, st);
 }
 
-/** The item for a regular file whose stat is known. */
-function fileItem(ctx: Ctx, path: string, rel: string, st: Stats): WalkItem {
-  const why = binaryPathReason(rel);
+/** The item for a regular file whose stat is known (`named`: its name was checked by `binaryPathReason` already). */
+function fileItem(ctx: Ctx, path: string, rel: string, st: Stats, named = false): WalkItem {
+  const why = named ? null : binaryPathReason(rel);
   if (why !== null) return { kind: 'skipped', path, rel, reason: 'binary', detail: why };
   if (st.size > ctx.maxBytes)
     return { kind: 'skipped', path, rel, reason: 'too-large', detail: `${st.size} bytes > ${ctx.maxBytes}` };
@@ -393,6 +393,6 @@ function* walkTree(ctx: Ctx, root: string, dirents: Dirent[], outer: RuleLevel |
       };
       continue;
     }
-    yield fileItem(ctx, path, rel, st);
+    yield fileItem(ctx, path, rel, st, type === 'file');
   }
 }

@@ -59,6 +59,18 @@ test('coding rules: one example each (the coding rows of ARCHITECTURE.md)', () =
   for (const [text, want] of table) assert.deepEqual(one(text).sort(), want.sort(), text);
 });
 
+test('coding rules: the port rule still fires on every form its narrower hint admits', () => {
+  // The hint only admits lines holding `port <digits>` or `<loopback host>:<digits>` (every match of the rule
+  // ends so); lines with "import", "support" or "report" alone are no longer tried.
+  const table: [string, string[]][] = [
+    ['Assistant: The API server listens on port 8080 now.', ['proj port 8080']],
+    ['Assistant: Uvicorn is serving on 127.0.0.1:8000.', ['proj port 8000']],
+    ['Assistant: The dev server started on 0.0.0.0:5173 after the import of `vite`.', ['proj port 5173']],
+    ['Assistant: We import the support report and export it.', []],
+  ];
+  for (const [text, want] of table) assert.deepEqual(one(text).sort(), want.sort(), text);
+});
+
 test('coding rules: requests, plans, questions, hedges and plain nouns give nothing', () => {
   for (const text of [
     'User: can you use uv?',

@@ -203,7 +203,8 @@ const RULES: readonly CodeRule[] = [
   },
   {
     // "The server runs on port 5000", "Bastion runs as a local HTTP server (default `http://localhost:3000`)"
-    hint: /port|localhost|127\.0\.0\.1|0\.0\.0\.0/i,
+    // (every match ends with `port 5000` or `localhost:5000`: "import", "support", "report" lines are not tried)
+    hint: /port \d\d|(?:localhost|127\.0\.0\.1|0\.0\.0\.0):\d\d/,
     re: g(
       `(?:${SUBJ} )?(?:(?:is |are )?(?:now )?` +
         '(?:runs?|running|listens?|listening|serves?|serving|served|available|starts?|started|exposes?|' +
