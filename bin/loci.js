@@ -25,8 +25,17 @@ if (rest.length === 1 && (rest[0] === '--version' || rest[0] === '-V')) {
   const { hookMain } = await import(entry('hooks.js', 'hooks/process.js'));
   await hookMain([...rest.slice(1), ...home]);
 } else {
-  const { main } = await import(entry('cli.js', 'cli/main.js'));
-  // The process boundary hands its environment to the CLI, which reads variables only through
-  // src/core/env.ts (loaded by the commands that need it, so `--help` stays free of library modules).
-  process.exitCode = await main(args, process.env);
+  // `loci search` starts from its own entry (one bundle file with all a local search loads); for any
+  // other form of it (help, other options, a remote palace…) that entry returns undefined and the CLI runs.
+  const code =
+    rest[0] === 'search'
+      ? await (await import(entry('search.js', 'cli/search-main.js'))).searchMain(args, process.env)
+      : undefined;
+  if (code !== undefined) process.exitCode = code;
+  else {
+    const { main } = await import(entry('cli.js', 'cli/main.js'));
+    // The process boundary hands its environment to the CLI, which reads variables only through
+    // src/core/env.ts (loaded by the commands that need it, so `--help` stays free of library modules).
+    process.exitCode = await main(args, process.env);
+  }
 }

@@ -15,6 +15,11 @@
 //   spawns, the UI's assets) are the tsc output's.
 // - Names: `keepNames` (bundling renames clashing identifiers; `.name` stays the source's) and
 //   `ignoreAnnotations` (package.json's `"sideEffects": false` must not drop a module's evaluation).
+// - `loci search`: a third build, of the start-up entry of its plain forms (`cli/search-main.js`),
+//   into one file without chunks: everything a local search loads is static there, and the module
+//   loader's work per file (resolve, an asynchronous read, link) was a third of its CPU above the
+//   floor script's (issue 12). Its dynamic imports (remote, PostgreSQL, embedders, the graph: forms the
+//   entry declines, so the CLI serves them) stay imports of the tsc output.
 // - Dependencies: the pure-JavaScript ones on the start-up paths are bundled too (`BUNDLED`: the MCP
 //   SDK with zod and ajv alone are ~240 modules); every other package stays in node_modules (native
 //   and optional runtimes must: better-sqlite3, sqlite-vec, pg, onnxruntime-node). CommonJS code in
@@ -72,15 +77,28 @@ const externals = {
   },
 };
 
+/** Dynamic imports of the search entry's build: the tsc output's modules, not chunks (see above). */
+const tscDynamic = {
+  name: 'tsc-dynamic-imports',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const path = posix(relative(out, join(args.resolveDir, args.path)));
+      return { path: path.startsWith('.') ? path : `./${path}`, external: true };
+    });
+  },
+};
+const ENTRIES = { cli: 'cli/main.js', hooks: 'hooks/process.js', search: 'cli/search-main.js' };
+
 await rm(out, { recursive: true, force: true });
 const inputs = {};
 // One build per entry: chunks are cut by which entries reach a module, so a build of its own keeps
 // the hook process's chunks as few as its own dynamic imports make them (the two share no process).
-for (const name of ['cli', 'hooks']) {
+for (const [name, entry] of Object.entries(ENTRIES)) {
   const result = await build({
-    entryPoints: { [name]: `${dist}${name === 'cli' ? 'cli/main.js' : 'hooks/process.js'}` },
+    entryPoints: { [name]: `${dist}${entry}` },
     bundle: true,
-    splitting: true,
+    splitting: name !== 'search',
     format: 'esm',
     platform: 'node',
     target: 'node20',
@@ -97,7 +115,7 @@ for (const name of ['cli', 'hooks']) {
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
-    plugins: [externals, ownUrl],
+    plugins: name === 'search' ? [tscDynamic, externals, ownUrl] : [externals, ownUrl],
   });
   for (const [file, o] of Object.entries(result.metafile.outputs)) {
     if (!file.endsWith('.js')) continue;

@@ -9,34 +9,11 @@
  * exports a `direct` form (`loci search`) runs without commander when its argv is in the plain
  * forms of `cli/argv.ts`; everything else goes through the commander program (`cli/program.ts`).
  */
-import type { LociError } from '../core/errors.js';
 import type { Env } from '../core/env.js';
 import { parseDirect } from './argv.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT, type CliContext, type CliIO } from './context.js';
-
-function readStdinAll(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    if (process.stdin.isTTY) return resolve('');
-    const parts: Buffer[] = [];
-    process.stdin.on('data', (c: Buffer) => parts.push(c));
-    process.stdin.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    process.stdin.on('error', reject);
-  });
-}
-
-/** The real process IO, with the environment `bin/loci.js` hands over. */
-function processIO(env: Env): CliIO {
-  return {
-    stdout: (s) => process.stdout.write(s),
-    stderr: (s) => process.stderr.write(s),
-    isTTY: Boolean(process.stdout.isTTY),
-    stderrColumns: process.stderr.isTTY ? (process.stderr.columns ?? 80) : undefined,
-    readStdin: readStdinAll,
-    env,
-    cwd: process.cwd(),
-  };
-}
+import { failure, processIO, report } from './process-io.js';
 
 /** Global options that take a value (skipped when looking for the command name). */
 const VALUE_OPTIONS = new Set(['--home', '--server', '--database-url']);
@@ -53,12 +30,6 @@ export function invokedCommand(argv: readonly string[]): string | undefined {
     else if (!a.startsWith('-')) return a === 'help' && i + 1 < argv.length ? argv[i + 1] : a;
   }
   return undefined;
-}
-
-/** Prints an error in the documented one-line form and returns the exit code. */
-function report(io: CliIO, e: LociError): number {
-  io.stderr(`loci: ${e.message} [${e.code}]\n`);
-  return e.category === 'user' ? EXIT.usage : EXIT.failure;
 }
 
 /**
@@ -90,14 +61,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     if (typeof r === 'number') return r;
     if (r !== undefined) return report(io, r);
   } catch (e) {
-    const { createError, isLociError } = await import('../core/errors.js');
-    if (isLociError(e)) return report(io, e);
-    // A bug: one line with its message; the stack only on request (LOCI_DEBUG=1), on the lines after.
-    const err = e instanceof Error ? e : new Error(String(e));
-    const code = report(io, createError('INTERNAL', { what: `unexpected ${err.name}: ${err.message}` }));
-    const { readSettings } = await import('../core/env.js');
-    if (readSettings(io.env).debug) io.stderr(`${err.stack ?? ''}\n`);
-    return code;
+    const [errors, { readSettings }] = await Promise.all([import('../core/errors.js'), import('../core/env.js')]);
+    return failure(io, e, errors, () => readSettings(io.env).debug);
   }
   return code;
 }
@@ -107,9 +72,5 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
  * `core/env.ts`; not imported here, so that `--help` loads no library module).
  */
 export async function main(argv: string[], env: Env): Promise<number> {
-  // A closed pipe (e.g. `loci search … | head`) must not print a stack trace.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-  });
   return runCli(argv, processIO(env));
 }

@@ -16,6 +16,7 @@ import { BIN, ROOT } from '../../test/helpers/cli.js';
 import { modulesLoaded } from '../../test/helpers/modules.js';
 import { COMMANDS } from './commands/index.js';
 import { invokedCommand, runCli } from './main.js';
+import { searchMain } from './search-main.js';
 import type { CliIO } from './context.js';
 
 const built = existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
@@ -40,6 +41,7 @@ const CLI_ENTRY = [
   'cli/program.js',
   'cli/commands/index.js',
   'cli/context.js',
+  'cli/process-io.js',
   'cli/version.js',
   'core/env.js',
 ];
@@ -84,6 +86,12 @@ describe('CLI start-up', () => {
         'loci search loads no commander module',
       );
       assert.ok(!loaded.includes('cli/program.js'));
+      // Bundled, a plain search is one file of the bundles (its own entry): no chunks to resolve and read.
+      if (existsSync(join(dist, 'bundle', 'search.js')))
+        assert.deepEqual(
+          all.raw.filter((f) => f.startsWith(join(dist, 'bundle'))).map((f) => relative(join(dist, 'bundle'), f)),
+          ['search.js'],
+        );
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
@@ -162,6 +170,23 @@ describe('the help lines of commands/index.ts', () => {
         if (c.hidden) assert.ok(!out.includes(`  ${c.term} `), c.name);
         else assert.match(out, new RegExp(`\\n  ${c.term.replace(/[.[\]|]/g, '\\$&')}\\s`), c.name);
       }
+  });
+});
+
+describe('the start-up entry of loci search', () => {
+  it('declines every form but a plain local search: the CLI runs those', async () => {
+    const declined = async (argv: string[], env: NodeJS.ProcessEnv = {}) =>
+      assert.equal(await searchMain(argv, env), undefined, `${argv.join(' ')} ${JSON.stringify(env)}`);
+    await declined(['search']);
+    await declined(['search', 'x', '--help']);
+    await declined(['search', '-h']);
+    await declined(['search', 'x', '--bogus']);
+    await declined(['--server', 'http://127.0.0.1:1', 'search', 'x']);
+    await declined(['--database-url', 'postgres://h/db', 'search', 'x']);
+    await declined(['search', 'x'], { LOCI_SERVER: 'http://127.0.0.1:1' });
+    await declined(['search', 'x'], { LOCI_DATABASE_URL: 'postgres://h/db' });
+    await declined(['search', 'x'], { LOCI_EMBEDDER: 'hash' });
+    await declined(['get', 'search']);
   });
 });
 

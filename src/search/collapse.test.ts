@@ -6,6 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { createMemoryStore } from '../store/index.js';
 import { copyKey, exchangeKey } from './collapse.js';
 import { searchHybrid } from './hybrid.js';
@@ -39,6 +40,25 @@ test('copyKey: same opening after folding case, punctuation and speaker labels; 
   assert.equal(copyKey(`User: ${long}`), copyKey(`${long.toUpperCase()}!! and more`));
   assert.notEqual(copyKey(long), copyKey(`Do not ${long}`));
   assert.equal(copyKey('User: short request'), undefined);
+});
+
+test('copyKey folds ASCII text as the Unicode pattern does (ASCII is split without it)', () => {
+  const reference = (text: string) => {
+    const folded = text
+      .slice(0, 480)
+      .replace(/^(?:User|Assistant|Human|AI|Model|Gemini|Codex|Claude): /gm, '')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim()
+      .slice(0, 160);
+    return folded.length < 160 ? undefined : `c\0${folded}`;
+  };
+  const text = fc
+    .array(fc.oneof(fc.constantFrom('User: ', 'Redis', '\n', ' -- ', '_x9', 'café', 'ÉTÉ', '日本'), fc.string()), {
+      maxLength: 120,
+    })
+    .map((p) => p.join(''));
+  fc.assert(fc.property(text, (t) => assert.equal(copyKey(t), reference(t))));
 });
 
 test('hybrid search: the parts of one exchange take one place in the top k', async () => {

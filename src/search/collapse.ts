@@ -23,6 +23,12 @@ export function exchangeKey(id: string, source: string | null, metadata: Record<
 
 /** Characters of folded text that identify a copy (a compaction summary, a re-sent prompt). */
 const COPY_PREFIX = 160;
+/** Not letters or digits (built on first use: V8 parses a pattern literal when its module loads). */
+let notWord: RegExp | undefined;
+const NOT_WORD = () => (notWord ??= new RegExp(String.raw`[^\p{L}\p{N}]+`, 'gu'));
+/** {@link NOT_WORD} on ASCII text (the same matches, without compiling Unicode classes in a one-shot process). */
+const NOT_ASCII_WORD = /[^A-Za-z0-9]+/g;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * A fingerprint of a drawer's opening text, folded (case, punctuation, speaker labels), or
@@ -31,11 +37,12 @@ const COPY_PREFIX = 160;
  * subagent's echo of its parent's prompt, a compaction summary's copy — say the same thing.
  */
 export function copyKey(text: string): string | undefined {
-  const folded = text
+  const lower = text
     .slice(0, COPY_PREFIX * 3)
     .replace(/^(?:User|Assistant|Human|AI|Model|Gemini|Codex|Claude): /gm, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .toLowerCase();
+  const folded = lower
+    .replace(NON_ASCII.test(lower) ? NOT_WORD() : NOT_ASCII_WORD, ' ')
     .trim()
     .slice(0, COPY_PREFIX);
   return folded.length < COPY_PREFIX ? undefined : `c\0${folded}`;

@@ -99,3 +99,33 @@ test('snippets are the earliest window of whole lines with the most matches', ()
     }),
   );
 });
+
+/** The spans by the Unicode word pattern on every text, each word tokenised: what {@link matchSpans} must give. */
+function referenceSpans(text: string, tokens: ReadonlySet<string>) {
+  if (tokens.size === 0) return [];
+  return [...text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)]
+    .filter((m) => tokenize(m[0]).some((t) => tokens.has(t)))
+    .map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+
+test('ASCII text (split without the Unicode pattern) and any text give the spans of the Unicode word pattern', () => {
+  const ascii = fc
+    .array(fc.oneof(fc.constantFrom('redis', 'Redis', 'x1', 'token_s', 'limiter2', 'tokens', '_', '9'), fc.string()), {
+      maxLength: 40,
+    })
+    .map((p) => p.join(' ').replace(/[^\x00-\x7f]/g, ''));
+  fc.assert(
+    fc.property(fc.oneof(ascii, textArb), tokensArb, (text, tokens) => {
+      assert.deepEqual(matchSpans(text, tokens), referenceSpans(text, tokens));
+    }),
+  );
+});
+
+test('a snippet asks for the spans only when the text is longer than the window', () => {
+  let asked = 0;
+  const spans = () => (asked++, []);
+  assert.deepEqual(snippetLines('a\nb', spans, 2), { text: 'a\nb', firstLine: 0, truncated: false });
+  assert.equal(asked, 0);
+  assert.equal(snippetLines('a\nb\nc', spans, 2).truncated, true);
+  assert.equal(asked, 1);
+});

@@ -51,6 +51,12 @@ interface Cand {
   fused: number;
 }
 
+/**
+ * Milliseconds on the monotonic clock, for `tookMs`. Not `performance.now()`: the `performance` global
+ * loads `perf_hooks` on first use, about a millisecond of a one-shot `loci search` (issue 12).
+ */
+const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+
 const maxIso = (a: string | undefined, b: string) => (a !== undefined && a > b ? a : b);
 const minIso = (a: string | undefined, b: string) => (a !== undefined && a < b ? a : b);
 
@@ -62,7 +68,7 @@ function check(name: string, v: number, min: number, max: number): void {
 
 /** Hybrid search (see the module comment). */
 export async function searchHybrid(deps: HybridDeps, query: string, opts: SearchOptions = {}): Promise<SearchResult> {
-  const t0 = performance.now();
+  const t0 = nowMs();
   const p = { ...HYBRID_DEFAULTS, ...deps.params };
   const limit = opts.limit ?? 10;
   check('limit', limit, 1, 100);
@@ -386,5 +392,5 @@ async function finish(
     hits.push(h);
   }
   await attachContext(deps.store, hits, context);
-  return { query, tokens, hits, signals, ...(fallback ? { fallback } : {}), tookMs: performance.now() - t0 };
+  return { query, tokens, hits, signals, ...(fallback ? { fallback } : {}), tookMs: nowMs() - t0 };
 }

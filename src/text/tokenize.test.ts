@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { queryTokens, searchColumn, tokenize } from './tokenize.js';
+import { isStopword, queryTokens, searchColumn, tokenize } from './tokenize.js';
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
@@ -83,4 +83,32 @@ test('property: searchColumn (cached runs) equals the joined tokens, stemmed or 
   );
   assert.equal(searchColumn('— … ›'), '');
   assert.equal(searchColumn('runningServer — running'), 'runningserv run server run');
+});
+
+test('property: queries split ASCII text as the Unicode word pattern does, on any text', () => {
+  const reference = (q: string) => {
+    const all: string[] = [];
+    const kept: string[] = [];
+    for (const m of q.matchAll(WORD)) {
+      const t = tokenize(m[0]);
+      all.push(...t);
+      if (!isStopword(m[0])) kept.push(...t);
+    }
+    return [...new Set(kept.length ? kept : all)];
+  };
+  const part = fc.constantFrom(
+    'Why',
+    'the',
+    'openPalace',
+    'HTTPServer',
+    'redis',
+    'x9',
+    '2024',
+    'drawer_id',
+    ' ',
+    '-',
+    '?',
+  );
+  const ascii = fc.array(fc.oneof(part, fc.string()), { maxLength: 20 }).map((p) => p.join(' '));
+  fc.assert(fc.property(fc.oneof(ascii, fc.string()), (q) => assert.deepEqual(queryTokens(q), reference(q))));
 });

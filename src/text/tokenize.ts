@@ -20,14 +20,24 @@ interface TokenizeOptions {
   stem?: boolean;
 }
 
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]/u;
-const CJK_RUNS = new RegExp(
-  String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+|` +
-    String.raw`[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+`,
-  'gu',
-);
-const HAN = /\p{Script=Han}/u;
+/**
+ * The patterns with Unicode classes, built on first use: V8 parses a pattern literal when its module
+ * loads, ~0.5 ms each for these classes, and ASCII text (most queries) needs none of them (issue 12).
+ */
+let unicode: { WORD: RegExp; CJK: RegExp; CJK_RUNS: RegExp; HAN: RegExp } | undefined;
+const patterns = () =>
+  (unicode ??= {
+    WORD: new RegExp(String.raw`[\p{L}\p{N}\p{M}]+`, 'gu'),
+    CJK: new RegExp(String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]`, 'u'),
+    CJK_RUNS: new RegExp(
+      String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+|` +
+        String.raw`[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc]+`,
+      'gu',
+    ),
+    HAN: new RegExp(String.raw`\p{Script=Han}`, 'u'),
+  });
+/** The words of `WORD` in ASCII text: runs of ASCII letters and digits. */
+const ASCII_WORD = /[A-Za-z0-9]+/g;
 const NON_ASCII = /[^\x00-\x7f]/;
 const CAMEL = /[a-z][A-Z]|[A-Z][A-Z][a-z]/;
 const CAMEL_PARTS = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g;
@@ -59,7 +69,7 @@ function pushCjk(run: string, out: string[]): void {
   let start = -1;
   const chars = Array.from(run);
   for (let i = 0; i <= chars.length; i++) {
-    const isHan = i < chars.length && HAN.test(chars[i]!);
+    const isHan = i < chars.length && patterns().HAN.test(chars[i]!);
     if (isHan && start < 0) start = i;
     if (!isHan && start >= 0) {
       for (let j = start; j + 1 < i; j++) out.push(chars[j]! + chars[j + 1]!);
@@ -69,7 +79,8 @@ function pushCjk(run: string, out: string[]): void {
 }
 
 function pushWord(raw: string, out: string[], stem: boolean): void {
-  if (NON_ASCII.test(raw) && CJK.test(raw)) {
+  if (NON_ASCII.test(raw) && patterns().CJK.test(raw)) {
+    const { WORD, CJK, CJK_RUNS } = patterns();
     for (const m of raw.normalize('NFKC').matchAll(CJK_RUNS)) {
       const part = m[0];
       if (CJK.test(part)) pushCjk(part, out);
@@ -115,7 +126,7 @@ function tokenizeFast(text: string, out: string[], stem: boolean): void {
     }
     const raw = text.slice(start, i);
     if (wide) {
-      for (const m of raw.matchAll(WORD)) pushWord(m[0], out, stem);
+      for (const m of raw.matchAll(patterns().WORD)) pushWord(m[0], out, stem);
       continue;
     }
     const w = upper ? raw.toLowerCase() : raw;
@@ -206,7 +217,7 @@ export function queryTokens(query: string, opts?: TokenizeOptions): string[] {
   const all: string[] = [];
   const kept: string[] = [];
   const stem = opts?.stem ?? true;
-  for (const m of query.matchAll(WORD)) {
+  for (const m of query.matchAll(NON_ASCII.test(query) ? patterns().WORD : ASCII_WORD)) {
     const before = all.length;
     pushWord(m[0], all, stem);
     const isStop = STOPWORDS.has(foldWord(m[0]));

@@ -32,6 +32,19 @@ describe('start-up bundles', { skip }, () => {
     );
   });
 
+  it('make loci search one file whose dynamic imports are modules of the tsc output', () => {
+    const inputs = JSON.parse(readFileSync(join(bundle, 'inputs.json'), 'utf8')) as Record<string, string[]>;
+    assert.ok(inputs['search.js']!.includes('dist/cli/search-main.js'));
+    assert.ok(inputs['search.js']!.includes('dist/search/hybrid.js'));
+    const text = readFileSync(join(bundle, 'search.js'), 'utf8');
+    const dynamic = [...text.matchAll(/\bimport\("([^"]+)"\)/g)].map((m) => m[1]!);
+    assert.ok(dynamic.length > 0);
+    for (const d of dynamic) {
+      assert.match(d, /^\.\.\//, `${d} leaves dist/bundle`);
+      assert.ok(existsSync(join(bundle, d)), `${d} is a tsc module`);
+    }
+  });
+
   it('run `loci --help` from the CLI bundle, loading no library module', () => {
     const r = modulesLoaded([BIN, '--help'], { env: { ...process.env, NO_COLOR: '1' } });
     assert.equal(r.status, 0, r.stderr);

@@ -91,29 +91,32 @@ async function run(words: string[], o: SearchFlags, ctx: CliContext): Promise<vo
   }
   if (res.fallback && o.explain) ctx.io.stdout(c.yellow(`note: ${res.fallback}\n`));
   const tokens = new Set(res.tokens);
+  // The listing is written at once, and the matched words are looked for only where they are used
+  // (the snippet of a drawer longer than 8 lines, highlighting on a terminal).
+  let out = '';
   res.hits.forEach((h, i) => {
     const where = h.source ? `${h.source}${h.lines ? `:${h.lines[0]}-${h.lines[1]}` : ''}` : '(no source)';
-    ctx.io.stdout(
+    out +=
       `${c.bold(`${i + 1}.`)} ${c.cyan(`${h.wing}/${h.room}`)}  ${where}  ${c.dim(h.id)}  ` +
-        `${c.dim(`score ${h.score.toFixed(3)}`)}` +
-        `${h.contentDate ? c.dim(`  ${h.contentDate.slice(0, 10)}`) : ''}\n`,
-    );
-    const spans = matchSpans(h.text, tokens);
-    const snip = o.full ? { text: h.text, truncated: false } : snippetLines(h.text, spans, 8);
+      `${c.dim(`score ${h.score.toFixed(3)}`)}` +
+      `${h.contentDate ? c.dim(`  ${h.contentDate.slice(0, 10)}`) : ''}\n`;
+    const snip = o.full
+      ? { text: h.text, truncated: false }
+      : snippetLines(h.text, () => matchSpans(h.text, tokens), 8);
     const shown = ctx.io.isTTY
       ? highlight(snip.text, matchSpans(snip.text, tokens), '\x1b[1;33m', '\x1b[0m')
       : snip.text;
-    ctx.io.stdout(shown.replace(/^/gm, '   ') + (snip.truncated ? c.dim('\n   …') : '') + '\n');
+    out += shown.replace(/^/gm, '   ') + (snip.truncated ? c.dim('\n   …') : '') + '\n';
     if (h.explain) {
       const parts = Object.entries(h.explain.signals).map(
         ([k, v]) => `${k} rank ${v.rank ?? '-'} score ${v.score?.toFixed(3) ?? '-'} +${v.contribution.toFixed(4)}`,
       );
-      ctx.io.stdout(c.magenta(`   explain: ${parts.join(' | ')} = ${h.explain.fused.toFixed(4)}\n`));
+      out += c.magenta(`   explain: ${parts.join(' | ')} = ${h.explain.fused.toFixed(4)}\n`);
     }
-    for (const n of h.context ?? [])
-      ctx.io.stdout(c.dim(`   ┆ [${n.chunkIndex}] ${n.text.split('\n')[0]!.slice(0, 120)}\n`));
-    ctx.io.stdout('\n');
+    for (const n of h.context ?? []) out += c.dim(`   ┆ [${n.chunkIndex}] ${n.text.split('\n')[0]!.slice(0, 120)}\n`);
+    out += '\n';
   });
+  ctx.io.stdout(out);
 }
 
 /** `loci search` without commander: the plain argv forms (see `cli/argv.ts`). */

@@ -41,3 +41,24 @@ test('a connection has its busy timeout, WAL, foreign keys, its cache and temp s
   assert.equal(ro.pragma('foreign_keys', { simple: true }), 1);
   ro.close();
 });
+
+test('opening reads the application id and schema version at once: foreign and newer databases are refused', async () => {
+  const { default: Database } = await import('better-sqlite3');
+  const foreign = new Database(join(dir, 'foreign.db'));
+  foreign.exec('PRAGMA application_id = 42; CREATE TABLE t (x)');
+  foreign.close();
+  assert.throws(
+    () => openDatabase(join(dir, 'foreign.db')),
+    (e: { code?: string }) => e.code === 'DB_FOREIGN',
+  );
+  const newer = openDatabase(join(dir, 'newer.db'));
+  newer.exec('PRAGMA user_version = 99');
+  newer.close();
+  assert.throws(
+    () => openDatabase(join(dir, 'newer.db')),
+    (e: { code?: string }) => e.code === 'DB_TOO_NEW',
+  );
+  const fresh = openDatabase(join(dir, 'fresh.db'));
+  assert.equal(fresh.pragma('application_id', { simple: true }), 0x4c4f4349);
+  fresh.close();
+});

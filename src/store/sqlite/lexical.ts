@@ -19,6 +19,8 @@
  *      read as row ids — without term frequency or length normalisation;
  *    - a drawer's score is its exact all-terms score when it has one, else the sum of the other
  *      two parts. Terms beyond the budgets only count through the `AND` part.
+ *    A common term found in no more drawers than the `AND` query returned is in those drawers alone
+ *    (each has every term): its row ids are theirs, and are not read again.
  *    A query whose only useful term is common is ranked by that term's presence, newest first.
  * The approximation and its limits are documented in ARCHITECTURE.md ("Search").
  *
@@ -52,31 +54,14 @@ interface LexicalBudgets {
 
 const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
-/** Parses "12,15,99" into numbers without intermediate strings. */
-function parseIds(s: string): number[] {
-  const out: number[] = [];
-  if (!s) return out;
-  let v = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 44) {
-      out.push(v);
-      v = 0;
-    } else v = v * 10 + c - 48;
-  }
-  out.push(v);
-  return out;
-}
-
-/** Parses "12:3.5,15:1.25" into [rowid, score] pairs. */
-function parsePairs(s: string): [number, number][] {
-  const out: [number, number][] = [];
-  if (!s) return out;
-  for (const part of s.split(',')) {
-    const i = part.indexOf(':');
-    out.push([Number(part.slice(0, i)), Number(part.slice(i + 1))]);
-  }
-  return out;
+/**
+ * The numbers of a list SQLite built with `group_concat` ("12,15,99"; "12,3.5,15,1.25" for row ids
+ * and scores), read by the JSON parser: native code, where a loop over the characters would run in
+ * the interpreter of a one-shot process (`loci search`, a hook). A decimal is read to the same double
+ * as `Number()` reads it.
+ */
+function numbers(s: string | null): number[] {
+  return s ? (JSON.parse(`[${s}]`) as number[]) : [];
 }
 
 /** Dense score accumulator over row ids (no hashing), with top-k selection. */
@@ -93,6 +78,10 @@ class Accumulator {
   }
   addAll(rids: readonly number[], w: number): void {
     for (const r of rids) this.add(r, w);
+  }
+  /** Adds each score of a flat list of row ids and scores (see `scored`). */
+  addPairs(pairs: readonly number[]): void {
+    for (let i = 0; i < pairs.length; i += 2) this.add(pairs[i]!, pairs[i + 1]!);
   }
   get size(): number {
     return this.touched.length;
@@ -139,7 +128,7 @@ export function createLexicalSearcher(
       // Row ids and scores come back as one string built in C (group_concat): marshalling rows one by
       // one into JavaScript costs three times more than FTS5's own work.
       rowids: 'SELECT group_concat(rowid) FROM drawers_fts WHERE drawers_fts MATCH ?',
-      scored: "SELECT group_concat(rowid || ':' || (-rank)) FROM drawers_fts WHERE drawers_fts MATCH ?",
+      scored: "SELECT group_concat(rowid || ',' || (-rank)) FROM drawers_fts WHERE drawers_fts MATCH ?",
       maxRid: 'SELECT max(rid) FROM drawers',
       changes: 'SELECT total_changes()',
       dataVersion: 'PRAGMA data_version',
@@ -155,8 +144,9 @@ export function createLexicalSearcher(
     }
     return (s.df.get(term) as number | undefined) ?? 0;
   };
-  const rowids = (term: string): number[] => parseIds((s.rowids.get(quote(term)) as string | null) ?? '');
-  const scored = (match: string): [number, number][] => parsePairs((s.scored.get(match) as string | null) ?? '');
+  const rowids = (term: string): number[] => numbers(s.rowids.get(quote(term)) as string | null);
+  /** Row ids and their scores, flat: rid, score, rid, score… */
+  const scored = (match: string): number[] => numbers(s.scored.get(match) as string | null);
   const maxRid = () => s.maxRid.get() as number;
   /** The scored row ids of the last query's terms, and the database state they were read in. */
   let last: { key: string; state: string; acc: Accumulator; fallback: string[] } | undefined;
@@ -249,7 +239,7 @@ export function createLexicalSearcher(
     if (total <= budgets.selective) {
       if (!isEmptyFilter(filter)) return { hits: exactRanked(matchExpression(terms.map((x) => x.t)), filter, limit) };
       const acc = new Accumulator(maxRid());
-      for (const [rid, sc] of scored(matchExpression(terms.map((x) => x.t)))) acc.add(rid, sc);
+      acc.addPairs(scored(matchExpression(terms.map((x) => x.t))));
       return { acc, fallback: [], small: true };
     }
 
@@ -263,7 +253,15 @@ export function createLexicalSearcher(
       return { acc, fallback: [rare.t] };
     }
 
-    const exact: [number, number][] = useful.length >= 2 ? scored(useful.map((x) => quote(x.t)).join(' AND ')) : [];
+    const exact = useful.length >= 2 ? scored(useful.map((x) => quote(x.t)).join(' AND ')) : [];
+    // Drawers with every useful term. A term in no more drawers than these is in these alone (each of
+    // them has it): its row ids are theirs, so they are not read again (words always said together).
+    const everyTerm = useful.length >= 2 ? exact.length / 2 : -1;
+    const addTerm = (t: string, df: number) => {
+      const w = idf(df);
+      if (df === everyTerm) for (let j = 0; j < exact.length; j += 2) partial.add(exact[j]!, w);
+      else partial.addAll(rowids(t), w);
+    };
     const partial = new Accumulator(maxRid());
     const selective: string[] = [];
     let spent = 0;
@@ -272,21 +270,21 @@ export function createLexicalSearcher(
       selective.push(useful[i]!.t);
       spent += useful[i]!.df;
     }
-    if (selective.length) for (const [rid, sc] of scored(matchExpression(selective))) partial.add(rid, sc);
+    if (selective.length) partial.addPairs(scored(matchExpression(selective)));
     let commonSpent = 0;
     for (; i < useful.length; i++) {
       const { t, df } = useful[i]!;
       if (df > budgets.commonMaxShare * N || commonSpent + df > budgets.common) {
         if (selective.length === 0 && commonSpent === 0) {
           // A single common useful term: presence, newest first (an exact scan would cost df µs).
-          partial.addAll(rowids(t), idf(df));
+          addTerm(t, df);
         }
         break;
       }
-      partial.addAll(rowids(t), idf(df));
+      addTerm(t, df);
       commonSpent += df;
     }
-    for (const [rid, sc] of exact) partial.raise(rid, sc);
+    for (let j = 0; j < exact.length; j += 2) partial.raise(exact[j]!, exact[j + 1]!);
     return { acc: partial, fallback: useful.map((x) => x.t) };
   }
 }
