@@ -4,8 +4,8 @@
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { fsError } from './errors.js';
+import { randomHex } from './light-hash.js';
 
 /**
  * Atomically replaces `path` with `data`. Readers see either the old or the new content, never a
@@ -26,7 +26,7 @@ export function writeFileAtomic(
   } catch (e) {
     throw fsError(e, dir, 'create');
   }
-  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${basename(path)}.${randomHex(12)}.tmp`);
   let fd: number | undefined;
   try {
     fd = openSync(tmp, 'wx', mode);

@@ -12,12 +12,13 @@
  * (`run.ts`). Keep this list to leaf modules of `core`, plus the one light function of the
  * `wakeup` capability a cached `session-start` needs ({@link cachedWakeUpText}: its module and
  * `wakeup/wake-render.ts` import only node built-ins and leaf `core` modules; going through the
- * `wakeup` door would load one more module on every hook).
+ * `wakeup` door would load one more module on every hook). File names are hashed and randomised by
+ * `core/light-hash.ts`, so no hook that only queues or reads its cache loads `node:crypto` (~5 ms).
  */
 export { writeFileAtomic } from '../core/fs-safe.js';
 export { createError, fsError, isLociError, type ErrorCode } from '../core/errors.js';
 export { resolveHome, homePaths, readSettings, processEnv, type Env, type LociSettings } from '../core/env.js';
-export { sha256 } from '../core/hash.js';
+export { sha256Hex as sha256, randomHex } from '../core/light-hash.js';
 export { countWords } from '../core/words.js';
 export { pidAlive } from '../core/process.js';
 export type { Logger, LogLevel } from '../core/logger.js';

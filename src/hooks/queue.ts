@@ -20,8 +20,16 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomBytes } from 'node:crypto';
-import { fsError, homePaths, pidAlive, processEnv, writeFileAtomic, type Env, type Logger } from './light-core.js';
+import {
+  fsError,
+  homePaths,
+  pidAlive,
+  processEnv,
+  randomHex,
+  writeFileAtomic,
+  type Env,
+  type Logger,
+} from './light-core.js';
 import type { HookEvent } from './protocol.js';
 
 /** An archive request. */
@@ -80,7 +88,7 @@ export function enqueue(home: string, job: Omit<ArchiveJob, 'v' | 'createdAt' | 
   const full: ArchiveJob = { v: 1, ...job, createdAt: new Date().toISOString(), attempts: 0 };
   const file = join(
     homePaths(home).queue,
-    `${String(Date.now()).padStart(14, '0')}-${process.pid}-${randomBytes(4).toString('hex')}.json`,
+    `${String(Date.now()).padStart(14, '0')}-${process.pid}-${randomHex(8)}.json`,
   );
   writeFileAtomic(file, `${JSON.stringify(full)}\n`, 0o600);
   return file;

@@ -19,7 +19,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/fs-safe.js';
-import { sha256 } from '../core/hash.js';
+import { sha256Hex as sha256 } from '../core/light-hash.js';
 import { homePaths } from '../core/env.js';
 import {
   CHARS_PER_TOKEN,

@@ -5,7 +5,8 @@
  * answered in the hook process (no warm server) loads the doors recall needs — not the miners, the embedders, the
  * providers, the MCP server, the CLI or the knowledge graph (the tunnels recall follows are read without it), nor
  * the `yaml` package for simple memory files. Neither recall nor a computed wake-up initialises ICU (collation,
- * number formats: ~30–50 ms of CPU on the first call). Needs `npm run build`.
+ * number formats: ~30–50 ms of CPU on the first call); the archiving events and a cached session-start do not load
+ * `node:crypto` (~5 ms). Needs `npm run build`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -18,6 +19,12 @@ import { modulesLoaded } from '../helpers/modules.js';
 import { ROOT } from '../helpers/cli.js';
 
 const skip = NEEDS_BUILD;
+
+/** Prints `CRYPTO` on stderr at exit when the process loaded `node:crypto`. */
+const CRYPTO_PROBE = `process.on('exit', () => {
+  if (process.moduleLoadList.includes('NativeModule crypto')) process.stderr.write('CRYPTO\\n');
+});
+`;
 
 /** Prints `ICU <entry>` on stderr when the process first calls an entry point that initialises ICU. */
 const ICU_PROBE = `const seen = new Set();
@@ -37,6 +44,18 @@ for (const k of ['Collator', 'NumberFormat', 'DateTimeFormat', 'PluralRules', 'R
   });
 }
 `;
+
+/** Runs `fn` with the `--import` arguments of a probe module holding `source`. */
+function withProbe(source: string, fn: (pre: string[]) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'loci-probe-'));
+  try {
+    const probe = join(dir, 'probe.mjs');
+    writeFileSync(probe, source);
+    fn(['--import', pathToFileURL(probe).href]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 function loaded(w: HookWorld, event: string, fixture: string, patch: Record<string, unknown> = {}, pre: string[] = []) {
   const r = modulesLoaded([...pre, HOOK_MAIN, event], {
@@ -90,24 +109,32 @@ describe('hook start-up', { skip }, () => {
     );
   });
 
-  it('recall and a computed wake-up never initialise ICU (no localeCompare, toLocaleString or Intl)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loci-icu-'));
-    try {
-      const probe = join(dir, 'icu.mjs');
-      writeFileSync(probe, ICU_PROBE);
-      const pre = ['--import', pathToFileURL(probe).href];
+  it('recall and a computed wake-up never initialise ICU (no localeCompare, toLocaleString or Intl)', () =>
+    withProbe(ICU_PROBE, (pre) => {
       const prompt = { prompt: 'how did we handle the rate limit login redis window decision?' };
       const recall = loaded(w, 'user-prompt-submit', 'user-prompt-submit.json', prompt, pre);
       assert.match(recall.stdout, /UserPromptSubmit/, 'it answered');
       assert.doesNotMatch(recall.stderr, /ICU/);
       // No cache entry: the wake-up is computed in the hook process.
       rmSync(join(w.home, 'cache', 'wake-up'), { recursive: true, force: true });
-      const wake = () => loaded(w, 'session-start', 'session-start.json', {}, pre);
-      const computed = wake();
+      const computed = loaded(w, 'session-start', 'session-start.json', {}, pre);
       assert.match(computed.stdout, /SessionStart/, 'it answered');
       assert.doesNotMatch(computed.stderr, /ICU/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
+
+  it('the archiving events and a cached session-start never load node:crypto', () =>
+    withProbe(CRYPTO_PROBE, (pre) => {
+      rmSync(join(w.home, 'cache', 'wake-up'), { recursive: true, force: true });
+      const computed = loaded(w, 'session-start', 'session-start.json', {}, pre); // then cached
+      assert.match(computed.stdout, /SessionStart/);
+      assert.match(computed.stderr, /CRYPTO/, 'the probe sees a process that loads it (not vacuous)');
+      for (const [event, fixture] of [
+        ['session-start', 'session-start.json'],
+        ['stop', 'stop.json'],
+        ['pre-compact', 'pre-compact.json'],
+        ['post-compact', 'post-compact.json'],
+        ['session-end', 'session-end.json'],
+      ] as const)
+        assert.doesNotMatch(loaded(w, event, fixture, {}, pre).stderr, /CRYPTO/, event);
+    }));
 });

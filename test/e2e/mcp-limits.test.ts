@@ -94,7 +94,7 @@ describe('oversized MCP arguments (built bin, SDK client over stdio)', { skip },
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('every text argument of every tool: twice the largest maxLength gets a short one-line isError result', async () => {
+  test('every text argument of every tool: twice the largest maxLength gets a one-line isError', async () => {
     const { tools } = await client.listTools();
     let checked = 0;
     for (const tool of tools) {

@@ -65,7 +65,7 @@ test('a palace of schema 4 gets the room sizes index when it next opens', async 
   db.close();
 });
 
-test('opening a store prepares no statement and builds no vocabulary table; a search prepares what it runs', async () => {
+test('opening prepares no statement and builds no vocabulary table; a search prepares what it runs', async () => {
   const path = join(dir, 'lazy.db');
   const db = openDatabase(path);
   const seen = recordPrepares(db);

@@ -42,7 +42,7 @@ test('a connection has its busy timeout, WAL, foreign keys, its cache and temp s
   ro.close();
 });
 
-test('opening reads the application id and schema version at once: foreign and newer databases are refused', async () => {
+test('one read of application id and schema version: foreign and newer databases are refused', async () => {
   const { default: Database } = await import('better-sqlite3');
   const foreign = new Database(join(dir, 'foreign.db'));
   foreign.exec('PRAGMA application_id = 42; CREATE TABLE t (x)');

@@ -8,22 +8,41 @@ import { openDatabase } from './driver.js';
 import { createSqliteStore } from './drawer-store.js';
 import { createLexicalSearcher } from './lexical.js';
 
-test('budgeted BM25 matches exact ranking at the top and still finds drawers with only common terms', async () => {
+/** Runs `fn` on a fresh palace database holding `docs`, removed afterwards. */
+async function withDb(
+  docs: { wing: string; room: string; text: string }[],
+  fn: (db: ReturnType<typeof openDatabase>, store: ReturnType<typeof createSqliteStore>, path: string) => Promise<void>,
+): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'loci-lex-'));
   try {
     const path = join(dir, 'p.db');
     const db = openDatabase(path);
     const store = createSqliteStore(db, { path });
-    const docs = [];
-    for (let i = 0; i < 300; i++) {
-      const words = ['filler', `w${i}`];
-      if (i % 3 === 0) words.push('common');
-      if (i % 5 === 0) words.push('frequent');
-      if (i === 7 || i === 42) words.push('rare');
-      docs.push({ wing: 'w', room: i % 2 ? 'odd' : 'even', text: words.join(' ') });
-    }
-    docs.push({ wing: 'w', room: 'odd', text: 'common frequent together only' });
     await store.put(docs);
+    await fn(db, store, path);
+    await store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** 300 drawers: `filler`, `w<i>`, and `common` / `frequent` / `rare` in every 3rd / 5th / `rareEvery`-th. */
+function corpus(rareEvery: (i: number) => boolean, wing: (i: number) => string = () => 'w') {
+  const docs = [];
+  for (let i = 0; i < 300; i++) {
+    const words = ['filler', `w${i}`];
+    if (i % 3 === 0) words.push('common');
+    if (i % 5 === 0) words.push('frequent');
+    if (rareEvery(i)) words.push('rare');
+    docs.push({ wing: wing(i), room: i % 2 ? 'odd' : 'even', text: words.join(' ') });
+  }
+  return docs;
+}
+
+test('budgeted BM25 matches exact ranking at the top and still finds drawers with only common terms', async () => {
+  const docs = corpus((i) => i === 7 || i === 42);
+  docs.push({ wing: 'w', room: 'odd', text: 'common frequent together only' });
+  await withDb(docs, async (db) => {
     const exact = createLexicalSearcher(db);
     const tight = createLexicalSearcher(db, { selective: 5, common: 1000, commonMaxShare: 0.5 });
     const q = ['rare', 'common', 'frequent'];
@@ -34,27 +53,15 @@ test('budgeted BM25 matches exact ranking at the top and still finds drawers wit
     assert.ok(onlyCommon.length > 100, 'drawers with only common terms are found');
     const filtered = tight(q, { room: 'odd' }, 5);
     assert.ok(filtered.length > 0 && filtered.every((h) => h.room === 'odd'));
-    await store.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('the same words searched again (other filter or limit, after a write) give what a fresh search does', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'loci-lex-'));
-  try {
-    const path = join(dir, 'p.db');
-    const db = openDatabase(path);
-    const store = createSqliteStore(db, { path });
-    const docs = [];
-    for (let i = 0; i < 300; i++) {
-      const words = ['filler', `w${i}`];
-      if (i % 3 === 0) words.push('common');
-      if (i % 5 === 0) words.push('frequent');
-      if (i % 7 === 0) words.push('rare');
-      docs.push({ wing: i % 4 ? 'other' : 'mine', room: i % 2 ? 'odd' : 'even', text: words.join(' ') });
-    }
-    await store.put(docs);
+  const docs = corpus(
+    (i) => i % 7 === 0,
+    (i) => (i % 4 ? 'other' : 'mine'),
+  );
+  await withDb(docs, async (db, store, path) => {
     const budgets = { selective: 5, common: 1000, commonMaxShare: 0.5 };
     const kept = createLexicalSearcher(db, budgets);
     const fresh = (...a: Parameters<typeof kept>) => createLexicalSearcher(db, budgets)(...a);
@@ -75,10 +82,7 @@ test('the same words searched again (other filter or limit, after a write) give 
     await otherStore.close();
     for (const c of calls) assert.deepEqual(kept(...c), fresh(...c));
     assert.equal(kept(q, { wing: ['mine'] }, 1)[0]?.room, 'even', 'the other connection’s drawer leads');
-    await store.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 /**
