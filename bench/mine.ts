@@ -1,7 +1,7 @@
 /**
  * Mining efficiency as whole processes, against the minimal FTS5 script, in one run.
  * Usage: npm run bench -- mine [--mb 100] [--transcripts-mb 30] [--runs 1] [--no-kg] [--before BIN] [--keep]
- *   [--inputs-only]
+ *   [--inputs-only] [--remine-runs N]
  * (needs `npm run build`: `bin/loci.js` runs from dist/).
  *
  * Inputs, built in a temp folder (never committed):
@@ -15,7 +15,7 @@
  * auto mode, knowledge-graph extraction on, no embedder; `--no-kg` adds a run with
  * `LOCI_KG_EXTRACT=0`; `--before <path to another checkout's bin/loci.js>` adds that build, e.g. the
  * commit before a change, as `loci_before`, in the same alternation). Then `loci mine` again on the
- * unchanged project tree (both builds).
+ * unchanged project tree (both builds; `--remine-runs`, default max(3, runs), times each, alternated).
  * CPU time is the child's user + system time (every thread: main and workers), read with bash's
  * `times` after the child exits. Reported: MB per CPU-second (MB = 1e6 bytes of input files) and
  * the ratio loci / floor. Prints one JSON document. `--inputs-only` builds the inputs, prints where
@@ -320,7 +320,9 @@ function remineOf(bin: string) {
   return { home, cpu: [] as number[], summary: {} as Record<string, unknown> };
 }
 const remines = new Map([['loci', remineOf(BIN)], ...(before ? [['loci_before', remineOf(before)] as const] : [])]);
-for (let i = 0; i < Math.max(3, runs); i++) {
+// Re-mines are small numbers (0.4-0.7 CPU-s, ±20 % between samples on a shared VM): `--remine-runs` takes more.
+const remineRuns = Number(arg('remine-runs', String(Math.max(3, runs))));
+for (let i = 0; i < remineRuns; i++) {
   for (const [label, e] of remines) {
     const r = lociRun(tree, e.home, {}, label === 'loci' ? BIN : before!);
     e.cpu.push(r.cpu);

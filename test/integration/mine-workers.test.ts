@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemoryStore, mineAuto, mineProject, openPalace, type MemoryStore } from '../../src/internal.js';
 import { tempDir } from '../helpers/cli.js';
@@ -96,6 +97,35 @@ test('auto mode lists the stored sources once per run (discovery and project min
     assert.equal(again.filesUnchanged, 20);
     // Project files only: their stamps, listed once; no full state is listed.
     assert.deepEqual({ stamps, lists }, { stamps: 1, lists: 0 });
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('auto mode: a project file over maxFileBytes is skipped as too large, a conversation of any size is mined', async () => {
+  const t = tempDir();
+  try {
+    const dir = join(t.dir, 'tree');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'small.md'), '# small\n\nA short note about the cache.\n');
+    writeFileSync(join(dir, 'big.md'), `# big\n\n${'A long line about the index. '.repeat(40)}\n`);
+    const turns = [
+      { type: 'user', message: { role: 'user', content: 'How do I rebuild the index? '.repeat(20) } },
+      { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Run the rebuild.' }] } },
+    ];
+    writeFileSync(join(dir, 'session.jsonl'), turns.map((x) => JSON.stringify({ ...x, sessionId: 's1' })).join('\n'));
+    const store = createMemoryStore();
+    const s = await mineAuto(store, dir, { maxFileBytes: 400, workers: 0 });
+    assert.equal(s.skipped['too-large'], 1);
+    assert.deepEqual(
+      s.skippedFiles.filter((f) => f.reason === 'too-large').map((f) => f.path),
+      [join(dir, 'big.md')],
+    );
+    // The transcript (over 400 bytes too) goes to the conversation miner, which has no size limit.
+    assert.equal(s.filesMined, 2);
+    const again = await mineAuto(store, dir, { maxFileBytes: 400, workers: 0 });
+    assert.equal(again.filesUnchanged, 2);
+    assert.equal(again.skipped['too-large'], 1);
   } finally {
     t.cleanup();
   }

@@ -477,7 +477,16 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       const rows = wrap(
         () => s.sourceStamps.raw().all(...stampBounds(under)) as [string, string, string, number, number, string][],
       );
-      return rows.map((t) => ({ source: t[0], wing: t[1], kind: t[2], size: t[3], mtimeMs: t[4], config: t[5] }));
+      // A tree's rows share their wing, kind and settings: one string each is kept (the row's copies die young).
+      let wing = '';
+      let kind = '';
+      let config = '';
+      return rows.map((t) => {
+        if (t[1] !== wing) wing = t[1];
+        if (t[2] !== kind) kind = t[2];
+        if (t[5] !== config) config = t[5];
+        return { source: t[0], wing, kind, size: t[3], mtimeMs: t[4], config };
+      });
     },
 
     async touchSource(state) {
