@@ -102,7 +102,7 @@ test('auto mode lists the stored sources once per run (discovery and project min
   }
 });
 
-test('auto mode: a project file over maxFileBytes is skipped as too large, a conversation of any size mined', async () => {
+test('auto mode: a project file over maxFileBytes is skipped, a conversation of any size is mined', async () => {
   const t = tempDir();
   try {
     const dir = join(t.dir, 'tree');
