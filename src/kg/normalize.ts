@@ -47,6 +47,9 @@ export function entityKey(name: string): string {
     prev = s;
     s = s.replace(HONORIFIC, '').replace(LEADING_AT, '').trim();
   }
+  // A capital sigma lowercases by its neighbours (final ς before a non-letter, σ elsewhere): cased
+  // symbols removed above (🅐) may have been its neighbours, so fold it again in its final context.
+  if (!ASCII_ONLY.test(s)) s = s.toUpperCase().toLowerCase();
   return s.replace(/ +/g, '_');
 }
 
