@@ -24,53 +24,17 @@ import { TEXT_BYTES } from './migrations.js';
 import { sqliteFeed } from './feed.js';
 import { sqliteUsage } from './usage.js';
 import { lazyStatements } from './statements.js';
+import {
+  SOURCE_COLUMNS,
+  sourceOfTuple,
+  stampBounds,
+  stampsOfRows,
+  type SourceTuple,
+  type StampTuple,
+} from './source-rows.js';
 
 /** The columns of a drawer that re-mining a source compares (see `bySource`). */
 type ComparedRow = Omit<DrawerRow, 'source' | 'filed_at' | 'added_by' | 'content_hash' | 'index_extra' | 'text'>;
-
-/** The columns of `sources` in the order of {@link SourceTuple}. */
-const SOURCE_COLUMNS = 'source, wing, kind, root, size, mtime_ms, hash, offset, prefix_hash, config, state, mined_at';
-type SourceTuple = [
-  string,
-  string,
-  string,
-  string | null,
-  number,
-  number,
-  string,
-  number,
-  string | null,
-  string,
-  string,
-  string,
-];
-
-/** {@link toSource} of a row read as an array of {@link SOURCE_COLUMNS}. */
-function sourceOfTuple(t: SourceTuple): SourceState {
-  return {
-    source: t[0],
-    wing: t[1],
-    kind: t[2],
-    root: t[3],
-    size: t[4],
-    mtimeMs: t[5],
-    hash: t[6],
-    offset: t[7],
-    prefixHash: t[8],
-    config: t[9],
-    state: JSON.parse(t[10]) as Record<string, unknown>,
-    minedAt: t[11],
-  };
-}
-
-/**
- * The parameters of `sourceStamps`: `under` without a trailing separator, then the ranges of the paths below it
- * (after `/` comes `0`, after a backslash `]`: the primary key's binary order keeps each range one index scan).
- */
-function stampBounds(under: string): string[] {
-  const base = under.replace(/[\\/]+$/, '');
-  return [base, `${base}/`, `${base}0`, `${base}\\`, `${base}]`];
-}
 
 const ORDER_SQL: Record<NonNullable<ListOptions['order']>, string> = {
   filed: 'd.rid DESC',
@@ -474,19 +438,7 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     },
 
     async listSourceStamps(under) {
-      const rows = wrap(
-        () => s.sourceStamps.raw().all(...stampBounds(under)) as [string, string, string, number, number, string][],
-      );
-      // A tree's rows share their wing, kind and settings: one string each is kept (the row's copies die young).
-      let wing = '';
-      let kind = '';
-      let config = '';
-      return rows.map((t) => {
-        if (t[1] !== wing) wing = t[1];
-        if (t[2] !== kind) kind = t[2];
-        if (t[5] !== config) config = t[5];
-        return { source: t[0], wing, kind, size: t[3], mtimeMs: t[4], config };
-      });
+      return stampsOfRows(wrap(() => s.sourceStamps.raw().all(...stampBounds(under)) as StampTuple[]));
     },
 
     async touchSource(state) {
