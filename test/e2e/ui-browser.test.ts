@@ -21,6 +21,14 @@ import { buildUiPalace, type UiPalace } from '../helpers/ui-palace.js';
 import type { PalaceTree } from '../../src/ui/api-types.js';
 import { openPalace } from '../../src/internal.js';
 
+/** The page's globals inside a predicate that runs in the browser (the tests compile without the DOM types). */
+type PageGlobal = {
+  document: {
+    querySelector(selector: string): { textContent: string | null } | null;
+    activeElement: { id: string } | null;
+  };
+};
+
 const skip = browserSkip();
 
 /** Starts `loci ui --port 0` and resolves with its URL (the first stdout line). */
@@ -109,9 +117,14 @@ describe('loci ui in chromium', { skip }, () => {
   test('without a prompt the agents page asks for one instead of loading for ever', async () => {
     await page.goto(`${ui.origin}/agents`);
     await page.waitForSelector('.recall-hint');
-    await page.waitForFunction("!document.querySelector('main')?.textContent?.includes('loading…')", null, {
-      timeout: 15_000,
-    });
+    // Predicates are functions, never strings: the page's CSP forbids eval, which a string predicate needs.
+    await page.waitForFunction(
+      () => !(globalThis as unknown as PageGlobal).document.querySelector('main')?.textContent?.includes('loading…'),
+      null,
+      {
+        timeout: 15_000,
+      },
+    );
   });
 
   test('the status page shows the text size and says vectors on or off once', async () => {
@@ -139,7 +152,10 @@ describe('loci ui in chromium', { skip }, () => {
     assert.equal(first.length, 100);
     await page.click('.pager a.next');
     await page.waitForURL(/\/kg\?cursor=/);
-    await page.waitForFunction(`document.querySelector('ul.chips li a')?.textContent !== ${JSON.stringify(first[0])}`);
+    await page.waitForFunction(
+      (old) => (globalThis as unknown as PageGlobal).document.querySelector('ul.chips li a')?.textContent !== old,
+      first[0],
+    );
     const second = await page.locator('ul.chips li a').allTextContents();
     assert.ok(second.length > 0 && second.every((n) => !first.includes(n)), 'the next page holds other entities');
     const again = page.url();
@@ -185,7 +201,7 @@ describe('loci ui in chromium', { skip }, () => {
     await page.waitForSelector('nav.tree a.wing');
     await page.keyboard.press('/');
     await page.waitForURL(/\/search$/);
-    await page.waitForFunction('document.activeElement?.id === "q"');
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobal).document.activeElement?.id === 'q');
     await page.keyboard.type('jenkins');
     await page.waitForSelector('li.hit');
     await page.keyboard.press('ArrowDown');
