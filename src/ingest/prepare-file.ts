@@ -182,7 +182,7 @@ function toDrawers(
       indexExtra,
       prepared: {
         contentHash: ch,
-        search: searchColumn(`${c.text}\n${indexExtra}`),
+        search: searchColumn([c.text, indexExtra]),
         metadata: JSON.stringify(metadata),
       },
     };

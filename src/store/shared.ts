@@ -66,7 +66,7 @@ export function materializeRow(input: DrawerInput, filedAt: string, source = inp
     contentHash,
     metadataJson: p?.metadata ?? JSON.stringify(input.metadata ?? {}),
     text: input.text,
-    search: p?.search ?? searchColumn(input.indexExtra ? `${input.text}\n${input.indexExtra}` : input.text),
+    search: p?.search ?? searchColumn(input.indexExtra ? [input.text, input.indexExtra] : input.text),
   };
 }
 
@@ -84,7 +84,7 @@ export function prepareDrawer<T extends DrawerInput>(input: T): T {
     ...input,
     prepared: {
       contentHash: sha256(input.text),
-      search: searchColumn(input.indexExtra ? `${input.text}\n${input.indexExtra}` : input.text),
+      search: searchColumn(input.indexExtra ? [input.text, input.indexExtra] : input.text),
     },
   };
 }

@@ -85,6 +85,23 @@ test('property: searchColumn (cached runs) equals the joined tokens, stemmed or 
   assert.equal(searchColumn('runningServer — running'), 'runningserv run server run');
 });
 
+test('property: searchColumn of pieces equals searchColumn of the pieces joined by newlines', () => {
+  // Mining passes [text, indexExtra] instead of building `${text}\n${indexExtra}`; a run may end at a
+  // piece's last character (the scan must stop there, not read past the end).
+  const unit = fc.constantFrom(...'aZ9 _-.é認証모듈\nrunningServer'.split(''));
+  fc.assert(
+    fc.property(fc.array(fc.string({ unit, maxLength: 30 }), { minLength: 1, maxLength: 4 }), (pieces) => {
+      for (const stem of [true, false]) {
+        const want = tokenize(pieces.join('\n'), { stem }).join(' ');
+        assert.equal(searchColumn(pieces, { stem }), want);
+        assert.equal(searchColumn(pieces.join('\n'), { stem }), want);
+      }
+    }),
+    { numRuns: 500 },
+  );
+  assert.equal(searchColumn(['openPalace', 'src/a.ts']), 'openpalac open palac src a ts');
+});
+
 test('property: queries split ASCII text as the Unicode word pattern does, on any text', () => {
   const reference = (q: string) => {
     const all: string[] = [];

@@ -221,7 +221,7 @@ function chunkDrawers(
       metadata,
       text: c.text,
       ...(indexExtra ? { indexExtra } : {}),
-      prepared: { contentHash, search: searchColumn(indexExtra ? `${c.text}\n${indexExtra}` : c.text) },
+      prepared: { contentHash, search: searchColumn(indexExtra ? [c.text, indexExtra] : c.text) },
     });
   }
   if (!open) cur.next = n;
