@@ -164,6 +164,22 @@ function assignmentKind(key: string): string {
   return PASSWORD_WORDS.has(w[w.length - 1] ?? '') ? 'password' : 'secret';
 }
 
+/**
+ * {@link isSecretKey} of keys seen before: identifiers repeat (`tokenCache:` in every chunk of a file),
+ * and splitting a key into words (a regex replace, lower-casing, a split) cost more than the scan
+ * around it. The answer depends on the key alone; the memo is bounded.
+ */
+const SECRET_KEYS = new Map<string, boolean>();
+function secretKeyMemo(key: string): boolean {
+  let yes = SECRET_KEYS.get(key);
+  if (yes === undefined) {
+    yes = isSecretKey(key);
+    if (SECRET_KEYS.size >= 20_000) SECRET_KEYS.clear();
+    SECRET_KEYS.set(key, yes);
+  }
+  return yes;
+}
+
 /** Where a bare value ends. */
 function isValueEnd(c: number): boolean {
   // whitespace " ' ` , ; & ) } ] >
@@ -216,7 +232,7 @@ export function scanAssignments(text: string, hits: SecretHit[]): void {
     while (ks > 0 && ke - ks <= 80 && isKeyChar(text.charCodeAt(ks - 1))) ks--;
     if (ks === ke || ke - ks > 80) continue;
     const key = text.slice(ks, ke);
-    if (!KEYWORD.test(key) || !isSecretKey(key)) continue;
+    if (!KEYWORD.test(key) || !secretKeyMemo(key)) continue;
     let v = j + 1;
     while (text[v] === ' ' || text[v] === '\t') v++;
     const q = text[v];

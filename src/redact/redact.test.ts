@@ -48,6 +48,17 @@ describe('redactSecrets: the secrets corpus', () => {
 });
 
 describe('redactSecrets: rules', () => {
+  it('gives the same answers when keys repeat (the secret-key memo), over the whole corpus in both orders', () => {
+    const texts = [...SECRET_LINES.map((l) => l.text), ...CLEAN_LINES];
+    const first = texts.map((t) => redactSecrets(t));
+    const again = [...texts]
+      .reverse()
+      .map((t) => redactSecrets(t))
+      .reverse();
+    assert.deepEqual(again, first);
+    for (const l of SECRET_LINES) assert.equal(redactSecrets(l.text).count, 1, l.name);
+  });
+
   it('a token glued to a word, or cut short, is not a token', () => {
     const body = 'Zq8Lm2Xc9Vb4Nn7Aa1Ss5Dd3Ff6Gg0Hh2Jj4Kk';
     assert.equal(redactSecrets(j('x', 'gh', 'p_', body.slice(0, 36))).count, 0);
