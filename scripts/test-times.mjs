@@ -59,6 +59,8 @@ for (const { path, name: file } of units) {
   rows.push(row);
   const figures = `${row.cpu.toFixed(2).padStart(7)} cpu-s ${row.wall.toFixed(1).padStart(6)} s`;
   process.stderr.write(`${row.ok ? 'ok  ' : 'FAIL'} ${figures}  ${file}\n`);
+  // A failed unit's report, so that a failure seen once is not lost.
+  if (!row.ok) process.stderr.write(`${r.stdout.slice(-4000)}${r.stderr.slice(-2000)}\n`);
 }
 const total = rows.reduce((s, r) => s + r.cpu, 0);
 const wall = rows.reduce((s, r) => s + r.wall, 0);
