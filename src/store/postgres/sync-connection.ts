@@ -61,7 +61,7 @@ port.on('message', async (m) => {
       const rollback = /^\\s*(ROLLBACK|ABORT)\\s*;?\\s*$/i.test(m.sql);
       if (ENDS.test(m.sql)) inTx = false;
       if (rollback) answer({ rows: [], rowCount: 0 });
-      else answer({ error: { message: 'the connection was lost inside a transaction, which the server rolled back', code: '08006' } });
+      else answer({ error: { message: 'connection lost inside a transaction (rolled back)', code: '08006' } });
       return;
     }
     inTx = false;
