@@ -183,7 +183,7 @@ export function searchColumn(text: string | readonly string[], opts?: TokenizeOp
   return parts.join(' ');
 }
 
-/** `text.startsWith(key, at)`, inlined: a run is a few characters, the builtin's call costs more than comparing them. */
+/** `text.startsWith(key, at)`, inlined: a run is a few characters; the builtin's call costs more than they do. */
 function sameAt(text: string, at: number, key: string): boolean {
   for (let k = 0; k < key.length; k++) if (text.charCodeAt(at + k) !== key.charCodeAt(k)) return false;
   return true;
