@@ -2,9 +2,9 @@
  * @module test/e2e/bundle
  * The start-up bundles of `scripts/build-bundles.mjs` (issue 12, point 8): `npm run build` makes
  * `dist/bundle/cli.js`, `dist/bundle/hooks.js` and the entries of `loci search` and `loci mine`;
- * `bin/loci.js` and the installed hook entry `dist/hooks/main.js` run them; what they load stands for the same modules as the tsc output
- * (`--help` still no library module), and paths computed from `import.meta.url` in bundled code are
- * those of the tsc files. Needs `npm run build`.
+ * `bin/loci.js` and the installed hook entry `dist/hooks/main.js` run them; what they load stands for
+ * the same modules as the tsc output (`--help` still no library module), and paths computed from
+ * `import.meta.url` in bundled code are those of the tsc files. Needs `npm run build`.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
