@@ -3,12 +3,14 @@
 // waited for, from /proc/self/stat on Linux) and wall seconds, one file at a time so that the
 // CPU of each is its own. Run after `npm run build` and `node scripts/build-ui.mjs` (as npm test does).
 // With --groups, the units npm test runs (src unit files grouped per folder, see test-files.mjs).
-// Usage: node scripts/test-times.mjs [--groups] [--json out.json] [--top N] [file-or-folder ...]
+// The files run from JavaScript compiled once (ts-loader.mjs, as npm test does); --tsx runs them through tsx.
+// Usage: node scripts/test-times.mjs [--groups] [--tsx] [--json out.json] [--top N] [file-or-folder ...]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { plan, testFiles } from './test-files.mjs';
+import { compileTypeScript } from './ts-compile.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 process.chdir(root);
@@ -25,23 +27,28 @@ const args = process.argv.slice(2);
 let jsonOut;
 let top = 15;
 let groups = false;
+let tsx = false;
 const targets = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--json') jsonOut = args[++i];
   else if (args[i] === '--groups') groups = true;
+  else if (args[i] === '--tsx') tsx = true;
   else if (args[i] === '--top') top = Number(args[++i]);
   else targets.push(args[i]);
 }
 const groupDir = mkdtempSync(join(tmpdir(), 'loci-test-groups-'));
 const units = plan(root, testFiles(root, targets), groupDir, { isolate: !groups });
+const compiled = join(groupDir, 'js');
+if (!tsx) await compileTypeScript(root, compiled);
+const loader = tsx ? 'tsx' : new URL('./ts-loader.mjs', import.meta.url).href;
 
 const rows = [];
 for (const { path, name: file } of units) {
   const cpu0 = childCpu();
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=dot', path], {
+  const r = spawnSync(process.execPath, ['--import', loader, '--test', '--test-reporter=dot', path], {
     encoding: 'utf8',
-    env: { ...process.env, LOCI_TEST: '1' },
+    env: { ...process.env, LOCI_TEST: '1', ...(tsx ? {} : { LOCI_TS_OUT: compiled }) },
   });
   const row = {
     file,
@@ -52,6 +59,8 @@ for (const { path, name: file } of units) {
   rows.push(row);
   const figures = `${row.cpu.toFixed(2).padStart(7)} cpu-s ${row.wall.toFixed(1).padStart(6)} s`;
   process.stderr.write(`${row.ok ? 'ok  ' : 'FAIL'} ${figures}  ${file}\n`);
+  // A failed unit's report, so that a failure seen once is not lost.
+  if (!row.ok) process.stderr.write(`${r.stdout.slice(-4000)}${r.stderr.slice(-2000)}\n`);
 }
 const total = rows.reduce((s, r) => s + r.cpu, 0);
 const wall = rows.reduce((s, r) => s + r.wall, 0);

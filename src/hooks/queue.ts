@@ -205,12 +205,27 @@ export function releaseLock(home: string): void {
   if (held && held.pid === process.pid) rmSync(lockPath(home), { force: true });
 }
 
-/** The command that runs `main.js <sub>` (`hook-worker`, `hook-server`) of this folder (`main.ts` under tsx). */
+/**
+ * The command that runs `main.js <sub>` (`hook-worker`, `hook-server`) of this folder; from sources
+ * (`main.ts`), with the TypeScript loader this process was started with (`--import`), else tsx.
+ */
 function mainCommand(sub: string, home: string): { file: string; args: string[] } {
   const here = fileURLToPath(import.meta.url);
   const ts = here.endsWith('.ts');
   const main = join(dirname(here), ts ? 'main.ts' : 'main.js');
-  return { file: process.execPath, args: [...(ts ? ['--import', 'tsx'] : []), main, sub, '--home', home] };
+  return { file: process.execPath, args: [...(ts ? typeScriptLoader() : []), main, sub, '--home', home] };
+}
+
+/** The `--import` options of this process's command line, or tsx's when it has none. */
+function typeScriptLoader(): string[] {
+  const args = process.execArgv;
+  const found: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--import' && i + 1 < args.length) found.push(arg, args[++i]!);
+    else if (arg.startsWith('--import=')) found.push(arg);
+  }
+  return found.length ? found : ['--import', 'tsx'];
 }
 
 /**

@@ -65,26 +65,29 @@ class PostgresGraphTables implements GraphTables {
     return fn();
   }
   write<T>(fn: () => T): T {
-    try {
-      this.q('BEGIN');
-    } catch (e) {
-      // The connection died since the last batch (nothing of this one was sent): once more, on a new one.
-      if (!isLociError(e) || e.code !== 'PG_UNREACHABLE') throw e;
-      this.q('BEGIN');
-    }
-    try {
-      this.q('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()) + 2)', [LOCK_SPACE]);
-      const out = fn();
-      this.q('COMMIT');
-      return out;
-    } catch (e) {
-      this.known.clear();
+    for (let attempt = 1; ; attempt++) {
+      let committing = false;
       try {
-        this.q('ROLLBACK');
-      } catch {
-        /* the connection is gone: the server rolled back */
+        this.q('BEGIN');
+        this.q('SELECT pg_advisory_xact_lock($1, hashtext(current_schema()) + 2)', [LOCK_SPACE]);
+        const out = fn();
+        committing = true;
+        this.q('COMMIT');
+        return out;
+      } catch (e) {
+        this.known.clear();
+        const lost = isLociError(e) && e.code === 'PG_UNREACHABLE';
+        try {
+          this.q('ROLLBACK');
+        } catch {
+          /* the connection is gone: the server rolled back */
+        }
+        // The connection died before COMMIT (a restarted server, a terminated backend): the server
+        // rolled the whole batch back, so it runs once more, on a new connection. A COMMIT that saw
+        // the connection die may have committed: that one is not repeated.
+        if (lost && !committing && attempt === 1) continue;
+        throw e;
       }
-      throw e;
     }
   }
   savepoint<T>(fn: () => T): T {

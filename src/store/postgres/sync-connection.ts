@@ -27,7 +27,10 @@ const { port, flag, pgPath, config } = workerData;
 let pg, bootError;
 try { pg = require(pgPath); } catch (e) { bootError = e; }
 const types = { getTypeParser: (oid, f) => (oid === 20 || oid === 1700 ? Number : pg.types.getTypeParser(oid, f)) };
-let client, ready, lost = false;
+// inTx: the connection holds an open transaction (BEGIN answered, no COMMIT/ROLLBACK yet).
+let client, ready, lost = false, inTx = false;
+const BEGINS = /^\\s*(BEGIN|START\\s+TRANSACTION)\\b/i;
+const ENDS = /^\\s*(COMMIT|END|ROLLBACK|ABORT)\\s*;?\\s*$/i;
 const connect = () => {
   client = new pg.Client({ ...config, types });
   lost = false;
@@ -49,18 +52,33 @@ port.on('message', async (m) => {
     answer({ error: { message: 'cannot load pg: ' + String(bootError && bootError.message) } });
     return;
   }
-  // A connection that died (server restart, terminated backend) is replaced on the next statement;
-  // the transaction it held is gone, so the statement that saw it die fails.
-  if (lost && !m.close) connect();
+  // A connection that died (server restart, terminated backend) is replaced on the next statement that
+  // does not belong to a transaction it held: the server rolled that transaction back, so each later
+  // statement of it fails (it must not run on the new connection outside any transaction) until the
+  // caller ends it (ROLLBACK) or begins another.
+  if (lost && !m.close) {
+    if (inTx && !BEGINS.test(m.sql)) {
+      const rollback = /^\\s*(ROLLBACK|ABORT)\\s*;?\\s*$/i.test(m.sql);
+      if (ENDS.test(m.sql)) inTx = false;
+      if (rollback) answer({ rows: [], rowCount: 0 });
+      else answer({ error: { message: 'connection lost inside a transaction (rolled back)', code: '08006' } });
+      return;
+    }
+    inTx = false;
+    connect();
+  }
   try {
     await ready;
     if (m.close) { await client.end(); answer({ rows: [], rowCount: 0 }); port.close(); return; }
     const r = await client.query(m.sql, m.params);
+    if (BEGINS.test(m.sql)) inTx = true;
+    else if (ENDS.test(m.sql)) inTx = false;
     const last = Array.isArray(r) ? r[r.length - 1] : r;
     answer({ rows: last ? last.rows : [], rowCount: last ? last.rowCount || 0 : 0 });
   } catch (e) {
     if (/terminat|ECONN|EPIPE|not queryable/i.test(String(e && e.message)) || String(e && e.code).startsWith('08'))
       lost = true;
+    else if (ENDS.test(m.sql)) inTx = false;
     answer({ error: { message: String(e && e.message), code: e && e.code } });
   }
 });
