@@ -64,7 +64,6 @@ const BUNDLED = new Set([
   'commander',
   'picocolors',
   'yaml',
-  'ignore',
 ]);
 const packageOf = (spec) =>
   spec
