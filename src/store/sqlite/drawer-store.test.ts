@@ -119,6 +119,12 @@ test('source stamps are listed in chunks that continue after the last path of th
     names.slice(0, 8).sort(),
   );
   for (const chunk of [1, 2, 3, 100]) assert.deepEqual(sorted(listStamps(q, '/t', chunk)), all, `chunks of ${chunk}`);
+  // One range of the primary key, not the `sources_kind` index and a table seek per row.
+  const plan = db.prepare(`EXPLAIN QUERY PLAN ${STAMP_SQL.stampChunk}`).all('/t/', '/t0', 'w', 'project', 'c', 5);
+  assert.ok(
+    (plan as { detail: string }[]).some((r) => /USING PRIMARY KEY \(source>\? AND source<\?\)/.test(r.detail)),
+    JSON.stringify(plan),
+  );
   assert.deepEqual(
     all.find((x) => x.source === '/t/a/b/c'),
     { source: '/t/a/b/c', wing: 'other', kind: 'project', size: 4, mtimeMs: 1700000000000 + 4 / 3, config: 'c' },

@@ -53,11 +53,13 @@ export const STAMP_SQL = {
    * through V8's API (~10 K instructions for six columns); three arrays parsed by `JSON.parse` cost a
    * fraction of it. SQLite renders a REAL as the shortest text that reads back as the same double
    * (3.43+; the store contract checks mtimes such as `1700000000123.5` and `0.1 + 0.2` come back equal).
+   * The unary `+`s keep SQLite on the primary key's range: with `kind = ?` it took the `sources_kind` index and
+   * looked each row up in the table (a B-tree seek per file).
    */
   stampChunk: `SELECT json_group_array(source), json_group_array(size), json_group_array(mtime_ms),
       max(source), count(*)
     FROM (SELECT source, size, mtime_ms FROM sources
-      WHERE source >= ? AND source < ? AND wing = ? AND kind = ? AND config = ? ORDER BY source LIMIT ?)`,
+      WHERE source >= ? AND source < ? AND +wing = ? AND +kind = ? AND +config = ? ORDER BY source LIMIT ?)`,
   stampRest: `SELECT source, wing, kind, size, mtime_ms, config FROM sources WHERE source = ?
     UNION ALL SELECT source, wing, kind, size, mtime_ms, config FROM sources WHERE source >= ? AND source < ?
     UNION ALL SELECT source, wing, kind, size, mtime_ms, config FROM sources
