@@ -56,8 +56,7 @@ export const STAMP_SQL = {
    * The unary `+`s keep SQLite on the primary key's range: with `kind = ?` it took the `sources_kind` index and
    * looked each row up in the table (a B-tree seek per file).
    */
-  stampChunk: `SELECT json_group_array(source), json_group_array(size), json_group_array(mtime_ms),
-      max(source), count(*)
+  stampChunk: `SELECT json_group_array(source), json_group_array(size), json_group_array(mtime_ms), count(*)
     FROM (SELECT source, size, mtime_ms FROM sources
       WHERE source >= ? AND source < ? AND +wing = ? AND +kind = ? AND +config = ? ORDER BY source LIMIT ?)`,
   stampRest: `SELECT source, wing, kind, size, mtime_ms, config FROM sources WHERE source = ?
@@ -91,11 +90,10 @@ export function listStamps(q: RawQuery, under: string, chunk = STAMP_CHUNK): Sou
   if (head) {
     const [wing, kind, config] = head;
     for (let from = lo; ;) {
-      const [sources, sizes, mtimes, last, n] = q.get('stampChunk', [from, hi, ...head, chunk]) as [
+      const [sources, sizes, mtimes, n] = q.get('stampChunk', [from, hi, ...head, chunk]) as [
         string,
         string,
         string,
-        string | null,
         number,
       ];
       const source = JSON.parse(sources) as string[];
@@ -103,8 +101,8 @@ export function listStamps(q: RawQuery, under: string, chunk = STAMP_CHUNK): Sou
       const mtimeMs = JSON.parse(mtimes) as number[];
       for (let i = 0; i < n; i++)
         out.push({ source: source[i]!, wing, kind, size: size[i]!, mtimeMs: mtimeMs[i]!, config });
-      if (n < chunk || last === null) break;
-      from = `${last}\u0000`; // the next path in binary order (a path holds no NUL)
+      if (n < chunk || n === 0) break;
+      from = `${source[n - 1]}\u0000`; // the next path in binary order (a path holds no NUL)
     }
   }
   const rest = q.all('stampRest', [
