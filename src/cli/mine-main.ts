@@ -2,8 +2,8 @@
  * @module cli/mine-main
  * The start-up entry of `loci mine <path>` in its plain forms (issue 12: an unchanged 10K-file tree
  * re-mines in ≤ 0.4 CPU-seconds). `bin/loci.js` runs it before the CLI, and the bundle build makes it
- * a build of its own (scripts/build-bundles.mjs): the modules an unchanged re-mine loads come in 23
- * files instead of the CLI build's 36 (its chunks are cut by what the other commands share), while
+ * a build of its own (scripts/build-bundles.mjs): the modules an unchanged re-mine loads come in 25
+ * files instead of the CLI build's 35 (its chunks are cut by what the other commands share), while
  * everything only a changed file needs (chunkers, redaction, the graph, parsers) stays in chunks
  * loaded on first use. It declines — returns undefined, and the whole CLI runs the same argv — for
  * every form that is not the direct form of `cli/commands/mine.ts` (help, `--no-redact`, `--ignore`…).
