@@ -25,12 +25,15 @@ if (rest.length === 1 && (rest[0] === '--version' || rest[0] === '-V')) {
   const { hookMain } = await import(entry('hooks.js', 'hooks/process.js'));
   await hookMain([...rest.slice(1), ...home]);
 } else {
-  // `loci search` starts from its own entry (one bundle file with all a local search loads); for any
-  // other form of it (help, other options, a remote palace…) that entry returns undefined and the CLI runs.
+  // `loci search` and `loci mine` start from entries of their own (one bundle file with all a local search
+  // loads; the re-mine's few); for any other form of them (help, other options, a remote palace…) the entry
+  // returns undefined and the CLI runs.
   const code =
     rest[0] === 'search'
       ? await (await import(entry('search.js', 'cli/search-main.js'))).searchMain(args, process.env)
-      : undefined;
+      : rest[0] === 'mine'
+        ? await (await import(entry('mine.js', 'cli/mine-main.js'))).mineMain(args, process.env)
+        : undefined;
   if (code !== undefined) process.exitCode = code;
   else {
     const { main } = await import(entry('cli.js', 'cli/main.js'));

@@ -8,12 +8,9 @@
  * remote palace (`LOCI_SERVER`), a PostgreSQL one (`LOCI_DATABASE_URL`) or an embedder
  * (`LOCI_EMBEDDER`): those load modules of their own, through the CLI as before.
  */
-import { readSettings, type Env } from '../core/env.js';
-import { createError, isLociError } from '../core/errors.js';
-import { parseDirect } from './argv.js';
+import type { Env } from '../core/env.js';
 import { direct } from './commands/search.js';
-import { EXIT, type CliContext } from './context.js';
-import { failure, processIO } from './process-io.js';
+import { runDirectEntry } from './direct-entry.js';
 
 /** An embedder spec that turns vectors on (`openPalace`: unset, empty, `none` and `off` do not). */
 const embedderOn = (spec: string | undefined) => !['', 'none', 'off'].includes((spec ?? '').trim());
@@ -23,23 +20,5 @@ const embedderOn = (spec: string | undefined) => !['', 'none', 'off'].includes((
  * undefined when it is not a plain local search (the caller then runs the CLI with the same argv).
  */
 export async function searchMain(argv: string[], env: Env): Promise<number | undefined> {
-  if (argv.includes('--help') || argv.includes('-h')) return undefined;
-  const parsed = parseDirect(argv, direct.name, direct.options, direct.maxArgs);
-  const settings = readSettings(env);
-  if (!parsed || settings.server || settings.databaseUrl || embedderOn(settings.embedder)) return undefined;
-  const io = processIO(env);
-  let code: number = EXIT.ok;
-  const ctx: CliContext = {
-    io,
-    globals: () => (parsed.home !== undefined ? { home: parsed.home } : {}),
-    setExit: (c) => {
-      code = Math.max(code, c);
-    },
-  };
-  try {
-    await direct.run(parsed.args, parsed.opts, ctx);
-    return code;
-  } catch (e) {
-    return failure(io, e, { createError, isLociError }, () => settings.debug);
-  }
+  return runDirectEntry(argv, env, direct, (s) => !!s.server || !!s.databaseUrl || embedderOn(s.embedder));
 }

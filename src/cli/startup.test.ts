@@ -16,6 +16,7 @@ import { BIN, ROOT } from '../../test/helpers/cli.js';
 import { modulesLoaded } from '../../test/helpers/modules.js';
 import { COMMANDS } from './commands/index.js';
 import { invokedCommand, runCli } from './main.js';
+import { mineMain } from './mine-main.js';
 import { searchMain } from './search-main.js';
 import type { CliIO } from './context.js';
 
@@ -187,6 +188,20 @@ describe('the start-up entry of loci search', () => {
     await declined(['search', 'x'], { LOCI_DATABASE_URL: 'postgres://h/db' });
     await declined(['search', 'x'], { LOCI_EMBEDDER: 'hash' });
     await declined(['get', 'search']);
+  });
+});
+
+describe('the start-up entry of loci mine', () => {
+  it('declines every form but the direct form of mine: the CLI runs those', async () => {
+    const declined = async (argv: string[]) => assert.equal(await mineMain(argv, {}), undefined, argv.join(' '));
+    await declined(['mine']);
+    await declined(['mine', 'x', '--help']);
+    await declined(['mine', '-h']);
+    await declined(['mine', 'x', '--no-redact']);
+    await declined(['mine', 'x', '--ignore', '*.log']);
+    await declined(['mine', 'x', 'y']);
+    await declined(['--server', 'http://127.0.0.1:1', 'mine', 'x']);
+    await declined(['search', 'mine']);
   });
 });
 

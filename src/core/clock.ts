@@ -18,6 +18,12 @@ export function fixedClock(ms: number): Clock & { t: number } {
   return c;
 }
 
+/**
+ * Milliseconds on the monotonic clock, for durations. Not `performance.now()`: the `performance` global
+ * loads `perf_hooks` (a dozen internal modules, ~10 M instructions) on first use (issue 12).
+ */
+export const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+
 /** ISO-8601 UTC string for `ms`. */
 export function isoAt(ms: number): string {
   return new Date(ms).toISOString();

@@ -17,7 +17,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createError } from '../core/errors.js';
-import { sha256 } from '../core/hash.js';
+// Not core/hash: node:crypto (~60 M instructions to load) is needed only when a file changed.
+import { sha256Hex } from '../core/light-hash.js';
+import { monotonicMs } from '../core/clock.js';
 import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
 import { defaultWorkers } from './workers.js';
 import { defaultWing } from '../core/project-identity.js';
@@ -65,7 +67,7 @@ function convoContext(root: string, opts: MineConvosOptions): ConvoContext {
     includeBranches: opts.includeBranches ?? true,
   };
   clampInt('idleMinutes', opts.idleMinutes, 10, 0, 100_000); // accepted, no effect (validated only)
-  const config = sha256(
+  const config = sha256Hex(
     JSON.stringify({ v: CONVO_MINER_VERSION, ...base, ...(base.redact ? { redactRules: REDACT_RULES_VERSION } : {}) }),
   ).slice(0, 16);
   return {
@@ -103,14 +105,14 @@ export async function mineConversations(
   path: string,
   opts: MineConvosOptions = {},
 ): Promise<MineConvosSummary> {
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   const d = await discoverConversations(store, path, opts);
   const summary = await mineConvoUnits(store, d.root, d.units, d.known, opts);
   accountWalk(summary, d, true);
   if (d.units.length === 0 && d.others.length > 0 && statSync(d.root).isFile()) {
     summary.warnings.push(`${d.root}: not a recognised conversation format — mine it with --mode projects`);
   }
-  summary.seconds = (performance.now() - t0) / 1000;
+  summary.seconds = (monotonicMs() - t0) / 1000;
   return summary;
 }
 
@@ -146,7 +148,7 @@ export async function mineConvoUnits(
   known: ReadonlyMap<string, KnownSource>,
   opts: MineConvosOptions = {},
 ): Promise<MineConvosSummary> {
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   const ctx = convoContext(root, opts);
   const summary: MineConvosSummary = {
     path: root,
@@ -293,7 +295,7 @@ export async function mineConvoUnits(
   summary.warnings.push(...unknown.finish());
   if (ctx.wing) summary.wing = ctx.wing;
   else if (wings.size > 0) summary.wing = [...wings].sort().join(', ');
-  summary.seconds = (performance.now() - t0) / 1000;
+  summary.seconds = (monotonicMs() - t0) / 1000;
   return summary;
 }
 

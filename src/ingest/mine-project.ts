@@ -6,7 +6,9 @@
  */
 import { join, resolve } from 'node:path';
 import { createError } from '../core/errors.js';
-import { sha256 } from '../core/hash.js';
+// Not core/hash: node:crypto (~60 M instructions to load) is needed only when a file changed.
+import { sha256Hex } from '../core/light-hash.js';
+import { monotonicMs } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { DrawerInput, MemoryStore, SourceState } from '../store/ports.js';
 import type { GraphBatch } from '../kg/index.js';
@@ -121,7 +123,7 @@ export interface MineSummary {
 
 function configFingerprint(opts: MineProjectOptions, chunk: Required<ChunkOptions>): string {
   const redact = opts.redact ?? true;
-  return sha256(
+  return sha256Hex(
     JSON.stringify({
       v: PROJECT_MINER_VERSION,
       chunk,
@@ -138,7 +140,7 @@ export async function mineProject(
   path: string,
   opts: MineProjectOptions = {},
 ): Promise<MineSummary> {
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   const root = resolve(path);
   const wing = opts.wing ?? defaultWing(root);
   const chunk = { ...DEFAULT_CHUNK_OPTIONS, ...opts.chunk };
@@ -335,6 +337,6 @@ export async function mineProject(
       if (s.kind === 'project' && !seen.has(source)) summary.drawersRemoved += await store.removeSource(source);
     }
   }
-  summary.seconds = (performance.now() - t0) / 1000;
+  summary.seconds = (monotonicMs() - t0) / 1000;
   return summary;
 }

@@ -8,7 +8,7 @@
  * measurements behind them are in BENCHMARKS.md (`loci bench locomo`).
  */
 import { createError } from '../core/errors.js';
-import type { Clock } from '../core/clock.js';
+import { monotonicMs, type Clock } from '../core/clock.js';
 import type { Drawer, LexicalHit, MemoryStore } from '../store/ports.js';
 import { matchesFilter } from '../store/shared.js';
 import { queryTokens } from '../text/index.js';
@@ -51,11 +51,8 @@ interface Cand {
   fused: number;
 }
 
-/**
- * Milliseconds on the monotonic clock, for `tookMs`. Not `performance.now()`: the `performance` global
- * loads `perf_hooks` on first use, about a millisecond of a one-shot `loci search` (issue 12).
- */
-const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+/** Milliseconds on the monotonic clock, for `tookMs` (see core/clock). */
+const nowMs = monotonicMs;
 
 const maxIso = (a: string | undefined, b: string) => (a !== undefined && a > b ? a : b);
 const minIso = (a: string | undefined, b: string) => (a !== undefined && a < b ? a : b);

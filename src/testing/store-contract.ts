@@ -379,6 +379,26 @@ export function runStoreContract(opts: StoreContractOptions): void {
       assert.deepEqual((await store.listSourceStamps('/nothing')).length, 0);
     });
 
+    it('source stamps: every mtime comes back as the same double, whatever the settings of its row', async () => {
+      // A file's mtime in ms is a double with a fraction (ns / 1e6): re-mining compares it with `===`.
+      const mtimes = [1796185830818.8398, 0.1 + 0.2, 1700000000000, 2 ** 53 - 1, 1796185836098.8401, 1234.000001];
+      const sources = mtimes.map((m, i) => [`/m/f${i}`, m] as const);
+      for (const [i, [source, mtimeMs]] of sources.entries())
+        await store.replaceSource(
+          src(source, 'h', { mtimeMs, size: i * 1000, ...(i === 3 ? { wing: 'w2' } : {}) }),
+          [],
+        );
+      await store.replaceSource(src('/m\\win', 'h', { mtimeMs: 0.7 }), []);
+      const stamps = new Map((await store.listSourceStamps('/m')).map((s) => [s.source, s]));
+      assert.equal(stamps.size, sources.length + 1);
+      for (const [i, [source, mtimeMs]] of sources.entries()) {
+        assert.equal(stamps.get(source)?.mtimeMs, mtimeMs, source);
+        assert.equal(stamps.get(source)?.size, i * 1000);
+        assert.equal(stamps.get(source)?.wing, i === 3 ? 'w2' : 'proj');
+      }
+      assert.equal(stamps.get('/m\\win')?.mtimeMs, 0.7);
+    });
+
     it('feed: positions increase in filing order, survive an update, are never reused', async () => {
       const { added } = await store.put([
         d('alpha one'),

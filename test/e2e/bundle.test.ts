@@ -1,16 +1,16 @@
 /**
  * @module test/e2e/bundle
  * The start-up bundles of `scripts/build-bundles.mjs` (issue 12, point 8): `npm run build` makes
- * `dist/bundle/cli.js` and `dist/bundle/hooks.js`; `bin/loci.js` and the installed hook entry
- * `dist/hooks/main.js` run them; what they load stands for the same modules as the tsc output
- * (`--help` still no library module), and paths computed from `import.meta.url` in bundled code are
- * those of the tsc files. Needs `npm run build`.
+ * `dist/bundle/cli.js`, `dist/bundle/hooks.js` and the entries of `loci search` and `loci mine`;
+ * `bin/loci.js` and the installed hook entry `dist/hooks/main.js` run them; what they load stands for
+ * the same modules as the tsc output (`--help` still no library module), and paths computed from
+ * `import.meta.url` in bundled code are those of the tsc files. Needs `npm run build`.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { modulesLoaded } from '../helpers/modules.js';
@@ -42,6 +42,34 @@ describe('start-up bundles', { skip }, () => {
     for (const d of dynamic) {
       assert.match(d, /^\.\.\//, `${d} leaves dist/bundle`);
       assert.ok(existsSync(join(bundle, d)), `${d} is a tsc module`);
+    }
+  });
+
+  it('run `loci mine <path>` from its own build: an unchanged re-mine loads no chunk of the CLI build', () => {
+    const home = mkdtempSync(join(tmpdir(), 'loci-bundle-'));
+    try {
+      const tree = join(home, 'tree');
+      mkdirSync(tree);
+      writeFileSync(join(tree, 'notes.md'), '# Notes\n\nThe cache moved to Redis.\n');
+      const env = { ...process.env, LOCI_HOME: join(home, 'palace'), LOCI_EMBEDDER: 'none' };
+      const first = modulesLoaded([BIN, 'mine', tree, '--json'], { env });
+      assert.equal(first.status, 0, first.stderr);
+      assert.equal((JSON.parse(first.stdout) as { files_mined: number }).files_mined, 1);
+      const again = modulesLoaded([BIN, 'mine', tree, '--json'], { env });
+      assert.equal(again.status, 0, again.stderr);
+      assert.equal((JSON.parse(again.stdout) as { files_unchanged: number }).files_unchanged, 1);
+      const files = again.raw.filter((f) => f.startsWith(bundle)).map((f) => relative(bundle, f));
+      assert.ok(files.includes('mine.js'), 'the bin runs the mine bundle');
+      assert.deepEqual(
+        files.filter((f) => !f.startsWith('mine')),
+        [],
+      );
+      // A failure is reported as the CLI reports it (the catalogue error, exit 2 for a user error).
+      const missing = spawnSync(process.execPath, [BIN, 'mine', join(home, 'nowhere')], { env, encoding: 'utf8' });
+      assert.equal(missing.status, 2, missing.stderr);
+      assert.match(missing.stderr, /^loci: .*\[PATH_NOT_FOUND\]/);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
     }
   });
 

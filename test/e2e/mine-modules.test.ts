@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-test('re-mining an unchanged tree loads no conversation parser and no chunker', (t) => {
+test('re-mining an unchanged tree loads no parser, chunker, gitignore matcher or node:crypto', (t) => {
   if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) return t.skip('dist/ is absent: run `npm run build` first');
   const dir = mkdtempSync(join(tmpdir(), 'loci-mods-'));
   try {
@@ -26,13 +26,22 @@ test('re-mining an unchanged tree loads no conversation parser and no chunker', 
     writeFileSync(
       hooks,
       'export async function load(url, context, next) {\n' +
-        "  if (url.includes('/dist/')) process.stderr.write('MODULE ' + url + '\\n');\n" +
+        "  if (url.includes('/dist/') || url.includes('/node_modules/ignore/'))\n" +
+        "    process.stderr.write('MODULE ' + url + '\\n');\n" +
         '  return next(url, context);\n}\n',
     );
     const register = join(dir, 'register.mjs');
     writeFileSync(
       register,
-      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n` +
+        // The built-in modules loaded, at exit: `NativeModule crypto`, `NativeModule perf_hooks`…
+        "process.on('exit', () =>\n" +
+        "  process.stderr.write('BUILTINS ' + JSON.stringify(process.moduleLoadList) + '\\n'));\n" +
+        // CommonJS modules required (the `ignore` package loads through `core/lazy`).
+        "import { createRequire } from 'node:module';\n" +
+        "process.on('exit', () =>\n" +
+        "  process.stderr.write('CJS ' +\n" +
+        "    JSON.stringify(Object.keys(createRequire(import.meta.url).cache)) + '\\n'));\n",
     );
     // The tsc build's CLI entry (not bin/loci.js, which may run the start-up bundles): its module graph
     // is what the bundler splits at the same dynamic imports.
@@ -58,6 +67,23 @@ test('re-mining an unchanged tree loads no conversation parser and no chunker', 
     );
     const heavy = loaded.filter((l) => /\/ingest\/convos\/parse[-.]|\/ingest\/project\/chunk\.js/.test(l));
     assert.deepEqual(heavy, []);
+    // node:crypto (~60 M instructions: the settings fingerprints use core/light-hash) and perf_hooks.
+    const builtins = (loaded2: string[]) => loaded2.filter((m) => /^NativeModule (crypto|perf_hooks)$/.test(m));
+    const list = (r: { stderr: string }) =>
+      JSON.parse(
+        r.stderr
+          .split('\n')
+          .find((l) => l.startsWith('BUILTINS '))!
+          .slice(9),
+      ) as string[];
+    assert.deepEqual(builtins(list(first)), ['NativeModule crypto'], 'the probe sees the first mine hash');
+    assert.deepEqual(builtins(list(second)), []);
+    // The gitignore matcher: only a folder with rules needs it (this tree has none).
+    const cjs = (second.stderr.split('\n').find((l) => l.startsWith('CJS ')) ?? 'CJS []').slice(4);
+    const matcher = [...loaded, ...(JSON.parse(cjs) as string[])].filter((m) =>
+      /[\\/]node_modules[\\/]ignore[\\/]/.test(m),
+    );
+    assert.deepEqual(matcher, []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -8,6 +8,7 @@ import type { MemoryStore } from '../../store/ports.js';
 import { mineProject, type MineProjectOptions } from '../mine-project.js';
 import { accountWalk, discoverConversations, mineConvoUnits } from '../mine-convos.js';
 import { mergeSkips } from '../skips.js';
+import { monotonicMs } from '../../core/clock.js';
 import type { MineConvosOptions, MineConvosSummary } from './types.js';
 
 /** Options of {@link mineAuto}: those of both miners. */
@@ -19,7 +20,7 @@ export async function mineAuto(
   path: string,
   opts: MineAutoOptions = {},
 ): Promise<MineConvosSummary> {
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   const d = await discoverConversations(store, path, opts);
   const { files: _files, ...convoOpts } = opts;
   const convo = await mineConvoUnits(store, d.root, d.units, d.known, convoOpts);
@@ -36,7 +37,7 @@ export async function mineAuto(
     drawersUpdated: project.drawersUpdated + convo.drawersUpdated,
     drawersRemoved: project.drawersRemoved + convo.drawersRemoved,
     bytesRead: project.bytesRead + convo.bytesRead,
-    seconds: (performance.now() - t0) / 1000,
+    seconds: (monotonicMs() - t0) / 1000,
     warnings: [...convo.warnings, ...project.warnings],
     redactions: convo.redactions + project.redactions,
     conversations: convo.conversations,

@@ -15,9 +15,16 @@
  * parent is ever ignored and the verdict is the path's own (the differential test against git
  * checks it).
  */
-import ignore from 'ignore';
+import type Ignore from 'ignore';
 import { join } from 'node:path';
 import type { Stats } from 'node:fs';
+import { lazyRequire } from '../../core/lazy.js';
+
+/**
+ * The `ignore` package, loaded where a folder has rules: a tree without ignore files never needs it (50 KB of
+ * code: ~15 M instructions of a re-mine to parse and run, issue 12).
+ */
+const ignore = lazyRequire<typeof Ignore>('ignore');
 
 /** Result of testing one path against one level's patterns. */
 interface Verdict {
@@ -30,13 +37,13 @@ type PathTest = (path: string) => Verdict;
 
 function ownPathTest(patterns: string): PathTest {
   /** By depth: the patterns, then a re-inclusion of every folder shallower than that depth. */
-  const byDepth: ignore.Ignore[] = [];
+  const byDepth: Ignore.Ignore[] = [];
   return (p) => {
     const depth = p.replace(/\/$/, '').split('/').length;
     let ig = byDepth[depth];
     if (ig === undefined) {
       const parents = Array.from({ length: depth - 1 }, (_, i) => `!/${'*/'.repeat(i + 1)}`);
-      ig = byDepth[depth] = ignore().add([patterns, ...parents].join('\n'));
+      ig = byDepth[depth] = ignore()().add([patterns, ...parents].join('\n'));
     }
     return ig.test(p);
   };

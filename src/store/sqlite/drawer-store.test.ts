@@ -11,6 +11,9 @@ import { runStoreContract } from '../../testing/store-contract.js';
 import { openDatabase } from './driver.js';
 import { createSqliteStore } from './drawer-store.js';
 import { latestVersion } from './migrations.js';
+import { listStamps, STAMP_SQL, type RawQuery } from './source-rows.js';
+import { lazyStatements } from './statements.js';
+import type { SourceStamp } from '../ports.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loci-store-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -82,4 +85,49 @@ test('opening prepares no statement and builds no vocabulary table; a search pre
   await store.searchLexical(['window'], undefined, 5);
   assert.equal(seen.length, n, 'a second search prepares nothing new');
   await store.close();
+});
+
+test('source stamps are listed in chunks that continue after the last path of the one before', async () => {
+  const path = join(dir, 'stamps.db');
+  const db = openDatabase(path);
+  const store = createSqliteStore(db, { path });
+  const state = (source: string, i: number) => ({
+    source,
+    wing: i === 4 ? 'other' : 'w',
+    kind: 'project',
+    root: '/t',
+    size: i,
+    mtimeMs: 1700000000000 + i / 3,
+    hash: 'h',
+    offset: 0,
+    prefixHash: null,
+    config: 'c',
+    state: {},
+    minedAt: '2026-01-01T00:00:00.000Z',
+  });
+  const names = ['/t', '/t/a', '/t/a b', '/t/a/b', '/t/a/b/c', '/t/é', '/t/z', '/t\\w', '/t0', '/t-'];
+  for (const [i, n] of names.entries()) await store.replaceSource(state(n, i), []);
+  const s = lazyStatements(db, STAMP_SQL);
+  const q: RawQuery = {
+    get: (k, p) => s[k].raw().get(...p) as unknown[],
+    all: (k, p) => s[k].raw().all(...p) as unknown[][],
+  };
+  const sorted = (l: SourceStamp[]) => [...l].sort((a, b) => (a.source < b.source ? -1 : 1));
+  const all = sorted(await store.listSourceStamps('/t'));
+  assert.deepEqual(
+    all.map((x) => x.source),
+    names.slice(0, 8).sort(),
+  );
+  for (const chunk of [1, 2, 3, 100]) assert.deepEqual(sorted(listStamps(q, '/t', chunk)), all, `chunks of ${chunk}`);
+  // One range of the primary key, not the `sources_kind` index and a table seek per row.
+  const plan = db.prepare(`EXPLAIN QUERY PLAN ${STAMP_SQL.stampChunk}`).all('/t/', '/t0', 'w', 'project', 'c', 5);
+  assert.ok(
+    (plan as { detail: string }[]).some((r) => /USING PRIMARY KEY \(source>\? AND source<\?\)/.test(r.detail)),
+    JSON.stringify(plan),
+  );
+  assert.deepEqual(
+    all.find((x) => x.source === '/t/a/b/c'),
+    { source: '/t/a/b/c', wing: 'other', kind: 'project', size: 4, mtimeMs: 1700000000000 + 4 / 3, config: 'c' },
+  );
+  db.close();
 });

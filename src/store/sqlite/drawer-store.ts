@@ -24,14 +24,7 @@ import { TEXT_BYTES } from './migrations.js';
 import { sqliteFeed } from './feed.js';
 import { sqliteUsage } from './usage.js';
 import { lazyStatements } from './statements.js';
-import {
-  SOURCE_COLUMNS,
-  sourceOfTuple,
-  stampBounds,
-  stampsOfRows,
-  type SourceTuple,
-  type StampTuple,
-} from './source-rows.js';
+import { listStamps, SOURCE_COLUMNS, sourceOfTuple, STAMP_SQL, type SourceTuple } from './source-rows.js';
 
 /** The columns of a drawer that re-mining a source compares (see `bySource`). */
 type ComparedRow = Omit<DrawerRow, 'source' | 'filed_at' | 'added_by' | 'content_hash' | 'index_extra' | 'text'>;
@@ -77,9 +70,7 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
       ridsBySource: 'SELECT rid FROM drawers WHERE source = ?',
       byHash: 'SELECT * FROM drawers WHERE content_hash = ? ORDER BY rid',
       getSource: 'SELECT * FROM sources WHERE source = ?',
-      sourceStamps:
-        'SELECT source, wing, kind, size, mtime_ms, config FROM sources ' +
-        'WHERE source = ? OR (source >= ? AND source < ?) OR (source >= ? AND source < ?)',
+      ...STAMP_SQL,
       putSource: `INSERT INTO sources
         (source, wing, kind, root, size, mtime_ms, hash, offset, prefix_hash, config, state, mined_at)
       VALUES (@source, @wing, @kind, @root, @size, @mtimeMs, @hash, @offset, @prefixHash, @config, @state, @minedAt)
@@ -438,7 +429,12 @@ export function createSqliteStore(db: Database.Database, opts: SqliteStoreOption
     },
 
     async listSourceStamps(under) {
-      return stampsOfRows(wrap(() => s.sourceStamps.raw().all(...stampBounds(under)) as StampTuple[]));
+      return wrap(() =>
+        listStamps(
+          { get: (k, p) => s[k].raw().get(...p) as unknown[], all: (k, p) => s[k].raw().all(...p) as unknown[][] },
+          under,
+        ),
+      );
     },
 
     async touchSource(state) {
