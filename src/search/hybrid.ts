@@ -51,9 +51,6 @@ interface Cand {
   fused: number;
 }
 
-/** Milliseconds on the monotonic clock, for `tookMs` (see core/clock). */
-const nowMs = monotonicMs;
-
 const maxIso = (a: string | undefined, b: string) => (a !== undefined && a > b ? a : b);
 const minIso = (a: string | undefined, b: string) => (a !== undefined && a < b ? a : b);
 
@@ -65,7 +62,7 @@ function check(name: string, v: number, min: number, max: number): void {
 
 /** Hybrid search (see the module comment). */
 export async function searchHybrid(deps: HybridDeps, query: string, opts: SearchOptions = {}): Promise<SearchResult> {
-  const t0 = nowMs();
+  const t0 = monotonicMs();
   const p = { ...HYBRID_DEFAULTS, ...deps.params };
   const limit = opts.limit ?? 10;
   check('limit', limit, 1, 100);
@@ -389,5 +386,5 @@ async function finish(
     hits.push(h);
   }
   await attachContext(deps.store, hits, context);
-  return { query, tokens, hits, signals, ...(fallback ? { fallback } : {}), tookMs: nowMs() - t0 };
+  return { query, tokens, hits, signals, ...(fallback ? { fallback } : {}), tookMs: monotonicMs() - t0 };
 }

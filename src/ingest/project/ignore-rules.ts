@@ -24,7 +24,7 @@ import { lazyRequire } from '../../core/lazy.js';
  * The `ignore` package, loaded where a folder has rules: a tree without ignore files never needs it (50 KB of
  * code: ~15 M instructions of a re-mine to parse and run, issue 12).
  */
-const ignore = lazyRequire<typeof Ignore>('ignore');
+const loadIgnore = lazyRequire<typeof Ignore>('ignore');
 
 /** Result of testing one path against one level's patterns. */
 interface Verdict {
@@ -43,7 +43,7 @@ function ownPathTest(patterns: string): PathTest {
     let ig = byDepth[depth];
     if (ig === undefined) {
       const parents = Array.from({ length: depth - 1 }, (_, i) => `!/${'*/'.repeat(i + 1)}`);
-      ig = byDepth[depth] = ignore()().add([patterns, ...parents].join('\n'));
+      ig = byDepth[depth] = loadIgnore()().add([patterns, ...parents].join('\n'));
     }
     return ig.test(p);
   };
