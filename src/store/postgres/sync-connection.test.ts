@@ -4,10 +4,12 @@
  * continued on a new connection outside any transaction, and a graph batch cut before COMMIT runs
  * again whole. Backends are terminated with `pg_terminate_backend`, as an administrator or a server
  * restart would; whether the worker sees the death before or during the next statement, the outcome
- * asserted is the same.
+ * asserted is the same. The third test makes the old socket's close arrive after the new connection
+ * started (through a proxy), which a slow machine can do on its own.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { startLateCloseProxy } from '../../../test/helpers/pg-late-close-proxy.js';
 import { pgServer, withFreshSchema } from '../../../test/helpers/postgres.js';
 import { isLociError } from '../../core/errors.js';
 import { openPostgresPalace } from './open.js';
@@ -55,18 +57,20 @@ if (server.skip !== undefined) {
     }
   });
 
-  test('a graph batch whose connection died before COMMIT is applied whole, once, on a new connection', async () => {
-    const p = await openPostgresPalace(withFreshSchema(url));
+  const row = (id: string) => ({
+    id,
+    name: id,
+    type: 'person',
+    properties: {},
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  });
+
+  /** Runs a two-entity graph batch whose connection is terminated in its middle, the first time only. */
+  async function batchCutOnce(palaceUrl: string): Promise<void> {
+    const p = await openPostgresPalace(withFreshSchema(palaceUrl));
     const graph = p.graph();
     const admin = openSyncConnection(p.target);
-    const row = (id: string) => ({
-      id,
-      name: id,
-      type: 'person',
-      properties: {},
-      createdAt: '2026-01-01T00:00:00.000Z',
-      updatedAt: '2026-01-01T00:00:00.000Z',
-    });
     let calls = 0;
     try {
       graph.write(() => {
@@ -82,6 +86,19 @@ if (server.skip !== undefined) {
       admin.close();
       graph.close();
       await p.store.close();
+    }
+  }
+
+  test('a graph batch whose connection died before COMMIT is applied whole, once, on a new connection', async () => {
+    await batchCutOnce(url);
+  });
+
+  test('the dead connection closing late does not fail the batch on the connection that replaced it', async () => {
+    const proxy = await startLateCloseProxy(url);
+    try {
+      await batchCutOnce(proxy.url);
+    } finally {
+      await proxy.close();
     }
   });
 }

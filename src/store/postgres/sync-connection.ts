@@ -31,12 +31,18 @@ const types = { getTypeParser: (oid, f) => (oid === 20 || oid === 1700 ? Number 
 let client, ready, lost = false, inTx = false;
 const BEGINS = /^\\s*(BEGIN|START\\s+TRANSACTION)\\b/i;
 const ENDS = /^\\s*(COMMIT|END|ROLLBACK|ABORT)\\s*;?\\s*$/i;
+// A dead client may still emit 'error' after its replacement connected: only the current client's
+// events mark the connection lost (a late one would fail the new connection's transaction).
 const connect = () => {
-  client = new pg.Client({ ...config, types });
+  const c = new pg.Client({ ...config, types });
+  const mine = () => { if (client === c) lost = true; };
+  // The old client is closed, not awaited: its socket may already be gone.
+  if (client) client.end().catch(() => {});
+  client = c;
   lost = false;
-  client.on('error', () => { lost = true; });
-  ready = client.connect();
-  ready.catch(() => { lost = true; });
+  c.on('error', mine);
+  ready = c.connect();
+  ready.catch(mine);
 };
 if (!bootError) connect();
 let pending = false;
