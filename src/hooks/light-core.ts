@@ -19,7 +19,7 @@ export { writeFileAtomic } from '../core/fs-safe.js';
 export { createError, fsError, isLociError, type ErrorCode } from '../core/errors.js';
 export { resolveHome, homePaths, readSettings, processEnv, type Env, type LociSettings } from '../core/env.js';
 export { sha256Hex as sha256, randomHex } from '../core/light-hash.js';
-export { countWords } from '../core/words.js';
+export { countWords, isSmallTalk } from '../core/words.js';
 export { pidAlive } from '../core/process.js';
 export type { Logger, LogLevel } from '../core/logger.js';
 

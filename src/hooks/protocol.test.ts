@@ -67,6 +67,13 @@ describe('hook protocol', () => {
     for (const p of ['好的', '继续', 'はい', '!!!']) assert.equal(isTrivialPrompt(p), true, p);
   });
 
+  it('skips small talk that names no topic (recall found only noise for it)', () => {
+    for (const p of ['ok thanks', 'yes please do that', 'sounds good, go ahead', "great, what's next?", 'try again'])
+      assert.equal(isTrivialPrompt(p), true, p);
+    for (const p of ['continue with the migration', 'yes, use redis for the cache'])
+      assert.equal(isTrivialPrompt(p), false, p);
+  });
+
   it('answers with hookSpecificOutput, or nothing for an empty text', () => {
     assert.deepEqual(JSON.parse(contextAnswer('session-start', 'x')), {
       hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'x' },

@@ -4,7 +4,7 @@
  * Loci handles, tolerant parsing of the JSON Claude Code writes on stdin, and the JSON answers
  * written on stdout. Pure functions, node built-ins only (this module is on the hook fast path).
  */
-import { countWords, createError } from './light-core.js';
+import { countWords, createError, isSmallTalk } from './light-core.js';
 
 /** The hook events Loci handles, as `loci hook <event>` spells them. */
 export const HOOK_EVENTS = [
@@ -126,13 +126,14 @@ export function contextAnswer(event: 'session-start' | 'user-prompt-submit' | 's
 
 /**
  * True for prompts recall skips: empty, slash commands (`/clear`, `/compact …`), shell escapes
- * (`!ls`), memory shortcuts (`#…`), and one-word prompts ("thanks", "continue", "yes", "好的") —
+ * (`!ls`), memory shortcuts (`#…`), one-word prompts ("thanks", "continue", "yes", "好的") —
  * words counted in any script (`countWords`: a Chinese or Japanese prompt without spaces is not
- * one word).
+ * one word) — and small talk that names no topic ("ok thanks", "sounds good, go ahead", "what's
+ * next?": `isSmallTalk`), for which a search finds only noise.
  */
 export function isTrivialPrompt(prompt: string | undefined): boolean {
   const p = (prompt ?? '').trim();
   if (p === '') return true;
   if (/^[/!#]/.test(p)) return true;
-  return countWords(p) < 2;
+  return countWords(p) < 2 || isSmallTalk(p);
 }

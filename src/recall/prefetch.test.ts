@@ -48,6 +48,7 @@ describe('startRecallPrefetch gates', () => {
       { skipped: single.skipped, settled: single.settled, poll: single.poll(), consume: single.consume() },
       { skipped: 'single-word query', settled: true, poll: undefined, consume: undefined },
     );
+    assert.equal(startRecallPrefetch('ok thanks, go ahead', { dir: f.dir }).skipped, 'small talk (no topic to recall)');
 
     const spent = recordSurfaced(f.home, 'spent', { bytes: 61_000 });
     assert.equal(

@@ -6,7 +6,7 @@
  * included) and the result is then never delivered.
  */
 import { systemClock } from '../core/clock.js';
-import { countWords } from '../core/words.js';
+import { countWords, isSmallTalk } from '../core/words.js';
 import { scanTopicFiles } from '../memdir/index.js';
 import { buildRecall, minimumInjectionBytes, resolveBudgets } from './build.js';
 import { recordSurfaced, sessionBytesLeft } from './session.js';
@@ -42,6 +42,7 @@ export function prefetchGate(query: string, opts: RecallOptions): string | undef
   try {
     if (opts.signal?.aborted) return 'aborted before start';
     if (countWords(query) < 2) return 'single-word query';
+    if (isSmallTalk(query)) return 'small talk (no topic to recall)';
     const budgets = resolveBudgets(opts.budgets);
     if (sessionBytesLeft(opts.session, budgets) < minimumInjectionBytes()) return 'session recall budget exhausted';
     if (scanTopicFiles(opts.dir).length === 0) return 'no memory files';
