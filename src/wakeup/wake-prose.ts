@@ -22,7 +22,13 @@ export interface ProseLine {
   text: string;
 }
 
-const TOOL_CALL = /^\[[A-Z][\w.:-]*(?:\]| [^\]]*\])/;
+/**
+ * A tool call line: `[Bash] …`, `[Read path]`, and the lower-case names of Codex and Gemini CLI
+ * (`[exec_command] …`, `[run_shell_command] …`, `[read_file path]`, `[replace]`, `[shell]`, MCP
+ * `[mcp__server__tool]`): snake / dotted names or a known one-word tool, never a checkbox `[x]`.
+ */
+const TOOL_CALL =
+  /^\[(?:[A-Z][\w.:-]*|[a-z][a-z0-9]*(?:[_.:-]+[a-z0-9]+)+|shell|bash|glob|grep|replace|ls)(?:\]| [^\]]*\])/;
 const NUMBERED_DUMP = /^\s*\d+\s*(?:→|\t|:)/;
 const JSONISH = /^\s*[{[]\s*["{[]/;
 const MARKUP = /^\s*<\/?[a-z][\w-]*[\s>]/i;
@@ -146,6 +152,42 @@ export function decisionSentences(lines: readonly ProseLine[], max = 3): Decisio
       out.push({ kind, speaker: l.speaker, text: s });
       if (out.length >= max) return out;
     }
+  }
+  return out;
+}
+
+/**
+ * Closing offers that end many answers and say nothing about the work ("What else would you like me
+ * to do?", "Let me know if you need anything else.", "Hope this helps!"). They are not open questions.
+ */
+const CLOSING_OFFER = [
+  /^(?:so,? )?(?:what|is there anything) else (?:would|do|can|could|should|shall) (?:you|i)\b[^?]*\??$/i,
+  /^(?:is there )?anything else(?: (?:you'd like|you want|i can)\b[^?]*)?\??$/i,
+  /^(?:just |please )?(?:let me know|feel free)\b[^.!?]*[.!?]?$/i,
+  /^(?:would|do) you (?:like|want) me to (?:do|help with|work on) (?:anything|something) else\b[^?]*\??$/i,
+  /^(?:how|what) (?:else )?(?:can|should|shall) i (?:help|do|work on)\b[^?]*\??$/i,
+  /^what would you like (?:me )?to (?:do|work on|tackle|focus on)(?: next| now)?\??$/i,
+  /^(?:i )?hope (?:this|that) helps\b[^.!?]*[.!?]?$/i,
+  /^(?:happy|glad) to help\b[^.!?]*[.!?]?$/i,
+];
+
+/**
+ * The prose lines of a final turn without its trailing closing offers (see {@link CLOSING_OFFER}):
+ * sentences removed from the end while they are offers; lines left empty are dropped.
+ */
+export function withoutClosingOffers(lines: readonly ProseLine[]): ProseLine[] {
+  const out = [...lines];
+  while (out.length) {
+    const last = out[out.length - 1]!;
+    const parts = sentences(last.text);
+    let n = parts.length;
+    while (n > 0 && CLOSING_OFFER.some((r) => r.test(parts[n - 1]!))) n--;
+    if (n === parts.length) break;
+    if (n > 0) {
+      out[out.length - 1] = { ...last, text: parts.slice(0, n).join(' ') };
+      break;
+    }
+    out.pop();
   }
   return out;
 }

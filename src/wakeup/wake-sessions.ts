@@ -19,7 +19,15 @@
  */
 import { localeOrder } from '../core/collate.js';
 import type { Drawer } from '../store/ports.js';
-import { finalProse, isBoilerplate, isHarnessNotice, joinProse, proseLines, type ProseLine } from './wake-prose.js';
+import {
+  finalProse,
+  isBoilerplate,
+  isHarnessNotice,
+  joinProse,
+  proseLines,
+  withoutClosingOffers,
+  type ProseLine,
+} from './wake-prose.js';
 
 /** The part of the drawer store this module needs. */
 interface SessionStore {
@@ -262,7 +270,8 @@ export async function latestSessions(
         const part = parts[p]!;
         const lines = proseLines(part.text, num(meta(part, 'part')) ? 'assistant' : null);
         if (first && !final) {
-          const said = lines.filter((l) => l.speaker === 'assistant' && !isBoilerplate(l.text));
+          // A closing offer ("What else would you like me to do?") is neither the state nor an open question.
+          const said = withoutClosingOffers(lines.filter((l) => l.speaker === 'assistant' && !isBoilerplate(l.text)));
           if (said.length) {
             const text = finalProse(said, o.finalChars ?? 600);
             final = { text, id: part.id, question: /\?\s*$/.test(text) };

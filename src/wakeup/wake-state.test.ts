@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { fixedClock, openPalace, type Palace } from '../internal.js';
 import { wakeUp } from './wake-up.js';
 import { condenseSummary } from './wake-sessions.js';
-import { decisionSentences, proseLines } from './wake-prose.js';
+import { decisionSentences, proseLines, withoutClosingOffers } from './wake-prose.js';
 
 const NOW = Date.parse('2025-06-20T12:00:00Z');
 const at = (minutes: number) => new Date(NOW - 3 * 86_400_000 + minutes * 60_000).toISOString();
@@ -189,6 +189,30 @@ describe('wake-up: where are we', () => {
     const r = await wakeUp(opts());
     const items = r.sections.recent.map((i) => i.text);
     assert.deepEqual(items, ['[decision] We decided to keep the limiter in `src/limits.ts` and use Redis for it.']);
+  });
+
+  it('drops Codex and Gemini tool calls (lower-case names) and closing offers from the final words', async () => {
+    await exchange(
+      's1',
+      0,
+      [
+        'User: prepare the grant draft\nAssistant: Checking the repository history first.\n' +
+          '[exec_command] git log --oneline -20\n[run_shell_command] ls -la\n[read_file docs/plan.md]\n' +
+          '[mcp__github__list_commits] {"repo":"acme"}\n→ ok\nAssistant: The draft is in `grant.md`; it cites ' +
+          'the last 20 commits. What else would you like me to do? Let me know if you need anything else!',
+      ],
+      10,
+    );
+    const r = await wakeUp(opts());
+    assert.doesNotMatch(r.text, /exec_command|run_shell_command|read_file|mcp__github|git log/);
+    assert.match(r.text, /Assistant, last words: .*The draft is in `grant\.md`; it cites the last 20 commits\./);
+    assert.doesNotMatch(r.text, /Open question|What else|Let me know/);
+    // A real question stays one, and a checkbox or a markdown link is prose.
+    assert.deepEqual(
+      withoutClosingOffers(proseLines('Assistant: Tests pass. Should I deploy it? Anything else?')).map((l) => l.text),
+      ['Tests pass. Should I deploy it?'],
+    );
+    assert.equal(proseLines('[x] migrate the users table\n[docs](https://x.test) updated').length, 2);
   });
 
   it('classifies preferences conservatively: the user about the work, not a recipe or a poem', () => {
