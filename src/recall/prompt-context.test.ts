@@ -201,4 +201,30 @@ describe('buildPromptContext', () => {
     assert.deepEqual(c.drawers, []);
     assert.match(warnings.join('\n'), /palace search failed/);
   });
+
+  it("shortens tool output that does not hold the prompt's words; prose and matching lines stay verbatim", async () => {
+    const listing = `→ ${Array.from({ length: 40 }, (_, i) => `src/module${i}.ts`).join(' ⏎ ')}`;
+    const todo = `[TodoWrite] {"todos":[${'{"content":"step","status":"pending"},'.repeat(6)}]}`;
+    const hit = '→ Error: the flaky integration suite timed out after 30000 ms waiting for the database';
+    const id = (
+      await palace.addDrawer({
+        wing: 'widget',
+        room: 'conversations',
+        source: '/home/u/.claude/projects/widget/def.jsonl',
+        text:
+          `User: why did the deploy stop?\nAssistant: Checking.\n[Bash] ls src\n${listing}\n${todo}\n${hit}\n` +
+          'Assistant: The deploy waits for the integration suite, which timed out.',
+      })
+    ).id;
+    const query = 'why did the deploy stop on the integration suite?';
+    const c = await buildPromptContext({ query, memoryDir: f.dir, palace, clock: testClock(), drawerChars: 4000 });
+    assert.ok(c.text.includes(`<drawer id="${id}"`), 'the drawer is recalled');
+    const block = c.text.slice(c.text.indexOf(`<drawer id="${id}"`));
+    assert.ok(block.includes(hit), "a tool line with the prompt's words stays whole");
+    assert.ok(!block.includes('src/module39.ts') && block.includes('→ src/module0.ts'), 'a listing is cut');
+    assert.ok(!block.includes(todo) && block.includes(`${todo.slice(0, 60)}`), 'a todo list is cut');
+    assert.match(block, /\[Bash\] ls src\n/);
+    assert.match(block, /Assistant: The deploy waits for the integration suite, which timed out\./);
+    assert.match(block, new RegExp(`\\[tool output shortened; the whole text is drawer ${id}\\]`));
+  });
 });

@@ -140,6 +140,29 @@ function inside(dir: string, path: string | null): boolean {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
+/** Most characters of a tool output line of a recalled conversation drawer that does not hold the prompt's words. */
+const TOOL_LINE_CHARS = 120;
+/** A tool result (`→ …`) or a tool call with a JSON input (`[TodoWrite] {…}`), as the conversation miner writes them. */
+const TOOL_OUTPUT = /^(?:→ |\[[^\]\n]{1,80}\] [{[])/;
+
+/**
+ * `text` with its long tool output lines cut to {@link TOOL_LINE_CHARS} characters, except those
+ * holding one of the prompt's words: a directory listing or a todo list is rarely what a prompt
+ * recalls a conversation for, and it would take most of the drawer's share. Prose, tool commands
+ * and matching lines stay verbatim; the whole text is one `loci get` away.
+ */
+function shortenToolOutput(text: string, tokens: ReadonlySet<string>): string {
+  if (!text.includes('→') && !text.includes('] {') && !text.includes('] [')) return text;
+  return text
+    .split('\n')
+    .map((line) =>
+      line.length <= TOOL_LINE_CHARS || !TOOL_OUTPUT.test(line) || matchSpans(line, tokens).length > 0
+        ? line
+        : `${line.slice(0, TOOL_LINE_CHARS - 1).trimEnd()}…`,
+    )
+    .join('\n');
+}
+
 function drawerDraft(
   h: SearchHit,
   date: string,
@@ -149,12 +172,15 @@ function drawerDraft(
   tokens: ReadonlySet<string>,
 ): BlockDraft {
   const lines = h.lines ? `${h.lines[0]}-${h.lines[1]}` : undefined;
+  const text = shortenToolOutput(h.text, tokens);
   // A long drawer gives the verbatim excerpt around the prompt's words, not its first characters.
-  const ex = excerptChars(h.text, matchSpans(h.text, tokens), Math.max(100, capChars - 80));
+  const ex = excerptChars(text, matchSpans(text, tokens), Math.max(100, capChars - 80));
   const content = ex.cut
-    ? `${ex.start > 0 ? '…' : ''}${ex.text}${ex.end < h.text.length ? '…' : ''}\n[excerpt of ${h.text.length} ` +
-      `characters; the whole text is drawer ${h.id}]`
-    : h.text;
+    ? `${ex.start > 0 ? '…' : ''}${ex.text}${ex.end < text.length ? '…' : ''}\n[excerpt of ${h.text.length} ` +
+      `characters${text === h.text ? '' : ', tool output shortened'}; the whole text is drawer ${h.id}]`
+    : text === h.text
+      ? text
+      : `${text}\n[tool output shortened; the whole text is drawer ${h.id}]`;
   return {
     head: `<drawer${attrs({
       id: h.id,
