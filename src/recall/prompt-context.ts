@@ -142,7 +142,7 @@ function inside(dir: string, path: string | null): boolean {
 
 /** Most characters of a tool output line of a recalled conversation drawer that does not hold the prompt's words. */
 const TOOL_LINE_CHARS = 120;
-/** A tool result (`→ …`) or a tool call with a JSON input (`[TodoWrite] {…}`), as the conversation miner writes them. */
+/** A tool result (`→ …`) or a tool call with a JSON input (`[TodoWrite] {…}`), as the miner writes them. */
 const TOOL_OUTPUT = /^(?:→ |\[[^\]\n]{1,80}\] [{[])/;
 
 /**
