@@ -12,7 +12,7 @@ import { selectMemoryDir } from '../memdir/index.js';
 import { openPalace, type Palace } from '../palace/index.js';
 import { buildPromptContext, loadRecallSession, recordSurfaced, type PromptContext } from '../recall/index.js';
 import { cacheWakeUpPlan, journalUsage, planWakeUp, wakeUpResult, type UsageItem } from '../wakeup/index.js';
-import { contextAnswer, HOOK_OUTPUT_CHARS, type HookInput } from './protocol.js';
+import { contextAnswer, continuedSession, HOOK_OUTPUT_CHARS, type HookInput } from './protocol.js';
 
 /** Where answers get the palace from. */
 export interface PalaceSource {
@@ -64,15 +64,17 @@ export async function sessionStartAnswer(input: HookInput, ctx: HookContext): Pr
       embedder: null,
       store: (await import('../index.js')).createMemoryStore(),
     }));
+  const excludeSession = continuedSession(input);
   let plan;
   try {
-    plan = await planWakeUp({ palace, home: ctx.home, cwd, env: ctx.env, logger: ctx.log });
+    plan = await planWakeUp({ palace, home: ctx.home, cwd, env: ctx.env, logger: ctx.log, excludeSession });
   } finally {
     if (found) await release();
     else await palace.close();
   }
-  // Signatures are taken after close: closing may checkpoint the WAL.
-  cacheWakeUpPlan(ctx.home, cwd, plan);
+  // Signatures are taken after close: closing may checkpoint the WAL. A plan without the continued
+  // session is not the project's wake-up for the next new session: not cached.
+  if (excludeSession === undefined) cacheWakeUpPlan(ctx.home, cwd, plan);
   const r = wakeUpResult(plan, Date.now());
   ctx.log.log('debug', 'session-start: wake-up computed', {
     tokens: r.tokens,

@@ -115,6 +115,14 @@ export function parseHookInput(event: HookEvent, text: string): HookInput {
 }
 
 /**
+ * The session a `SessionStart` continues (`source` resume or compact): its own state is already in
+ * the agent's context, so the wake-up leaves it out. Undefined for a new session (startup, clear).
+ */
+export function continuedSession(input: HookInput): string | undefined {
+  return input.source === 'resume' || input.source === 'compact' ? input.sessionId : undefined;
+}
+
+/**
  * The stdout of a hook that adds context: `{"hookSpecificOutput":{"hookEventName":…,
  * "additionalContext":…}}`. Valid for SessionStart, UserPromptSubmit and Stop (A6); never for
  * PreCompact. Returns '' when `text` is empty (no output is the "nothing to add" answer).

@@ -34,6 +34,7 @@ import {
 import { errorFields, hookLogger } from './log.js';
 import {
   contextAnswer,
+  continuedSession,
   isTrivialPrompt,
   parseHookEvent,
   parseHookInput,
@@ -205,7 +206,8 @@ async function sessionStart(input: HookInput, ctx: Ctx, stdin: string): Promise<
     kick(ctx);
   }
   const cwd = input.cwd ?? ctx.cwd;
-  const cached = await cachedWakeUpText(ctx.home, cwd);
+  // A resumed or compacted session leaves itself out of its wake-up: the cache (per project) holds it.
+  const cached = continuedSession(input) === undefined ? await cachedWakeUpText(ctx.home, cwd) : undefined;
   if (cached !== undefined) {
     ctx.log.log('debug', 'session-start: cached wake-up');
     // Warm the server up for the prompts that follow (no connection: the socket file is enough).

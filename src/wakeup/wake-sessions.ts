@@ -209,6 +209,8 @@ interface SessionOptions {
   /** Characters of a request / of final words. Default 300 / 450. */
   requestChars?: number;
   finalChars?: number;
+  /** A session left out (the one that is starting again). Default none. */
+  exclude?: string | undefined;
 }
 
 /**
@@ -224,6 +226,7 @@ export async function latestSessions(
   for (const d of drawers) {
     if (!isConversation(d)) continue;
     const k = keyOf(d);
+    if (o.exclude !== undefined && k === o.exclude) continue;
     const list = bySession.get(k);
     if (list) list.push(d);
     else bySession.set(k, [d]);

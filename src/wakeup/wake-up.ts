@@ -97,6 +97,12 @@ export interface WakeUpOptions {
   clock?: Clock | undefined;
   /** Diagnostics. Default silent. */
   logger?: Logger | undefined;
+  /**
+   * The session that is starting, left out of "where we left off": when Claude Code resumes a
+   * session or continues it after compaction, that session's own state is already in the agent's
+   * context (the transcript, or the summary it just wrote). Default: none.
+   */
+  excludeSession?: string | undefined;
 }
 
 /** One item shown (or rankable) in the wake-up. */
@@ -362,6 +368,7 @@ export async function planWakeUp(o: WakeUpOptions): Promise<WakeUpPlan> {
   const { candidates: drawers, newest } = await drawerCandidates(o, wing);
   const sessions = await latestSessions(newest, o.palace.store, {
     sessions: WAKE_UP_LIMITS.sessions,
+    exclude: o.excludeSession,
     summaryChars: Math.floor(maxChars * WAKE_UP_LIMITS.summaryShare),
   });
   const keys = [
