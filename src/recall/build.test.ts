@@ -5,7 +5,7 @@
  * note; the freshness warning; the framing.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { memoryFixture, testClock, writeBigMemories } from '../../test/fixtures/recall/support.js';
@@ -160,6 +160,19 @@ describe('buildRecall content', () => {
       'truncated',
       'type',
     ]);
+  });
+
+  it('leaves out Why / How to apply lines that only hold their placeholder', async () => {
+    writeFileSync(
+      join(f.dir, 'feedback_unwrap.md'),
+      '---\nname: no-unwrap\ndescription: never call unwrap in the policy engine\ntype: feedback\n---\n\n' +
+        'Return PolicyError instead of calling unwrap in the policy engine.\n\n**Why:** a panic took prod down\n' +
+        '**How to apply:** (not recorded)\n',
+    );
+    const r = await buildRecall('unwrap in the policy engine', { dir: f.dir, clock: testClock() });
+    const block = blocks(r.text).get('feedback_unwrap.md')!;
+    assert.match(block, /Return PolicyError instead[^\n]*\n\n\*\*Why:\*\* a panic took prod down\n<\/memory>$/);
+    assert.doesNotMatch(block, /not recorded/);
   });
 
   it('injects nothing (and says why) when nothing matches', async () => {

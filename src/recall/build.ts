@@ -7,7 +7,7 @@
  */
 import { systemClock } from '../core/clock.js';
 import { groupThousands } from '../core/collate.js';
-import { readMemoryFile, type Memory } from '../memdir/index.js';
+import { NOT_RECORDED, readMemoryFile, type Memory } from '../memdir/index.js';
 import { escapeReminderContent, utf8Bytes } from './escape.js';
 import {
   ageDays,
@@ -41,6 +41,12 @@ export function resolveBudgets(b: Partial<RecallBudgets> = {}): RecallBudgets {
   };
 }
 
+/** A `**Why:**` / `**How to apply:**` line left at its placeholder: it tells the agent nothing. */
+const EMPTY_LABEL = new RegExp(
+  String.raw`^\*\*(?:Why|How to apply):\*\*\s*${NOT_RECORDED.replace(/[()]/g, '\\$&')}\s*$\n?`,
+  'gm',
+);
+
 /** The draft of one memory's block: attributes, freshness warning, escaped body, truncation note. */
 function memoryDraft(m: Memory, now: number, fileBytes: number): BlockDraft {
   const days = ageDays(m.modified, now);
@@ -54,7 +60,7 @@ function memoryDraft(m: Memory, now: number, fileBytes: number): BlockDraft {
       age_days: days,
       description: m.description,
     })}>\n` + (stale ? `${freshnessWarning(days)}\n\n` : '');
-  const body = escapedContent(m.body);
+  const body = escapedContent(m.body.replace(EMPTY_LABEL, '').trimEnd());
   return {
     head,
     content: body === '' ? escapedContent(m.description) || '(empty memory)' : body,
