@@ -49,6 +49,29 @@ describe('MCP error results', () => {
     assert.match(String(r.details['expected']), /and 1 more: limit/);
   });
 
+  test('numbers, missing or mistyped arguments and enums are explained in words, not zod messages', () => {
+    const schema = z.strictObject({
+      drawer_id: z.string(),
+      limit: z.number().int().min(1).max(100).optional(),
+      mode: z.enum(['hybrid', 'bm25']).optional(),
+    });
+    const expected = (args: Record<string, unknown>) => {
+      const r = schema.safeParse(args);
+      assert.ok(!r.success);
+      return invalidArguments(r.error, args, ['drawer_id', 'limit', 'mode']).message;
+    };
+    assert.equal(expected({}), 'invalid drawer_id: null — expected a string (the argument is required)');
+    assert.equal(expected({ drawer_id: 7 }), 'invalid drawer_id: 7 — expected a string, not a number');
+    assert.equal(expected({ drawer_id: 'd', limit: 1000 }), 'invalid limit: 1000 — expected a number of at most 100');
+    assert.equal(expected({ drawer_id: 'd', limit: 0 }), 'invalid limit: 0 — expected a number of at least 1');
+    assert.equal(
+      expected({ drawer_id: 'd', mode: 'fuzzy' }),
+      'invalid mode: "fuzzy" — expected one of "hybrid", "bm25"',
+    );
+    for (const m of [expected({}), expected({ drawer_id: 'd', limit: 1000 })])
+      assert.doesNotMatch(m, /Too big|Invalid input|received|<=|\n/);
+  });
+
   test('details are made JSON-safe', () => {
     const e = createError('INVALID_ARGUMENT', { name: 'x', value: { when: new Date(0), fn: () => 1 }, expected: 'y' });
     const r = resultOfThrown(e, 't', memoryLogger().logger);

@@ -57,18 +57,34 @@ export function resultOfThrown(e: unknown, tool: string, logger: Logger): ErrorR
   );
 }
 
-/** What an argument should have been, from a zod issue (sizes in words, not zod's symbols). */
-function expectation(issue: z.core.$ZodIssue): string {
-  if (
-    (issue.code === 'too_big' || issue.code === 'too_small') &&
-    (issue.origin === 'string' || issue.origin === 'array')
-  ) {
-    const unit = issue.origin === 'string' ? 'characters' : 'items';
-    const bound = Number(issue.code === 'too_big' ? issue.maximum : issue.minimum);
-    return issue.code === 'too_big'
-      ? `at most ${bound} ${unit} (this argument's size limit)`
-      : `at least ${bound} ${unit}`;
+const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+/**
+ * What an argument should have been, from a zod issue, in words (never zod's own messages such as
+ * "Too big: expected number to be <=100" or "Invalid input: expected string, received undefined").
+ * `value` is the argument as given (undefined when missing).
+ */
+function expectation(issue: z.core.$ZodIssue, value: unknown): string {
+  if (issue.code === 'too_big' || issue.code === 'too_small') {
+    const big = issue.code === 'too_big';
+    const bound = Number(big ? issue.maximum : issue.minimum);
+    if (issue.origin === 'string' || issue.origin === 'array') {
+      const unit = issue.origin === 'string' ? 'characters' : 'items';
+      return big ? `at most ${bound} ${unit} (this argument's size limit)` : `at least ${bound} ${unit}`;
+    }
+    if (issue.origin === 'number' || issue.origin === 'int' || issue.origin === 'bigint') {
+      const strict = issue.inclusive === false;
+      return `a number ${big ? (strict ? 'below' : 'of at most') : strict ? 'above' : 'of at least'} ${bound}`;
+    }
   }
+  if (issue.code === 'invalid_type') {
+    const want = article(issue.expected === 'int' ? 'integer' : String(issue.expected));
+    if (value === undefined) return `${want} (the argument is required)`;
+    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : article(typeof value);
+    return `${want}, not ${got}`;
+  }
+  if (issue.code === 'invalid_value' && issue.values.length > 0)
+    return `one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   return issue.message;
 }
 
@@ -90,7 +106,7 @@ export function invalidArguments(error: z.ZodError, args: unknown, accepted: rea
   const path = issue.path.map(String);
   let value: unknown = args;
   for (const p of path) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[p] : undefined;
-  const expected = expectation(issue);
+  const expected = expectation(issue, value);
   const more =
     error.issues.length > 1
       ? ` (and ${error.issues.length - 1} more: ${error.issues
