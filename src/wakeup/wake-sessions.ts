@@ -44,11 +44,11 @@ export interface SessionState {
    * The newest compaction summary, condensed to its share, or null. `notes`: it is the session's
    * running notes (`metadata.kind = 'session-notes'`), not a compaction summary.
    */
-  summary: { text: string; ids: string[]; whole: boolean; notes?: boolean } | null;
+  summary: { text: string; ids: string[]; whole: boolean; notes?: boolean; date?: string } | null;
   /** The user's last request (prose), or null. */
   request: { text: string; id: string } | null;
   /** The assistant's final words, or null. */
-  final: { text: string; id: string; question: boolean } | null;
+  final: { text: string; id: string; question: boolean; date?: string } | null;
 }
 
 const meta = (d: Drawer, k: string): unknown => d.metadata[k];
@@ -248,7 +248,14 @@ export async function latestSessions(
       const parts = await exchangeParts(store, newest);
       const c = condenseSummary(joined(parts), o.summaryChars ?? 1_200);
       const notes = meta(newest, 'kind') === 'session-notes';
-      if (c.text) summary = { text: c.text, ids: parts.map((p) => p.id), whole: c.whole, ...(notes ? { notes } : {}) };
+      if (c.text)
+        summary = {
+          text: c.text,
+          ids: parts.map((p) => p.id),
+          whole: c.whole,
+          ...(notes ? { notes } : {}),
+          ...(newest.contentDate ? { date: newest.contentDate } : {}),
+        };
     }
     // A subagent's side conversation (agentId) is not where the session left off.
     const talk = real
@@ -277,7 +284,12 @@ export async function latestSessions(
           const said = withoutClosingOffers(lines.filter((l) => l.speaker === 'assistant' && !isBoilerplate(l.text)));
           if (said.length) {
             const text = finalProse(said, o.finalChars ?? 600);
-            final = { text, id: part.id, question: /\?\s*$/.test(text) };
+            final = {
+              text,
+              id: part.id,
+              question: /\?\s*$/.test(text),
+              ...(part.contentDate ? { date: part.contentDate } : {}),
+            };
           }
         }
         const req = requestOf(lines);

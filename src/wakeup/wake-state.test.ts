@@ -115,6 +115,7 @@ describe('wake-up: where are we', () => {
     );
     const r = await wakeUp(opts());
     assert.match(r.text, /## Where we left off/);
+    assert.match(r.text, /Compaction summary \(written before the last words below\):\n/, 'the session went on');
     assert.match(r.text, /Primary Request and Intent:\n\s+The user asked to add rate limiting/);
     assert.match(r.text, /Redis INCR with expiry/, 'the middle part of the summary is there: whole');
     assert.match(r.text, /Add REDIS_URL to staging/);

@@ -293,10 +293,16 @@ function sessionBlock(s: SessionState, first: boolean): WakeUpBlock {
   const lines: string[] = [];
   if (s.summary) {
     const more = s.summary.ids.length > 1 ? ` + ${s.summary.ids.length - 1} parts` : '';
+    // The session went on after its compaction: the summary's pending work may be done since.
+    const earlier =
+      first && s.final?.date && s.summary.date && s.final.date > s.summary.date
+        ? ', written before the last words below'
+        : '';
     lines.push(
       escapeReminderContent(
         `${s.summary.notes ? 'Session notes' : 'Compaction summary'}` +
-          `${s.summary.whole ? '' : ` (key sections; whole: drawer ${s.summary.ids[0]}${more})`}:\n` +
+          `${s.summary.whole ? '' : ` (key sections${earlier}; whole: drawer ${s.summary.ids[0]}${more})`}` +
+          `${s.summary.whole && earlier ? ` (${earlier.slice(2)})` : ''}:\n` +
           `${s.summary.text}`,
       ),
     );
