@@ -216,6 +216,14 @@ describe('wake-up: where are we', () => {
     assert.equal(proseLines('[x] migrate the users table\n[docs](https://x.test) updated').length, 2);
   });
 
+  it('names a session whose id is not a UUID by its whole id (two Slack channels differ)', async () => {
+    await exchange('slack:general:2015-06-09', 0, ['alice: the venue is booked'], 1, 'general', { title: '#general' });
+    await exchange('slack:get_feedback:2016-05-06', 0, ['bob: slides attached'], 2, 'general', { title: '#feedback' });
+    const r = await wakeUp(opts());
+    assert.match(r.text, /session slack:general:2015-06-09\)/);
+    assert.match(r.text, /session slack:get_feedback:2016-05-06\)/);
+  });
+
   it('classifies preferences conservatively: the user about the work, not a recipe or a poem', () => {
     const curry = proseLines(
       'User: I love Thai green curry and I prefer it very spicy with extra basil.\nAssistant: Noted, I always use ' +

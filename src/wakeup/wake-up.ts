@@ -279,16 +279,22 @@ async function drawerCandidates(o: WakeUpOptions, wing: string): Promise<{ candi
   return { candidates: [...byId.values()], newest: newest.drawers };
 }
 
+/** A session id as shown: a UUID's first block (`3065c678`), any other id whole up to 40 characters. */
+function shortSession(id: string): string {
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id)) return id.slice(0, 8);
+  return id.length > 40 ? `${id.slice(0, 39)}…` : id;
+}
+
 /** Drawer ids shown for a session (the summary's first part, else the last exchange). */
 function sessionRef(s: SessionState): string {
   const id = s.summary?.ids[0] ?? s.final?.id ?? s.request?.id;
-  return id ? `drawer ${id}` : `session ${s.sessionId.slice(0, 8)}`;
+  return id ? `drawer ${id}` : `session ${shortSession(s.sessionId)}`;
 }
 
 /** The rendered block of a session: head line, then summary, request, final words (all escaped). */
 function sessionBlock(s: SessionState, first: boolean): WakeUpBlock {
   const head = escapeReminderContent(
-    oneLine(`session${s.title ? ` "${s.title}"` : ` ${s.sessionId.slice(0, 8)}`}`, WAKE_UP_LIMITS.lineChars),
+    oneLine(`session${s.title ? ` "${s.title}"` : ` ${shortSession(s.sessionId)}`}`, WAKE_UP_LIMITS.lineChars),
   );
   const lines: string[] = [];
   if (s.summary) {
