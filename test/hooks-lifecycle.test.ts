@@ -126,6 +126,8 @@ describe('hook lifecycle steps', () => {
       const w = await wakeUp({ palace, home, cwd, env, memoryDir: null });
       assert.match(w.text, /Session notes:\n.*# Current State\n.*2026-03-04 09:20 The limiter now counts per API key/s);
       assert.doesNotMatch(w.text, /\(none\)|Built without a model/, 'placeholders and the notice are not repeated');
+      const { drawers } = await palace.listDrawers({ room: 'session-notes' });
+      assert.equal(drawers[0]?.contentDate, '2026-03-04T09:20:00.000Z', 'dated by the last turn they cover, not today');
     } finally {
       await palace.close();
     }

@@ -80,6 +80,8 @@ export interface SessionNotesResult {
   toolCalls: number;
   /** The notes after the run (absent when none exist yet). */
   notes?: string;
+  /** ISO time of the transcript's last dated turn, which the notes cover (absent when none is dated). */
+  lastAt?: string;
 }
 
 const tokensOf = (turns: readonly SessionTurn[]): number => Math.ceil(turns.reduce((n, t) => n + t.text.length, 0) / 4);
@@ -233,7 +235,8 @@ export async function updateSessionNotes(o: SessionNotesOptions): Promise<Sessio
   const tokens = tokensOf(s.turns);
   const toolCalls = s.turns.filter(isCall).length;
   const mode = o.provider ? 'model' : 'extractive';
-  const base = { mode, sessionId: s.sessionId, path, tokens, toolCalls } as const;
+  const lastAt = s.turns.findLast((t) => t.at)?.at ?? undefined;
+  const base = { mode, sessionId: s.sessionId, path, tokens, toolCalls, ...(lastAt ? { lastAt } : {}) } as const;
   const at = { tokens: cursor.extra?.['tokens'] ?? 0, tools: cursor.extra?.['tools'] ?? 0 };
   const T = NOTES_THRESHOLDS;
   let reason: string;

@@ -147,7 +147,8 @@ async function lifecycleSteps(o: HookWorkerOptions, palace: Palace, group: Queue
       const n = await updateSessionNotes({ home: o.home, transcript, ...(provider ? { provider } : {}) });
       o.logger.log('info', `hook worker: session notes ${n.updated ? 'updated' : 'unchanged'}`, { reason: n.reason });
       if (n.updated && n.notes) {
-        const date = new Date().toISOString();
+        // Dated by the last turn they cover: an old session's notes made today are not today's news.
+        const date = n.lastAt ?? new Date().toISOString();
         await archiveSessionNotes(palace, { sessionId: n.sessionId, cwd, transcript, notes: n.notes, date });
       }
     } catch (e) {
