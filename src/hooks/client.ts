@@ -60,15 +60,26 @@ export function serverSocketPath(home: string): string | null {
 }
 
 let build: string | undefined;
-/** Identifies the installed hook code: size and mtime of this module's file. */
+/**
+ * Identifies the installed hook code: size and mtime of this module's file, of the tsc build's
+ * `dist/.tsbuildinfo` and of the bundles' `dist/bundle/inputs.json` (an incremental build rewrites
+ * only changed files, so this module's file alone could outlive a rebuild). Taken once per process:
+ * a server takes it when it starts (see `server.ts`).
+ */
 export function buildId(): string {
   if (build === undefined) {
-    try {
-      const st = statSync(fileURLToPath(import.meta.url));
-      build = `${st.size}:${Math.floor(st.mtimeMs)}`;
-    } catch {
-      build = 'unknown';
-    }
+    const files = [import.meta.url, new URL('../.tsbuildinfo', import.meta.url).href];
+    files.push(new URL('../bundle/inputs.json', import.meta.url).href);
+    build = files
+      .map((u) => {
+        try {
+          const st = statSync(fileURLToPath(u));
+          return `${st.size}:${Math.floor(st.mtimeMs)}`;
+        } catch {
+          return '-';
+        }
+      })
+      .join('|');
   }
   return build;
 }

@@ -103,6 +103,9 @@ export async function serveHooks(o: HookServerOptions): Promise<void> {
       rmSync(path, { force: true });
     }
   }
+  // The build this server runs, taken now: taken at the first request, after an upgrade had
+  // rewritten the files, it named the new build while the old code kept answering.
+  const build = buildId();
   const palaces = sharedPalace(o);
   const idleMs = idleOf(o);
   const embedder = readSettings(o.env).embedder ?? '';
@@ -130,7 +133,7 @@ export async function serveHooks(o: HookServerOptions): Promise<void> {
   watch.unref();
 
   const answer = async (req: ServerRequest): Promise<ServerReply & { later?: (() => Promise<void>)[] }> => {
-    if (req.build !== buildId()) {
+    if (req.build !== build) {
       setImmediate(() => stop('another build'));
       return { ok: false, reason: 'build' };
     }

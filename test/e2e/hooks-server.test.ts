@@ -6,7 +6,8 @@
  * idle or on SIGTERM, removing its socket. Needs `npm run build`.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
@@ -20,6 +21,7 @@ import {
   until,
   type HookWorld,
 } from '../fixtures/hooks/support.js';
+import { ROOT } from '../helpers/cli.js';
 
 let w: HookWorld;
 beforeEach(async () => {
@@ -129,6 +131,32 @@ describe('warm hook server', { skip: NEEDS_BUILD }, () => {
     assert.deepEqual(reply, { ok: false, reason: 'build' });
     await until(() => !existsSync(sock()), 'the server to leave');
     assert.equal(JSON.parse(await raw('nonsense\n').catch(() => '{"ok":false,"reason":"gone"}'))['reason'], 'gone');
+  });
+
+  test('an upgrade after the server started is another build, even before its first request', async () => {
+    // A copy of the installed package, so that "upgrading" it touches no file other tests run.
+    const pkg = join(w.home, '..', 'pkg');
+    cpSync(join(ROOT, 'dist'), join(pkg, 'dist'), { recursive: true, preserveTimestamps: true });
+    copyFileSync(join(ROOT, 'package.json'), join(pkg, 'package.json'));
+    symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
+    const hook = (session: string) =>
+      spawnSync(process.execPath, [join(pkg, 'dist', 'hooks', 'main.js'), 'user-prompt-submit'], {
+        cwd: w.project,
+        input: hookInput('user-prompt-submit.json', w, { session_id: session }),
+        encoding: 'utf8',
+        env: w.env,
+      });
+    assert.match(hook('s-1').stderr, /hook-server spawned/);
+    await until(() => existsSync(sock()), 'the server socket');
+    // A rebuild or an upgrade rewrites the package's files; then the server's first request comes.
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(join(pkg, 'dist', 'bundle', 'inputs.json'), later, later);
+    const r = hook('s-2');
+    assert.doesNotMatch(r.stderr, /answered by the hook server/);
+    assert.match(r.stderr, /answering in the hook process \{"server":"build"\}/);
+    assert.match(r.stdout, /"hookEventName":"UserPromptSubmit"/);
+    await until(() => log().some((l) => l['message'] === 'hook server stopping'), 'the old server to leave');
+    await until(() => serverPids().length === 2, "the new build's server"); // stopped by afterEach
   });
 
   test('exits after its idle time, removing the socket', async () => {
