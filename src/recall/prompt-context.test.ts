@@ -227,4 +227,20 @@ describe('buildPromptContext', () => {
     assert.match(block, /Assistant: The deploy waits for the integration suite, which timed out\./);
     assert.match(block, new RegExp(`\\[tool output shortened; the whole text is drawer ${id}\\]`));
   });
+
+  it("recalls one summary per session: the transcript's copy and the post-compact hook's are the same text", async () => {
+    const summary = 'Summary: the webhook retry queue is pending; the signature check is done and tested.';
+    const meta = { sessionId: 's-9', kind: 'summary', exchangeId: 's-9:4', format: 'claude-code' };
+    const fromTranscript = await palace.addDrawer({ wing: 'widget', room: 'general', text: summary, metadata: meta });
+    const fromHook = await palace.addDrawer({
+      wing: 'widget',
+      room: 'summaries',
+      hall: 'summary',
+      text: `${summary}\n`,
+      metadata: { sessionId: 's-9', kind: 'compact-summary' },
+    });
+    const c = await buildPromptContext({ query: 'is the webhook retry queue pending?', memoryDir: f.dir, palace });
+    const got = c.drawers.map((d) => d.id);
+    assert.equal(got.filter((id) => id === fromTranscript.id || id === fromHook.id).length, 1, got.join(' '));
+  });
 });

@@ -232,6 +232,25 @@ function foreignHits(
     .slice(0, FOREIGN_MAX);
 }
 
+/**
+ * A filter that keeps the first summary drawer of each session: a compaction summary is stored
+ * twice — in parts, from the transcript, and whole, from the post-compact hook — and session notes
+ * restate it; recalling two of them repeats the same text.
+ */
+function firstSummaryOfSession(): (h: SearchHit) => boolean {
+  const seen = new Set<string>();
+  return (h) => {
+    const kind = h.metadata['kind'];
+    if (h.hall !== 'summary' && kind !== 'summary' && kind !== 'compact-summary' && kind !== 'session-notes')
+      return true;
+    const session = h.metadata['sessionId'];
+    const key = typeof session === 'string' && session ? session : (h.source ?? h.id);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+}
+
 async function searchDrawers(o: PromptContextOptions, limit: number): Promise<{ hits: SearchHit[]; tokens: string[] }> {
   const none = { hits: [], tokens: [] };
   if (!o.palace || limit === 0 || o.query.trim() === '') return none;
@@ -248,7 +267,7 @@ async function searchDrawers(o: PromptContextOptions, limit: number): Promise<{ 
       o.wings ?? (o.project !== undefined ? await recallWings(o.palace, projectWing(o.project)) : undefined);
     if (!scope) {
       const r = await o.palace.search(o.query, { limit });
-      return { hits: strong(r.hits).filter(fresh), tokens: r.tokens };
+      return { hits: strong(r.hits).filter(fresh).filter(firstSummaryOfSession()), tokens: r.tokens };
     }
     const wings = new Set(scope);
     const [mine, all] = await Promise.all([
@@ -257,7 +276,8 @@ async function searchDrawers(o: PromptContextOptions, limit: number): Promise<{ 
     ]);
     const inScope = strong(mine?.hits ?? []);
     const foreign = foreignHits(o, all, wings, inScope.length > 0);
-    return { hits: [...inScope, ...foreign].filter(fresh).slice(0, limit + foreign.length), tokens: all.tokens };
+    const hits = [...inScope, ...foreign].filter(fresh).filter(firstSummaryOfSession());
+    return { hits: hits.slice(0, limit + foreign.length), tokens: all.tokens };
   } catch (e) {
     o.logger?.log('warn', 'recall: palace search failed; memories only', { error: (e as Error)?.message ?? String(e) });
     return none;
