@@ -228,7 +228,7 @@ describe('buildPromptContext', () => {
     assert.match(block, new RegExp(`\\[tool output shortened; the whole text is drawer ${id}\\]`));
   });
 
-  it("recalls one summary per session: the transcript's copy and the post-compact hook's are the same text", async () => {
+  it("recalls one summary per session (the transcript's and the post-compact hook's are one text)", async () => {
     const summary = 'Summary: the webhook retry queue is pending; the signature check is done and tested.';
     const meta = { sessionId: 's-9', kind: 'summary', exchangeId: 's-9:4', format: 'claude-code' };
     const fromTranscript = await palace.addDrawer({ wing: 'widget', room: 'general', text: summary, metadata: meta });
