@@ -18,6 +18,7 @@
  * Parts of an exchange are read with `neighbours` (same source, nearby chunks, same `exchangeId`).
  */
 import { localeOrder } from '../core/collate.js';
+import { countWords, isSmallTalk } from '../core/words.js';
 import type { Drawer } from '../store/ports.js';
 import {
   finalProse,
@@ -200,6 +201,11 @@ function requestOf(lines: readonly ProseLine[]): ProseLine[] {
   return out;
 }
 
+/** A request that says little on its own: small talk, or three words at most ("commit!", "run it"). */
+function isThinRequest(text: string): boolean {
+  return countWords(text) <= 3 || isSmallTalk(text);
+}
+
 /** Options of {@link latestSessions}. */
 interface SessionOptions {
   /** Sessions returned. Default 3. */
@@ -262,6 +268,8 @@ export async function latestSessions(
       .filter((d) => !isSummary(d) && !meta(d, 'agentId') && !meta(d, 'isSidechain'))
       .sort((a, b) => newer(b, a));
     let request: SessionState['request'] = null;
+    // A last request that names nothing ("commit!", "yes, go ahead"): the one before it is shown too.
+    let thin: SessionState['request'] = null;
     let final: SessionState['final'] = null;
     // Walk back from the newest exchange until the user's last request (and, for the newest
     // session, the assistant's last prose) is found: a final exchange may hold only tool output.
@@ -293,9 +301,14 @@ export async function latestSessions(
           }
         }
         const req = requestOf(lines);
-        if (req.length) request = { text: joinProse(req, o.requestChars ?? 300), id: part.id };
+        if (req.length) {
+          const text = joinProse(req, o.requestChars ?? 300);
+          if (!thin && isThinRequest(text)) thin = { text, id: part.id };
+          else request = { text, id: part.id };
+        }
       }
     }
+    if (thin) request = request ? { text: `${thin.text} (after: ${request.text})`, id: thin.id } : thin;
     if (!title && !summary && !request && !final) continue;
     out.push({ sessionId: s.k, date: dateOf(s.newest) || null, title, summary, request, final });
   }

@@ -224,6 +224,14 @@ describe('wake-up: where are we', () => {
     assert.match(r.text, /session slack:get_feedback:2016-05-06\)/);
   });
 
+  it('a last request that names nothing ("commit!") shows the request before it', async () => {
+    await exchange('s1', 0, ['User: add retries to the webhook sender\nAssistant: Retries added with backoff.'], 1);
+    await exchange('s1', 1, ['User: commit!\nAssistant: Committed as 3f2a1b0.'], 2);
+    const r = await wakeUp(opts());
+    assert.match(r.text, /Last request: commit! \(after: add retries to the webhook sender\)/);
+    assert.match(r.text, /Assistant, last words: Committed as 3f2a1b0\./);
+  });
+
   it('classifies preferences conservatively: the user about the work, not a recipe or a poem', () => {
     const curry = proseLines(
       'User: I love Thai green curry and I prefer it very spicy with extra basil.\nAssistant: Noted, I always use ' +
