@@ -68,6 +68,13 @@ describe('MCP error results', () => {
       expected({ drawer_id: 'd', mode: 'fuzzy' }),
       'invalid mode: "fuzzy" — expected one of "hybrid", "bm25"',
     );
+    const text = z.strictObject({ query: z.string().trim().min(1) });
+    const blank = text.safeParse({ query: '   ' });
+    assert.ok(!blank.success);
+    assert.equal(
+      invalidArguments(blank.error, { query: '   ' }, ['query']).message,
+      'invalid query: "   " — expected a non-blank text',
+    );
     for (const m of [expected({}), expected({ drawer_id: 'd', limit: 1000 })])
       assert.doesNotMatch(m, /Too big|Invalid input|received|<=|\n/);
   });

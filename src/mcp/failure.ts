@@ -68,6 +68,7 @@ function expectation(issue: z.core.$ZodIssue, value: unknown): string {
   if (issue.code === 'too_big' || issue.code === 'too_small') {
     const big = issue.code === 'too_big';
     const bound = Number(big ? issue.maximum : issue.minimum);
+    if (issue.origin === 'string' && !big && bound === 1) return 'a non-blank text';
     if (issue.origin === 'string' || issue.origin === 'array') {
       const unit = issue.origin === 'string' ? 'characters' : 'items';
       return big ? `at most ${bound} ${unit} (this argument's size limit)` : `at least ${bound} ${unit}`;
