@@ -243,4 +243,17 @@ describe('buildPromptContext', () => {
     const got = c.drawers.map((d) => d.id);
     assert.equal(got.filter((id) => id === fromTranscript.id || id === fromHook.id).length, 1, got.join(' '));
   });
+
+  it('recalls nothing for a prompt of stop words and small talk alone ("why is that?")', async () => {
+    for (const query of ['why is that?', 'what about them?', 'ok, and then?']) {
+      const c = await buildPromptContext({ query, memoryDir: f.dir, palace, clock: testClock() });
+      assert.deepEqual(
+        { text: c.text, drawers: c.drawers, memories: c.memories },
+        { text: '', drawers: [], memories: [] },
+      );
+      assert.equal(c.reason, 'the prompt names nothing to look up');
+    }
+    const c = await buildPromptContext({ query: 'why are they flaky?', memoryDir: f.dir, palace, clock: testClock() });
+    assert.ok(c.drawers.length > 0, 'one content word is enough');
+  });
 });

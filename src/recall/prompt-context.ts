@@ -10,7 +10,8 @@ import { systemClock } from '../core/clock.js';
 import { projectWing } from '../core/project-identity.js';
 import { isAbsolute, relative, sep } from 'node:path';
 import { excerptChars, matchSpans, type SearchHit, type SearchOptions, type SearchResult } from '../search/index.js';
-import { tokenize } from '../text/index.js';
+import { isStopword, tokenize } from '../text/index.js';
+import { isSmallTalk } from '../core/words.js';
 import { emptyRecall, minimumInjectionBytes, packMemories, resolveBudgets } from './build.js';
 import { escapeReminderContent, utf8Bytes } from './escape.js';
 import { ageDays, attrs, escapedContent, Packer, preamble, type BlockDraft } from './render.js';
@@ -284,6 +285,15 @@ async function searchDrawers(o: PromptContextOptions, limit: number): Promise<{ 
   }
 }
 
+/**
+ * True when the prompt holds a word worth searching: not a stop word ("why is that?", "what about
+ * them?") and not small talk ("ok thanks"). A search for stop words alone ranks whatever says them
+ * most, which is noise.
+ */
+function namesSomething(query: string): boolean {
+  return query.split(/[^\p{L}\p{N}_]+/u).some((w) => w !== '' && !isStopword(w) && !isSmallTalk(w));
+}
+
 function clamp(v: number | undefined, def: number, min: number, max: number): number {
   return v === undefined || !Number.isFinite(v) ? def : Math.min(max, Math.max(min, Math.floor(v)));
 }
@@ -312,6 +322,7 @@ export async function buildPromptContext(o: PromptContextOptions): Promise<Promp
         ),
       );
     }
+    if (!namesSomething(o.query)) return none(emptyRecall('search', 'the prompt names nothing to look up'));
     const [sel, userSel, found] = await Promise.all([
       selectRelevantMemories(o.query, { ...o, dir: o.memoryDir, alreadySurfaced: o.session?.surfaced }),
       o.userMemoryDir && o.userMemoryDir !== o.memoryDir
