@@ -13,6 +13,7 @@ import { openPalace, type Palace } from '../palace/index.js';
 import { buildPromptContext, loadRecallSession, recordSurfaced, type PromptContext } from '../recall/index.js';
 import { cacheWakeUpPlan, journalUsage, planWakeUp, wakeUpResult, type UsageItem } from '../wakeup/index.js';
 import { contextAnswer, continuedSession, HOOK_OUTPUT_CHARS, type HookInput } from './protocol.js';
+import { lastCompactionLine } from './transcript.js';
 
 /** Where answers get the palace from. */
 export interface PalaceSource {
@@ -107,6 +108,14 @@ export async function promptAnswer(input: HookInput, ctx: HookContext): Promise<
     let out = '';
     // Recall stays in its project: the cwd's wing and the wings its tunnels reach, plus user memories.
     const scope = { project: cwd, userMemoryDir: choice.userDir, wrap: false };
+    // What this conversation said since its last compaction is in the agent's context already.
+    const liveConversation = input.sessionId
+      ? {
+          sessionId: input.sessionId,
+          transcript: input.transcriptPath,
+          fromLine: input.transcriptPath ? lastCompactionLine(input.transcriptPath) : 0,
+        }
+      : undefined;
     for (let attempt = 0; attempt < 3; attempt++) {
       pc = await buildPromptContext({
         query,
@@ -115,6 +124,7 @@ export async function promptAnswer(input: HookInput, ctx: HookContext): Promise<
         session,
         maxChars,
         logger: ctx.log,
+        liveConversation,
         ...scope,
       });
       if (!pc.text) {

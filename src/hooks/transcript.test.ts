@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { countHumanPrompts, isHumanPrompt } from './transcript.js';
+import { countHumanPrompts, isHumanPrompt, lastCompactionLine } from './transcript.js';
 
 const FIXTURE = fileURLToPath(new URL('../../test/fixtures/hooks/session.jsonl', import.meta.url));
 const user = (content: unknown, extra: Record<string, unknown> = {}) => ({
@@ -87,6 +87,26 @@ describe('countHumanPrompts', () => {
       writeFileSync(file, `${JSON.stringify(user('one prompt'))}\nnot json\n[1,2]\n`);
       const c = countHumanPrompts(file, 10_000, 40);
       assert.deepEqual({ humans: c.humans, reset: c.reset }, { humans: 1, reset: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('lastCompactionLine', () => {
+  it('is the line of the last compaction record; 0 without one or without a file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loci-compaction-'));
+    try {
+      const path = join(dir, 's.jsonl');
+      const rec = (o: Record<string, unknown>) => `${JSON.stringify(o)}\n`;
+      writeFileSync(path, rec(user('first')) + rec(user('second')));
+      assert.equal(lastCompactionLine(path), 0);
+      appendFileSync(path, rec({ type: 'system', subtype: 'compact_boundary' }));
+      appendFileSync(path, rec(user('Summary: …', { isCompactSummary: true })) + rec(user('third')));
+      assert.equal(lastCompactionLine(path), 4);
+      appendFileSync(path, rec({ type: 'system', subtype: 'compact_boundary' }).trimEnd()); // being written
+      assert.equal(lastCompactionLine(path), 6);
+      assert.equal(lastCompactionLine(join(dir, 'missing.jsonl')), 0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

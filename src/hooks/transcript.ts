@@ -119,3 +119,49 @@ export function countHumanPrompts(path: string, from = 0, humansBefore = 0): Pro
     closeSync(fd);
   }
 }
+
+/** Records of a compaction in a Claude Code transcript (compact or spaced JSON). */
+const COMPACTION_KEYS = ['"compact_boundary"', '"isCompactSummary":true', '"isCompactSummary": true'].map((k) =>
+  Buffer.from(k),
+);
+
+/**
+ * The 1-based line of the last compaction record of a transcript (a `compact_boundary` system
+ * record, or the summary marked `isCompactSummary`); 0 when it has none or cannot be read. What
+ * comes from that line on is still in the agent's context. One pass over the file's bytes.
+ */
+export function lastCompactionLine(path: string): number {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return 0;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let carry: Buffer = Buffer.alloc(0);
+    let line = 0;
+    let found = 0;
+    for (let pos = 0; pos < size;) {
+      const n = readSync(fd, buf, 0, Math.min(CHUNK, size - pos), pos);
+      if (n <= 0) break;
+      pos += n;
+      const data: Buffer = carry.length ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
+      let start = 0;
+      for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a, start)) {
+        line++;
+        const text = data.subarray(start, nl);
+        if (COMPACTION_KEYS.some((k) => text.indexOf(k) >= 0)) found = line;
+        start = nl + 1;
+      }
+      carry = Buffer.from(data.subarray(start));
+    }
+    if (carry.length && COMPACTION_KEYS.some((k) => carry.indexOf(k) >= 0)) found = line + 1;
+    return found;
+  } catch {
+    return 0;
+  } finally {
+    closeSync(fd);
+  }
+}

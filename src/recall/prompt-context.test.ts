@@ -256,4 +256,50 @@ describe('buildPromptContext', () => {
     const c = await buildPromptContext({ query: 'why are they flaky?', memoryDir: f.dir, palace, clock: testClock() });
     assert.ok(c.drawers.length > 0, 'one content word is enough');
   });
+
+  it('leaves out what the live conversation said since its last compaction; earlier parts are recalled', async () => {
+    const transcript = '/home/u/.claude/projects/widget/s-live.jsonl';
+    const said = async (
+      lines: [number, number],
+      text: string,
+      sessionId = 's-live',
+      source: string | null = transcript,
+    ) =>
+      (
+        await palace.addDrawer({
+          wing: 'widget',
+          room: 'general',
+          source,
+          lineStart: lines[0],
+          lineEnd: lines[1],
+          text,
+          metadata: { sessionId },
+        })
+      ).id;
+    const before = await said([3, 5], 'User: the gateway retry budget is 3 attempts');
+    const after = await said([12, 14], 'User: raise the gateway retry budget to 5 attempts');
+    const summary = await said([0, 0], 'Summary: the gateway retry budget was raised', 's-live', null);
+    const elsewhere = await said([1, 2], 'User: the gateway retry budget in staging', 's-old', '/x/s-old.jsonl');
+    const c = await buildPromptContext({
+      query: 'what is the gateway retry budget?',
+      memoryDir: f.dir,
+      palace,
+      drawers: 10,
+      liveConversation: { sessionId: 's-live', transcript, fromLine: 10 },
+    });
+    const got = new Set(c.drawers.map((d) => d.id));
+    assert.ok(got.has(before) && got.has(elsewhere), 'before the compaction, and other sessions');
+    assert.ok(!got.has(after) && !got.has(summary), 'in the context already');
+    const fake = await buildPromptContext({
+      query: 'what is the gateway retry budget?',
+      memoryDir: f.dir,
+      palace,
+      drawers: 10,
+      liveConversation: { sessionId: 'another-id', transcript, fromLine: 0 },
+    });
+    assert.ok(
+      fake.drawers.some((d) => d.id === after),
+      "a session id that is not the transcript's changes nothing",
+    );
+  });
 });

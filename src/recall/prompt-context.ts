@@ -56,6 +56,14 @@ export interface PromptContextOptions extends Omit<RecallOptions, 'dir'> {
   /** User-level memory directory searched after the project's (memories that follow the user). Default none. */
   userMemoryDir?: string | undefined;
   /**
+   * The conversation the prompt belongs to: its drawers that are still in the agent's context — of
+   * session `sessionId`, from `transcript` at or after line `fromLine` (the line of its last
+   * compaction; 0: never compacted), or stored by the hooks without a source (its summaries) — are
+   * not recalled: the agent reads them already. Earlier parts, which a compaction removed from the
+   * context, still are. Default: none.
+   */
+  liveConversation?: { transcript?: string | undefined; sessionId?: string | undefined; fromLine: number } | undefined;
+  /**
    * Wrap the text in `<system-reminder>`. Default true. Hooks pass false: Claude Code wraps hook
    * output in its own reminder, and a nested one arrives escaped.
    */
@@ -255,7 +263,15 @@ function firstSummaryOfSession(): (h: SearchHit) => boolean {
 async function searchDrawers(o: PromptContextOptions, limit: number): Promise<{ hits: SearchHit[]; tokens: string[] }> {
   const none = { hits: [], tokens: [] };
   if (!o.palace || limit === 0 || o.query.trim() === '') return none;
+  const live = o.liveConversation;
+  const inContext = (h: SearchHit): boolean => {
+    if (!live?.sessionId || h.metadata['sessionId'] !== live.sessionId) return false;
+    // Stored by the hooks without a source (compaction summary, session notes): the newest state.
+    if (h.source === null) return true;
+    return h.source === live.transcript && (!h.lines || h.lines[1] >= live.fromLine);
+  };
   const fresh = (h: SearchHit) =>
+    !inContext(h) &&
     !o.session?.drawers.has(h.id) &&
     !inside(o.memoryDir, h.source) &&
     !(o.userMemoryDir && inside(o.userMemoryDir, h.source));
