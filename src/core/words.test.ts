@@ -27,6 +27,9 @@ describe('words', () => {
       'Yes — commit and push it',
       'It’s fine, continue',
       'LGTM',
+      '好的，继续',
+      '谢谢！',
+      'はい、続けてください',
     ])
       assert.equal(isSmallTalk(p), true, p);
   });

@@ -49,7 +49,10 @@ const SMALL_TALK = new Set(
     'lgtm to me done no nope not yet same more one for the a an its it is i agree agreed exactly ' +
     'correct indeed much very job all of as with up hi hello hey oh ah hmm wow yay does did can could would ' +
     "will we be how about here there it's that's i'm i'll we'll you're " +
-    'commit push fix run check retry redo undo revert finish open show start stop'
+    'commit push fix run check retry redo undo revert finish open show start stop ' +
+    // The same in scripts without spaces (each run of letters between punctuation is one word here).
+    '好 好的 好吧 谢谢 多谢 谢了 继续 是 是的 对 对的 可以 行 嗯 没问题 下一步 然后呢 ' +
+    'はい ええ うん ありがとう ありがとうございます 続けて 続けてください お願いします どうぞ 了解 次'
   ).split(' '),
 );
 
