@@ -205,6 +205,60 @@ describe('Claude Code tolerance', () => {
     assert.ok(warnings.some((w) => w.includes('"hologram-frame"') && w.includes('(2×)')));
   });
 
+  it('skips `//` and `#` comment lines silently: they are not malformed records', () => {
+    const rec = (uuid: string, parentUuid: string | null, type: string, content: string) =>
+      JSON.stringify({
+        type,
+        uuid,
+        parentUuid,
+        sessionId: 'c',
+        timestamp: '2026-01-01T00:00:00Z',
+        message: {
+          role: type,
+          content,
+        },
+      });
+    const content = [
+      '// Source: a gist (fixture header)',
+      '# Demonstrates: comments before the records',
+      rec('a', null, 'user', 'Hello there'),
+      '  // an indented comment',
+      rec('b', 'a', 'assistant', 'Hi!'),
+      'not json',
+    ].join('\n');
+    const { conversations, warnings } = parseConversations('/x/c.jsonl', content + '\n');
+    assert.deepEqual(texts(conversations[0]!), ['Hello there', 'Hi!']);
+    assert.deepEqual(warnings, [
+      'line 6: incomplete or malformed JSON (8 chars), skipped — a file still being ' + 'written ends like this',
+    ]);
+  });
+
+  it('a sidechain whose parents live in the main session gives no "parent record missing" warning', () => {
+    const rec = (uuid: string, parentUuid: string, type: string, content: string) =>
+      JSON.stringify({
+        type,
+        uuid,
+        parentUuid,
+        isSidechain: true,
+        agentId: 'acompact-1',
+        sessionId: 's',
+        timestamp: '2026-01-01T00:00:00Z',
+        message: { role: type, content },
+      });
+    const content = [
+      rec('a', 'in-main-1', 'user', 'Summarise the conversation'),
+      rec('b', 'in-main-2', 'user', 'Please be detailed'),
+      rec('c', 'b', 'assistant', 'Summary: we fixed the renderer.'),
+    ].join('\n');
+    const { conversations, warnings } = parseConversations('/x/s/subagents/agent-acompact-1.jsonl', content + '\n');
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(texts(conversations[0]!), [
+      'Summarise the conversation',
+      'Please be detailed',
+      'Summary: we fixed the renderer.',
+    ]);
+  });
+
   it('reads a line longer than 1 MB', () => {
     const big = 'lorem ipsum dolor sit amet, '.repeat(40_000);
     const lines = [
