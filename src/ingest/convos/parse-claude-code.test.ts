@@ -259,6 +259,31 @@ describe('Claude Code tolerance', () => {
     ]);
   });
 
+  it("keeps a background task's notification (summary and result) as a tool result, not as user text", () => {
+    const note =
+      '<task-notification>\n<task-id>ac1</task-id>\n<status>completed</status>\n' +
+      '<summary>Agent "Poem about curry" completed</summary>\n<result>Crimson river in a bowl of clay</result>\n' +
+      '</task-notification>\nFull transcript available at: /tmp/x.output';
+    const lines = [
+      { type: 'user', uuid: 'a', parentUuid: null, message: { role: 'user', content: 'Write a poem in background' } },
+      { type: 'assistant', uuid: 'b', parentUuid: 'a', message: { role: 'assistant', content: 'Started.' } },
+      { type: 'user', uuid: 'c', parentUuid: 'b', message: { role: 'user', content: note } },
+      { type: 'assistant', uuid: 'd', parentUuid: 'c', message: { role: 'assistant', content: 'Here it is.' } },
+    ].map((r) => JSON.stringify({ ...r, sessionId: 't', timestamp: '2026-01-01T00:00:00Z' }));
+    const { conversations, warnings } = parseConversations('/x/t.jsonl', lines.join('\n') + '\n');
+    assert.deepEqual(warnings, []);
+    const m = conversations[0]!.messages;
+    assert.deepEqual(
+      m.map((x) => `${x.role}: ${x.text}`),
+      [
+        'user: Write a poem in background',
+        'assistant: Started.',
+        'tool: → Agent "Poem about curry" completed ⏎ Crimson river in a bowl of clay',
+        'assistant: Here it is.',
+      ],
+    );
+  });
+
   it('reads a line longer than 1 MB', () => {
     const big = 'lorem ipsum dolor sit amet, '.repeat(40_000);
     const lines = [
