@@ -174,10 +174,11 @@ test('labels are not speakers: declared speakers are complete; a Label: value li
   assert.deepEqual(names(chat, []), ['Maya', 'Sam']);
 });
 
-test('backticked URLs, fragments, hashes and random ids are not entities; directories are', () => {
+test('backticked URLs, fragments, hashes, random ids and generic words are not entities; folders are', () => {
   const text =
     'See `https://upload.wikimedia.org/a/b.svg`, `file://`, `agent-` text, the hash `e/e0`, `4/4f/...`, ' +
-    'commit `f0bf20a`, extension `eimadpbcbfnmbkopoojfekhnkhdbieeh`, `__MODULE__`; keep `js/` and `spotter-fum.3`.';
+    'commit `f0bf20a`, extension `eimadpbcbfnmbkopoojfekhnkhdbieeh`, `__MODULE__`, the `limit` and `offset` ' +
+    'params of `main` in `config`; keep `js/` and `spotter-fum.3`.';
   const got = extractFromDrawer(drawer(text)).entities.map((e) => `${e.name}<${e.type}>`);
   assert.deepEqual(got.sort(), ['Ana<person>', 'js/<identifier>', 'spotter-fum.3<identifier>'].sort());
 });

@@ -3,7 +3,8 @@
  * The mention scanner: one pass over a text finds entity mentions and the verbs of the relation
  * rules. Rules (examples in ARCHITECTURE.md, "Extraction rules"):
  * - `@handle` → person;
- * - `` `token` `` → file (known extension or file name), tool (vocabulary), else identifier;
+ * - `` `token` `` → file (known extension or file name), tool (vocabulary), else identifier (not a
+ *   generic programming word such as `limit` or `config`);
  * - a path with a known extension (`src/kg/index.ts`, `package.json`) → file;
  * - a tool of the vocabulary (`pnpm`, `Postgres`; ambiguous ones only capitalised mid-sentence) → tool;
  * - two or more capitalised words ending in an organisation suffix (`Acme Inc`) → organisation;
@@ -15,7 +16,15 @@
  * three-key filter over first letters and length), which keeps extraction well above mining speed.
  */
 import { classifyToken, nameType, trimStops, type Mention } from './tokens.js';
-import { AMBIGUOUS_TOOLS, FILE_EXTENSIONS, FILE_NAMES, HONORIFICS, STOP_WORDS, TOOLS } from './vocabulary.js';
+import {
+  AMBIGUOUS_TOOLS,
+  FILE_EXTENSIONS,
+  FILE_NAMES,
+  GENERIC_CODE_WORDS,
+  HONORIFICS,
+  STOP_WORDS,
+  TOOLS,
+} from './vocabulary.js';
 
 export type { Mention } from './tokens.js';
 
@@ -112,7 +121,8 @@ export function scanMentions(text: string, opts: ScanOptions, out: Mention[], ru
   if (text.includes('`')) {
     for (const m of text.matchAll(BACKTICK)) {
       const c = classifyToken(m[1]!.trim(), true, true);
-      if (c) out.push(c);
+      // a generic word (`limit`, `config`) is a mention of nothing in particular; a rule may still use it
+      if (c && !(c.type === 'identifier' && GENERIC_CODE_WORDS.has(c.name.toLowerCase()))) out.push(c);
     }
   }
   EXT.lastIndex = 0;
