@@ -132,7 +132,9 @@ export function scanMentions(text: string, opts: ScanOptions, out: Mention[], ru
     let s = e.index;
     while (s > 0 && PATH_CHAR.test(text[s - 1]!)) s--;
     const tok = text.slice(s, e.index + e[0].length);
-    if (text[s - 1] === ':' || text[s - 1] === '`' || !/[A-Za-z_-]/.test(text.slice(s, e.index))) continue;
+    // after `:` (a URL), a backtick (read above) or `*` (a glob such as `*_test.exs`, no file)
+    const prev = text[s - 1];
+    if (prev === ':' || prev === '`' || prev === '*' || !/[A-Za-z_-]/.test(text.slice(s, e.index))) continue;
     const tool =
       TOOL_SET.has(tok.toLowerCase()) || (/^[A-Z]/.test(tok) && e[1]!.toLowerCase() === 'js' && !tok.includes('/'));
     out.push({ name: tok, type: tool ? 'tool' : 'file' });
