@@ -167,6 +167,8 @@ test('labels are not speakers: declared speakers are complete; a Label: value li
   // a Slack day: `Environmental Risk Score: 2.798` is a value line, not a third speaker
   const slack = 'U1: what is the score?\nEnvironmental Risk Score: 2.798\nProbability: 78 %\nU2: good question';
   assert.deepEqual(names(slack, ['U1', 'U2']), ['U1', 'U2']);
+  // declared handles in lower case are speakers too
+  assert.deepEqual(names('jkim: can you link the paper?\nneerajt: sure', ['jkim', 'neerajt']), ['jkim', 'neerajt']);
   // no declared speakers: four labels said once each are a list; two names speaking twice are a dialogue
   const list = 'Current Status: green\nTechnical State: fine\nPersonality: terse\nCollaboration Style: short';
   assert.deepEqual(names(list, []), []);

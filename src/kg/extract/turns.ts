@@ -2,8 +2,9 @@
  * @module kg/extract/turns
  * Splits a drawer's text into speaker turns, the units in which "I" has one meaning.
  *
- * A line `Name: text` starts a turn of `Name` when the name is a declared speaker, or, in a drawer
- * that declares no speakers, when the drawer is a dialogue: two or more distinct non-stop-listed
+ * A line `Name: text` starts a turn of `Name` when the name is a declared speaker (in any case:
+ * `jkim:`), or, in a drawer that declares no speakers, when the drawer is a dialogue: two or more
+ * distinct non-stop-listed
  * `Name:` prefixes, and with four or more such lines at least two names prefix two lines each (a
  * list of `Label: value` lines or `**Rationale**:` headings is not a dialogue). Declared speakers
  * (a parsed conversation's, even when they are only the `user`/`assistant` roles) are the complete
@@ -92,6 +93,8 @@ function isDialogue(prefixed: readonly Prefixed[]): boolean {
 /** Splits text into turns (see the module rules). Turns cover the text after their prefix to the next turn. */
 export function splitTurns(text: string, opts: Options): Turn[] {
   const prefixed: Prefixed[] = [];
+  const declared = new Map<string, string>();
+  for (const s of opts.speakers) declared.set(s.toLowerCase(), s);
   for (let ls = 0; ls < text.length;) {
     let le = text.indexOf('\n', ls);
     if (le < 0) le = text.length;
@@ -101,10 +104,11 @@ export function splitTurns(text: string, opts: Options): Turn[] {
     const line = colon < stop || SAID_HINT.test(text.slice(ls, stop)) ? text.slice(ls, Math.min(le, ls + 120)) : null;
     const m = line === null ? null : colon < stop ? SPEAKER_LINE.exec(line) : SAID_LINE.exec(line);
     if (m) prefixed.push({ line: ls, body: ls + m[0].length, name: m[1]! });
+    else if (colon < stop && declared.has(text.slice(ls, colon).toLowerCase()) && text.charCodeAt(colon + 1) === 32)
+      // a declared speaker written in lower case (a Slack handle such as `jkim:`)
+      prefixed.push({ line: ls, body: colon + 2, name: text.slice(ls, colon) });
     ls = le + 1;
   }
-  const declared = new Map<string, string>();
-  for (const s of opts.speakers) declared.set(s.toLowerCase(), s);
   const dialogue = opts.speakers.length === 0 && isDialogue(prefixed);
   const turns: Turn[] = [];
   let pos = 0;
