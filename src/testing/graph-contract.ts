@@ -8,10 +8,9 @@
  */
 import { describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
 import type { Fact, GraphStore } from '../kg/index.js';
-import { T0, clock, code, day, registrar } from './contract-helpers.js';
-import { ReplayModel, opArb } from './graph-replay-model.js';
+import { clock, code, day, registrar } from './contract-helpers.js';
+import { assertReplayProperty, factWindow } from './graph-replay-model.js';
 
 /** Options of {@link runGraphContract}. */
 interface GraphContractOptions {
@@ -27,7 +26,6 @@ interface GraphContractOptions {
   skip?: { reason: string; tests: string[] }[];
 }
 
-const win = (f: Fact) => `${f.subject} ${f.predicate} ${f.object} [${f.validFrom ?? '-inf'}, ${f.validTo ?? 'open'})`;
 /** Registers the graph contract tests for one adapter. */
 export function runGraphContract(opts: GraphContractOptions): void {
   let g: GraphStore;
@@ -176,7 +174,7 @@ export function runGraphContract(opts: GraphContractOptions): void {
     it('a functional predicate closes the open window where the new one starts and keeps both', async () => {
       await g.addFact({ subject: 'Maya', predicate: 'works_at', object: 'Acme', validFrom: '2020-01-01' }, { clock });
       await g.addFact({ subject: 'Maya', predicate: 'works_at', object: 'Globex', validFrom: '2023-06-01' }, { clock });
-      const tl = (await g.timeline('maya')).items.map(win);
+      const tl = (await g.timeline('maya')).items.map(factWindow);
       assert.deepEqual(tl, [
         'maya works_at acme [2020-01-01T00:00:00.000Z, 2023-06-01T00:00:00.000Z)',
         'maya works_at globex [2023-06-01T00:00:00.000Z, open)',
@@ -194,7 +192,7 @@ export function runGraphContract(opts: GraphContractOptions): void {
         { subject: 'Maya', predicate: 'works_at', object: 'Initech', validFrom: '2018-01-01' },
         { clock },
       );
-      assert.deepEqual((await g.query('Maya', { asOf: '2019-01-01' })).map(win), [
+      assert.deepEqual((await g.query('Maya', { asOf: '2019-01-01' })).map(factWindow), [
         'maya works_at initech [2018-01-01T00:00:00.000Z, 2020-01-01T00:00:00.000Z)',
       ]);
       // Non-functional predicates accumulate.
@@ -267,7 +265,7 @@ export function runGraphContract(opts: GraphContractOptions): void {
         'KG_INVALID_WINDOW',
       );
       const closed = await g.invalidate('maya', 'assigned to', 'Auth Migration', { ended: '2026-03-01' });
-      assert.deepEqual(closed.map(win), [
+      assert.deepEqual(closed.map(factWindow), [
         'maya assigned_to auth_migration [2026-01-15T00:00:00.000Z, 2026-03-01T00:00:00.000Z)',
       ]);
       assert.deepEqual(
@@ -310,7 +308,10 @@ export function runGraphContract(opts: GraphContractOptions): void {
           { clock },
         )
       ).invalidated;
-      assert.deepEqual([rec && win(rec), rec?.sources], ['loci uses npm [-inf, 2025-03-01T00:00:00.000Z)', ['d9']]);
+      assert.deepEqual(
+        [rec && factWindow(rec), rec?.sources],
+        ['loci uses npm [-inf, 2025-03-01T00:00:00.000Z)', ['d9']],
+      );
       assert.deepEqual(
         (await g.query('loci', { asOf: '2024-06-01' })).map((f) => f.object),
         ['npm'],
@@ -441,61 +442,7 @@ export function runGraphContract(opts: GraphContractOptions): void {
     });
 
     it('property: as-of answers equal a naive replay; windows of one key never overlap', async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 25 }), async (ops) => {
-          await g.dangerouslyClearAll();
-          const model = new ReplayModel(new Set(g.functionalPredicates), new Date(T0).toISOString());
-          for (const op of ops) {
-            if (op.kind === 'add') {
-              const input = {
-                subject: op.s,
-                predicate: op.p,
-                object: op.o,
-                literal: op.lit,
-                ...(op.from !== undefined ? { validFrom: op.from } : {}),
-                ...(op.to !== undefined ? { validTo: op.to } : {}),
-              };
-              assert.equal(
-                (await code(g.addFact(input, { clock }))) === 'ok',
-                model.add(op.s, op.p, op.o, op.lit, op.from, op.to),
-                JSON.stringify(op),
-              );
-            } else {
-              const got = await code(
-                g.invalidate(op.s, op.p, op.o, { clock, ...(op.ended !== undefined ? { ended: op.ended } : {}) }),
-              );
-              assert.equal(got === 'ok', model.invalidate(op.s, op.p, op.o, op.ended), JSON.stringify(op));
-            }
-          }
-          for (const at of [...Array.from({ length: 12 }, (_, i) => day(i)), new Date(T0).toISOString(), day(40)]) {
-            for (const e of ['ann', 'bob', 'acme', 'globex']) {
-              const got = (await g.query(e, { asOf: at })).map(win);
-              assert.deepEqual(got, model.query(e, at), `${e} as of ${at}`);
-            }
-          }
-          const windows = new Map<string, Fact[]>();
-          for (const e of ['ann', 'bob']) {
-            for (const f of (await g.timeline(e, { limit: 10_000 })).items) {
-              if (f.subject !== e || (f.validTo !== null && f.validFrom === f.validTo)) continue;
-              const key = g.functionalPredicates.has(f.predicate)
-                ? `${f.subject} ${f.predicate}`
-                : `${f.subject} ${f.predicate} ${f.object}`;
-              windows.set(key, [...(windows.get(key) ?? []), f]);
-            }
-          }
-          for (const [key, fs] of windows) {
-            for (const a of fs)
-              for (const b of fs) {
-                if (a === b) continue;
-                const apart =
-                  (a.validTo !== null && b.validFrom !== null && a.validTo <= b.validFrom) ||
-                  (b.validTo !== null && a.validFrom !== null && b.validTo <= a.validFrom);
-                assert.ok(apart, `${key}: ${win(a)} overlaps ${win(b)}`);
-              }
-          }
-        }),
-        { numRuns: opts.propertyRuns ?? 200 },
-      );
+      await assertReplayProperty(g, opts.propertyRuns ?? 200);
     });
   });
 }

@@ -2,10 +2,12 @@
  * @module testing/graph-replay-model
  * The graph contract's property-test oracle: random histories of adds, contradicting adds and
  * invalidations (`opArb`), and a naive replay of the graph rules over numeric windows
- * (`ReplayModel`) that every adapter's as-of answers must equal.
+ * (`ReplayModel`) that every adapter's as-of answers must equal, checked by `assertReplayProperty`.
  */
+import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { day } from './contract-helpers.js';
+import type { Fact, GraphStore } from '../kg/index.js';
+import { T0, clock, code, day } from './contract-helpers.js';
 
 /** One step of a random graph history. */
 type Op =
@@ -26,7 +28,7 @@ const objArb = fc.oneof(
   fc.record({ o: fc.constantFrom('open', 'done'), lit: fc.constant(true), p: fc.constant('status') }),
 );
 /** A random step: adds four times as often as invalidations. */
-export const opArb: fc.Arbitrary<Op> = fc.oneof(
+const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc
@@ -63,7 +65,7 @@ interface MFact {
 }
 
 /** The naive model: windows as numbers (±Infinity for open ends), rules applied by linear scans. */
-export class ReplayModel {
+class ReplayModel {
   facts: MFact[] = [];
   private readonly now: number;
   constructor(
@@ -120,4 +122,70 @@ export class ReplayModel {
       .sort((a, b) => a.from - b.from || a.seq - b.seq)
       .map((f) => `${f.s} ${f.p} ${f.o} [${iso(f.from, '-inf')}, ${iso(f.to, 'open')})`);
   }
+}
+
+/** `f` as one line: subject, predicate, object and its window `[from, to)`. */
+export const factWindow = (f: Fact) =>
+  `${f.subject} ${f.predicate} ${f.object} [${f.validFrom ?? '-inf'}, ${f.validTo ?? 'open'})`;
+
+/**
+ * The contract's property: on `runs` random histories, `g`'s as-of answers equal a naive replay,
+ * and the windows of one key never overlap.
+ */
+export async function assertReplayProperty(g: GraphStore, runs: number): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 25 }), async (ops) => {
+      await g.dangerouslyClearAll();
+      const model = new ReplayModel(new Set(g.functionalPredicates), new Date(T0).toISOString());
+      for (const op of ops) {
+        if (op.kind === 'add') {
+          const input = {
+            subject: op.s,
+            predicate: op.p,
+            object: op.o,
+            literal: op.lit,
+            ...(op.from !== undefined ? { validFrom: op.from } : {}),
+            ...(op.to !== undefined ? { validTo: op.to } : {}),
+          };
+          assert.equal(
+            (await code(g.addFact(input, { clock }))) === 'ok',
+            model.add(op.s, op.p, op.o, op.lit, op.from, op.to),
+            JSON.stringify(op),
+          );
+        } else {
+          const got = await code(
+            g.invalidate(op.s, op.p, op.o, { clock, ...(op.ended !== undefined ? { ended: op.ended } : {}) }),
+          );
+          assert.equal(got === 'ok', model.invalidate(op.s, op.p, op.o, op.ended), JSON.stringify(op));
+        }
+      }
+      for (const at of [...Array.from({ length: 12 }, (_, i) => day(i)), new Date(T0).toISOString(), day(40)]) {
+        for (const e of ['ann', 'bob', 'acme', 'globex']) {
+          const got = (await g.query(e, { asOf: at })).map(factWindow);
+          assert.deepEqual(got, model.query(e, at), `${e} as of ${at}`);
+        }
+      }
+      const windows = new Map<string, Fact[]>();
+      for (const e of ['ann', 'bob']) {
+        for (const f of (await g.timeline(e, { limit: 10_000 })).items) {
+          if (f.subject !== e || (f.validTo !== null && f.validFrom === f.validTo)) continue;
+          const key = g.functionalPredicates.has(f.predicate)
+            ? `${f.subject} ${f.predicate}`
+            : `${f.subject} ${f.predicate} ${f.object}`;
+          windows.set(key, [...(windows.get(key) ?? []), f]);
+        }
+      }
+      for (const [key, fs] of windows) {
+        for (const a of fs)
+          for (const b of fs) {
+            if (a === b) continue;
+            const apart =
+              (a.validTo !== null && b.validFrom !== null && a.validTo <= b.validFrom) ||
+              (b.validTo !== null && a.validFrom !== null && b.validTo <= a.validFrom);
+            assert.ok(apart, `${key}: ${factWindow(a)} overlaps ${factWindow(b)}`);
+          }
+      }
+    }),
+    { numRuns: runs },
+  );
 }
