@@ -180,7 +180,8 @@ test('backticked URLs, fragments, hashes, random ids and generic words are not e
   const text =
     'See `https://upload.wikimedia.org/a/b.svg`, `file://`, `agent-` text, the hash `e/e0`, `4/4f/...`, ' +
     'commit `f0bf20a`, extension `eimadpbcbfnmbkopoojfekhnkhdbieeh`, `__MODULE__`, the `limit` and `offset` ' +
-    'params of `main` in `config`, no `*_live_test.exs` file, nor *_live_test.exs; keep `js/` and `spotter-fum.3`.';
+    'params of `main` in `config`, no `*_live_test.exs` file, nor *_live_test.exs, `agent-xxx`, `ALLOW`; ' +
+    'keep `js/` and `spotter-fum.3`.';
   const got = extractFromDrawer(drawer(text)).entities.map((e) => `${e.name}<${e.type}>`);
   assert.deepEqual(got.sort(), ['Ana<person>', 'js/<identifier>', 'spotter-fum.3<identifier>'].sort());
 });

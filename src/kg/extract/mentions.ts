@@ -4,7 +4,7 @@
  * rules. Rules (examples in ARCHITECTURE.md, "Extraction rules"):
  * - `@handle` → person;
  * - `` `token` `` → file (known extension or file name), tool (vocabulary), else identifier (not a
- *   generic programming word such as `limit` or `config`);
+ *   generic programming word such as `limit` or `config`, nor a bare upper-case value like `ALLOW`);
  * - a path with a known extension (`src/kg/index.ts`, `package.json`) → file;
  * - a tool of the vocabulary (`pnpm`, `Postgres`; ambiguous ones only capitalised mid-sentence) → tool;
  * - two or more capitalised words ending in an organisation suffix (`Acme Inc`) → organisation;
@@ -45,6 +45,7 @@ interface ScanOptions {
 /** Counts of capitalised runs of unknown type, shared by the scans of one drawer. */
 export type RunCounts = Map<string, { words: string[]; n: number }>;
 
+const BARE_CAPS = /^[A-Z]{2,10}$/;
 const MENTION = /(?<![\w@.`])@([A-Za-z][\w.-]{0,38}[A-Za-z0-9])(?![\w/@])/g;
 const BACKTICK = /`([^`\n]{2,120})`/g;
 const EXT = /\.([A-Za-z0-9]{1,10})\b/g;
@@ -121,8 +122,10 @@ export function scanMentions(text: string, opts: ScanOptions, out: Mention[], ru
   if (text.includes('`')) {
     for (const m of text.matchAll(BACKTICK)) {
       const c = classifyToken(m[1]!.trim(), true, true);
-      // a generic word (`limit`, `config`) is a mention of nothing in particular; a rule may still use it
-      if (c && !(c.type === 'identifier' && GENERIC_CODE_WORDS.has(c.name.toLowerCase()))) out.push(c);
+      // a generic word (`limit`, `config`) or a bare upper-case value (`ALLOW`, `REJECT`) is a mention of
+      // nothing in particular; a rule may still use it
+      if (c && !(c.type === 'identifier' && (GENERIC_CODE_WORDS.has(c.name.toLowerCase()) || BARE_CAPS.test(c.name))))
+        out.push(c);
     }
   }
   EXT.lastIndex = 0;

@@ -47,18 +47,25 @@ const KEYWORDS = new Set([
 ]);
 const TOKEN = /^[@\w][\w@./#+:-]*$/;
 // Not names: a URL, a fragment cut at a separator (`agent-`, `file://`), a path of one- or
-// two-character segments (`e/e0`, `4/4f/`), a commit hash, or a long unbroken random-looking string
-// (a browser extension id, a token).
+// two-character segments (`e/e0`, `4/4f/`), a commit hash, a long unbroken random-looking string
+// (a browser extension id, a token), or a placeholder (`agent-xxx`).
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 const FRAGMENT = /[-_:.@]$/;
 const SHORT_SEGMENTS = /^(?:[^/]{1,2}\/)+[^/]{1,2}\/?$/;
 const HEX_HASH = /^(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}$/;
 const LONG_RUN = /^[a-z]{24,}$|^[A-Za-z0-9]{32,}$/;
+// a placeholder: `agent-xxx`, `sk-XXXX`, `<name>`
+const PLACEHOLDER = /(?:^|[-_./:])(?:x{3,}|X{3,})(?:$|[-_./:])/;
 
 /** True when a token is a URL or a fragment, hash or random string rather than a name (see above). */
 function notAName(tok: string): boolean {
   return (
-    URL_LIKE.test(tok) || FRAGMENT.test(tok) || SHORT_SEGMENTS.test(tok) || HEX_HASH.test(tok) || LONG_RUN.test(tok)
+    URL_LIKE.test(tok) ||
+    FRAGMENT.test(tok) ||
+    SHORT_SEGMENTS.test(tok) ||
+    HEX_HASH.test(tok) ||
+    LONG_RUN.test(tok) ||
+    PLACEHOLDER.test(tok)
   );
 }
 const IDENTIFIER = /^(?:[a-z0-9]+(?:[-_][a-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)$/;
