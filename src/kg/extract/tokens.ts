@@ -57,16 +57,11 @@ const LONG_RUN = /^[a-z]{24,}$|^[A-Za-z0-9]{32,}$/;
 // a placeholder: `agent-xxx`, `sk-XXXX`, `<name>`
 const PLACEHOLDER = /(?:^|[-_./:])(?:x{3,}|X{3,})(?:$|[-_./:])/;
 
-/** True when a token is a URL or a fragment, hash or random string rather than a name (see above). */
+const NOT_NAMES: readonly RegExp[] = [URL_LIKE, FRAGMENT, SHORT_SEGMENTS, HEX_HASH, LONG_RUN, PLACEHOLDER];
+
+/** True when a token is a URL or a fragment, hash, random string or placeholder rather than a name (see above). */
 function notAName(tok: string): boolean {
-  return (
-    URL_LIKE.test(tok) ||
-    FRAGMENT.test(tok) ||
-    SHORT_SEGMENTS.test(tok) ||
-    HEX_HASH.test(tok) ||
-    LONG_RUN.test(tok) ||
-    PLACEHOLDER.test(tok)
-  );
+  return NOT_NAMES.some((re) => re.test(tok));
 }
 const IDENTIFIER = /^(?:[a-z0-9]+(?:[-_][a-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)$/;
 
