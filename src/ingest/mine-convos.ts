@@ -177,8 +177,11 @@ export async function mineConvoUnits(
     // A stamp only is a project file's: no conversation miner continues from it.
     const prev = known.get(unit.path);
     const job: ConvoJob = { unit, prev: prev && isFullSource(prev) ? prev : null };
-    if (isUnchanged(job, ctx)) summary.filesUnchanged++;
-    else {
+    if (isUnchanged(job, ctx)) {
+      summary.filesUnchanged++;
+      // the wing its drawers are in, so an unchanged run names the wings and not the folder
+      if (job.prev) wings.add(job.prev.wing);
+    } else {
       jobs.push(job);
       bytesTotal += Math.max(
         0,
@@ -221,10 +224,13 @@ export async function mineConvoUnits(
     for (let attempt = 1; ; attempt++) {
       if (!ctx.wing) joinSession(r, (sessions ??= sessionWings(known)));
       summary.warnings.push(...unknown.take(r.warnings));
-      if (r.kind === 'unchanged') summary.filesUnchanged++;
-      else if (r.kind === 'skipped') noteSkip(summary, r.path, 'unreadable', r.warnings[0]);
+      if (r.kind === 'unchanged') {
+        summary.filesUnchanged++;
+        if (job.prev) wings.add(job.prev.wing);
+      } else if (r.kind === 'skipped') noteSkip(summary, r.path, 'unreadable', r.warnings[0]);
       else if (r.kind === 'touch') {
         summary.filesUnchanged++;
+        wings.add(r.state.wing);
         await store.touchSource(r.state);
       } else if (r.kind === 'replace') {
         summary.filesMined++;

@@ -178,6 +178,8 @@ describe('loci mine: conversations, one input per test', () => {
       assert.equal((await search(home, ['walrus chart'])).results[0]!.wing, 'beta-tool');
       const again = JSON.parse((await lociIn(['mine', '--claude', '--json'], { home, env })).stdout);
       assert.deepEqual([again.drawers_added, again.files_unchanged], [0, 4]);
+      // an unchanged run names the wings the drawers are in, not a folder
+      assert.equal(again.wing, 'alpha-service, beta-tool');
       const missing = await lociIn(['mine', '--claude'], {
         home,
         env: { CLAUDE_CONFIG_DIR: join(work.dir, 'nowhere') },

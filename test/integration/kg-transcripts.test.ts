@@ -102,6 +102,25 @@ test(
       assert.ok(report.precision >= 0.8, `precision: ${JSON.stringify(report)}`);
       assert.ok(report.correctPerMB >= 10, `yield: ${JSON.stringify(report)}`);
       assert.ok(mb > 0.05, `conversation text measured: ${JSON.stringify(report)}`);
+      // Entities: a person is someone who speaks or is @mentioned (markdown labels such as
+      // `**Rationale**:` are not people); no URL, fragment, hash or generic word is an entity.
+      const names = new Set<string>([entityKey('the-user')]);
+      for (const d of drawers) {
+        const sp = d.metadata['speakers'];
+        if (Array.isArray(sp)) for (const x of sp) if (typeof x === 'string') names.add(entityKey(x));
+        for (const m of d.text.matchAll(/@([A-Za-z][\w.-]*[A-Za-z0-9])/g)) names.add(entityKey(m[1]!));
+      }
+      const entities = (await graph.entities({ limit: 100_000 })).items;
+      const people = entities.filter((e) => e.type === 'person').map((e) => e.name);
+      assert.deepEqual(
+        people.filter((n) => !names.has(entityKey(n))),
+        [],
+        'persons that neither speak nor are mentioned',
+      );
+      const junk = entities
+        .map((e) => e.name)
+        .filter((n) => /^[a-z][a-z0-9+.-]*:\/\/|[-_]$|^[0-9a-f]{7,40}$|^(?:limit|offset|result|config|main)$/i.test(n));
+      assert.deepEqual(junk, [], 'URLs, fragments, hashes or generic words as entities');
     } finally {
       await palace.close();
       home.cleanup();

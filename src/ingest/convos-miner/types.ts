@@ -9,7 +9,7 @@ import type { DrawerInput, SourceState } from '../../store/ports.js';
 import type { MineProgress, MineSummary } from '../mine-project.js';
 
 /** Bump when parsing, chunking or the drawer layout of conversations changes: every file is re-mined once. */
-export const CONVO_MINER_VERSION = 2;
+export const CONVO_MINER_VERSION = 3;
 
 /**
  * Options of `mineConversations`. There is no `prune`: the archive outlives its transcripts

@@ -21,7 +21,7 @@
  * per run by the miner); if they carry a uuid they still link the tree.
  */
 import type { JsonlRecord } from './jsonl.js';
-import { stripNoise } from './noise.js';
+import { stripNoise, taskNotifications } from './noise.js';
 import type { ThreadNode } from './claude-thread.js';
 import { renderToolResult, renderToolUse, toolResultText, type ToolLineOptions } from './tool-lines.js';
 import type { ConvoMessage } from './types.js';
@@ -182,6 +182,10 @@ function recordMessages(rec: Json, line: number, o: ToolLineOptions): ConvoMessa
       }
       const t = stripNoise(b.text);
       if (t) push(out, { ...base, role: 'user', speaker: 'user', kind: 'message', text: t });
+      for (const n of taskNotifications(b.text)) {
+        const r = renderToolResult(n.text, n.failed, o);
+        if (r) push(out, { ...base, role: 'tool', speaker: 'tool', kind: 'tool', text: r });
+      }
     } else if (b.type === 'image') {
       push(out, { ...base, role: 'user', speaker: 'user', kind: 'message', text: '[image]' });
     } else if (b.type === 'document') {

@@ -247,6 +247,15 @@ describe('splitText', () => {
     );
   });
 
+  it("keeps the indentation of a part's first line (a nested list item, a line of code)", () => {
+    const text = `${'Intro sentence here. '.repeat(10).trim()}\n\n   - **nested item** (MODIFIED)\n     - detail`;
+    const parts = splitText(text, 240, 0);
+    assert.equal(parts.length, 2);
+    assert.equal(parts[1], '   - **nested item** (MODIFIED)\n     - detail');
+    // a cut inside a line still drops the spaces at the cut
+    assert.ok(splitText('word '.repeat(100), 120).every((p) => !p.startsWith(' ')));
+  });
+
   it('cuts a single over-long token hard, without splitting a surrogate pair', () => {
     const parts = splitText('😀'.repeat(300), 201);
     assert.ok(parts.every((p) => !/[\ud800-\udbff]$/.test(p)));

@@ -80,13 +80,21 @@ export function splitLines(content: string): string[] {
 }
 
 /**
- * Parses each non-blank line as a JSON object. Lines that are not JSON objects are skipped with a
- * warning naming the line (a truncated last line reads as "incomplete").
+ * Parses each non-blank line as a JSON object. Comment lines (`// …`, `# …`, as fixtures and
+ * hand-annotated logs carry) are skipped silently: they are not malformed records. Other lines that
+ * are not JSON objects are skipped with a warning naming the line (a truncated last line reads as
+ * "incomplete").
  */
 export function parseJsonLines(lines: readonly string[], firstLine: number, warnings: Warnings): JsonlRecord[] {
   const out: JsonlRecord[] = [];
   forEachJsonLine(lines, firstLine, warnings, (line, rec) => out.push({ line, rec }));
   return out;
+}
+
+/** True for a `// …` or `# …` comment line (no JSON text starts so). */
+function isCommentLine(raw: string): boolean {
+  const t = raw.charCodeAt(0) <= 32 ? raw.trimStart() : raw;
+  return t.charCodeAt(0) === 35 || (t.charCodeAt(0) === 47 && t.charCodeAt(1) === 47);
 }
 
 /** Like {@link parseJsonLines} but hands each record to `fn` instead of keeping them all (less memory). */
@@ -99,7 +107,7 @@ export function forEachJsonLine(
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const line = firstLine + i;
-    if (raw.trim() === '') continue;
+    if (raw.trim() === '' || isCommentLine(raw)) continue;
     let rec: unknown;
     try {
       rec = JSON.parse(raw);

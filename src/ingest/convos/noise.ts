@@ -14,6 +14,11 @@
  *
  * Whole lines removed: `[Request interrupted by user]`, `[Request interrupted by user for tool use]`,
  * `No response requested.`.
+ *
+ * A `task-notification` (a background agent or command finished) is not said by the user, but its
+ * summary and result are what the session got back: {@link taskNotifications} reads them so the
+ * parser can keep them as a tool result. The line the harness appends after one (`Full transcript
+ * available at: …`, `Read the output file to retrieve the result: …`) goes with it.
  */
 
 /** Tags stripped with their content. */
@@ -46,6 +51,7 @@ const NOISE_LINES: readonly RegExp[] = [
 ];
 
 const TAG_RE = new RegExp(`<(${NOISE_TAGS.map((t) => t.replace(/-/g, '\\-')).join('|')})>[\\s\\S]*?</\\1>`, 'g');
+const TASK_TRAILER = /^[ \t]*(?:Full transcript available at|Read the output file to retrieve the result):[^\n]*$/gm;
 const CMD_NAME = /<command-name>([\s\S]*?)<\/command-name>/;
 const CMD_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
 const BASH_INPUT = /<bash-input>([\s\S]*?)<\/bash-input>/g;
@@ -63,7 +69,10 @@ export function stripNoise(text: string): string {
       const args = CMD_ARGS.exec(t)?.[1]?.trim() ?? '';
       if (name && args) command = `${name.startsWith('/') ? name : `/${name}`} ${args}`;
     }
+    const notified = t.includes('<task-notification>');
     t = t.replace(TAG_RE, '');
+    // the harness's pointer to the task's output file, appended after a notification
+    if (notified) t = t.replace(TASK_TRAILER, '');
     if (t.includes('<bash-input>')) t = t.replace(BASH_INPUT, (_m, cmd: string) => `! ${cmd.trim()}`);
     if (command) t = t.trim() ? `${command}\n${t}` : command;
   }
@@ -74,4 +83,24 @@ export function stripNoise(text: string): string {
       .join('\n');
   }
   return t.trim();
+}
+
+const NOTIFICATION = /<task-notification>([\s\S]*?)<\/task-notification>/g;
+const field = (body: string, tag: string): string =>
+  new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(body)?.[1]?.trim() ?? '';
+
+/**
+ * The `<task-notification>` blocks of a text as result texts (`summary` then `result`, e.g.
+ * `Agent "Poem" completed` and the agent's answer), with `failed` for a status other than completed.
+ */
+export function taskNotifications(text: string): { text: string; failed: boolean }[] {
+  if (!text.includes('<task-notification>')) return [];
+  const out: { text: string; failed: boolean }[] = [];
+  for (const m of text.matchAll(NOTIFICATION)) {
+    const body = m[1]!;
+    const t = [field(body, 'summary'), field(body, 'result')].filter(Boolean).join('\n');
+    const status = field(body, 'status');
+    if (t) out.push({ text: t, failed: status !== '' && status !== 'completed' });
+  }
+  return out;
 }

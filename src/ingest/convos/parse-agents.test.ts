@@ -54,6 +54,43 @@ describe('Codex CLI', () => {
   });
 });
 
+describe('Codex CLI command output', () => {
+  it('drops the exec header (chunk id, wall time, exit code, tokens) from a result; non-zero code: error', () => {
+    const at = '2026-05-04T18:00:25.503Z';
+    const line = (type: string, payload: object) => JSON.stringify({ timestamp: at, type, payload });
+    const out = (code: number, body: string) =>
+      line('response_item', {
+        type: 'function_call_output',
+        call_id: `c${code}`,
+        output:
+          `Chunk ID: 2cbd4e\nWall time: 0.0000 seconds\nProcess exited with code ${code}\n` +
+          `Original token count: 26\nOutput:\n${body}`,
+      });
+    const content = [
+      line('session_meta', { id: '019df425-ecb7-7d20-b980-1c2f3521fd65', cwd: '/w/app' }),
+      line('event_msg', { type: 'user_message', message: 'check it' }),
+      line('response_item', {
+        type: 'function_call',
+        name: 'exec_command',
+        arguments: '{"cmd":"cat a"}',
+        call_id: 'c0',
+      }),
+      out(0, 'prompted=yes\n'),
+      out(2, 'cat: b: No such file'),
+      line('response_item', {
+        type: 'function_call_output',
+        call_id: 'c3',
+        output: 'Exit code: 0\nWall time: 1 s\nOutput:\nok',
+      }),
+    ].join('\n');
+    const [c] = parseConversations(
+      '/x/rollout-2026-05-04T18-00-19-019df425-ecb7-7d20-b980-1c2f3521fd65.jsonl',
+      content,
+    ).conversations;
+    assert.deepEqual(texts(c!).slice(2), ['→ prompted=yes', '→ [error] cat: b: No such file', '→ ok']);
+  });
+});
+
 describe('Gemini CLI', () => {
   it('reads a chat file with tool calls, skipping info records and thoughts', () => {
     const { conversations, warnings } = parse('gemini/tmp/8c1f0e2d/chats/session-2025-07-01T10-00-9f8e7d6c.json');

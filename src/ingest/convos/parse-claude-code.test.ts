@@ -205,6 +205,85 @@ describe('Claude Code tolerance', () => {
     assert.ok(warnings.some((w) => w.includes('"hologram-frame"') && w.includes('(2×)')));
   });
 
+  it('skips `//` and `#` comment lines silently: they are not malformed records', () => {
+    const rec = (uuid: string, parentUuid: string | null, type: string, content: string) =>
+      JSON.stringify({
+        type,
+        uuid,
+        parentUuid,
+        sessionId: 'c',
+        timestamp: '2026-01-01T00:00:00Z',
+        message: {
+          role: type,
+          content,
+        },
+      });
+    const content = [
+      '// Source: a gist (fixture header)',
+      '# Demonstrates: comments before the records',
+      rec('a', null, 'user', 'Hello there'),
+      '  // an indented comment',
+      rec('b', 'a', 'assistant', 'Hi!'),
+      'not json',
+    ].join('\n');
+    const { conversations, warnings } = parseConversations('/x/c.jsonl', content + '\n');
+    assert.deepEqual(texts(conversations[0]!), ['Hello there', 'Hi!']);
+    assert.deepEqual(warnings, [
+      'line 6: incomplete or malformed JSON (8 chars), skipped — a file still being ' + 'written ends like this',
+    ]);
+  });
+
+  it('a sidechain whose parents live in the main session gives no "parent record missing" warning', () => {
+    const rec = (uuid: string, parentUuid: string, type: string, content: string) =>
+      JSON.stringify({
+        type,
+        uuid,
+        parentUuid,
+        isSidechain: true,
+        agentId: 'acompact-1',
+        sessionId: 's',
+        timestamp: '2026-01-01T00:00:00Z',
+        message: { role: type, content },
+      });
+    const content = [
+      rec('a', 'in-main-1', 'user', 'Summarise the conversation'),
+      rec('b', 'in-main-2', 'user', 'Please be detailed'),
+      rec('c', 'b', 'assistant', 'Summary: we fixed the renderer.'),
+    ].join('\n');
+    const { conversations, warnings } = parseConversations('/x/s/subagents/agent-acompact-1.jsonl', content + '\n');
+    assert.deepEqual(warnings, []);
+    assert.deepEqual(texts(conversations[0]!), [
+      'Summarise the conversation',
+      'Please be detailed',
+      'Summary: we fixed the renderer.',
+    ]);
+  });
+
+  it("keeps a background task's notification (summary and result) as a tool result, not as user text", () => {
+    const note =
+      '<task-notification>\n<task-id>ac1</task-id>\n<status>completed</status>\n' +
+      '<summary>Agent "Poem about curry" completed</summary>\n<result>Crimson river in a bowl of clay</result>\n' +
+      '</task-notification>\nFull transcript available at: /tmp/x.output';
+    const lines = [
+      { type: 'user', uuid: 'a', parentUuid: null, message: { role: 'user', content: 'Write a poem in background' } },
+      { type: 'assistant', uuid: 'b', parentUuid: 'a', message: { role: 'assistant', content: 'Started.' } },
+      { type: 'user', uuid: 'c', parentUuid: 'b', message: { role: 'user', content: note } },
+      { type: 'assistant', uuid: 'd', parentUuid: 'c', message: { role: 'assistant', content: 'Here it is.' } },
+    ].map((r) => JSON.stringify({ ...r, sessionId: 't', timestamp: '2026-01-01T00:00:00Z' }));
+    const { conversations, warnings } = parseConversations('/x/t.jsonl', lines.join('\n') + '\n');
+    assert.deepEqual(warnings, []);
+    const m = conversations[0]!.messages;
+    assert.deepEqual(
+      m.map((x) => `${x.role}: ${x.text}`),
+      [
+        'user: Write a poem in background',
+        'assistant: Started.',
+        'tool: → Agent "Poem about curry" completed ⏎ Crimson river in a bowl of clay',
+        'assistant: Here it is.',
+      ],
+    );
+  });
+
   it('reads a line longer than 1 MB', () => {
     const big = 'lorem ipsum dolor sit amet, '.repeat(40_000);
     const lines = [

@@ -116,6 +116,8 @@ function groupConversations(
     return { convs: [{ ...header, messages: looseItems.map((i) => i.msg) }] };
   }
   // A parent missing from the whole file was on an unreadable line: continue from the record before.
+  // In a sidechain (a subagent's or a compaction's records) the first parents live in the main
+  // session, so a missing parent there is expected and not worth a warning.
   const position = new Map(nodes.map((n, i) => [n.u, i]));
   const before = (orphan: ThreadNode): string | null => {
     const i = position.get(orphan.u) ?? 0;
@@ -123,7 +125,7 @@ function groupConversations(
   };
   const { path: thread, cycle, bridged } = activePath(byId, leaf.u, before);
   if (cycle) w.add(`${header.id}: parentUuid cycle, the thread stops there`);
-  if (bridged > 0)
+  if (bridged > 0 && group === 'main')
     w.count('parent record missing (an unreadable line?): the thread continues from the record before it');
   const included = withToolSiblings(nodes, thread);
   const threadMsgs: ConvoMessage[] = [];

@@ -16,6 +16,8 @@
  * same way as the whole file); otherwise (older logs) from `response_item` messages, minus injected
  * context (`<environment_context>`, `<user_instructions>` — see noise). Tool calls and their outputs always come from
  * response items.
+ * A command output's header (`Chunk ID`, `Wall time`, exit code, token count, `Output:`) is dropped
+ * from its result line, the exit code marking an error, so the line shows the output itself.
  * Reasoning is skipped; `compacted` summaries become kind `summary`. Unknown types are counted.
  * id = `session_meta.id`, else the uuid in the file name, else a hash of the path.
  */
@@ -29,8 +31,21 @@ import { isObj, normIso, shortHash, str, textOf, tryJson, type Json, type Resolv
 const UUID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i;
 const KNOWN = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
+// The header Codex writes before a command's output (`Chunk ID: …`, `Wall time: …`, `Process exited
+// with code N` or `Exit code: N`, `Original token count: …`, `Total output lines: …`, then `Output:`).
+const EXEC_HEADER = new RegExp(
+  String.raw`^(?:(?:Chunk ID|Wall time|Original token count|Total output lines): [^\n]*\n|` +
+    String.raw`(?:Process exited with code|Exit code:) -?\d+\n)+Output:\n?`,
+);
+const EXIT_CODE = /^(?:Process exited with code|Exit code:) (-?\d+)$/m;
+
 function outputText(v: unknown): { text: string; isError: boolean } {
   if (typeof v === 'string') {
+    const h = EXEC_HEADER.exec(v);
+    if (h) {
+      const code = EXIT_CODE.exec(h[0])?.[1];
+      return { text: v.slice(h[0].length), isError: code !== undefined && code !== '0' };
+    }
     const j = tryJson(v);
     if (isObj(j) && typeof j.output === 'string') {
       const meta = isObj(j.metadata) ? j.metadata : {};

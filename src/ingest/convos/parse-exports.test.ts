@@ -192,17 +192,35 @@ describe('Slack export', () => {
     assert.ok(chunks[0]!.text.startsWith('Priya Natarajan: The nightly export job failed again'));
   });
 
-  it('parses a single day file through parseConversations (speaker ids without users.json)', () => {
+  it('parses a single day file through parseConversations (names the file gives, else speaker ids)', () => {
     const r = parse('slack/eng-backend/2024-03-04.json');
     const day = r.conversations.find((c) => c.id === 'slack:eng-backend:2024-03-04')!;
+    // a user whose profile one message of the file carries has that name on all their messages
     assert.deepEqual(
       day.messages.map((m) => m.speaker),
-      ['U03JUN', 'U02TOMAS', 'U01PRIYA'],
+      ['U03JUN', 'Tomás Ferreira', 'Priya Natarajan'],
     );
     const t = r.conversations.find((c) => c.meta.threadTs)!;
     assert.equal(
       t.messages[1]!.text,
       'I think it is the new VPC peering. @Priya Natarajan can you check the security group?',
+    );
+  });
+});
+
+describe('Slack export without users.json', () => {
+  it('names a user by the label of a `<@U…|name>` mention (a join notice) and rewrites bare mentions', () => {
+    const day = JSON.stringify([
+      { type: 'message', subtype: 'channel_join', user: 'U1', text: '<@U1|micah> has joined the channel', ts: '1.0' },
+      { type: 'message', subtype: 'channel_join', user: 'U2', text: '<@U2|neeraj> has joined the channel', ts: '2.0' },
+      { type: 'message', user: 'U1', text: '<@U2>: reach out to Continuum', ts: '3.0' },
+      { type: 'message', user: 'U2', text: 'Ok, I will email them', ts: '4.0' },
+      { type: 'message', user: 'U3', text: 'no label for me', ts: '5.0' },
+    ]);
+    const { conversations } = parseConversations('/x/sponsors/2015-06-09.json', day);
+    assert.deepEqual(
+      conversations[0]!.messages.map((m) => `${m.speaker}: ${m.text}`),
+      ['micah: @neeraj: reach out to Continuum', 'neeraj: Ok, I will email them', 'U3: no label for me'],
     );
   });
 });

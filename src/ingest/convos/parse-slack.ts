@@ -12,8 +12,9 @@
  * hold that day's replies); miners should group a channel folder and call `parseSlackChannel`.
  *
  * Speakers are real names: `user_profile.real_name` / `display_name`, else the `resolveSlackUser`
- * hook (see `slackUsersFromJson` for `users.json`), else `user_name` / `username`, else the user
- * id. Mentions `<@U123>` are rewritten to `@Name` when the name is known (the only change to the
+ * hook (see `slackUsersFromJson` for `users.json`), else `user_name` / `username`, else the label
+ * Slack wrote in a `<@U123|name>` mention of that user in the channel (join notices carry one), else
+ * the user id. Mentions `<@U123>` are rewritten to `@Name` when the name is known (the only change to the
  * text). Join/leave/bot-membership notices are skipped; everything else (bot messages, file
  * shares, thread broadcasts) is kept. All messages have role `user` (human chat: `turn-pairs`).
  */
@@ -50,6 +51,8 @@ export function slackUsersFromJson(content: string): Record<string, string> {
   }
   return out;
 }
+
+const MENTION_LABEL = /<@([A-Z0-9]+)\|([^>|]+)>/g;
 
 function speakerOf(m: Json, o: Resolved): string {
   const prof = isObj(m.user_profile) ? m.user_profile : {};
@@ -107,11 +110,16 @@ export function parseSlackChannel(
   const names = new Map<string, string>();
   const convs = new Map<string, Conversation>();
   const rendered: { key: string; msg: ConvoMessage; ts: number }[] = [];
+  // Labels of `<@U123|name>` mentions (join notices carry them): the names of an export without users.json.
+  const labels = new Map<string, string>();
   for (const { m } of all) {
     const id = str(m.user);
     const name = id ? speakerOf(m, o) : undefined;
     if (id && name && name !== id) names.set(id, name);
+    if (typeof m.text === 'string' && m.text.includes('|'))
+      for (const [, uid, label] of m.text.matchAll(MENTION_LABEL)) if (!labels.has(uid!)) labels.set(uid!, label!);
   }
+  for (const [uid, label] of labels) if (!names.has(uid) && !o.resolveSlackUser?.(uid)) names.set(uid, label);
   for (const { m, day } of all) {
     if (m.type !== undefined && m.type !== 'message') continue;
     const subtype = str(m.subtype);
@@ -127,9 +135,10 @@ export function parseSlackChannel(
     if (!text) continue;
     const thread = str(m.thread_ts);
     const key = thread ? `slack:${channel}:${thread}` : `slack:${channel}:${day}`;
+    const speaker = speakerOf(m, o);
     const msg: ConvoMessage = {
       role: 'user',
-      speaker: speakerOf(m, o),
+      speaker: speaker === str(m.user) ? (names.get(speaker) ?? speaker) : speaker,
       text,
       timestamp: isoFromSeconds(tsRaw),
       ...(tsRaw ? { uuid: tsRaw } : {}),

@@ -6,7 +6,8 @@
  * longer than the window is cut hard (never inside a surrogate pair). Boundaries are searched in
  * the second half of the window so parts do not get tiny. The split is greedy from the start, so
  * appending text changes only the last part or two. A last part shorter than `minChars` is merged
- * into the previous one. Parts are trimmed of the whitespace at the cut.
+ * into the previous one. Parts are trimmed of the whitespace at the cut, except the indentation of a
+ * part's first line (verbatim: a nested list item or a line of code keeps it).
  *
  * Lines to avoid at the head of a part (`avoid`: offsets where tool-call and tool-result lines
  * start): a line break followed by prose is preferred to one followed by a tool line, down to a
@@ -70,8 +71,24 @@ function proseCut(window: string, pos: number, avoid: ReadonlySet<number>): numb
 }
 
 /**
+ * Where a part starting at `a` begins: past the whitespace at the cut, but at the start of its first
+ * line, so that line keeps its indentation (a nested list item, a line of code); a cut inside a line
+ * skips all the spaces.
+ */
+function headStart(text: string, a: number, b: number): number {
+  let i = a;
+  let line = a > 0 && text[a - 1] === '\n' ? a : -1;
+  while (i < b && /\s/.test(text[i]!)) {
+    if (text[i] === '\n') line = i + 1;
+    i++;
+  }
+  return line >= 0 && i < b ? line : i;
+}
+
+/**
  * Splits `text` into `[start, end)` ranges of at most `maxChars` characters (see the module
- * comment), each trimmed of surrounding whitespace; offsets index into `text`.
+ * comment), each trimmed of surrounding whitespace but the first line's indentation; offsets index
+ * into `text`.
  */
 export function splitRanges(
   text: string,
@@ -96,8 +113,7 @@ export function splitRanges(
     const window = text.slice(pos, pos + max);
     const cut = avoid && avoid.size ? proseCut(window, pos, avoid) : cutPoint(window);
     ranges.push([pos, pos + cut]);
-    pos += cut;
-    while (pos < tail && /\s/.test(text[pos]!)) pos++;
+    pos = headStart(text, pos + cut, tail);
   }
   if (ranges.length > 1 && text.slice(...ranges[ranges.length - 1]!).trim().length < minChars) {
     const [, end] = ranges.pop()!;
@@ -105,7 +121,7 @@ export function splitRanges(
   }
   const out: [number, number][] = [];
   for (let [a, b] of ranges) {
-    while (a < b && /\s/.test(text[a]!)) a++;
+    a = headStart(text, a, b);
     while (b > a && /\s/.test(text[b - 1]!)) b--;
     if (b > a) out.push([a, b]);
   }

@@ -96,6 +96,8 @@ test('nothing is read from tool calls, tool results, shell, diff or code lines',
     '→ added 1 package; We switched from npm to pnpm.',
     '$ git tag v9.9.9 # Current version is 9.9.9',
     '+We use Redis for caching.',
+    'diff --git a/src/zeta.rs b/src/zeta.rs',
+    'index ef89eb6..6cea227 100644',
     '| `a1b2c3` | Updated `src/a.ts` |',
     '    We use Kafka.',
     'version = "0.3.0"',
@@ -108,7 +110,7 @@ test('nothing is read from tool calls, tool results, shell, diff or code lines',
   ].join('\n');
   assert.deepEqual(one(text), ['proj modified lib/app.ex']);
   const prose = proseText(drawer(text));
-  for (const word of ['pnpm', 'Redis', 'Kafka', '9.9.9', '0.3.0', 'Mongo', 'Postgres', 'Bun', 'a1b2c3'])
+  for (const word of ['pnpm', 'Redis', 'Kafka', '9.9.9', '0.3.0', 'Mongo', 'Postgres', 'Bun', 'a1b2c3', 'zeta', 'ef89'])
     assert.ok(!prose.includes(word), word);
   // the prose after a tool call stays in its caller's turn
   assert.deepEqual(one('User: hi\nAssistant: [Read src/a.ts]\nI created `src/b.ts`.'), ['proj created src/b.ts']);

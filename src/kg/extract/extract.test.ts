@@ -149,6 +149,43 @@ test('entities: speakers, @mentions, files, tools, organisations, honorifics, re
   assert.ok(r.entities.every((e) => e.sources?.[0] === 'd1'));
 });
 
+test('labels are not speakers: declared speakers are complete; a Label: value list is no dialogue', () => {
+  const names = (text: string, speakers: string[]) =>
+    extractFromDrawer(drawer(text, { speakers }))
+      .entities.filter((e) => e.type === 'person')
+      .map((e) => e.name)
+      .sort();
+  // a parsed conversation declares its speakers (here the two roles): markdown labels are not people
+  const reply = [
+    'user: which option?',
+    'assistant: **Option A**: integrate first.',
+    '**Rationale**: the capture code is stable.',
+    '**Risk**: refactoring.',
+    'Co-authored-by: Someone <a@b.c>',
+  ].join('\n');
+  assert.deepEqual(names(reply, ['user', 'assistant']), []);
+  // a Slack day: `Environmental Risk Score: 2.798` is a value line, not a third speaker
+  const slack = 'U1: what is the score?\nEnvironmental Risk Score: 2.798\nProbability: 78 %\nU2: good question';
+  assert.deepEqual(names(slack, ['U1', 'U2']), ['U1', 'U2']);
+  // declared handles in lower case are speakers too
+  assert.deepEqual(names('jkim: can you link the paper?\nneerajt: sure', ['jkim', 'neerajt']), ['jkim', 'neerajt']);
+  // no declared speakers: four labels said once each are a list; two names speaking twice are a dialogue
+  const list = 'Current Status: green\nTechnical State: fine\nPersonality: terse\nCollaboration Style: short';
+  assert.deepEqual(names(list, []), []);
+  const chat = 'Maya: I moved to Lisbon.\nSam: nice\nMaya: yes\nSam: ok';
+  assert.deepEqual(names(chat, []), ['Maya', 'Sam']);
+});
+
+test('backticked URLs, fragments, hashes, random ids and generic words are not entities; folders are', () => {
+  const text =
+    'See `https://upload.wikimedia.org/a/b.svg`, `file://`, `agent-` text, the hash `e/e0`, `4/4f/...`, ' +
+    'commit `f0bf20a`, extension `eimadpbcbfnmbkopoojfekhnkhdbieeh`, `__MODULE__`, the `limit` and `offset` ' +
+    'params of `main` in `config`, no `*_live_test.exs` file, nor *_live_test.exs, `agent-xxx`, `ALLOW`; ' +
+    'keep `js/` and `spotter-fum.3`.';
+  const got = extractFromDrawer(drawer(text)).entities.map((e) => `${e.name}<${e.type}>`);
+  assert.deepEqual(got.sort(), ['Ana<person>', 'js/<identifier>', 'spotter-fum.3<identifier>'].sort());
+});
+
 test('extraction never throws and its output is accepted by the store (property)', async () => {
   const g = createMemoryGraphStore();
   const words = fc.constantFrom(

@@ -3,7 +3,8 @@
  * The mention scanner: one pass over a text finds entity mentions and the verbs of the relation
  * rules. Rules (examples in ARCHITECTURE.md, "Extraction rules"):
  * - `@handle` → person;
- * - `` `token` `` → file (known extension or file name), tool (vocabulary), else identifier;
+ * - `` `token` `` → file (known extension or file name), tool (vocabulary), else identifier (not a
+ *   generic programming word such as `limit` or `config`, nor a bare upper-case value like `ALLOW`);
  * - a path with a known extension (`src/kg/index.ts`, `package.json`) → file;
  * - a tool of the vocabulary (`pnpm`, `Postgres`; ambiguous ones only capitalised mid-sentence) → tool;
  * - two or more capitalised words ending in an organisation suffix (`Acme Inc`) → organisation;
@@ -15,7 +16,15 @@
  * three-key filter over first letters and length), which keeps extraction well above mining speed.
  */
 import { classifyToken, nameType, trimStops, type Mention } from './tokens.js';
-import { AMBIGUOUS_TOOLS, FILE_EXTENSIONS, FILE_NAMES, HONORIFICS, STOP_WORDS, TOOLS } from './vocabulary.js';
+import {
+  AMBIGUOUS_TOOLS,
+  FILE_EXTENSIONS,
+  FILE_NAMES,
+  GENERIC_CODE_WORDS,
+  HONORIFICS,
+  STOP_WORDS,
+  TOOLS,
+} from './vocabulary.js';
 
 export type { Mention } from './tokens.js';
 
@@ -36,6 +45,7 @@ interface ScanOptions {
 /** Counts of capitalised runs of unknown type, shared by the scans of one drawer. */
 export type RunCounts = Map<string, { words: string[]; n: number }>;
 
+const BARE_CAPS = /^[A-Z]{2,10}$/;
 const MENTION = /(?<![\w@.`])@([A-Za-z][\w.-]{0,38}[A-Za-z0-9])(?![\w/@])/g;
 const BACKTICK = /`([^`\n]{2,120})`/g;
 const EXT = /\.([A-Za-z0-9]{1,10})\b/g;
@@ -112,7 +122,10 @@ export function scanMentions(text: string, opts: ScanOptions, out: Mention[], ru
   if (text.includes('`')) {
     for (const m of text.matchAll(BACKTICK)) {
       const c = classifyToken(m[1]!.trim(), true, true);
-      if (c) out.push(c);
+      // a generic word (`limit`, `config`) or a bare upper-case value (`ALLOW`, `REJECT`) is a mention of
+      // nothing in particular; a rule may still use it
+      if (c && !(c.type === 'identifier' && (GENERIC_CODE_WORDS.has(c.name.toLowerCase()) || BARE_CAPS.test(c.name))))
+        out.push(c);
     }
   }
   EXT.lastIndex = 0;
@@ -122,7 +135,9 @@ export function scanMentions(text: string, opts: ScanOptions, out: Mention[], ru
     let s = e.index;
     while (s > 0 && PATH_CHAR.test(text[s - 1]!)) s--;
     const tok = text.slice(s, e.index + e[0].length);
-    if (text[s - 1] === ':' || text[s - 1] === '`' || !/[A-Za-z_-]/.test(text.slice(s, e.index))) continue;
+    // after `:` (a URL), a backtick (read above) or `*` (a glob such as `*_test.exs`, no file)
+    const prev = text[s - 1];
+    if (prev === ':' || prev === '`' || prev === '*' || !/[A-Za-z_-]/.test(text.slice(s, e.index))) continue;
     const tool =
       TOOL_SET.has(tok.toLowerCase()) || (/^[A-Z]/.test(tok) && e[1]!.toLowerCase() === 'js' && !tok.includes('/'));
     out.push({ name: tok, type: tool ? 'tool' : 'file' });

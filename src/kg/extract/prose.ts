@@ -53,7 +53,7 @@ const TOOL_RESULT = /^\s*(?:→|←|⎿|\[(?:image|tool[ _]result)[^\]]*\])/;
 const TOOL_TURN = /^(?:Tool|Function|Observation|Output|Result|stdout|stderr): /;
 const HARNESS_TAG = /<\/?[a-z][\w-]*(?:\s[^<>]*)?>/;
 const SHELL = /^\s*(?:\$|>>>|PS [A-Z]:\\[^>]*>|[\w.-]+@[\w.-]+:[^$#\n]*[$#]) /;
-const DIFF = /^(?:@@ |[+-]{3} |[+-](?=[^\s+-]))/;
+const DIFF = /^(?:@@ |[+-]{3} |[+-](?=[^\s+-])|diff --git |index [0-9a-f]{6,}\.\.[0-9a-f]{6,})/;
 const TABLE = /^\s*\|/;
 const CODE_END = /(?:[;{}[(]|=>|\)\s*\{|:=)\s*$/;
 const CODE_START = new RegExp(

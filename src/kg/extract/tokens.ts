@@ -46,6 +46,23 @@ const KEYWORDS = new Set([
   'while',
 ]);
 const TOKEN = /^[@\w][\w@./#+:-]*$/;
+// Not names: a URL, a fragment cut at a separator (`agent-`, `file://`), a path of one- or
+// two-character segments (`e/e0`, `4/4f/`), a commit hash, a long unbroken random-looking string
+// (a browser extension id, a token), or a placeholder (`agent-xxx`).
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+const FRAGMENT = /[-_:.@]$/;
+const SHORT_SEGMENTS = /^(?:[^/]{1,2}\/)+[^/]{1,2}\/?$/;
+const HEX_HASH = /^(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}$/;
+const LONG_RUN = /^[a-z]{24,}$|^[A-Za-z0-9]{32,}$/;
+// a placeholder: `agent-xxx`, `sk-XXXX`, `<name>`
+const PLACEHOLDER = /(?:^|[-_./:])(?:x{3,}|X{3,})(?:$|[-_./:])/;
+
+const NOT_NAMES: readonly RegExp[] = [URL_LIKE, FRAGMENT, SHORT_SEGMENTS, HEX_HASH, LONG_RUN, PLACEHOLDER];
+
+/** True when a token is a URL or a fragment, hash, random string or placeholder rather than a name (see above). */
+function notAName(tok: string): boolean {
+  return NOT_NAMES.some((re) => re.test(tok));
+}
 const IDENTIFIER = /^(?:[a-z0-9]+(?:[-_][a-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)$/;
 
 /** True when `tok` looks like a file: a known extension or file name, not a URL. */
@@ -72,6 +89,7 @@ export function isTool(word: string, ambiguousOk: boolean): boolean {
 export function classifyToken(raw: string, ambiguousOk = true, quoted = false): Mention | null {
   const tok = raw.replace(/\(\)$/, '').replace(/[.,;:!?]+$/, '');
   if (tok.length < 2 || tok.length > 120 || !TOKEN.test(tok) || !/[a-z]/i.test(tok) || KEYWORDS.has(tok)) return null;
+  if (notAName(tok)) return null;
   if (isFilePath(tok)) return { name: tok, type: 'file' };
   if (isTool(tok, ambiguousOk)) return { name: tok, type: 'tool' };
   if (tok.startsWith('@') && !tok.includes('/')) return { name: tok.slice(1), type: 'person' };

@@ -2,10 +2,15 @@
  * @module kg/extract/turns
  * Splits a drawer's text into speaker turns, the units in which "I" has one meaning.
  *
- * A line `Name: text` starts a turn of `Name` when the name is a declared speaker, or when the
- * drawer is a dialogue (two or more distinct non-stop-listed `Name:` prefixes). `Name said, "…"`
- * lines are turns too. `user:` / `assistant:` prefixes are roles (the user may be mapped to a
- * person). Text before the first turn has no speaker. Fenced code blocks are dropped first:
+ * A line `Name: text` starts a turn of `Name` when the name is a declared speaker (in any case:
+ * `jkim:`), or, in a drawer that declares no speakers, when the drawer is a dialogue: two or more
+ * distinct non-stop-listed
+ * `Name:` prefixes, and with four or more such lines at least two names prefix two lines each (a
+ * list of `Label: value` lines or `**Rationale**:` headings is not a dialogue). Declared speakers
+ * (a parsed conversation's, even when they are only the `user`/`assistant` roles) are the complete
+ * list: any other `Name:` prefix is a label. `Name said, "…"` lines are turns too. `user:` /
+ * `assistant:` prefixes are roles (the user may be mapped to a person). Text before the first turn
+ * has no speaker. Fenced code blocks are dropped first:
  * they are not prose.
  */
 import { ROLES, STOP_WORDS } from './vocabulary.js';
@@ -70,9 +75,26 @@ function speakerOf(
   return undefined;
 }
 
+/** Whether undeclared `Name:` prefixes make a dialogue (see the module rules). */
+function isDialogue(prefixed: readonly Prefixed[]): boolean {
+  const counts = new Map<string, number>();
+  for (const p of prefixed)
+    if (!ROLES.has(p.name.toLowerCase()) && !STOP_WORDS.has(firstWord(p.name)))
+      counts.set(p.name, (counts.get(p.name) ?? 0) + 1);
+  let lines = 0;
+  let repeaters = 0;
+  for (const n of counts.values()) {
+    lines += n;
+    if (n >= 2) repeaters++;
+  }
+  return counts.size >= 2 && (lines < 4 || repeaters >= 2);
+}
+
 /** Splits text into turns (see the module rules). Turns cover the text after their prefix to the next turn. */
 export function splitTurns(text: string, opts: Options): Turn[] {
   const prefixed: Prefixed[] = [];
+  const declared = new Map<string, string>();
+  for (const s of opts.speakers) declared.set(s.toLowerCase(), s);
   for (let ls = 0; ls < text.length;) {
     let le = text.indexOf('\n', ls);
     if (le < 0) le = text.length;
@@ -82,15 +104,12 @@ export function splitTurns(text: string, opts: Options): Turn[] {
     const line = colon < stop || SAID_HINT.test(text.slice(ls, stop)) ? text.slice(ls, Math.min(le, ls + 120)) : null;
     const m = line === null ? null : colon < stop ? SPEAKER_LINE.exec(line) : SAID_LINE.exec(line);
     if (m) prefixed.push({ line: ls, body: ls + m[0].length, name: m[1]! });
+    else if (colon < stop && declared.has(text.slice(ls, colon).toLowerCase()) && text.charCodeAt(colon + 1) === 32)
+      // a declared speaker written in lower case (a Slack handle such as `jkim:`)
+      prefixed.push({ line: ls, body: colon + 2, name: text.slice(ls, colon) });
     ls = le + 1;
   }
-  const declared = new Map<string, string>();
-  for (const s of opts.speakers) declared.set(s.toLowerCase(), s);
-  const names = new Set<string>();
-  for (const p of prefixed) names.add(p.name);
-  let distinct = 0;
-  for (const n of names) if (!ROLES.has(n.toLowerCase()) && !STOP_WORDS.has(firstWord(n))) distinct++;
-  const dialogue = distinct >= 2;
+  const dialogue = opts.speakers.length === 0 && isDialogue(prefixed);
   const turns: Turn[] = [];
   let pos = 0;
   let speaker: string | null = null;

@@ -82,5 +82,22 @@ were is are am will would can could should shall might must as at by in on of of
 under up down out again once only own same such than too very
 `);
 
+/**
+ * Generic programming words: a backticked plain word of this list (`` `limit` ``, `` `result` ``,
+ * `` `config` ``) names a parameter or a folder of any project, not an entity worth a node.
+ */
+export const GENERIC_CODE_WORDS = words(`
+result results option options config configs main dev test tests dir dirs bin assets resources image images limit
+offset timestamp reason signature intent decision decisions settings actions icon icons data value values key keys name
+names type types id ids file files path paths src lib docs build dist output input error errors status state props
+params param args arg default items item list index count size length text title body content message messages
+response request query event events log logs debug info warn warning mode level version user users token tokens
+session sessions model models field fields table tables column columns row rows url host port env cache tmp temp target
+source sources module modules package packages script scripts style styles class method methods function functions
+object objects array string number boolean json html css api app client server service handler handlers hook hooks
+plugin plugins component components view views page pages template templates route routes schema cwd description
+summary label labels flag flags filter filters callback payload context
+`);
+
 /** Chat roles: a `user:` / `assistant:` prefix names a role, not a person. */
 export const ROLES = words(`user assistant human ai system bot model tool`);
