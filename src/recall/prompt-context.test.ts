@@ -302,4 +302,23 @@ describe('buildPromptContext', () => {
       "a session id that is not the transcript's changes nothing",
     );
   });
+
+  it('centres the excerpt of a long drawer on what people said, not on tool output repeating the words', async () => {
+    const filler = Array.from({ length: 30 }, (_, i) => `Assistant: step ${i} of the form, nothing else here.`);
+    const text = [
+      'User: help me apply for the quantum grant',
+      ...filler,
+      `→ skill: apply for grant, quantum grant form, grant apply, apply grant quantum ${'x'.repeat(40)}`,
+    ].join('\n');
+    const id = (await palace.addDrawer({ wing: 'widget', room: 'general', source: '/s.jsonl', text })).id;
+    const c = await buildPromptContext({
+      query: 'which quantum grant did we apply for?',
+      memoryDir: f.dir,
+      palace,
+      drawerChars: 400,
+    });
+    const block = c.text.slice(c.text.indexOf(`<drawer id="${id}"`));
+    assert.ok(block.startsWith(`<drawer id="${id}"`), 'the drawer is recalled');
+    assert.match(block, /User: help me apply for the quantum grant/);
+  });
 });

@@ -172,6 +172,27 @@ function shortenToolOutput(text: string, tokens: ReadonlySet<string>): string {
     .join('\n');
 }
 
+/** Matched word spans of a text (`matchSpans` of `search`). */
+type Spans = ReturnType<typeof matchSpans>;
+
+/**
+ * The prompt's matches outside tool output lines, when there are any (else all of them): the
+ * excerpt of a long drawer is centred on what people said, not on a listing or a skill file that
+ * repeats the prompt's words ("help me apply for the grant" above a tool result quoting "apply for grant").
+ */
+function proseFirst(text: string, spans: Spans): Spans {
+  if (spans.length === 0) return spans;
+  const tool: [number, number][] = [];
+  for (let at = 0; at <= text.length;) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    if (TOOL_OUTPUT.test(text.slice(at, Math.min(end, at + 90)))) tool.push([at, end]);
+    at = end + 1;
+  }
+  const prose = spans.filter((sp) => !tool.some(([a, b]) => sp.start >= a && sp.start < b));
+  return prose.length ? prose : spans;
+}
+
 function drawerDraft(
   h: SearchHit,
   date: string,
@@ -183,7 +204,7 @@ function drawerDraft(
   const lines = h.lines ? `${h.lines[0]}-${h.lines[1]}` : undefined;
   const text = shortenToolOutput(h.text, tokens);
   // A long drawer gives the verbatim excerpt around the prompt's words, not its first characters.
-  const ex = excerptChars(text, matchSpans(text, tokens), Math.max(100, capChars - 80));
+  const ex = excerptChars(text, proseFirst(text, matchSpans(text, tokens)), Math.max(100, capChars - 80));
   const content = ex.cut
     ? `${ex.start > 0 ? '…' : ''}${ex.text}${ex.end < text.length ? '…' : ''}\n[excerpt of ${h.text.length} ` +
       `characters${text === h.text ? '' : ', tool output shortened'}; the whole text is drawer ${h.id}]`
