@@ -108,12 +108,15 @@ export async function promptAnswer(input: HookInput, ctx: HookContext): Promise<
     let out = '';
     // Recall stays in its project: the cwd's wing and the wings its tunnels reach, plus user memories.
     const scope = { project: cwd, userMemoryDir: choice.userDir, wrap: false };
-    // What this conversation said since its last compaction is in the agent's context already.
+    // What this conversation said since its last compaction is in the agent's context already. The
+    // transcript is read for its last compaction only when a hit comes from it, and once per prompt.
+    const transcript = input.transcriptPath;
+    let compactionLine: number | undefined;
     const liveConversation = input.sessionId
       ? {
           sessionId: input.sessionId,
-          transcript: input.transcriptPath,
-          fromLine: input.transcriptPath ? lastCompactionLine(input.transcriptPath) : 0,
+          transcript,
+          fromLine: () => (compactionLine ??= transcript ? lastCompactionLine(transcript) : 0),
         }
       : undefined;
     for (let attempt = 0; attempt < 3; attempt++) {

@@ -287,6 +287,20 @@ describe('buildPromptContext', () => {
       drawers: 10,
       liveConversation: { sessionId: 's-live', transcript, fromLine: 10 },
     });
+    // The line may be given as a function: called once, and only when a hit comes from the session.
+    let calls = 0;
+    const lazy = await buildPromptContext({
+      query: 'what is the gateway retry budget?',
+      memoryDir: f.dir,
+      palace,
+      drawers: 10,
+      liveConversation: { sessionId: 's-live', transcript, fromLine: () => (calls++, 10) },
+    });
+    assert.deepEqual(
+      lazy.drawers.map((d) => d.id),
+      c.drawers.map((d) => d.id),
+    );
+    assert.equal(calls, 1);
     const got = new Set(c.drawers.map((d) => d.id));
     assert.ok(got.has(before) && got.has(elsewhere), 'before the compaction, and other sessions');
     assert.ok(!got.has(after) && !got.has(summary), 'in the context already');
@@ -295,12 +309,13 @@ describe('buildPromptContext', () => {
       memoryDir: f.dir,
       palace,
       drawers: 10,
-      liveConversation: { sessionId: 'another-id', transcript, fromLine: 0 },
+      liveConversation: { sessionId: 'another-id', transcript, fromLine: () => (calls++, 0) },
     });
     assert.ok(
       fake.drawers.some((d) => d.id === after),
       "a session id that is not the transcript's changes nothing",
     );
+    assert.equal(calls, 1, 'no hit of that session: the line is never asked for');
   });
 
   it('centres the excerpt of a long drawer on what people said, not on tool output repeating the words', async () => {

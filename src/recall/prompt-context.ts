@@ -60,9 +60,11 @@ export interface PromptContextOptions extends Omit<RecallOptions, 'dir'> {
    * session `sessionId`, from `transcript` at or after line `fromLine` (the line of its last
    * compaction; 0: never compacted), or stored by the hooks without a source (its summaries) — are
    * not recalled: the agent reads them already. Earlier parts, which a compaction removed from the
-   * context, still are. Default: none.
+   * context, still are. `fromLine` may be a function: it is called once, only when a hit comes from
+   * that transcript (finding the line reads the transcript). Default: none.
    */
-  liveConversation?: { transcript?: string | undefined; sessionId?: string | undefined; fromLine: number } | undefined;
+  liveConversation?:
+    { transcript?: string | undefined; sessionId?: string | undefined; fromLine: number | (() => number) } | undefined;
   /**
    * Wrap the text in `<system-reminder>`. Default true. Hooks pass false: Claude Code wraps hook
    * output in its own reminder, and a nested one arrives escaped.
@@ -285,11 +287,14 @@ async function searchDrawers(o: PromptContextOptions, limit: number): Promise<{ 
   const none = { hits: [], tokens: [] };
   if (!o.palace || limit === 0 || o.query.trim() === '') return none;
   const live = o.liveConversation;
+  let from: number | undefined;
+  const fromLine = (l: NonNullable<typeof live>) =>
+    (from ??= typeof l.fromLine === 'number' ? l.fromLine : l.fromLine());
   const inContext = (h: SearchHit): boolean => {
     if (!live?.sessionId || h.metadata['sessionId'] !== live.sessionId) return false;
     // Stored by the hooks without a source (compaction summary, session notes): the newest state.
     if (h.source === null) return true;
-    return h.source === live.transcript && (!h.lines || h.lines[1] >= live.fromLine);
+    return h.source === live.transcript && (!h.lines || h.lines[1] >= fromLine(live));
   };
   const fresh = (h: SearchHit) =>
     !inContext(h) &&

@@ -299,17 +299,15 @@ function sessionBlock(s: SessionState, first: boolean): WakeUpBlock {
   const lines: string[] = [];
   if (s.summary) {
     const more = s.summary.ids.length > 1 ? ` + ${s.summary.ids.length - 1} parts` : '';
+    const notes: string[] = [];
+    if (!s.summary.whole) notes.push('key sections');
     // The session went on after its compaction: the summary's pending work may be done since.
-    const earlier =
-      first && s.final?.date && s.summary.date && s.final.date > s.summary.date
-        ? ', written before the last words below'
-        : '';
+    if (first && s.final?.date && s.summary.date && s.final.date > s.summary.date)
+      notes.push('written before the last words below');
+    const label = notes.join(', ') + (s.summary.whole ? '' : `; whole: drawer ${s.summary.ids[0]}${more}`);
     lines.push(
       escapeReminderContent(
-        `${s.summary.notes ? 'Session notes' : 'Compaction summary'}` +
-          `${s.summary.whole ? '' : ` (key sections${earlier}; whole: drawer ${s.summary.ids[0]}${more})`}` +
-          `${s.summary.whole && earlier ? ` (${earlier.slice(2)})` : ''}:\n` +
-          `${s.summary.text}`,
+        `${s.summary.notes ? 'Session notes' : 'Compaction summary'}${label ? ` (${label})` : ''}:\n${s.summary.text}`,
       ),
     );
   }
